@@ -1,0 +1,17 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["node_modules/", "dist/", ".wrangler/", "worker-configuration.d.ts", "migrations/", "bench/results.json", "test-results/"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: { console: "readonly", crypto: "readonly", fetch: "readonly", URL: "readonly", Response: "readonly", Request: "readonly", Headers: "readonly", process: "readonly", setTimeout: "readonly", clearTimeout: "readonly", TextEncoder: "readonly", TextDecoder: "readonly", AbortSignal: "readonly", AbortController: "readonly", btoa: "readonly", atob: "readonly", URLSearchParams: "readonly", document: "readonly", window: "readonly" },
+    },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+    },
+  },
+);

@@ -1,0 +1,123 @@
+/**
+ * @module Tenancy tables: accounts (portals), developer apps, installs, private apps, users and every
+ * credential (issue 2 §3). Secrets are stored only as SHA-256 hashes, except an app's client secret,
+ * which signs outbound card requests (spec 5.6) and so must be kept usable.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const now = sql`(cast(unixepoch('subsecond') * 1000 as integer))`;
+
+export const accounts = sqliteTable("accounts", {
+  portalId: integer("portal_id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  /** JSON array of add-on names, e.g. ["transactional-email"]. */
+  addons: text("addons", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  /** Requests per 10 s for each install / private app; null means the default (110). */
+  rateLimit: integer("rate_limit"),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+export const apps = sqliteTable("apps", {
+  appId: integer("app_id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  clientId: text("client_id").notNull().unique(),
+  clientSecret: text("client_secret").notNull(),
+  redirectUris: text("redirect_uris", { mode: "json" }).$type<string[]>().notNull(),
+  scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+  createdAt: integer("created_at").notNull().default(now),
+});
+
+export const installs = sqliteTable(
+  "installs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull().references(() => accounts.portalId),
+    appId: integer("app_id").notNull().references(() => apps.appId),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("installs_portal_app").on(t.portalId, t.appId), index("installs_app").on(t.appId)],
+);
+
+export const privateApps = sqliteTable(
+  "private_apps",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull().references(() => accounts.portalId),
+    name: text("name").notNull(),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [index("private_apps_portal").on(t.portalId)],
+);
+
+export const users = sqliteTable(
+  "users",
+  {
+    userId: integer("user_id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull().references(() => accounts.portalId),
+    email: text("email").notNull(),
+    /** PBKDF2 record `pbkdf2$<iterations>$<salt b64>$<hash b64>`; null when the user cannot sign in. */
+    passwordHash: text("password_hash"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("users_portal_email").on(t.portalId, t.email)],
+);
+
+/**
+ * Every bearer credential, looked up by the SHA-256 of the presented secret in one indexed read.
+ * kind: access | refresh | private_app | developer.
+ */
+export const credentials = sqliteTable(
+  "credentials",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    kind: text("kind", { enum: ["access", "refresh", "private_app", "developer"] }).notNull(),
+    portalId: integer("portal_id"),
+    appId: integer("app_id"),
+    installId: integer("install_id"),
+    privateAppId: integer("private_app_id"),
+    userId: integer("user_id"),
+    scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    /** Refresh-token rotation family (RFC 9700 §2.2.2): reuse of a rotated token revokes the family. */
+    familyId: text("family_id"),
+    expiresAt: integer("expires_at"),
+    revokedAt: integer("revoked_at"),
+    /** Set on a refresh token once it has been exchanged for a new one. */
+    rotatedAt: integer("rotated_at"),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [
+    index("credentials_install").on(t.installId),
+    index("credentials_family").on(t.familyId),
+    index("credentials_app_kind").on(t.appId, t.kind),
+  ],
+);
+
+/** OAuth authorization codes: single use, short lived, optionally PKCE-bound (RFC 9700 §2.1.1). */
+export const authCodes = sqliteTable("auth_codes", {
+  codeHash: text("code_hash").primaryKey(),
+  appId: integer("app_id").notNull(),
+  portalId: integer("portal_id").notNull(),
+  userId: integer("user_id").notNull(),
+  redirectUri: text("redirect_uri").notNull(),
+  scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+  codeChallenge: text("code_challenge"),
+  codeChallengeMethod: text("code_challenge_method"),
+  expiresAt: integer("expires_at").notNull(),
+  usedAt: integer("used_at"),
+});
+
+/** Browser sessions of account users (sign-in, OAuth consent, record pages). */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: integer("user_id").notNull(),
+    portalId: integer("portal_id").notNull(),
+    csrfToken: text("csrf_token").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("sessions_user").on(t.userId)],
+);

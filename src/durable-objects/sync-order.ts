@@ -1,0 +1,4 @@
+/** @module Per-object last-write-wins ordering for ecommerce sync (issue 3). */
+import { DurableObject } from "cloudflare:workers";
+
+export class SyncOrder extends DurableObject<Env> {}

@@ -1,0 +1,134 @@
+/**
+ * @module Authentication (spec 5; issue 2 §3). Pure policy (which credential a route accepts, which scopes
+ * it needs) is kept apart from the single indexed credential lookup.
+ */
+import { eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { credentials } from "../db/tables/tenancy";
+import { ApiError } from "./errors";
+import { safeEqual, sha256Hex } from "./crypto";
+import type { CredentialKind, Principal } from "./principal";
+import { missingScopes, type Scope } from "./scopes";
+
+export interface AuthRule {
+  /** Credential kinds the route accepts; empty means public. */
+  kinds: CredentialKind[];
+  /** Scopes an OAuth or private-app credential must carry (all of them). */
+  scopes?: Scope[];
+}
+
+const NO_CREDENTIALS =
+  "Authentication credentials not found. This API supports OAuth 2.0 authentication: send Authorization: Bearer <token>.";
+
+interface Presented {
+  secret: string;
+  via: "bearer" | "hapikey";
+}
+
+function presented(request: Request, url: URL): Presented | null {
+  const header = request.headers.get("authorization");
+  if (header) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m?.[1]) throw new ApiError("INVALID_AUTHENTICATION", "The Authorization header must be 'Bearer <token>'.");
+    return { secret: m[1], via: "bearer" };
+  }
+  const hapikey = url.searchParams.get("hapikey");
+  if (hapikey) return { secret: hapikey, via: "hapikey" };
+  return null;
+}
+
+/** Resolves the caller and checks it against the route's rule; throws the matching 401/403. */
+export async function authenticate(
+  request: Request,
+  url: URL,
+  rule: AuthRule,
+  env: Env,
+  db: Db,
+  now: number,
+): Promise<Principal> {
+  if (rule.kinds.length === 0 || (rule.kinds.length === 1 && rule.kinds[0] === "session")) {
+    return { kind: "anonymous" };
+  }
+  const cred = presented(request, url);
+  if (!cred) throw new ApiError("INVALID_AUTHENTICATION", NO_CREDENTIALS);
+
+  if (rule.kinds.includes("admin")) {
+    if (cred.via === "bearer" && env.ADMIN_TOKEN && safeEqual(cred.secret, env.ADMIN_TOKEN)) return { kind: "admin" };
+    throw new ApiError("INVALID_AUTHENTICATION", "The operator API requires Authorization: Bearer <ADMIN_TOKEN>.");
+  }
+
+  const principal = await lookup(db, cred.secret, now);
+  if (cred.via === "hapikey" && principal?.kind !== "developer") {
+    // spec 5.2: account API keys are unsupported.
+    throw new ApiError(
+      "INVALID_AUTHENTICATION",
+      "Account API keys (hapikey) are not supported. Use a private app or OAuth access token in the Authorization header.",
+    );
+  }
+  if (!principal) throw new ApiError("INVALID_AUTHENTICATION", "The access token is invalid or has been revoked.");
+  if (!rule.kinds.includes(principal.kind as CredentialKind)) throw wrongKind(principal.kind, rule);
+  if (rule.scopes?.length) requireScopes(principal, rule.scopes);
+  return principal;
+}
+
+function wrongKind(kind: Principal["kind"], rule: AuthRule): ApiError {
+  const accepted = rule.kinds
+    .map((k) => ({ oauth: "an OAuth access token", private_app: "a private app token", developer: "the app's developer API key", admin: "the operator token", session: "a signed-in session" })[k])
+    .join(" or ");
+  const what = kind === "developer" ? "A developer API key" : kind === "private_app" ? "A private app token" : "This credential";
+  return new ApiError("FORBIDDEN", `${what} cannot be used on this endpoint; it requires ${accepted}.`);
+}
+
+/** One indexed read by the hash of the presented secret. */
+async function lookup(db: Db, secret: string, now: number): Promise<Principal | null> {
+  const hash = await sha256Hex(secret);
+  const row = await db.select().from(credentials).where(eq(credentials.tokenHash, hash)).get();
+  if (!row || row.revokedAt !== null || row.kind === "refresh") return null;
+  if (row.expiresAt !== null && row.expiresAt <= now) {
+    const secondsAgo = Math.floor((now - row.expiresAt) / 1000);
+    throw new ApiError(
+      "EXPIRED_AUTHENTICATION",
+      `The OAuth token used to make this call expired ${secondsAgo} second(s) ago.`,
+      { context: { "expire time": [new Date(row.expiresAt).toISOString()] } },
+    );
+  }
+  switch (row.kind) {
+    case "access":
+      return {
+        kind: "oauth",
+        portalId: row.portalId!,
+        appId: row.appId!,
+        installId: row.installId!,
+        userId: row.userId,
+        scopes: row.scopes,
+        credentialKey: hash,
+      };
+    case "private_app":
+      return { kind: "private_app", portalId: row.portalId!, privateAppId: row.privateAppId!, scopes: row.scopes, credentialKey: hash };
+    case "developer":
+      return { kind: "developer", appId: row.appId!, credentialKey: hash };
+  }
+}
+
+/** The account an account-level principal acts for. */
+export function portalOf(p: Principal): number {
+  if (p.kind === "oauth" || p.kind === "private_app" || p.kind === "session") return p.portalId;
+  throw new ApiError("FORBIDDEN", "This endpoint requires an account credential.");
+}
+
+/** A developer key may only act for its own app; another app's resources are not found (no existence leak). */
+export function requireOwnApp(p: Principal, appId: number): void {
+  if (p.kind === "developer" && p.appId !== appId) throw new ApiError("OBJECT_NOT_FOUND", `App ${appId} not found`);
+  if (p.kind === "oauth" && p.appId !== appId) throw new ApiError("OBJECT_NOT_FOUND", `App ${appId} not found`);
+}
+
+/** Scope check inside a handler, for routes whose scope depends on a path parameter. */
+export function requireScopes(p: Principal, required: Scope[]): void {
+  if (p.kind !== "oauth" && p.kind !== "private_app") return;
+  const missing = missingScopes(p.scopes, required);
+  if (missing.length) {
+    throw new ApiError("MISSING_SCOPES", "This app hasn't been granted all required scopes to make this call.", {
+      errors: [{ message: "One or more of the following scopes are required.", context: { requiredScopes: missing } }],
+    });
+  }
+}

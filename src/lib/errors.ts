@@ -1,0 +1,87 @@
+/**
+ * @module The API's one error format (issue 2 §2; reference §1.2).
+ * Every error leaves the Worker through `errorResponse`; expected failures are thrown as `ApiError`,
+ * anything else becomes a generic 500 whose details stay in the log.
+ */
+
+/** Closed list of error categories and the HTTP status each one maps to. */
+export const CATEGORY_STATUS = {
+  VALIDATION_ERROR: 400,
+  INVALID_AUTHENTICATION: 401,
+  EXPIRED_AUTHENTICATION: 401,
+  FORBIDDEN: 403,
+  MISSING_SCOPES: 403,
+  OBJECT_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  API_LIMIT: 400,
+  RATE_LIMITS: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type Category = keyof typeof CATEGORY_STATUS;
+
+export interface ErrorDetail {
+  message: string;
+  code?: string;
+  in?: string;
+  context?: Record<string, unknown>;
+}
+
+export interface ApiErrorInit {
+  errors?: ErrorDetail[];
+  context?: Record<string, unknown>;
+  /** Extra top-level fields some legacy bodies carry (e.g. `policyName` on 429). */
+  extra?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** Overrides the category's default status (e.g. API_LIMIT answered as 400). */
+  status?: number;
+}
+
+export class ApiError extends Error {
+  readonly category: Category;
+  readonly status: number;
+  readonly init: ApiErrorInit;
+
+  constructor(category: Category, message: string, init: ApiErrorInit = {}) {
+    super(message);
+    this.category = category;
+    this.status = init.status ?? CATEGORY_STATUS[category];
+    this.init = init;
+  }
+}
+
+export const badRequest = (message: string, init?: ApiErrorInit) => new ApiError("VALIDATION_ERROR", message, init);
+export const notFound = (message = "resource not found") => new ApiError("OBJECT_NOT_FOUND", message);
+export const conflict = (message: string, init?: ApiErrorInit) => new ApiError("CONFLICT", message, init);
+export const forbidden = (message: string) => new ApiError("FORBIDDEN", message);
+
+export const JSON_TYPE = "application/json;charset=utf-8";
+
+/** Builds the error response. A 405 carries an `Allow` header, a 404 `X-Service-NotFound: true`. */
+export function errorResponse(err: ApiError, correlationId: string): Response {
+  const body: Record<string, unknown> = {
+    status: "error",
+    message: err.message,
+    correlationId,
+    category: err.category,
+  };
+  if (err.init.errors) body.errors = err.init.errors;
+  if (err.init.context) body.context = err.init.context;
+  if (err.init.extra) Object.assign(body, err.init.extra);
+  const headers = new Headers({ "content-type": JSON_TYPE, "x-service-correlation-id": correlationId });
+  if (err.status === 404) headers.set("x-service-notfound", "true");
+  for (const [k, v] of Object.entries(err.init.headers ?? {})) headers.set(k, v);
+  return new Response(JSON.stringify(body), { status: err.status, headers });
+}
+
+/** The generic 500: the cause is logged with the correlation id, never sent. */
+export function internalErrorResponse(cause: unknown, correlationId: string): Response {
+  const detail = cause instanceof Error ? `${cause.name}: ${cause.message}\n${cause.stack ?? ""}` : String(cause);
+  console.error(`[${correlationId}] unhandled error: ${detail}`);
+  return errorResponse(
+    new ApiError("INTERNAL_ERROR", "An internal error occurred. Quote the correlationId when reporting it."),
+    correlationId,
+  );
+}

@@ -1,0 +1,84 @@
+/** @module Response builders and request readers shared by every route. */
+import type { z } from "zod";
+import { ApiError, JSON_TYPE, badRequest } from "./errors";
+
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), { status, headers: { "content-type": JSON_TYPE, ...headers } });
+}
+
+/** A 204 has no body and no JSON content type: several clients break otherwise (reference §10 #1). */
+export const noContent = (headers: Record<string, string> = {}) => new Response(null, { status: 204, headers });
+
+export function html(body: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { "content-type": "text/html;charset=utf-8", ...headers } });
+}
+
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+
+/** Reads the raw body, refusing anything over `max` bytes before and while reading it (413). */
+export async function readBody(request: Request, max: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > max) throw tooLarge(max);
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      throw tooLarge(max);
+    }
+    chunks.push(value);
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+const tooLarge = (max: number) =>
+  new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${max} bytes`);
+
+export function parseJsonText(text: string): unknown {
+  if (text.trim() === "") throw badRequest("A request body is required");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw badRequest("Request body is not valid JSON");
+  }
+}
+
+/** Query string as an object; a key given several times becomes an array. */
+export function queryObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of url.searchParams) {
+    const prev = out[k];
+    if (prev === undefined) out[k] = v;
+    else out[k] = Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+/** Validates `input` against `schema`, turning zod issues into one VALIDATION_ERROR naming each field. */
+export function validate<T extends z.ZodType>(schema: T, input: unknown, where: string): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const errors = result.error.issues.slice(0, 20).map((issue) => {
+    const path = issue.path.map(String).join(".");
+    return {
+      message: path ? `${path}: ${issue.message}` : issue.message,
+      code: issue.code.toUpperCase(),
+      in: where,
+      context: { propertyName: [path || where] },
+    };
+  });
+  const first = errors[0]?.message ?? "invalid input";
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : "";
+  throw badRequest(`Invalid ${where}: ${first}${more}`, { errors });
+}

@@ -1,0 +1,20 @@
+/** @module Who is calling: the principal a request's credential resolves to (issue 2 §3; spec 5). */
+export type Principal =
+  | { kind: "anonymous" }
+  | { kind: "admin" }
+  | {
+      kind: "oauth";
+      portalId: number;
+      appId: number;
+      installId: number;
+      userId: number | null;
+      scopes: string[];
+      credentialKey: string;
+    }
+  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string }
+  | { kind: "developer"; appId: number; credentialKey: string }
+  | { kind: "session"; portalId: number; userId: number; csrfToken: string };
+
+export type CredentialKind = Exclude<Principal["kind"], "anonymous">;
+export type AccountPrincipal = Extract<Principal, { kind: "oauth" | "private_app" | "session" }>;
+export type DeveloperPrincipal = Extract<Principal, { kind: "developer" }>;

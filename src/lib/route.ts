@@ -1,0 +1,59 @@
+/**
+ * @module Route definitions. A route is one object: method, path, credential rule, zod schemas and a
+ * handler. The same objects drive dispatch, the 405 answer and the OpenAPI document, so they cannot drift.
+ */
+import type { z } from "zod";
+import type { Db } from "../db/client";
+import type { AuthRule } from "./auth";
+import type { Principal } from "./principal";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  request: Request;
+  env: Env;
+  exec: ExecutionContext;
+  db: Db;
+  url: URL;
+  params: P;
+  query: Q;
+  body: B;
+  principal: Principal;
+  correlationId: string;
+  now: number;
+}
+
+export interface ResponseDoc {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export interface RouteDef<
+  PS extends z.ZodType = z.ZodType,
+  QS extends z.ZodType = z.ZodType,
+  BS extends z.ZodType = z.ZodType,
+> {
+  method: Method;
+  /** itty-router pattern, e.g. `/crm/v3/objects/:objectType/:objectId`. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: AuthRule;
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  /** `form` reads application/x-www-form-urlencoded (OAuth token endpoint, HTML forms). */
+  bodyFormat?: "json" | "form";
+  maxBodyBytes?: number;
+  responses: Record<number, ResponseDoc>;
+  /** Left out of the OpenAPI document (HTML pages, operator-only helpers). */
+  hidden?: boolean;
+  handler: (ctx: Ctx<z.output<PS>, z.output<QS>, z.output<BS>>) => Promise<Response> | Response;
+}
+
+/** Identity function that infers the handler's parameter types from the schemas. */
+export function route<PS extends z.ZodType, QS extends z.ZodType, BS extends z.ZodType>(
+  def: RouteDef<PS, QS, BS>,
+): RouteDef {
+  return def as unknown as RouteDef;
+}

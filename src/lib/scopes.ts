@@ -1,0 +1,43 @@
+/**
+ * @module OAuth scopes (issue 2 §3; reference §8.5). Each route names the scopes it needs; a grant
+ * satisfies a requirement by the scope itself or by the legacy scope that covered it.
+ */
+export const SCOPES = [
+  "oauth",
+  "crm.objects.contacts.read",
+  "crm.objects.contacts.write",
+  "crm.objects.companies.read",
+  "crm.objects.companies.write",
+  "crm.objects.deals.read",
+  "crm.objects.deals.write",
+  "contacts",
+  "tickets",
+  "e-commerce",
+  "integration-sync",
+  "timeline",
+  "content",
+  "transactional-email",
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/** Legacy `contacts` covered contacts, companies and deals, read and write. */
+const LEGACY: Partial<Record<Scope, Scope[]>> = {
+  contacts: [
+    "crm.objects.contacts.read",
+    "crm.objects.contacts.write",
+    "crm.objects.companies.read",
+    "crm.objects.companies.write",
+    "crm.objects.deals.read",
+    "crm.objects.deals.write",
+  ],
+};
+
+export function grants(granted: readonly string[], required: Scope): boolean {
+  if (granted.includes(required)) return true;
+  return granted.some((g) => LEGACY[g as Scope]?.includes(required) ?? false);
+}
+
+/** The required scopes that `granted` lacks. */
+export const missingScopes = (granted: readonly string[], required: readonly Scope[]) =>
+  required.filter((s) => !grants(granted, s));

@@ -1,0 +1,70 @@
+/**
+ * @module Browser sessions of account users: an HttpOnly, SameSite=Lax cookie (Secure except on localhost)
+ * holding a random token whose hash is stored, plus a per-session CSRF token for every form.
+ */
+import { and, eq, gt } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { sessions, users } from "../db/tables/tenancy";
+import { randomToken, safeEqual, sha256Hex } from "./crypto";
+import { ApiError } from "./errors";
+
+export const SESSION_COOKIE = "crm_session";
+const SESSION_TTL_MS = 8 * 3600 * 1000;
+
+export interface Session {
+  userId: number;
+  portalId: number;
+  email: string;
+  csrfToken: string;
+}
+
+function cookieValue(request: Request, name: string): string | null {
+  const header = request.headers.get("cookie") ?? "";
+  for (const part of header.split(";")) {
+    const [k, ...v] = part.trim().split("=");
+    if (k === name) return v.join("=");
+  }
+  return null;
+}
+
+const isLocal = (url: URL) => url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
+
+export function sessionCookie(url: URL, token: string, maxAgeS: number): string {
+  return `${SESSION_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeS}${isLocal(url) ? "" : "; Secure"}`;
+}
+
+export async function startSession(db: Db, userId: number, portalId: number, now: number) {
+  const token = randomToken("", 32);
+  await db.insert(sessions).values({
+    tokenHash: await sha256Hex(token),
+    userId,
+    portalId,
+    csrfToken: randomToken("", 24),
+    expiresAt: now + SESSION_TTL_MS,
+  });
+  return { token, maxAgeS: SESSION_TTL_MS / 1000 };
+}
+
+export async function readSession(db: Db, request: Request, now: number): Promise<Session | null> {
+  const token = cookieValue(request, SESSION_COOKIE);
+  if (!token) return null;
+  const row = await db
+    .select({ userId: sessions.userId, portalId: sessions.portalId, csrfToken: sessions.csrfToken, email: users.email })
+    .from(sessions)
+    .innerJoin(users, eq(users.userId, sessions.userId))
+    .where(and(eq(sessions.tokenHash, await sha256Hex(token)), gt(sessions.expiresAt, now)))
+    .get();
+  return row ?? null;
+}
+
+export async function endSession(db: Db, request: Request) {
+  const token = cookieValue(request, SESSION_COOKIE);
+  if (token) await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
+}
+
+/** Every state-changing form posts the session's CSRF token back. */
+export function checkCsrf(session: Session, presented: string | undefined): void {
+  if (!presented || !safeEqual(presented, session.csrfToken)) {
+    throw new ApiError("FORBIDDEN", "The form's CSRF token is missing or wrong. Reload the page and try again.");
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * @module The router: itty-router dispatches to the route table; this file adds what every request needs
+ * (correlation id, credential check, schema validation) and the one error envelope (issue 2 §2).
+ */
+import { Router, type IRequest } from "itty-router";
+import { makeDb } from "./db/client";
+import { authenticate } from "./lib/auth";
+import { ApiError, errorResponse, internalErrorResponse } from "./lib/errors";
+import { DEFAULT_MAX_BODY, parseJsonText, queryObject, readBody, validate } from "./lib/http";
+import type { Ctx, RouteDef } from "./lib/route";
+import { allRoutes } from "./routes";
+
+type Args = [Env, ExecutionContext];
+interface Req extends IRequest {
+  correlationId: string;
+}
+
+function compile(path: string): RegExp {
+  const pattern = path.replace(/\/:[A-Za-z_]+/g, "/[^/]+").replace(/\/\*$/, "/.*");
+  return new RegExp(`^${pattern}/?$`);
+}
+
+async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): Promise<Response> {
+  const url = new URL(req.url);
+  const db = makeDb(env.DB);
+  const now = Date.now();
+  const principal = await authenticate(req, url, def.auth, env, db, now);
+  const params: unknown = def.params ? validate(def.params, req.params, "path") : req.params;
+  const query: unknown = def.query ? validate(def.query, queryObject(url), "query") : {};
+  let body: unknown;
+  if (def.body) {
+    const text = await readBody(req, def.maxBodyBytes ?? DEFAULT_MAX_BODY);
+    const raw = def.bodyFormat === "form" ? Object.fromEntries(new URLSearchParams(text)) : parseJsonText(text);
+    body = validate(def.body, raw, "body");
+  }
+  const ctx: Ctx<unknown, unknown> = { request: req, env, exec, db, url, params, query, body, principal, correlationId: req.correlationId, now };
+  return def.handler(ctx as Parameters<RouteDef["handler"]>[0]);
+}
+
+export function buildRouter(routes: RouteDef[] = allRoutes) {
+  const compiled = routes.map((r) => ({ method: r.method, re: compile(r.path) }));
+  const router = Router<Req, Args>({
+    before: [
+      (req) => {
+        req.correlationId = crypto.randomUUID();
+      },
+    ],
+    catch: (err, req) => {
+      const id = req.correlationId ?? crypto.randomUUID();
+      return err instanceof ApiError ? errorResponse(err, id) : internalErrorResponse(err, id);
+    },
+    finally: [
+      (res: Response, req) => {
+        if (!res.headers.has("x-service-correlation-id")) {
+          const out = new Response(res.body, res);
+          out.headers.set("x-service-correlation-id", req.correlationId);
+          return out;
+        }
+        return res;
+      },
+    ],
+  });
+  for (const def of routes) {
+    router[def.method.toLowerCase() as "get"](def.path, (req: Req, env: Env, exec: ExecutionContext) =>
+      run(def, req, env, exec),
+    );
+  }
+  router.all("*", (req: Req) => {
+    const path = new URL(req.url).pathname;
+    const allowed = [...new Set(compiled.filter((c) => c.re.test(path)).map((c) => c.method))];
+    if (allowed.length) {
+      throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed on ${path}`, {
+        headers: { allow: allowed.join(", ") },
+      });
+    }
+    throw new ApiError("OBJECT_NOT_FOUND", `No route for ${req.method} ${path}`);
+  });
+  return router;
+}

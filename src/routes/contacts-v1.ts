@@ -1,0 +1,107 @@
+/**
+ * @module The legacy contact list `GET /contacts/v1/lists/all/contacts/all` (spec 2.1, 4.1; reference §2).
+ * One indexed D1 query per page, whatever the count: it reads count + 1 rows to set has-more.
+ */
+import { z } from "zod";
+import { portalOf } from "../lib/auth";
+import { json } from "../lib/http";
+import { route } from "../lib/route";
+import { listObjects, type CrmRow } from "../services/crm";
+
+/** Properties returned when the request names none (reference §2.1). */
+const DEFAULT_PROPERTIES = ["firstname", "lastname", "lastmodifieddate", "company"];
+
+const listQuery = z.object({
+  // reference §2.1: default 20, capped at 100 (larger values are clamped, not refused).
+  count: z
+    .string()
+    .regex(/^\d+$/, "count must be a non-negative integer")
+    .transform((v) => Math.min(Math.max(Number(v), 1), 100))
+    .default(20),
+  // Only vidOffset pages; offset= and vid-offset= are ignored like the real service (reference §10 #3).
+  vidOffset: z.string().regex(/^\d{1,15}$/, "vidOffset must be a contact vid").transform(Number).optional(),
+  property: z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .pipe(z.array(z.string().min(1).max(100)).max(200))
+    .optional(),
+});
+
+const identity = z.object({ type: z.string(), value: z.string(), timestamp: z.number(), "is-primary": z.boolean().optional() });
+const contactEntry = z.object({
+  addedAt: z.number(),
+  vid: z.number(),
+  "canonical-vid": z.number(),
+  "merged-vids": z.array(z.number()),
+  "portal-id": z.number(),
+  "is-contact": z.boolean(),
+  "profile-token": z.string(),
+  "profile-url": z.string(),
+  properties: z.record(z.string(), z.object({ value: z.string() })),
+  "form-submissions": z.array(z.unknown()),
+  "identity-profiles": z.array(
+    z.object({ vid: z.number(), "saved-at-timestamp": z.number(), "deleted-changed-timestamp": z.number(), identities: z.array(identity) }),
+  ),
+  "merge-audits": z.array(z.unknown()),
+});
+const listResponse = z.object({ contacts: z.array(contactEntry), "has-more": z.boolean(), "vid-offset": z.number() });
+
+/** The system properties a v1 client sees, as strings of epoch ms (reference §2.2). */
+function v1Properties(row: CrmRow): Record<string, string> {
+  return {
+    ...row.properties,
+    createdate: String(row.createdAt),
+    lastmodifieddate: String(row.updatedAt),
+    hs_object_id: String(row.id),
+  };
+}
+
+export function presentV1Contact(row: CrmRow, origin: string, wanted: string[]) {
+  const all = v1Properties(row);
+  const properties: Record<string, { value: string }> = {};
+  for (const name of wanted) {
+    const value = all[name];
+    if (value !== undefined) properties[name] = { value }; // absent values are omitted, never null
+  }
+  const identities: z.infer<typeof identity>[] = [];
+  if (row.email) identities.push({ type: "EMAIL", value: row.email, timestamp: row.createdAt, "is-primary": true });
+  identities.push({ type: "LEAD_GUID", value: row.guid, timestamp: row.createdAt });
+  return {
+    addedAt: row.createdAt,
+    vid: row.id,
+    "canonical-vid": row.id,
+    "merged-vids": [],
+    "portal-id": row.portalId,
+    "is-contact": true,
+    "profile-token": row.guid.replace(/-/g, ""),
+    "profile-url": `${origin}/contacts/${row.portalId}/contact/${row.id}`,
+    properties,
+    "form-submissions": [],
+    "identity-profiles": [
+      { vid: row.id, "saved-at-timestamp": row.updatedAt, "deleted-changed-timestamp": 0, identities },
+    ],
+    "merge-audits": [],
+  };
+}
+
+export const contactsV1Routes = [
+  route({
+    method: "GET",
+    path: "/contacts/v1/lists/all/contacts/all",
+    summary: "List all contacts (legacy v1), paged by vidOffset",
+    tag: "Contacts v1",
+    auth: { kinds: ["oauth", "private_app"], scopes: ["crm.objects.contacts.read"] },
+    query: listQuery,
+    responses: { 200: { description: "A page of contacts", schema: listResponse } },
+    handler: async ({ db, principal, query, url }) => {
+      const page = await listObjects(db, portalOf(principal), "contacts", query.count, query.vidOffset ?? 0);
+      const wanted = query.property ?? DEFAULT_PROPERTIES;
+      const last = page.rows.at(-1);
+      return json({
+        contacts: page.rows.map((r) => presentV1Contact(r, url.origin, wanted)),
+        "has-more": page.hasMore,
+        "vid-offset": last ? last.id : (query.vidOffset ?? 0),
+      });
+    },
+  }),
+];

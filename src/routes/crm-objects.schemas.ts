@@ -1,0 +1,43 @@
+/** @module zod schemas of the CRM objects API `/crm/v3/objects/{objectType}` (issue 2 §5). */
+import { z } from "zod";
+import { OBJECT_TYPES } from "../db/tables/crm";
+
+export const objectTypeParam = z.enum(OBJECT_TYPES, { error: `objectType must be one of ${OBJECT_TYPES.join(", ")}` });
+export const typeParams = z.object({ objectType: objectTypeParam });
+export const idParam = z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number);
+export const objectParams = typeParams.extend({ objectId: idParam });
+export const associationParams = objectParams.extend({ toObjectType: objectTypeParam, toObjectId: idParam });
+
+const propertyName = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.-]+$/, "property names are letters, digits, _ . -");
+/** Properties are strings (numbers and booleans are accepted and stored as their string form). */
+export const propertiesInput = z
+  .record(propertyName, z.union([z.string().max(65_536), z.number(), z.boolean()]).transform(String))
+  .refine((p) => Object.keys(p).length <= 200, "at most 200 properties");
+
+export const createBody = z.object({ properties: propertiesInput });
+export const updateBody = z.object({ properties: propertiesInput });
+
+const typeList = z
+  .string()
+  .transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean))
+  .pipe(z.array(objectTypeParam).max(OBJECT_TYPES.length));
+
+export const getQuery = z.object({ associations: typeList.optional() });
+export const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  after: z.string().regex(/^\d{1,15}$/, "after must be a cursor from paging.next.after").transform(Number).optional(),
+  associations: typeList.optional(),
+});
+
+export const objectResponse = z.object({
+  id: z.string(),
+  properties: z.record(z.string(), z.string()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  archived: z.boolean(),
+  associations: z.record(z.string(), z.object({ results: z.array(z.object({ id: z.string(), type: z.string() })) })).optional(),
+});
+export const listResponse = z.object({
+  results: z.array(objectResponse),
+  paging: z.object({ next: z.object({ after: z.string(), link: z.string() }) }).optional(),
+});

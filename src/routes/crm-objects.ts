@@ -1,0 +1,162 @@
+/** @module CRM objects API `/crm/v3/objects/{objectType}` (issue 2 §5). */
+import type { ObjectType } from "../db/tables/crm";
+import type { AuthRule } from "../lib/auth";
+import { portalOf, requireScopes } from "../lib/auth";
+import { json, noContent } from "../lib/http";
+import { route } from "../lib/route";
+import * as crm from "../services/crm";
+import * as s from "./crm-objects.schemas";
+
+const account: AuthRule = { kinds: ["oauth", "private_app"] };
+const tag = "CRM objects";
+const base = "/crm/v3/objects/:objectType";
+
+/** v3 shape: string id, ISO dates, and the system properties clients read. */
+export function present(row: crm.CrmRow, associations?: Partial<Record<ObjectType, number[]>>) {
+  const out: Record<string, unknown> = {
+    id: String(row.id),
+    properties: {
+      ...row.properties,
+      hs_object_id: String(row.id),
+      createdate: new Date(row.createdAt).toISOString(),
+      lastmodifieddate: new Date(row.updatedAt).toISOString(),
+    },
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+    archived: row.archived,
+  };
+  if (associations) {
+    out.associations = Object.fromEntries(
+      Object.entries(associations).map(([type, ids]) => [type, { results: ids.map((id) => ({ id: String(id), type: `${row.objectType}_to_${type}` })) }]),
+    );
+  }
+  return out;
+}
+
+export const crmObjectRoutes = [
+  route({
+    method: "POST",
+    path: base,
+    summary: "Create a record",
+    tag,
+    auth: account,
+    params: s.typeParams,
+    body: s.createBody,
+    responses: { 201: { description: "Created", schema: s.objectResponse } },
+    handler: async ({ db, principal, params, body, now }) => {
+      requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
+      const row = await crm.createObject(db, portalOf(principal), params.objectType, body.properties, now);
+      return json(present(row), 201);
+    },
+  }),
+  route({
+    method: "GET",
+    path: base,
+    summary: "List records, oldest first, with an `after` cursor",
+    tag,
+    auth: account,
+    params: s.typeParams,
+    query: s.listQuery,
+    responses: { 200: { description: "A page of records", schema: s.listResponse } },
+    handler: async ({ db, principal, params, query, url }) => {
+      requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
+      const portalId = portalOf(principal);
+      const page = await crm.listObjects(db, portalId, params.objectType, query.limit, query.after ?? 0);
+      const assoc = query.associations
+        ? await crm.associationsOf(db, portalId, page.rows.map((r) => r.id), query.associations)
+        : undefined;
+      const results = page.rows.map((row) => present(row, assoc?.get(row.id)));
+      const last = page.rows.at(-1);
+      const body: Record<string, unknown> = { results };
+      if (page.hasMore && last) {
+        const next = new URL(url);
+        next.searchParams.set("after", String(last.id));
+        body.paging = { next: { after: String(last.id), link: next.toString() } };
+      }
+      return json(body);
+    },
+  }),
+  route({
+    method: "GET",
+    path: `${base}/:objectId`,
+    summary: "Read a record, optionally with its associations",
+    tag,
+    auth: account,
+    params: s.objectParams,
+    query: s.getQuery,
+    responses: { 200: { description: "The record", schema: s.objectResponse } },
+    handler: async ({ db, principal, params, query }) => {
+      requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
+      const portalId = portalOf(principal);
+      const row = await crm.getObject(db, portalId, params.objectType, params.objectId);
+      const assoc = query.associations ? await crm.associationsOf(db, portalId, [row.id], query.associations) : undefined;
+      return json(present(row, assoc?.get(row.id)));
+    },
+  }),
+  route({
+    method: "PATCH",
+    path: `${base}/:objectId`,
+    summary: "Update a record's properties (an empty string clears one)",
+    tag,
+    auth: account,
+    params: s.objectParams,
+    body: s.updateBody,
+    responses: { 200: { description: "The updated record", schema: s.objectResponse } },
+    handler: async ({ db, principal, params, body, now }) => {
+      requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
+      const row = await crm.updateObject(db, portalOf(principal), params.objectType, params.objectId, body.properties, now);
+      return json(present(row));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: `${base}/:objectId`,
+    summary: "Archive a record",
+    tag,
+    auth: account,
+    params: s.objectParams,
+    responses: { 204: { description: "Archived" } },
+    handler: async ({ db, principal, params, now }) => {
+      requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
+      await crm.archiveObject(db, portalOf(principal), params.objectType, params.objectId, now);
+      return noContent();
+    },
+  }),
+  route({
+    method: "PUT",
+    path: `${base}/:objectId/associations/:toObjectType/:toObjectId`,
+    summary: "Associate two records",
+    tag,
+    auth: account,
+    params: s.associationParams,
+    responses: { 204: { description: "Associated" } },
+    handler: async ({ db, principal, params }) => {
+      requireScopes(principal, [crm.scopeFor(params.objectType, "write"), crm.scopeFor(params.toObjectType, "read")]);
+      const portalId = portalOf(principal);
+      await crm.getObject(db, portalId, params.objectType, params.objectId);
+      await crm.getObject(db, portalId, params.toObjectType, params.toObjectId);
+      await db.batch(
+        crm.associateStatements(db, portalId, { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId }),
+      );
+      return noContent();
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: `${base}/:objectId/associations/:toObjectType/:toObjectId`,
+    summary: "Remove an association",
+    tag,
+    auth: account,
+    params: s.associationParams,
+    responses: { 204: { description: "Removed" } },
+    handler: async ({ db, principal, params }) => {
+      requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
+      const portalId = portalOf(principal);
+      await crm.getObject(db, portalId, params.objectType, params.objectId);
+      await db.batch(
+        crm.dissociateStatements(db, portalId, { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId }),
+      );
+      return noContent();
+    },
+  }),
+];

@@ -1,0 +1,17 @@
+/** @module Every route of the Worker, in one list: dispatch, the 405 answer and OpenAPI all read it. */
+import type { RouteDef } from "../lib/route";
+import { adminRoutes } from "./admin";
+import { contactsV1Routes } from "./contacts-v1";
+import { crmObjectRoutes } from "./crm-objects";
+import { oauthRoutes } from "./oauth";
+import { openapiRoutes } from "./openapi";
+import { sessionRoutes } from "./session";
+
+export const allRoutes: RouteDef[] = [
+  ...adminRoutes,
+  ...oauthRoutes,
+  ...contactsV1Routes,
+  ...crmObjectRoutes,
+  ...openapiRoutes,
+  ...sessionRoutes,
+];

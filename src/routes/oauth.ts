@@ -1,0 +1,210 @@
+/** @module OAuth 2.0 endpoints (issue 2 §3; reference §8). */
+import { z } from "zod";
+import { ApiError, notFound } from "../lib/errors";
+import { escapeHtml, page, PAGE_CSP } from "../lib/html";
+import { html, json, noContent } from "../lib/http";
+import { route } from "../lib/route";
+import { SCOPES } from "../lib/scopes";
+import { checkCsrf, readSession } from "../lib/session";
+import * as oauth from "../services/oauth";
+
+const tag = "OAuth";
+
+const authorizeQuery = z.object({
+  client_id: z.string().min(1).max(100),
+  redirect_uri: z.string().min(1).max(2000),
+  // Clients send %20 or + between scopes (reference §8.1); URLSearchParams decodes both to a space.
+  scope: z.string().max(2000).default(""),
+  optional_scope: z.string().max(2000).default(""),
+  state: z.string().max(2000).optional(),
+  code_challenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/, "code_challenge must be a base64url SHA-256 (43 characters)").optional(),
+  code_challenge_method: z.string().optional(),
+});
+
+const decisionBody = authorizeQuery.extend({ csrf: z.string(), decision: z.enum(["approve", "deny"]) });
+
+const splitScopes = (s: string) => s.split(/[\s+]+/).filter(Boolean);
+
+type AuthorizeInput = z.infer<typeof authorizeQuery>;
+
+/**
+ * Checks client and redirect URI before anything else: an unknown client or an unregistered redirect URI
+ * is answered here and never redirected to (RFC 9700 §2.1: exact string matching, no open redirector).
+ */
+async function checkAuthorize(db: Parameters<typeof oauth.appByClientId>[0], q: AuthorizeInput) {
+  const app = await oauth.appByClientId(db, q.client_id);
+  if (!app) throw new ApiError("VALIDATION_ERROR", "Unknown client_id");
+  if (!app.redirectUris.includes(q.redirect_uri)) throw new ApiError("VALIDATION_ERROR", "redirect_uri is not registered for this app");
+  const back = (params: Record<string, string>) => {
+    const u = new URL(q.redirect_uri);
+    for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+    if (q.state !== undefined) u.searchParams.set("state", q.state);
+    return Response.redirect(u.toString(), 302);
+  };
+  const required = splitScopes(q.scope);
+  const unknown = [...required, ...splitScopes(q.optional_scope)].filter((s) => !(SCOPES as readonly string[]).includes(s) || !app.scopes.includes(s));
+  if (required.length === 0 || unknown.length) {
+    return { app, error: back({ error: "invalid_scope", error_description: unknown.length ? `Scopes not available: ${unknown.join(" ")}` : "scope is required" }) };
+  }
+  if (q.code_challenge && (q.code_challenge_method ?? "S256") !== "S256") {
+    return { app, error: back({ error: "invalid_request", error_description: "only code_challenge_method=S256 is supported" }) };
+  }
+  const optional = splitScopes(q.optional_scope);
+  return { app, error: null, scopes: [...new Set([...required, ...optional])], back };
+}
+
+export const oauthRoutes = [
+  route({
+    method: "GET",
+    path: "/oauth/authorize",
+    summary: "Authorization page: the signed-in user consents to install the app",
+    tag,
+    auth: { kinds: [] },
+    query: authorizeQuery,
+    hidden: true,
+    responses: { 200: { description: "Consent page" }, 302: { description: "Redirect" } },
+    handler: async ({ db, request, url, query, now }) => {
+      const checked = await checkAuthorize(db, query);
+      if (checked.error) return checked.error;
+      const session = await readSession(db, request, now);
+      if (!session) return Response.redirect(new URL(`/login?next=${encodeURIComponent(url.pathname + url.search)}`, url).toString(), 302);
+      const hidden = Object.entries(query)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
+        .join("");
+      const body = `<h1>Install ${escapeHtml(checked.app.name)}?</h1>
+<p>Signed in as ${escapeHtml(session.email)} (account ${session.portalId}).</p>
+<p>The app asks for: ${checked.scopes!.map((s) => `<code>${escapeHtml(s)}</code>`).join(" ")}</p>
+<form method="post" action="/oauth/authorize">${hidden}<input type="hidden" name="csrf" value="${escapeHtml(session.csrfToken)}">
+<button name="decision" value="approve">Connect app</button> <button name="decision" value="deny">Cancel</button></form>`;
+      return html(page("Authorize app", body), 200, { "content-security-policy": PAGE_CSP });
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/oauth/authorize",
+    summary: "Consent decision",
+    tag,
+    auth: { kinds: [] },
+    body: decisionBody,
+    bodyFormat: "form",
+    hidden: true,
+    responses: { 302: { description: "Redirect to the app with a code or an error" } },
+    handler: async ({ db, request, body, now }) => {
+      const session = await readSession(db, request, now);
+      if (!session) throw new ApiError("INVALID_AUTHENTICATION", "Sign in first.");
+      checkCsrf(session, body.csrf);
+      const checked = await checkAuthorize(db, body);
+      if (checked.error) return checked.error;
+      if (body.decision === "deny") return checked.back!({ error: "access_denied", error_description: "The user denied the request" });
+      const code = await oauth.issueCode(db, {
+        appId: checked.app.appId,
+        portalId: session.portalId,
+        userId: session.userId,
+        redirectUri: body.redirect_uri,
+        scopes: checked.scopes!,
+        codeChallenge: body.code_challenge,
+        now,
+      });
+      return checked.back!({ code });
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/oauth/v1/token",
+    summary: "Exchange an authorization code or a refresh token for tokens",
+    tag,
+    auth: { kinds: [] },
+    bodyFormat: "form",
+    body: z.object({
+      grant_type: z.string(),
+      code: z.string().max(200).optional(),
+      redirect_uri: z.string().max(2000).optional(),
+      refresh_token: z.string().max(200).optional(),
+      client_id: z.string().max(200).default(""),
+      client_secret: z.string().max(200).default(""),
+      code_verifier: z.string().min(43).max(128).optional(),
+    }),
+    responses: { 200: { description: "Tokens" }, 400: { description: "OAuth error with error/error_description and status/message" } },
+    handler: async ({ db, body, now }) => {
+      if (body.grant_type === "authorization_code") {
+        if (!body.code || !body.redirect_uri) throw oauth.oauthError("BAD_AUTH_CODE", "invalid_request", "code and redirect_uri are required");
+        const tokens = await oauth.exchangeCode(db, {
+          code: body.code,
+          redirectUri: body.redirect_uri,
+          clientId: body.client_id,
+          clientSecret: body.client_secret,
+          codeVerifier: body.code_verifier,
+          now,
+        });
+        return json({ ...tokens, token_use: "access_token" }, 200, { "cache-control": "no-store" });
+      }
+      if (body.grant_type === "refresh_token") {
+        if (!body.refresh_token) throw oauth.oauthError("BAD_REFRESH_TOKEN", "invalid_request", "missing or invalid refresh token");
+        const tokens = await oauth.refresh(db, { refreshToken: body.refresh_token, clientId: body.client_id, clientSecret: body.client_secret, now });
+        return json({ ...tokens, token_use: "access_token" }, 200, { "cache-control": "no-store" });
+      }
+      throw oauth.oauthError("BAD_GRANT_TYPE", "unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/oauth/v1/access-tokens/:token",
+    summary: "Access token metadata",
+    tag,
+    auth: { kinds: [] },
+    params: z.object({ token: z.string().min(1).max(600) }),
+    responses: { 200: { description: "Token metadata" }, 404: { description: "Unknown, revoked or expired" } },
+    handler: async ({ db, params, now }) => {
+      const row = await oauth.describeToken(db, params.token, "access", now);
+      if (!row) throw notFound("The access token is unknown, revoked or expired");
+      return json({
+        token: params.token,
+        user: row.user?.email ?? null,
+        hub_domain: `${row.account.portalId}.crm-edge.local`,
+        scopes: row.cred.scopes,
+        hub_id: row.account.portalId,
+        app_id: row.app.appId,
+        expires_in: Math.max(0, Math.floor(((row.cred.expiresAt ?? now) - now) / 1000)),
+        user_id: row.cred.userId,
+        token_type: "access",
+      });
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/oauth/v1/refresh-tokens/:token",
+    summary: "Refresh token metadata",
+    tag,
+    auth: { kinds: [] },
+    params: z.object({ token: z.string().min(1).max(600) }),
+    responses: { 200: { description: "Token metadata" }, 404: { description: "Unknown or revoked" } },
+    handler: async ({ db, params, now }) => {
+      const row = await oauth.describeToken(db, params.token, "refresh", now);
+      if (!row) throw notFound("The refresh token is unknown or revoked");
+      return json({
+        token: params.token,
+        user: row.user?.email ?? null,
+        hub_domain: `${row.account.portalId}.crm-edge.local`,
+        scopes: row.cred.scopes,
+        hub_id: row.account.portalId,
+        client_id: row.app.clientId,
+        user_id: row.cred.userId,
+        token_type: "refresh",
+      });
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: "/oauth/v1/refresh-tokens/:token",
+    summary: "Revoke a refresh token (access tokens it minted stay valid until they expire)",
+    tag,
+    auth: { kinds: [] },
+    params: z.object({ token: z.string().min(1).max(600) }),
+    responses: { 204: { description: "Revoked" }, 404: { description: "Unknown or already revoked" } },
+    handler: async ({ db, params, now }) => {
+      if (!(await oauth.revokeRefreshToken(db, params.token, now))) throw notFound("The refresh token is unknown or revoked");
+      return noContent();
+    },
+  }),
+];

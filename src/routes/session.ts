@@ -1,0 +1,82 @@
+/** @module Sign-in and sign-out pages for users of an account (PBKDF2 passwords, session cookie, CSRF). */
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import { users } from "../db/tables/tenancy";
+import { verifyPassword } from "../lib/crypto";
+import { escapeHtml, page, PAGE_CSP } from "../lib/html";
+import { html } from "../lib/http";
+import { route } from "../lib/route";
+import { checkCsrf, endSession, readSession, sessionCookie, startSession } from "../lib/session";
+
+const tag = "Session";
+const headers = { "content-security-policy": PAGE_CSP, "cache-control": "no-store" };
+
+/** Only same-site relative paths are followed after sign-in (no open redirect). */
+const safeNext = (next: string | undefined) => (next && next.startsWith("/") && !next.startsWith("//") ? next : "/app");
+
+function loginPage(next: string, error?: string) {
+  return page(
+    "Sign in",
+    `<h1>Sign in</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+<form method="post" action="/login"><input type="hidden" name="next" value="${escapeHtml(next)}">
+<label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button></form>`,
+  );
+}
+
+export const sessionRoutes = [
+  route({
+    method: "GET",
+    path: "/login",
+    summary: "Sign-in page",
+    tag,
+    auth: { kinds: [] },
+    query: z.object({ next: z.string().max(2000).optional() }),
+    hidden: true,
+    responses: { 200: { description: "HTML" } },
+    handler: ({ query }) => html(loginPage(safeNext(query.next)), 200, headers),
+  }),
+  route({
+    method: "POST",
+    path: "/login",
+    summary: "Sign in",
+    tag,
+    auth: { kinds: [] },
+    bodyFormat: "form",
+    body: z.object({ email: z.string().max(254), password: z.string().max(200), next: z.string().max(2000).optional() }),
+    hidden: true,
+    responses: { 303: { description: "Signed in" }, 401: { description: "Wrong email or password" } },
+    handler: async ({ db, body, url, now }) => {
+      const candidates = await db.select().from(users).where(eq(users.email, body.email.trim().toLowerCase())).limit(5).all();
+      let user: (typeof candidates)[number] | undefined;
+      for (const c of candidates) if (await verifyPassword(body.password, c.passwordHash)) user = c;
+      if (candidates.length === 0) await verifyPassword(body.password, null); // same cost for unknown emails
+      if (!user) return html(loginPage(safeNext(body.next), "Wrong email or password."), 401, headers);
+      const s = await startSession(db, user.userId, user.portalId, now);
+      return new Response(null, {
+        status: 303,
+        headers: { location: safeNext(body.next), "set-cookie": sessionCookie(url, s.token, s.maxAgeS), "cache-control": "no-store" },
+      });
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/logout",
+    summary: "Sign out",
+    tag,
+    auth: { kinds: [] },
+    bodyFormat: "form",
+    body: z.object({ csrf: z.string().max(200).optional() }),
+    hidden: true,
+    responses: { 303: { description: "Signed out" } },
+    handler: async ({ db, request, body, url, now }) => {
+      const session = await readSession(db, request, now);
+      if (session) {
+        checkCsrf(session, body.csrf);
+        await endSession(db, request);
+      }
+      return new Response(null, { status: 303, headers: { location: "/login", "set-cookie": sessionCookie(url, "", 0) } });
+    },
+  }),
+];

@@ -1,0 +1,162 @@
+/**
+ * @module CRM records (issue 2 §5): create, read, update, archive and list objects of one account, and
+ * associate them. Every query is scoped by portalId; another account's id is simply not found.
+ */
+import { and, asc, eq, gt, sql, type AnyColumn } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { crmAssociations, crmObjects, type ObjectType } from "../db/tables/crm";
+import { conflict, notFound } from "../lib/errors";
+import type { Scope } from "../lib/scopes";
+
+export type CrmRow = typeof crmObjects.$inferSelect;
+
+const SCOPE_OF: Record<ObjectType, { read: Scope; write: Scope }> = {
+  contacts: { read: "crm.objects.contacts.read", write: "crm.objects.contacts.write" },
+  companies: { read: "crm.objects.companies.read", write: "crm.objects.companies.write" },
+  deals: { read: "crm.objects.deals.read", write: "crm.objects.deals.write" },
+  products: { read: "e-commerce", write: "e-commerce" },
+  line_items: { read: "e-commerce", write: "e-commerce" },
+  tickets: { read: "tickets", write: "tickets" },
+};
+
+export const scopeFor = (type: ObjectType, access: "read" | "write"): Scope => SCOPE_OF[type][access];
+
+/** The lower-cased email a contact's properties carry, for the unique index (spec 2.8 rule 2). */
+export const emailOf = (type: ObjectType, props: Record<string, string>) =>
+  type === "contacts" && props.email ? props.email.trim().toLowerCase() : null;
+
+function isUniqueViolation(err: unknown): boolean {
+  return err instanceof Error && /UNIQUE constraint failed/i.test(err.message + String((err as { cause?: unknown }).cause ?? ""));
+}
+
+export async function createObject(db: Db, portalId: number, type: ObjectType, props: Record<string, string>, now: number) {
+  try {
+    return await db
+      .insert(crmObjects)
+      .values({
+        portalId,
+        objectType: type,
+        properties: props,
+        email: emailOf(type, props),
+        guid: crypto.randomUUID(),
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning()
+      .get();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`A contact with email ${props.email} already exists`);
+    throw err;
+  }
+}
+
+export async function getObject(db: Db, portalId: number, type: ObjectType, id: number): Promise<CrmRow> {
+  const row = await db
+    .select()
+    .from(crmObjects)
+    .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, type), eq(crmObjects.archived, false)))
+    .get();
+  if (!row) throw notFound(`${type} ${id} not found`);
+  return row;
+}
+
+/** Merges properties; an empty string clears a property. */
+export async function updateObject(
+  db: Db,
+  portalId: number,
+  type: ObjectType,
+  id: number,
+  patch: Record<string, string>,
+  now: number,
+): Promise<CrmRow> {
+  const current = await getObject(db, portalId, type, id);
+  const props = { ...current.properties };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === "") delete props[k];
+    else props[k] = v;
+  }
+  try {
+    const row = await db
+      .update(crmObjects)
+      .set({ properties: props, email: emailOf(type, props), updatedAt: now })
+      .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId)))
+      .returning()
+      .get();
+    return row ?? current;
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict(`A contact with email ${props.email} already exists`);
+    throw err;
+  }
+}
+
+export async function archiveObject(db: Db, portalId: number, type: ObjectType, id: number, now: number) {
+  await getObject(db, portalId, type, id);
+  await db
+    .update(crmObjects)
+    .set({ archived: true, updatedAt: now })
+    .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId)));
+}
+
+/** One page in id order; fetches limit + 1 rows to know whether another page exists. */
+export async function listObjects(db: Db, portalId: number, type: ObjectType, limit: number, after: number) {
+  const rows = await db
+    .select()
+    .from(crmObjects)
+    .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, type), eq(crmObjects.archived, false), gt(crmObjects.id, after)))
+    .orderBy(asc(crmObjects.id))
+    .limit(limit + 1)
+    .all();
+  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
+}
+
+export async function findContactByEmail(db: Db, portalId: number, email: string) {
+  return db
+    .select()
+    .from(crmObjects)
+    .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, "contacts"), eq(crmObjects.archived, false), eq(crmObjects.email, email.trim().toLowerCase())))
+    .get();
+}
+
+/** Statements that associate two records in both directions (idempotent). */
+export function associateStatements(db: Db, portalId: number, a: { type: ObjectType; id: number }, b: { type: ObjectType; id: number }) {
+  return [
+    db.insert(crmAssociations).values({ portalId, fromId: a.id, toType: b.type, toId: b.id }).onConflictDoNothing(),
+    db.insert(crmAssociations).values({ portalId, fromId: b.id, toType: a.type, toId: a.id }).onConflictDoNothing(),
+  ] as const;
+}
+
+export function dissociateStatements(db: Db, portalId: number, a: { type: ObjectType; id: number }, b: { type: ObjectType; id: number }) {
+  return [
+    db.delete(crmAssociations).where(and(eq(crmAssociations.portalId, portalId), eq(crmAssociations.fromId, a.id), eq(crmAssociations.toType, b.type), eq(crmAssociations.toId, b.id))),
+    db.delete(crmAssociations).where(and(eq(crmAssociations.portalId, portalId), eq(crmAssociations.fromId, b.id), eq(crmAssociations.toType, a.type), eq(crmAssociations.toId, a.id))),
+  ] as const;
+}
+
+/** `col IN (...)` with the list bound as one JSON parameter, so D1's 100-parameter cap never bites. */
+export const inJson = (col: AnyColumn, values: readonly (string | number)[]) =>
+  sql`${col} in (select value from json_each(${JSON.stringify(values)}))`;
+
+/** Associations of several records in one query, grouped per record and associated type. */
+export async function associationsOf(db: Db, portalId: number, ids: number[], types: ObjectType[]) {
+  const out = new Map<number, Partial<Record<ObjectType, number[]>>>(ids.map((id) => [id, {}]));
+  if (types.length === 0 || ids.length === 0) return out;
+  const rows = await db
+    .select({ fromId: crmAssociations.fromId, toType: crmAssociations.toType, toId: crmAssociations.toId })
+    .from(crmAssociations)
+    .innerJoin(crmObjects, and(eq(crmObjects.id, crmAssociations.toId), eq(crmObjects.archived, false)))
+    .where(and(eq(crmAssociations.portalId, portalId), inJson(crmAssociations.fromId, ids), inJson(crmAssociations.toType, types)))
+    .orderBy(asc(crmAssociations.toId))
+    .all();
+  for (const r of rows) {
+    const group = out.get(r.fromId);
+    if (group) (group[r.toType] ??= []).push(r.toId);
+  }
+  return out;
+}
+
+export const countObjects = (db: Db, portalId: number, type: ObjectType) =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(crmObjects)
+    .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, type), eq(crmObjects.archived, false)))
+    .get();

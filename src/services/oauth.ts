@@ -1,0 +1,145 @@
+/**
+ * @module OAuth 2.0 authorization server (reference §8; RFC 9700): authorization codes (single use,
+ * 10 minutes, PKCE S256 with downgrade protection) and refresh-token rotation with family revocation.
+ * Failures are thrown as OAuthError and answered with both the RFC 6749 and the legacy fields.
+ */
+import { and, eq, isNull } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { accounts, apps, authCodes, credentials, installs, users } from "../db/tables/tenancy";
+import { base64url, randomToken, safeEqual, sha256Hex } from "../lib/crypto";
+import { ApiError } from "../lib/errors";
+import { tokenPairStatements } from "./tokens";
+
+const CODE_TTL_MS = 10 * 60 * 1000;
+
+/** `status` is the legacy code (BAD_AUTH_CODE ...), `error` the RFC 6749 one (reference §8.2). */
+export function oauthError(status: string, error: string, message: string): ApiError {
+  return new ApiError("VALIDATION_ERROR", message, { extra: { status, error, error_description: message } });
+}
+
+export async function appByClientId(db: Db, clientId: string | undefined) {
+  if (!clientId) return null;
+  return (await db.select().from(apps).where(eq(apps.clientId, clientId)).get()) ?? null;
+}
+
+async function authenticateClient(db: Db, clientId: string, clientSecret: string) {
+  const app = await appByClientId(db, clientId);
+  if (!app) throw oauthError("BAD_CLIENT_ID", "invalid_client", "missing or unknown client id");
+  if (!safeEqual(clientSecret, app.clientSecret)) throw oauthError("BAD_CLIENT_SECRET", "invalid_client", "client secret is incorrect");
+  return app;
+}
+
+export async function issueCode(
+  db: Db,
+  input: { appId: number; portalId: number; userId: number; redirectUri: string; scopes: string[]; codeChallenge?: string; now: number },
+) {
+  const code = randomToken("", 24);
+  await db.insert(authCodes).values({
+    codeHash: await sha256Hex(code),
+    appId: input.appId,
+    portalId: input.portalId,
+    userId: input.userId,
+    redirectUri: input.redirectUri,
+    scopes: input.scopes,
+    codeChallenge: input.codeChallenge ?? null,
+    codeChallengeMethod: input.codeChallenge ? "S256" : null,
+    expiresAt: input.now + CODE_TTL_MS,
+  });
+  return code;
+}
+
+async function s256(verifier: string) {
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+}
+
+export async function exchangeCode(
+  db: Db,
+  input: { code: string; redirectUri: string; clientId: string; clientSecret: string; codeVerifier?: string; now: number },
+) {
+  const app = await authenticateClient(db, input.clientId, input.clientSecret);
+  const codeHash = await sha256Hex(input.code);
+  const row = await db.select().from(authCodes).where(eq(authCodes.codeHash, codeHash)).get();
+  if (!row || row.appId !== app.appId) throw oauthError("BAD_AUTH_CODE", "invalid_grant", "missing or unknown auth code");
+  if (row.usedAt !== null) throw oauthError("BAD_AUTH_CODE", "invalid_grant", "auth code has already been used");
+  if (row.expiresAt <= input.now) throw oauthError("EXPIRED_AUTH_CODE", "invalid_grant", "auth code is expired");
+  if (row.redirectUri !== input.redirectUri) throw oauthError("BAD_REDIRECT_URI", "invalid_grant", "redirect_uri does not match the authorization request");
+  if (row.codeChallenge) {
+    if (!input.codeVerifier || !safeEqual(await s256(input.codeVerifier), row.codeChallenge)) {
+      throw oauthError("BAD_AUTH_CODE", "invalid_grant", "code_verifier does not match the code_challenge");
+    }
+  } else if (input.codeVerifier) {
+    // RFC 9700 §2.1.1: a verifier for a code issued without a challenge is a PKCE downgrade attempt.
+    throw oauthError("BAD_AUTH_CODE", "invalid_grant", "code_verifier sent for an authorization request without code_challenge");
+  }
+  // Single use even under a race: only the request whose update changes the row proceeds.
+  const claimed = await db
+    .update(authCodes)
+    .set({ usedAt: input.now })
+    .where(and(eq(authCodes.codeHash, codeHash), isNull(authCodes.usedAt)))
+    .returning({ codeHash: authCodes.codeHash })
+    .all();
+  if (claimed.length !== 1) throw oauthError("BAD_AUTH_CODE", "invalid_grant", "auth code has already been used");
+  const install = await db
+    .insert(installs)
+    .values({ portalId: row.portalId, appId: app.appId, scopes: row.scopes })
+    .onConflictDoUpdate({ target: [installs.portalId, installs.appId], set: { scopes: row.scopes } })
+    .returning()
+    .get();
+  const { statements, tokens } = await tokenPairStatements(
+    db,
+    { installId: install.id, portalId: row.portalId, appId: app.appId, userId: row.userId, scopes: row.scopes },
+    input.now,
+  );
+  await db.batch(statements);
+  return tokens;
+}
+
+export async function refresh(db: Db, input: { refreshToken: string; clientId: string; clientSecret: string; now: number }) {
+  const app = await authenticateClient(db, input.clientId, input.clientSecret);
+  const hash = await sha256Hex(input.refreshToken);
+  const row = await db.select().from(credentials).where(and(eq(credentials.tokenHash, hash), eq(credentials.kind, "refresh"))).get();
+  if (!row || row.revokedAt !== null) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
+  if (row.appId !== app.appId) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token was not issued to this client");
+  if (row.rotatedAt !== null) {
+    // RFC 9700 §4.14.2: reuse of a rotated refresh token revokes the whole family.
+    await db.update(credentials).set({ revokedAt: input.now }).where(eq(credentials.familyId, row.familyId!));
+    throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
+  }
+  const { statements, tokens } = await tokenPairStatements(
+    db,
+    { installId: row.installId!, portalId: row.portalId!, appId: app.appId, userId: row.userId, scopes: row.scopes },
+    input.now,
+    row.familyId ?? undefined,
+  );
+  await db.batch([
+    db.update(credentials).set({ rotatedAt: input.now }).where(and(eq(credentials.tokenHash, hash), isNull(credentials.rotatedAt))),
+    ...statements,
+  ]);
+  return tokens;
+}
+
+/** Token introspection rows (reference §8.3, §8.4); null when unknown, revoked or expired. */
+export async function describeToken(db: Db, token: string, kind: "access" | "refresh", now: number) {
+  const row = await db
+    .select({ cred: credentials, app: apps, account: accounts, user: users })
+    .from(credentials)
+    .innerJoin(apps, eq(apps.appId, credentials.appId))
+    .innerJoin(accounts, eq(accounts.portalId, credentials.portalId))
+    .leftJoin(users, eq(users.userId, credentials.userId))
+    .where(and(eq(credentials.tokenHash, await sha256Hex(token)), eq(credentials.kind, kind)))
+    .get();
+  if (!row || row.cred.revokedAt !== null) return null;
+  if (kind === "access" && (row.cred.expiresAt ?? 0) <= now) return null;
+  if (kind === "refresh" && row.cred.rotatedAt !== null) return null;
+  return row;
+}
+
+export async function revokeRefreshToken(db: Db, token: string, now: number) {
+  const revoked = await db
+    .update(credentials)
+    .set({ revokedAt: now })
+    .where(and(eq(credentials.tokenHash, await sha256Hex(token)), eq(credentials.kind, "refresh"), isNull(credentials.revokedAt)))
+    .returning({ h: credentials.tokenHash })
+    .all();
+  return revoked.length > 0;
+}

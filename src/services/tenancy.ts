@@ -1,0 +1,128 @@
+/**
+ * @module Provisioning of tenants for the operator API (issue 2 §4): accounts, apps, private apps, installs,
+ * users. Multi-row writes go through one db.batch so a failure leaves nothing half-written.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { accounts, apps, credentials, installs, privateApps, users } from "../db/tables/tenancy";
+import { hashPassword, randomToken, sha256Hex } from "../lib/crypto";
+import { ApiError, conflict, notFound } from "../lib/errors";
+import { SCOPES } from "../lib/scopes";
+import { tokenPairStatements, type IssuedTokens } from "./tokens";
+import { uninstallHooks } from "./uninstall-hooks";
+
+const ALL_SCOPES: string[] = [...SCOPES];
+
+export async function createAccount(db: Db, input: { name: string; addons?: string[]; rateLimit?: number }) {
+  const row = await db
+    .insert(accounts)
+    .values({ name: input.name, addons: input.addons ?? [], rateLimit: input.rateLimit ?? null })
+    .returning()
+    .get();
+  return { portalId: row.portalId, name: row.name, addons: row.addons };
+}
+
+export async function requireAccount(db: Db, portalId: number) {
+  const row = await db.select().from(accounts).where(eq(accounts.portalId, portalId)).get();
+  if (!row) throw notFound(`Account ${portalId} not found`);
+  return row;
+}
+
+export async function createApp(db: Db, input: { name: string; redirectUris: string[]; scopes?: string[] }) {
+  const clientId = crypto.randomUUID();
+  const clientSecret = crypto.randomUUID();
+  const developerKey = crypto.randomUUID();
+  const app = await db
+    .insert(apps)
+    .values({ name: input.name, clientId, clientSecret, redirectUris: input.redirectUris, scopes: input.scopes ?? ALL_SCOPES })
+    .returning()
+    .get();
+  await db.insert(credentials).values({ tokenHash: await sha256Hex(developerKey), kind: "developer", appId: app.appId });
+  return { appId: app.appId, clientId, clientSecret, developerKey };
+}
+
+export async function createPrivateApp(db: Db, portalId: number, input: { name: string; scopes?: string[] }) {
+  await requireAccount(db, portalId);
+  const token = randomToken("pat-na1-", 32);
+  const pa = await db
+    .insert(privateApps)
+    .values({ portalId, name: input.name, scopes: input.scopes ?? ALL_SCOPES })
+    .returning()
+    .get();
+  await db.insert(credentials).values({
+    tokenHash: await sha256Hex(token),
+    kind: "private_app",
+    portalId,
+    privateAppId: pa.id,
+    scopes: pa.scopes,
+  });
+  return { token, privateAppId: pa.id };
+}
+
+/** Installs an app into an account (or re-grants it) and returns a fresh token pair, as OAuth consent does. */
+export async function installApp(
+  db: Db,
+  portalId: number,
+  appId: number,
+  scopes: string[] | undefined,
+  userId: number | null,
+  now: number,
+): Promise<IssuedTokens> {
+  await requireAccount(db, portalId);
+  const app = await db.select().from(apps).where(eq(apps.appId, appId)).get();
+  if (!app) throw notFound(`App ${appId} not found`);
+  const granted = scopes ?? app.scopes;
+  const install = await db
+    .insert(installs)
+    .values({ portalId, appId, scopes: granted })
+    .onConflictDoUpdate({ target: [installs.portalId, installs.appId], set: { scopes: granted } })
+    .returning()
+    .get();
+  const { statements, tokens } = await tokenPairStatements(
+    db,
+    { installId: install.id, portalId, appId, userId, scopes: granted },
+    now,
+  );
+  await db.batch(statements);
+  return tokens;
+}
+
+/** Uninstall: revokes every token of the install and runs the domains' clean-ups in the same batch. */
+export async function uninstallApp(db: Db, portalId: number, appId: number, now: number) {
+  const install = await db
+    .select()
+    .from(installs)
+    .where(and(eq(installs.portalId, portalId), eq(installs.appId, appId)))
+    .get();
+  if (!install) throw notFound(`App ${appId} is not installed in account ${portalId}`);
+  const cleanups = uninstallHooks.flatMap((hook) => hook(db, { portalId, appId, installId: install.id }));
+  await db.batch([
+    db.update(credentials).set({ revokedAt: now }).where(eq(credentials.installId, install.id)),
+    db.delete(installs).where(eq(installs.id, install.id)),
+    ...cleanups,
+  ]);
+}
+
+export async function createUser(db: Db, portalId: number, input: { email: string; password?: string }) {
+  await requireAccount(db, portalId);
+  const email = input.email.toLowerCase();
+  const existing = await db
+    .select({ id: users.userId })
+    .from(users)
+    .where(and(eq(users.portalId, portalId), eq(users.email, email)))
+    .get();
+  if (existing) throw conflict(`A user with email ${email} already exists in account ${portalId}`);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const row = await db.insert(users).values({ portalId, email, passwordHash }).returning().get();
+  return { userId: row.userId, email: row.email };
+}
+
+export async function findUser(db: Db, portalId: number, userId: number) {
+  const row = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.portalId, portalId), eq(users.userId, userId)))
+    .get();
+  if (!row) throw new ApiError("VALIDATION_ERROR", `userId ${userId} is not a user of account ${portalId}`);
+  return row;
+}

@@ -1,0 +1,10 @@
+import type { D1Migration } from "cloudflare:test";
+
+declare global {
+  namespace Cloudflare {
+    interface Env {
+      /** Injected by vitest.config.ts for test/setup.ts. */
+      TEST_MIGRATIONS: D1Migration[];
+    }
+  }
+}
