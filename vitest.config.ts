@@ -21,6 +21,7 @@ export default defineConfig(async () => {
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/setup.ts"],
+      globalSetup: ["./test/global-setup.ts"],
       testTimeout: 30_000,
       hookTimeout: 60_000,
     },

@@ -1,0 +1,222 @@
+/**
+ * @module The one outbound guard (issue 3 import webhook, issue 5 CRM cards; reference platform §5.4).
+ * Every call to an integrator-supplied URL goes through `guardedFetch`: https only, default ports, no IP
+ * literal in a private, loopback, link-local, CGNAT or reserved range in any encoding (the WHATWG URL parser
+ * normalises decimal, hex and octal IPv4 first), redirects re-validated hop by hop, a total timeout, a
+ * response size cap, and fresh headers so the caller's credentials are never forwarded.
+ * `ALLOW_LOOPBACK_OUTBOUND=true` (local development and tests only) admits 127.0.0.0/8, ::1 and localhost.
+ */
+
+export type OutboundFailure = "blocked" | "timeout" | "too_large" | "network" | "redirect";
+
+export class OutboundError extends Error {
+  constructor(
+    readonly kind: OutboundFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const V4_BLOCKED: [number, number][] = [
+  [0x00000000, 8], // "this" network
+  [0x0a000000, 8], // private
+  [0x64400000, 10], // CGNAT
+  [0x7f000000, 8], // loopback
+  [0xa9fe0000, 16], // link-local, cloud metadata
+  [0xac100000, 12], // private
+  [0xc0000000, 24], // IETF protocol assignments
+  [0xc0000200, 24], // TEST-NET-1
+  [0xc0586300, 24], // 6to4 relay anycast
+  [0xc0a80000, 16], // private
+  [0xc6120000, 15], // benchmarking
+  [0xc6336400, 24], // TEST-NET-2
+  [0xcb007100, 24], // TEST-NET-3
+  [0xe0000000, 4], // multicast
+  [0xf0000000, 4], // reserved, broadcast
+];
+
+function parseV4(host: string): number | null {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  if (!m) return null;
+  const parts = m.slice(1).map(Number);
+  if (parts.some((p) => p > 255)) return null;
+  return ((parts[0]! << 24) | (parts[1]! << 16) | (parts[2]! << 8) | parts[3]!) >>> 0;
+}
+
+const inV4 = (ip: number, [net, bits]: [number, number]) => bits === 0 || (ip >>> (32 - bits)) === (net >>> (32 - bits));
+const isLoopbackV4 = (ip: number) => inV4(ip, [0x7f000000, 8]);
+const v4Blocked = (ip: number) => V4_BLOCKED.some((r) => inV4(ip, r));
+
+/** Expands an IPv6 literal (without brackets) into 8 groups; null when it is not one. */
+function parseV6(host: string): number[] | null {
+  let text = host;
+  const tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (tail) {
+    const v4 = parseV4(tail[1]!);
+    if (v4 === null) return null;
+    text = text.slice(0, -tail[1]!.length) + `${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const head = halves[0] ? halves[0].split(":") : [];
+  const rest = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
+  const missing = 8 - head.length - rest.length;
+  if ((halves.length === 1 && missing !== 0) || missing < 0) return null;
+  const groups = [...head, ...Array(halves.length === 2 ? missing : 0).fill("0"), ...rest].map((g) => parseInt(g, 16));
+  return groups.length === 8 && groups.every((g) => Number.isInteger(g) && g >= 0 && g <= 0xffff) ? groups : null;
+}
+
+type HostClass = "public" | "loopback" | "blocked";
+
+function classifyV6(g: number[]): HostClass {
+  const embeddedV4 = ((g[6]! << 16) | g[7]!) >>> 0;
+  const allZero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (allZero(0, 7) && g[7] === 1) return "loopback"; // ::1
+  if (allZero(0, 8)) return "blocked"; // ::
+  if (allZero(0, 5) && g[5] === 0xffff) return classifyV4(embeddedV4); // IPv4-mapped
+  if (allZero(0, 6)) return classifyV4(embeddedV4); // IPv4-compatible (deprecated)
+  if (g[0] === 0x64 && g[1] === 0xff9b) return classifyV4(embeddedV4); // NAT64
+  if (g[0] === 0x2002) return classifyV4(((g[1]! << 16) | g[2]!) >>> 0); // 6to4
+  if ((g[0]! & 0xfe00) === 0xfc00) return "blocked"; // unique local
+  if ((g[0]! & 0xffc0) === 0xfe80) return "blocked"; // link-local
+  if ((g[0]! & 0xffc0) === 0xfec0) return "blocked"; // site-local (deprecated)
+  if ((g[0]! & 0xff00) === 0xff00) return "blocked"; // multicast
+  if (g[0] === 0x2001 && g[1] === 0x0db8) return "blocked"; // documentation
+  if (g[0] === 0x0100 && allZero(1, 4)) return "blocked"; // discard-only
+  if (g[0] === 0x2001 && g[1]! < 0x0200) return "blocked"; // IETF protocol assignments (Teredo, ORCHID...)
+  return "public";
+}
+
+function classifyV4(ip: number): HostClass {
+  if (isLoopbackV4(ip)) return "loopback";
+  return v4Blocked(ip) ? "blocked" : "public";
+}
+
+/** Host names that name this machine or an internal network whatever DNS says. */
+const INTERNAL_NAME = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|localdomain)$/i;
+
+export function classifyHost(hostname: string): HostClass {
+  const host = hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  const v4 = parseV4(host);
+  if (v4 !== null) return classifyV4(v4);
+  if (host.includes(":")) {
+    const v6 = parseV6(host);
+    return v6 ? classifyV6(v6) : "blocked";
+  }
+  if (host.toLowerCase() === "localhost" || /\.localhost$/i.test(host)) return "loopback";
+  if (INTERNAL_NAME.test(host) || !host.includes(".") || /^\d+$/.test(host.split(".").pop() ?? "")) return "blocked";
+  if (/^metadata\./i.test(host)) return "blocked";
+  return "public";
+}
+
+/** Parses and checks a URL the service is about to call; throws OutboundError("blocked") with a reason. */
+export function checkOutboundUrl(raw: string, allowLoopback: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundError("blocked", "not a valid absolute URL");
+  }
+  if (url.username || url.password) throw new OutboundError("blocked", "credentials in URLs are not allowed");
+  const cls = classifyHost(url.hostname);
+  if (cls === "loopback") {
+    if (!allowLoopback) throw new OutboundError("blocked", "loopback addresses are not allowed");
+    if (url.protocol !== "https:" && url.protocol !== "http:") throw new OutboundError("blocked", "only http(s) URLs are allowed");
+    return url; // local development and tests: any port on loopback
+  }
+  if (cls === "blocked") throw new OutboundError("blocked", `the host ${url.hostname} is a private, reserved or internal address`);
+  if (url.protocol !== "https:") throw new OutboundError("blocked", "only https URLs are allowed");
+  if (url.port !== "") throw new OutboundError("blocked", "only the default https port is allowed");
+  return url;
+}
+
+export const loopbackAllowed = (env: { ALLOW_LOOPBACK_OUTBOUND?: string }) => env.ALLOW_LOOPBACK_OUTBOUND === "true";
+
+export interface OutboundRequest {
+  method: string;
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface OutboundOptions {
+  allowLoopback: boolean;
+  timeoutMs: number;
+  maxBytes: number;
+  /** Redirects followed (GET only), each hop re-validated; 0 means a redirect is an error. */
+  maxRedirects?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The URL that finally answered. */
+  url: string;
+}
+
+/** Calls an integrator through the guard. Only the headers given are sent; nothing of the caller's. */
+export async function guardedFetch(req: OutboundRequest, opts: OutboundOptions): Promise<OutboundResponse> {
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  let target = checkOutboundUrl(req.url, opts.allowLoopback);
+  const maxRedirects = req.method === "GET" ? (opts.maxRedirects ?? 3) : 0;
+  for (let hop = 0; ; hop++) {
+    let res: Response;
+    try {
+      res = await fetch(target.toString(), {
+        method: req.method,
+        headers: { "user-agent": "crm-edge/1.0", ...req.headers },
+        body: req.body,
+        redirect: "manual",
+        signal,
+      });
+    } catch (err) {
+      if (signal.aborted) throw new OutboundError("timeout", `no answer within ${opts.timeoutMs} ms`);
+      throw new OutboundError("network", `connection failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
+      await res.body?.cancel();
+      if (hop >= maxRedirects) throw new OutboundError("redirect", `redirects are not followed here (status ${res.status})`);
+      target = checkOutboundUrl(new URL(res.headers.get("location")!, target).toString(), opts.allowLoopback);
+      continue;
+    }
+    const text = await readCapped(res, opts.maxBytes, signal, opts.timeoutMs);
+    return { status: res.status, headers: res.headers, text, url: target.toString() };
+  }
+}
+
+async function readCapped(res: Response, max: number, signal: AbortSignal, timeoutMs: number): Promise<string> {
+  const declared = Number(res.headers.get("content-length") ?? "0");
+  if (declared > max) {
+    await res.body?.cancel();
+    throw new OutboundError("too_large", `response larger than ${max} bytes`);
+  }
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel();
+        throw new OutboundError("too_large", `response larger than ${max} bytes`);
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof OutboundError) throw err;
+    if (signal.aborted) throw new OutboundError("timeout", `no complete answer within ${timeoutMs} ms`);
+    throw new OutboundError("network", "the connection broke while reading the response");
+  }
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    all.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}

@@ -1,0 +1,68 @@
+/**
+ * A real local integrator for tests (runs in Node, started by test/global-setup.ts on 127.0.0.1).
+ * Tests script answers per path with POST /__script and read what the service sent with GET /__requests.
+ * Unscripted paths answer 200 `{"message":"ok"}`.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+
+export interface Script {
+  status?: number;
+  body?: string;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  /** Answer with this many bytes of "x" (oversize tests). */
+  bytes?: number;
+}
+
+export interface Recorded {
+  method: string;
+  url: string;
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+const readAll = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+  });
+
+export function startIntegrator(): Promise<{ server: Server; url: string }> {
+  const scripts = new Map<string, Script>();
+  const requests: Recorded[] = [];
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://127.0.0.1");
+    const body = await readAll(req);
+    if (url.pathname === "/__script" && req.method === "POST") {
+      const { path, ...script } = JSON.parse(body) as Script & { path: string };
+      scripts.set(path, script);
+      res.writeHead(204).end();
+      return;
+    }
+    if (url.pathname === "/__requests") {
+      const prefix = url.searchParams.get("path") ?? "";
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(requests.filter((r) => r.path.startsWith(prefix))));
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
+    requests.push({ method: req.method ?? "GET", url: `http://${req.headers.host}${req.url}`, path: url.pathname, headers, body, at: Date.now() });
+    const script = scripts.get(url.pathname) ?? {};
+    if (script.delayMs) await new Promise((r) => setTimeout(r, script.delayMs));
+    if (res.destroyed) return;
+    const payload = script.bytes ? "x".repeat(script.bytes) : (script.body ?? JSON.stringify({ message: "ok" }));
+    res.writeHead(script.status ?? 200, { "content-type": "application/json", ...script.headers });
+    res.end(payload);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, "127.0.0.1", () => {
+      const addr = server.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      resolve({ server, url: `http://127.0.0.1:${port}` });
+    });
+  });
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { signableQuery, signatureHeaders, signV2, signV3, verifySignature } from "../../src/lib/signature";
+
+// reference §9: test vectors, all with this client secret.
+const SECRET = "yyyyyyyy-yyyy-yyyy-yyyy-yyyyyyyyyyyy";
+
+describe("signatures (spec 5.6, reference §9 vectors)", () => {
+  it.each([
+    ["GET", "https://www.example.com/webhook_uri", "", "eee2dddcc73c94d699f5e395f4b9d454a069a6855fbfa152e91e88823087200e"],
+    ["POST", "https://www.example.com/webhook_uri", '{"example_field":"example_value"}', "9569219f8ba981ffa6f6f16aa0f48637d35d728c7e4d93d0d52efaa512af7900"],
+    [
+      "GET",
+      "https://www.example.com/demo-fetch?userId=12345&userEmail=loggedinuser@hubspot.com&associatedObjectId=53701&associatedObjectType=CONTACT&portalId=987654",
+      "",
+      "acc003f1219924a907e25c865ebd8a335c44a817906ceea11ab2a1c47fb12a37",
+    ],
+  ])("v2 %s %s", async (method, uri, body, expected) => {
+    expect(await signV2(SECRET, method, uri, body)).toBe(expected);
+  });
+
+  it("v3 matches the reference vector", async () => {
+    expect(await signV3(SECRET, "POST", "https://www.example.com/webhook_uri", '{"example_field":"example_value"}', 1700000000000)).toBe(
+      "rQEKkaNUiu+1qGF//O/pw4BCzstSqO1PyUnGICmf+7o=",
+    );
+  });
+
+  it("builds the documented data-fetch query string with @ left unescaped", () => {
+    const q = signableQuery([
+      ["userId", "12345"],
+      ["userEmail", "loggedinuser@hubspot.com"],
+      ["firstname", "Tim & Co"],
+    ]);
+    expect(q).toBe("userId=12345&userEmail=loggedinuser@hubspot.com&firstname=Tim%20%26%20Co");
+  });
+
+  it("verifies v3 within 5 minutes and refuses stale, tampered or unsigned requests", async () => {
+    const now = 1_700_000_000_000;
+    const uri = "https://int.example.com/fetch?userEmail=a@b.co";
+    const headers = await signatureHeaders(SECRET, "GET", uri, "", now);
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers, now: now + 1000 })).toEqual({ ok: true, version: "v3" });
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers, now: now + 300_001 })).toMatchObject({ ok: false });
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri: uri + "x", headers, now })).toMatchObject({ ok: false });
+    expect(await verifySignature({ secret: "other", method: "GET", uri, headers, now })).toMatchObject({ ok: false });
+    const v2only = { "x-service-signature": headers["x-service-signature"] };
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: v2only })).toEqual({ ok: true, version: "v2" });
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: {} })).toMatchObject({ ok: false, reason: "no signature header" });
+  });
+});
