@@ -1,12 +1,7 @@
 /** vitest globalSetup (Node): starts the local integrator and hands its URL to the tests. */
 import type { TestProject } from "vitest/node";
 import { startIntegrator } from "./integrator/server";
-
-declare module "vitest" {
-  export interface ProvidedContext {
-    integratorUrl: string;
-  }
-}
+import "./integrator/types";
 
 export default async function setup(project: TestProject) {
   const { server, url } = await startIntegrator();

@@ -1,6 +1,6 @@
 /** Talks to the local integrator (test/integrator/server.ts) from inside workerd. */
 import { inject } from "vitest";
-import type { Recorded, Script } from "../integrator/server";
+import type { Recorded, Script } from "../integrator/types";
 
 export const integratorUrl = () => inject("integratorUrl");
 

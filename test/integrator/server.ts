@@ -4,24 +4,7 @@
  * Unscripted paths answer 200 `{"message":"ok"}`.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
-
-export interface Script {
-  status?: number;
-  body?: string;
-  headers?: Record<string, string>;
-  delayMs?: number;
-  /** Answer with this many bytes of "x" (oversize tests). */
-  bytes?: number;
-}
-
-export interface Recorded {
-  method: string;
-  url: string;
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-  at: number;
-}
+import type { Recorded, Script } from "./types";
 
 const readAll = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
