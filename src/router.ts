@@ -6,6 +6,7 @@ import { Router, type IRequest } from "itty-router";
 import { makeDb } from "./db/client";
 import { authenticate } from "./lib/auth";
 import { ApiError, errorResponse, internalErrorResponse } from "./lib/errors";
+import { consume, rateHeaders } from "./lib/rate-limit";
 import { DEFAULT_MAX_BODY, parseJsonText, queryObject, readBody, validate } from "./lib/http";
 import type { Ctx, RouteDef } from "./lib/route";
 import { allRoutes } from "./routes";
@@ -13,6 +14,8 @@ import { allRoutes } from "./routes";
 type Args = [Env, ExecutionContext];
 interface Req extends IRequest {
   correlationId: string;
+  /** Rate-limit headers for the response, once the request has been counted. */
+  rateHeaders?: Record<string, string>;
 }
 
 function compile(path: string): RegExp {
@@ -25,6 +28,8 @@ async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): P
   const db = makeDb(env.DB);
   const now = Date.now();
   const principal = await authenticate(req, url, def.auth, env, db, now);
+  const decision = await consume(env, principal, now);
+  if (decision) req.rateHeaders = rateHeaders(decision);
   const params: unknown = def.params ? validate(def.params, req.params, "path") : req.params;
   const query: unknown = def.query ? validate(def.query, queryObject(url), "query") : {};
   let body: unknown;
@@ -51,12 +56,13 @@ export function buildRouter(routes: RouteDef[] = allRoutes) {
     },
     finally: [
       (res: Response, req) => {
-        if (!res.headers.has("x-service-correlation-id")) {
-          const out = new Response(res.body, res);
-          out.headers.set("x-service-correlation-id", req.correlationId);
-          return out;
-        }
-        return res;
+        const extra: Record<string, string> = { ...req.rateHeaders };
+        if (!res.headers.has("x-service-correlation-id")) extra["x-service-correlation-id"] = req.correlationId;
+        if (Object.keys(extra).length === 0) return res;
+        // Redirects from Response.redirect() have immutable headers: copy before adding ours.
+        const out = new Response(res.body, res);
+        for (const [k, v] of Object.entries(extra)) if (!out.headers.has(k)) out.headers.set(k, v);
+        return out;
       },
     ],
   });

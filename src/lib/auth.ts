@@ -4,7 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { credentials } from "../db/tables/tenancy";
+import { accounts, credentials } from "../db/tables/tenancy";
 import { ApiError } from "./errors";
 import { safeEqual, sha256Hex } from "./crypto";
 import type { CredentialKind, Principal } from "./principal";
@@ -82,7 +82,14 @@ function wrongKind(kind: Principal["kind"], rule: AuthRule): ApiError {
 /** One indexed read by the hash of the presented secret. */
 async function lookup(db: Db, secret: string, now: number): Promise<Principal | null> {
   const hash = await sha256Hex(secret);
-  const row = await db.select().from(credentials).where(eq(credentials.tokenHash, hash)).get();
+  const found = await db
+    .select({ row: credentials, rateLimit: accounts.rateLimit })
+    .from(credentials)
+    .leftJoin(accounts, eq(accounts.portalId, credentials.portalId))
+    .where(eq(credentials.tokenHash, hash))
+    .get();
+  const row = found?.row;
+  const rateLimit = found?.rateLimit ?? null;
   if (!row || row.revokedAt !== null || row.kind === "refresh") return null;
   if (row.expiresAt !== null && row.expiresAt <= now) {
     const secondsAgo = Math.floor((now - row.expiresAt) / 1000);
@@ -102,9 +109,10 @@ async function lookup(db: Db, secret: string, now: number): Promise<Principal | 
         userId: row.userId,
         scopes: row.scopes,
         credentialKey: hash,
+        rateLimit,
       };
     case "private_app":
-      return { kind: "private_app", portalId: row.portalId!, privateAppId: row.privateAppId!, scopes: row.scopes, credentialKey: hash };
+      return { kind: "private_app", portalId: row.portalId!, privateAppId: row.privateAppId!, scopes: row.scopes, credentialKey: hash, rateLimit };
     case "developer":
       return { kind: "developer", appId: row.appId!, credentialKey: hash };
   }

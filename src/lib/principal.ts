@@ -10,8 +10,10 @@ export type Principal =
       userId: number | null;
       scopes: string[];
       credentialKey: string;
+      /** The account's requests per 10 s for each install or private app; null = default. */
+      rateLimit: number | null;
     }
-  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string }
+  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null }
   | { kind: "developer"; appId: number; credentialKey: string }
   | { kind: "session"; portalId: number; userId: number; csrfToken: string };
 

@@ -29,7 +29,11 @@ function isUniqueViolation(err: unknown): boolean {
   return err instanceof Error && /UNIQUE constraint failed/i.test(err.message + String((err as { cause?: unknown }).cause ?? ""));
 }
 
-export async function createObject(db: Db, portalId: number, type: ObjectType, props: Record<string, string>, now: number) {
+/** An empty string means "no value": it is never stored (PATCH uses it to clear a property). */
+const withoutEmpty = (props: Record<string, string>) => Object.fromEntries(Object.entries(props).filter(([, v]) => v !== ""));
+
+export async function createObject(db: Db, portalId: number, type: ObjectType, input: Record<string, string>, now: number) {
+  const props = withoutEmpty(input);
   try {
     return await db
       .insert(crmObjects)

@@ -16,3 +16,10 @@ export async function received(path: string): Promise<Recorded[]> {
   const res = await fetch(`${integratorUrl()}/__requests?path=${encodeURIComponent(path)}`);
   return (await res.json()) as Recorded[];
 }
+
+/** A recorded exchange from ../shared/reference/traffic (path relative to that folder). */
+export async function recording<T = any>(file: string): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any -- recordings are arbitrary JSON
+  const res = await fetch(`${integratorUrl()}/__traffic/${file}`);
+  if (res.status !== 200) throw new Error(`recording ${file} not found (${res.status})`);
+  return (await res.json()) as T;
+}

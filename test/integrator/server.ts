@@ -1,9 +1,15 @@
 /**
  * A real local integrator for tests (runs in Node, started by test/global-setup.ts on 127.0.0.1).
  * Tests script answers per path with POST /__script and read what the service sent with GET /__requests.
- * Unscripted paths answer 200 `{"message":"ok"}`.
+ * Unscripted paths answer 200 `{"message":"ok"}`. GET /__traffic/<file> serves a recording from
+ * ../shared/reference/traffic (tests run in workerd, which has no file system; the recordings are never
+ * copied into the repository).
  */
+
+const TRAFFIC = resolve(process.cwd(), "../shared/reference/traffic");
+import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { resolve, sep } from "node:path";
 import type { Recorded, Script } from "./types";
 
 const readAll = (req: IncomingMessage) =>
@@ -23,6 +29,20 @@ export function startIntegrator(): Promise<{ server: Server; url: string }> {
       const { path, ...script } = JSON.parse(body) as Script & { path: string };
       scripts.set(path, script);
       res.writeHead(204).end();
+      return;
+    }
+    if (url.pathname.startsWith("/__traffic/")) {
+      const file = resolve(TRAFFIC, decodeURIComponent(url.pathname.slice("/__traffic/".length)));
+      if (!file.startsWith(TRAFFIC + sep)) {
+        res.writeHead(400).end();
+        return;
+      }
+      try {
+        const data = await readFile(file, "utf8");
+        res.writeHead(200, { "content-type": "application/json" }).end(data);
+      } catch {
+        res.writeHead(404).end();
+      }
       return;
     }
     if (url.pathname === "/__requests") {

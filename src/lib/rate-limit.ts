@@ -1,0 +1,41 @@
+/**
+ * @module Rate limits (reference §1.4; issue 9): 110 requests per rolling 10 s for each install and each
+ * private app, configurable per account. Counted in the RateLimiter Durable Object, one per credential
+ * holder; every response of a limited request carries the X-Service-RateLimit-* headers.
+ */
+import type { RateDecision } from "../durable-objects/rate-limiter";
+import { ApiError } from "./errors";
+import type { Principal } from "./principal";
+
+export const DEFAULT_RATE_LIMIT = 110;
+export const RATE_INTERVAL_MS = 10_000;
+
+/** The bucket a principal draws from; null for credentials that are not rate limited (developer, admin). */
+export function rateKey(p: Principal): { key: string; max: number } | null {
+  if (p.kind === "oauth") return { key: `install:${p.installId}`, max: p.rateLimit ?? DEFAULT_RATE_LIMIT };
+  if (p.kind === "private_app") return { key: `private-app:${p.privateAppId}`, max: p.rateLimit ?? DEFAULT_RATE_LIMIT };
+  return null;
+}
+
+export function rateHeaders(d: RateDecision): Record<string, string> {
+  return {
+    "x-service-ratelimit-max": String(d.max),
+    "x-service-ratelimit-remaining": String(d.remaining),
+    "x-service-ratelimit-interval-milliseconds": String(d.intervalMs),
+  };
+}
+
+/** Counts the request; throws the 429 envelope when the bucket is empty. */
+export async function consume(env: Env, p: Principal, now: number): Promise<RateDecision | null> {
+  const bucket = rateKey(p);
+  if (!bucket) return null;
+  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(bucket.key));
+  const decision = await stub.hit(bucket.max, RATE_INTERVAL_MS, now);
+  if (!decision.allowed) {
+    throw new ApiError("RATE_LIMITS", "You have reached your ten_secondly_rolling limit.", {
+      extra: { errorType: "RATE_LIMIT", policyName: "TEN_SECONDLY_ROLLING" },
+      headers: { ...rateHeaders(decision), "retry-after": String(Math.ceil(decision.retryAfterMs / 1000)) },
+    });
+  }
+  return decision;
+}

@@ -1,0 +1,123 @@
+import { createExecutionContext, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { buildRouter } from "../../src/router";
+import { call, expectError, tenant } from "../helpers/api";
+import { recording } from "../helpers/integrator";
+
+const PATH = "/contacts/v1/lists/all/contacts/all";
+
+async function seed(token: string, n: number) {
+  const ids: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await call("POST", "/crm/v3/objects/contacts", {
+      token,
+      body: { properties: { email: `c${i}@example.com`, firstname: `First${i}`, lastname: `Last${i}`, company: i % 2 ? "Acme" : "" } },
+    });
+    ids.push(Number(res.json.id));
+  }
+  return ids;
+}
+
+/** JSON type of each key, for comparing our shape with a recording. */
+const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+
+describe("GET /contacts/v1/lists/all/contacts/all (spec 2.1, 4.1)", () => {
+  it("answers the recorded shape: every key and JSON type of the real response", async () => {
+    const t = await tenant();
+    await seed(t.pat, 1);
+    const rec = await recording("hubspot-ruby/contacts_v1_all__find_all_contacts__4_70b6313f.json");
+    const res = await call("GET", `${PATH}?count=1`, { token: t.pat });
+    expect(res.status).toBe(200);
+    for (const [k, v] of Object.entries(rec.responseBody)) expect([k, typeOf(res.json[k])]).toEqual([k, typeOf(v)]);
+    const realContact = rec.responseBody.contacts[0];
+    const ours = res.json.contacts[0];
+    for (const [k, v] of Object.entries(realContact)) expect([k, typeOf(ours[k])]).toEqual([k, typeOf(v)]);
+    const realProfile = realContact["identity-profiles"][0];
+    for (const [k, v] of Object.entries(realProfile)) expect([k, typeOf(ours["identity-profiles"][0][k])]).toEqual([k, typeOf(v)]);
+    expect(ours["identity-profiles"][0].identities.map((i: { type: string }) => i.type)).toEqual(["EMAIL", "LEAD_GUID"]);
+    expect(ours["identity-profiles"][0].identities[0]).toMatchObject({ value: "c0@example.com", "is-primary": true });
+  });
+
+  it("defaults to 20, clamps count to 100 and pages only through vidOffset", async () => {
+    const t = await tenant();
+    const ids = await seed(t.pat, 23);
+    const first = await call("GET", PATH, { token: t.pat });
+    expect(first.json.contacts).toHaveLength(20);
+    expect(first.json["has-more"]).toBe(true);
+    expect(first.json["vid-offset"]).toBe(ids[19]);
+
+    const second = await call("GET", `${PATH}?vidOffset=${first.json["vid-offset"]}`, { token: t.pat });
+    expect(second.json.contacts.map((c: { vid: number }) => c.vid)).toEqual(ids.slice(20));
+    expect(second.json["has-more"]).toBe(false);
+    expect(second.json["vid-offset"]).toBe(ids[22]);
+
+    // reference §2.1 quirk: offset= and vid-offset= are ignored, page 1 comes back.
+    for (const q of ["offset=5", `vid-offset=${ids[3]}`]) {
+      const res = await call("GET", `${PATH}?count=2&${q}`, { token: t.pat });
+      expect(res.json.contacts.map((c: { vid: number }) => c.vid)).toEqual(ids.slice(0, 2));
+    }
+    const big = await call("GET", `${PATH}?count=500`, { token: t.pat });
+    expect(big.json.contacts).toHaveLength(23);
+  });
+
+  it("returns the default properties, or only the repeated property= ones, omitting absent values", async () => {
+    const t = await tenant();
+    await seed(t.pat, 2);
+    const def = await call("GET", PATH, { token: t.pat });
+    expect(Object.keys(def.json.contacts[0].properties).sort()).toEqual(["firstname", "lastmodifieddate", "lastname"]);
+    expect(Object.keys(def.json.contacts[1].properties).sort()).toEqual(["company", "firstname", "lastmodifieddate", "lastname"]);
+    expect(def.json.contacts[0].properties.lastmodifieddate.value).toMatch(/^\d{13}$/);
+    const some = await call("GET", `${PATH}?property=email&property=firstname&property=nothing`, { token: t.pat });
+    expect(some.json.contacts[0].properties).toEqual({ email: { value: "c0@example.com" }, firstname: { value: "First0" } });
+  });
+
+  it.each([
+    ["count=abc", "count"],
+    ["count=-1", "count"],
+    ["vidOffset=xyz", "vidOffset"],
+  ])("?%s → 400 naming %s", async (q, field) => {
+    const t = await tenant();
+    const body = expectError(await call("GET", `${PATH}?${q}`, { token: t.pat }), 400, "VALIDATION_ERROR");
+    expect(body.message).toContain(field);
+  });
+
+  it("shows only the caller's account", async () => {
+    const a = await tenant();
+    const b = await tenant();
+    await seed(a.pat, 2);
+    const res = await call("GET", PATH, { token: b.oauth });
+    expect(res.json.contacts).toEqual([]);
+    expect(res.json["has-more"]).toBe(false);
+  });
+
+  it("needs the contacts read scope (legacy contacts accepted)", async () => {
+    const none = await tenant({ scopes: ["oauth", "timeline"] });
+    const body = expectError(await call("GET", PATH, { token: none.pat }), 403, "MISSING_SCOPES");
+    expect(body.errors[0].context.requiredScopes).toEqual(["crm.objects.contacts.read"]);
+    const legacy = await tenant({ scopes: ["oauth", "contacts"] });
+    expect((await call("GET", PATH, { token: legacy.oauth })).status).toBe(200);
+  });
+
+  it("uses at most 2 D1 queries per page whatever the count", async () => {
+    const t = await tenant();
+    await seed(t.pat, 30);
+    let queries = 0;
+    const counting = new Proxy(env.DB, {
+      get(target, prop) {
+        if (prop === "prepare") return (sql: string) => { queries++; return target.prepare(sql); };
+        const v = Reflect.get(target, prop);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+    for (const count of [1, 30, 100]) {
+      queries = 0;
+      const res = await buildRouter().fetch(
+        new Request(`https://crm.test${PATH}?count=${count}`, { headers: { authorization: `Bearer ${t.pat}` } }),
+        { ...env, DB: counting },
+        createExecutionContext(),
+      );
+      expect(res.status).toBe(200);
+      expect(queries).toBeLessThanOrEqual(2);
+    }
+  });
+});

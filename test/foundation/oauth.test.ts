@@ -1,0 +1,170 @@
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { base64url } from "../../src/lib/crypto";
+import { BASE, call, expectError, tenant, type Tenant } from "../helpers/api";
+
+const REDIRECT = "https://app.example.com/callback";
+
+async function form(path: string, fields: Record<string, string>, cookie?: string) {
+  return SELF.fetch(`${BASE}${path}`, {
+    method: "POST",
+    body: new URLSearchParams(fields).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) },
+    redirect: "manual",
+  });
+}
+
+async function signIn(t: Tenant) {
+  const res = await form("/login", { email: t.userEmail, password: "correct horse battery" });
+  expect(res.status).toBe(303);
+  const cookie = res.headers.get("set-cookie")!;
+  expect(cookie).toContain("HttpOnly");
+  expect(cookie).toContain("SameSite=Lax");
+  expect(cookie).toContain("Secure"); // not localhost
+  return cookie.split(";")[0]!;
+}
+
+async function challenge(verifier: string) {
+  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))));
+}
+
+/** Runs the consent flow and returns the code from the redirect. */
+async function authorize(t: Tenant, extra: Record<string, string> = {}) {
+  const cookie = await signIn(t);
+  const q = new URLSearchParams({ client_id: t.clientId, redirect_uri: REDIRECT, scope: "oauth crm.objects.contacts.read", state: "s1", ...extra });
+  const page = await SELF.fetch(`${BASE}/oauth/authorize?${q}`, { headers: { cookie }, redirect: "manual" });
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  expect(html).toContain("crm.objects.contacts.read");
+  const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1]!;
+  const res = await form("/oauth/authorize", { ...Object.fromEntries(q), csrf, decision: "approve" }, cookie);
+  expect(res.status).toBe(302);
+  const loc = new URL(res.headers.get("location")!);
+  expect(loc.origin + loc.pathname).toBe(REDIRECT);
+  expect(loc.searchParams.get("state")).toBe("s1");
+  return loc.searchParams.get("code")!;
+}
+
+const exchange = (t: Tenant, code: string, extra: Record<string, string> = {}) =>
+  form("/oauth/v1/token", { grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: t.clientId, client_secret: t.clientSecret, ...extra });
+
+const refresh = (t: Tenant, token: string) =>
+  form("/oauth/v1/token", { grant_type: "refresh_token", refresh_token: token, client_id: t.clientId, client_secret: t.clientSecret, redirect_uri: REDIRECT });
+
+describe("OAuth 2.0 (reference §8; RFC 9700)", () => {
+  it("authorization code flow: consent, code, tokens, introspection", async () => {
+    const t = await tenant();
+    const code = await authorize(t);
+    const res = await exchange(t, code);
+    expect(res.status).toBe(200);
+    const tokens = (await res.json()) as Record<string, unknown>;
+    expect(tokens).toMatchObject({ token_type: "bearer", expires_in: 1800, access_token: expect.any(String), refresh_token: expect.any(String) });
+    const access = tokens.access_token as string;
+    expect((await call("GET", "/contacts/v1/lists/all/contacts/all", { token: access })).status).toBe(200);
+    // Only the consented scopes were granted.
+    expectError(await call("POST", "/crm/v3/objects/contacts", { token: access, body: { properties: {} } }), 403, "MISSING_SCOPES");
+
+    const info = await call("GET", `/oauth/v1/access-tokens/${access}`);
+    expect(info.json).toMatchObject({ token: access, hub_id: t.portalId, app_id: t.appId, user: t.userEmail, user_id: t.userId, token_type: "access", scopes: ["oauth", "crm.objects.contacts.read"] });
+    expect(info.json.expires_in).toBeGreaterThan(1790);
+    const rinfo = await call("GET", `/oauth/v1/refresh-tokens/${tokens.refresh_token}`);
+    expect(rinfo.json).toMatchObject({ hub_id: t.portalId, client_id: t.clientId, token_type: "refresh" });
+  });
+
+  it("codes are single use", async () => {
+    const t = await tenant();
+    const code = await authorize(t);
+    expect((await exchange(t, code)).status).toBe(200);
+    const again = await exchange(t, code);
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ status: "BAD_AUTH_CODE", error: "invalid_grant", message: expect.any(String), error_description: expect.any(String) });
+  });
+
+  it("PKCE S256: the verifier must match, and a verifier without a challenge is a refused downgrade", async () => {
+    const t = await tenant();
+    const verifier = "v".repeat(20) + crypto.randomUUID() + "x".repeat(10);
+    const code = await authorize(t, { code_challenge: await challenge(verifier), code_challenge_method: "S256" });
+    expect((await exchange(t, code, { code_verifier: "w".repeat(50) })).status).toBe(400);
+    expect((await exchange(t, code)).status).toBe(400);
+    expect((await exchange(t, code, { code_verifier: verifier })).status).toBe(200);
+
+    const plainCode = await authorize(t);
+    const downgrade = await exchange(t, plainCode, { code_verifier: verifier });
+    expect(downgrade.status).toBe(400);
+    expect(((await downgrade.json()) as { error: string }).error).toBe("invalid_grant");
+  });
+
+  it("refresh rotates; reusing a rotated refresh token revokes the whole family", async () => {
+    const t = await tenant();
+    const first = (await (await refresh(t, t.refresh)).json()) as Record<string, string>;
+    expect(first.refresh_token).not.toBe(t.refresh);
+    expect((await call("GET", "/crm/v3/objects/contacts", { token: first.access_token! })).status).toBe(200);
+    // The old refresh token is replayed: everything in its family dies, including the new tokens.
+    const replay = await refresh(t, t.refresh);
+    expect(replay.status).toBe(400);
+    expect(await replay.json()).toMatchObject({ status: "BAD_REFRESH_TOKEN", error: "invalid_grant" });
+    expectError(await call("GET", "/crm/v3/objects/contacts", { token: first.access_token! }), 401, "INVALID_AUTHENTICATION");
+    expect((await refresh(t, first.refresh_token!)).status).toBe(400);
+  });
+
+  it("refresh tokens can be revoked (204) and are then refused", async () => {
+    const t = await tenant();
+    const del = await call("DELETE", `/oauth/v1/refresh-tokens/${t.refresh}`);
+    expect(del.status).toBe(204);
+    expect(del.text).toBe("");
+    expect((await refresh(t, t.refresh)).status).toBe(400);
+    expectError(await call("DELETE", `/oauth/v1/refresh-tokens/${t.refresh}`), 404, "OBJECT_NOT_FOUND");
+    expectError(await call("GET", `/oauth/v1/access-tokens/nope`), 404, "OBJECT_NOT_FOUND");
+  });
+
+  it("another client cannot use the refresh token; wrong secrets and grant types are refused", async () => {
+    const t = await tenant();
+    const other = await tenant();
+    const res = await form("/oauth/v1/token", { grant_type: "refresh_token", refresh_token: t.refresh, client_id: other.clientId, client_secret: other.clientSecret });
+    expect(await res.json()).toMatchObject({ status: "BAD_REFRESH_TOKEN" });
+    const bad = await form("/oauth/v1/token", { grant_type: "refresh_token", refresh_token: t.refresh, client_id: t.clientId, client_secret: "wrong" });
+    expect(await bad.json()).toMatchObject({ status: "BAD_CLIENT_SECRET", error: "invalid_client" });
+    const grant = await form("/oauth/v1/token", { grant_type: "password", client_id: t.clientId, client_secret: t.clientSecret });
+    expect(await grant.json()).toMatchObject({ status: "BAD_GRANT_TYPE", error: "unsupported_grant_type" });
+  });
+
+  it("never redirects to an unregistered redirect_uri, and sends unsigned-in users to sign in", async () => {
+    const t = await tenant();
+    const evil = new URLSearchParams({ client_id: t.clientId, redirect_uri: "https://evil.example/cb", scope: "oauth" });
+    const res = await SELF.fetch(`${BASE}/oauth/authorize?${evil}`, { redirect: "manual" });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    const unknown = await SELF.fetch(`${BASE}/oauth/authorize?client_id=nope&redirect_uri=${REDIRECT}&scope=oauth`, { redirect: "manual" });
+    expect(unknown.status).toBe(400);
+
+    const ok = new URLSearchParams({ client_id: t.clientId, redirect_uri: REDIRECT, scope: "oauth" });
+    const login = await SELF.fetch(`${BASE}/oauth/authorize?${ok}`, { redirect: "manual" });
+    expect(login.status).toBe(302);
+    expect(login.headers.get("location")).toContain("/login?next=");
+
+    const badScope = new URLSearchParams({ client_id: t.clientId, redirect_uri: REDIRECT, scope: "oauth root", state: "z" });
+    const scoped = await SELF.fetch(`${BASE}/oauth/authorize?${badScope}`, { redirect: "manual" });
+    const loc = new URL(scoped.headers.get("location")!);
+    expect(loc.searchParams.get("error")).toBe("invalid_scope");
+    expect(loc.searchParams.get("state")).toBe("z");
+  });
+
+  it("consent needs the session's CSRF token; deny redirects with access_denied", async () => {
+    const t = await tenant();
+    const cookie = await signIn(t);
+    const q = { client_id: t.clientId, redirect_uri: REDIRECT, scope: "oauth" };
+    const forged = await form("/oauth/authorize", { ...q, csrf: "forged", decision: "approve" }, cookie);
+    expectError({ status: forged.status, headers: forged.headers, text: "", json: await forged.json() }, 403, "FORBIDDEN");
+    const page = await SELF.fetch(`${BASE}/oauth/authorize?${new URLSearchParams(q)}`, { headers: { cookie } });
+    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    const deny = await form("/oauth/authorize", { ...q, csrf, decision: "deny" }, cookie);
+    expect(new URL(deny.headers.get("location")!).searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("a wrong password does not sign in", async () => {
+    const t = await tenant();
+    const res = await form("/login", { email: t.userEmail, password: "wrong password" });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("set-cookie")).toBeNull();
+  });
+});

@@ -1,0 +1,47 @@
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { RateLimiter } from "../../src/durable-objects/rate-limiter";
+import { call, expectError, tenant } from "../helpers/api";
+
+const LIST = "/contacts/v1/lists/all/contacts/all";
+
+describe("rate limits (reference §1.4)", () => {
+  it("every limited response carries the X-Service-RateLimit-* headers", async () => {
+    const t = await tenant();
+    const res = await call("GET", LIST, { token: t.pat });
+    expect(res.headers.get("x-service-ratelimit-max")).toBe("110");
+    expect(res.headers.get("x-service-ratelimit-remaining")).toBe("109");
+    expect(res.headers.get("x-service-ratelimit-interval-milliseconds")).toBe("10000");
+    const err = await call("GET", "/crm/v3/objects/contacts/999999999", { token: t.pat });
+    expect(err.status).toBe(404);
+    expect(err.headers.get("x-service-ratelimit-remaining")).toBe("108");
+  });
+
+  it("beyond the account's limit → 429 RATE_LIMITS with policyName; another account and bucket are unaffected", async () => {
+    const t = await tenant({ rateLimit: 3 });
+    const other = await tenant({ rateLimit: 3 });
+    for (let i = 0; i < 3; i++) expect((await call("GET", LIST, { token: t.pat })).status).toBe(200);
+    const res = await call("GET", LIST, { token: t.pat });
+    const body = expectError(res, 429, "RATE_LIMITS");
+    expect(body.policyName).toBe("TEN_SECONDLY_ROLLING");
+    expect(res.headers.get("x-service-ratelimit-remaining")).toBe("0");
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The OAuth install has its own bucket, and so does another account.
+    expect((await call("GET", LIST, { token: t.oauth })).status).toBe(200);
+    expect((await call("GET", LIST, { token: other.pat })).status).toBe(200);
+  });
+
+  it("the sliding window frees capacity as time passes", async () => {
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`test-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, (limiter: RateLimiter) => {
+      const t0 = 1_000_000_000_000;
+      expect(limiter.hit(2, 10_000, t0).allowed).toBe(true);
+      expect(limiter.hit(2, 10_000, t0 + 1).allowed).toBe(true);
+      expect(limiter.hit(2, 10_000, t0 + 2)).toMatchObject({ allowed: false, remaining: 0 });
+      // Half of the previous window still counts just after the boundary...
+      expect(limiter.hit(2, 10_000, t0 + 10_000).allowed).toBe(false);
+      // ...and none of it a full window later.
+      expect(limiter.hit(2, 10_000, t0 + 20_000)).toMatchObject({ allowed: true, remaining: 1 });
+    });
+  });
+});
