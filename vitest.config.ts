@@ -14,6 +14,9 @@ export default defineConfig(async () => {
             TEST_MIGRATIONS: migrations,
             ADMIN_TOKEN: "test-admin-token",
             ALLOW_LOOPBACK_OUTBOUND: "true",
+            // Property-based suite (test/fuzz): cases per endpoint and seed, from the environment.
+            FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200",
+            FUZZ_SEED: process.env.FUZZ_SEED ?? "",
           },
         },
       }),

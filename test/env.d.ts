@@ -5,6 +5,8 @@ declare global {
     interface Env {
       /** Injected by vitest.config.ts for test/setup.ts. */
       TEST_MIGRATIONS: D1Migration[];
+      FUZZ_RUNS: string;
+      FUZZ_SEED: string;
     }
   }
 }

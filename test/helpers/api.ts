@@ -1,6 +1,7 @@
 /** Test helpers: calls into the Worker through SELF, and provisioning through the operator API. */
-import { SELF } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { expect } from "vitest";
+import worker from "../../src/index";
 
 export const ADMIN = "test-admin-token";
 export const BASE = "https://crm.test";
@@ -13,6 +14,18 @@ export interface CallOptions {
   raw?: string;
 }
 
+/**
+ * Sends a request to the Worker's real fetch handler and waits for its waitUntil work. Calling the
+ * handler directly rather than through SELF: thousands of SELF round trips in one file slow down
+ * linearly in this pool (measured: 300 requests took 2.7 s, the next 300 took 44 s).
+ */
+export async function send(request: Request): Promise<Response> {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(request, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return res;
+}
+
 export async function call(method: string, path: string, opts: CallOptions = {}) {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -22,7 +35,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await SELF.fetch(`${BASE}${path}`, { method, headers, body, redirect: "manual" });
+  const res = await send(new Request(`${BASE}${path}`, { method, headers, body, redirect: "manual" }));
   const text = await res.text();
   let json: unknown = undefined;
   if (text && (res.headers.get("content-type") ?? "").includes("json")) json = JSON.parse(text);
