@@ -56,7 +56,7 @@ function fromSchema(s: Schema, depth = 0): fc.Arbitrary<Json> {
       return fc.dictionary(key.filter((k) => k.length > 0 && k.length <= 100), value as fc.Arbitrary<Json>, { maxKeys: 4 });
     }
     case "array":
-      return fc.array(s.items ? fromSchema(s.items, depth + 1) : fc.jsonValue({ maxDepth: 1 }), {
+      return fc.array((s.items ? fromSchema(s.items, depth + 1) : fc.jsonValue({ maxDepth: 1 })) as fc.Arbitrary<Json>, {
         minLength: s.minItems ?? 0,
         maxLength: Math.max(s.minItems ?? 0, small(s.maxItems, 4)),
       }) as fc.Arbitrary<Json>;
@@ -70,7 +70,7 @@ function fromSchema(s: Schema, depth = 0): fc.Arbitrary<Json> {
     case "boolean":
       return fc.boolean();
     case "null":
-      return fc.constant(null);
+      return fc.constant(null) as fc.Arbitrary<Json>;
     case "string": {
       if (s.format === "uri") return fc.webUrl();
       if (s.format === "email") return fc.emailAddress();
@@ -94,7 +94,7 @@ export function schemaArbitrary(schema: z.ZodType): fc.Arbitrary<Json> {
 }
 
 /** Wrong-typed or hostile values to put where a valid one was. */
-const hostile: fc.Arbitrary<Json> = fc.oneof(
+const hostile = fc.oneof(
   fc.constant(null),
   fc.constant(""),
   fc.constant("x".repeat(5000)),
@@ -108,7 +108,7 @@ const hostile: fc.Arbitrary<Json> = fc.oneof(
   fc.constant({}),
   fc.boolean(),
   fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>,
-);
+) as fc.Arbitrary<Json>;
 
 function replaceAt(value: Json, path: number[], replacement: Json | undefined): Json {
   if (path.length === 0 || value === null || typeof value !== "object") return replacement ?? null;

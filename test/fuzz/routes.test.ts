@@ -58,7 +58,7 @@ describe("every route survives generated bad input", () => {
     let last: string | undefined;
     await fc.assert(
       fc.asyncProperty(params, query, body, async (p, q, b) => {
-        const values = p && typeof p === "object" && !Array.isArray(p) ? p : {};
+        const values = (p && typeof p === "object" && !Array.isArray(p) ? p : {}) as Record<string, unknown>;
         const path = route.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
           // Use the tenant's own app id most of the time, so app-scoped routes get past the ownership check.
           if (name === "appId" && typeof values[name] !== "string") return String(t.appId);

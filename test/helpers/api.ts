@@ -21,7 +21,7 @@ export interface CallOptions {
  */
 export async function send(request: Request): Promise<Response> {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(request, env, ctx);
+  const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, env, ctx);
   await waitOnExecutionContext(ctx);
   return res;
 }
