@@ -11,7 +11,19 @@ export const numericId = z
 export const appParams = z.object({ appId: idParam });
 export const eventTypeParams = appParams.extend({ eventTypeId: idParam });
 export const propertyParams = eventTypeParams.extend({ propertyId: idParam });
-export const eventParams = eventTypeParams.extend({ eventId: z.string().min(1).max(512) });
+/** Event ids are any string (spec 2.8), so they arrive percent-encoded; the router leaves them encoded. */
+const eventIdParam = z
+  .string()
+  .transform((raw, ctx) => {
+    try {
+      return decodeURIComponent(raw);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "eventId is not a valid percent-encoded string" });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.string().min(1).max(512));
+export const eventParams = eventTypeParams.extend({ eventId: eventIdParam });
 
 // ---------------------------------------------------------------------------------------------------------
 // Event types (spec 2.6)
