@@ -8,6 +8,9 @@ export const numericId = z
   .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/, "must be a numeric id")])
   .transform(Number);
 
+/** The HTML form rule for emails: clients' test data such as `a@b.c` (clients_wire) must pass. */
+const emailField = z.email({ pattern: z.regexes.html5Email, error: "must be a valid email address" }).max(254);
+
 export const appParams = z.object({ appId: idParam });
 export const eventTypeParams = appParams.extend({ eventTypeId: idParam });
 export const propertyParams = eventTypeParams.extend({ propertyId: idParam });
@@ -178,7 +181,7 @@ const epochMs = z
 export const eventBody = z.looseObject({
   id: z.string().min(1, "id is required").max(512),
   eventTypeId: numericId,
-  email: z.email().max(254).nullable().optional(),
+  email: emailField.nullable().optional(),
   objectId: numericId.nullable().optional(),
   utk: z.string().min(1).max(256).nullable().optional(),
   timestamp: epochMs.nullable().optional(),
@@ -209,7 +212,7 @@ export const eventResponse = z
 // ---------------------------------------------------------------------------------------------------------
 // Visitor identification and rendered timelines
 
-export const identifyBody = z.object({ utk: z.string().min(1).max(256), email: z.email().max(254) });
+export const identifyBody = z.object({ utk: z.string().min(1).max(256), email: emailField });
 export const identifyResponse = z.object({ utk: z.string(), vid: z.number().int() });
 
 export const TIMELINE_RECORD_TYPES = ["contacts", "companies", "deals"] as const;

@@ -43,7 +43,7 @@ export function safeUrl(href: string): string | null {
   const schemeEnd = url.search(/[/?#]/);
   const head = schemeEnd === -1 ? url : url.slice(0, schemeEnd);
   // Control characters and whitespace inside a scheme are how "java\tscript:" tricks slip through.
-  if (/[\u0000-\u0020]/.test(head)) return null;
+  if ([...head].some((ch) => ch.charCodeAt(0) <= 0x20)) return null;
   return SAFE_URL.test(head) ? url : null;
 }
 

@@ -41,4 +41,6 @@ export function traffic<T = TrafficRecord>(name: string): T {
 
 /** Timeline requests node-hubspot put on the wire (clients_wire/probe_out.json). */
 export const wireTimelineRequests = () =>
-  traffic<WireRequest[]>("clients_wire/probe_out.json").filter((r) => r.url.startsWith("/integrations/v1/"));
+  traffic<Partial<WireRequest>[]>("clients_wire/probe_out.json").filter(
+    (r): r is WireRequest => typeof r.url === "string" && r.url.startsWith("/integrations/v1/"),
+  );
