@@ -190,6 +190,24 @@ describe("PUT event/batch", () => {
     expect(await countEvents(t.portalId)).toBe(100);
   });
 
+  it("handles the heaviest batch: 100 events that each create a contact, tie a token and stamp a property", async () => {
+    const t = await tenant();
+    const type = await createType(t);
+    await createProp(t, type.id, { name: "plan", label: "Plan", propertyType: "String", objectProperty: "plan_name" });
+    const eventWrappers = Array.from({ length: 100 }, (_, i) => ({ id: `h${i}`, eventTypeId: type.id, email: `heavy${i}@example.com`, utk: `utk-${i}`, plan: `p${i}` }));
+    const res = await call("PUT", `${eventPath(t.appId)}/batch`, { token: t.oauth, body: { eventWrappers } });
+    expect(res.status, res.text).toBe(204);
+    const rows = await env.DB.prepare(
+      "select count(*) as n, sum(json_extract(properties, '$.plan_name') = 'p' || substr(email, 6, instr(email, '@') - 6)) as stamped from crm_objects where portal_id = ? and object_type = 'contacts'",
+    )
+      .bind(t.portalId)
+      .first<{ n: number; stamped: number }>();
+    expect(rows).toEqual({ n: 100, stamped: 100 });
+    const ties = await env.DB.prepare("select count(*) as n from timeline_utks where portal_id = ?").bind(t.portalId).first<{ n: number }>();
+    expect(ties?.n).toBe(100);
+    expect((await getEvent(t, type.id, "h42")).json.objectId).toEqual(expect.any(Number));
+  });
+
   it.each([
     ["101 events", (typeId: number, contact: number) => Array.from({ length: 101 }, (_, i) => ({ id: `b${i}`, eventTypeId: typeId, objectId: contact })), 400, "eventWrappers"],
     ["no events", () => [], 400, "eventWrappers"],

@@ -97,6 +97,10 @@ describe("escaping: no script reaches a timeline", () => {
     ["[click](JaVaScRiPt:alert(1))", "<p>click</p>"],
     ["<javascript:alert(1)>", "<p>javascript:alert(1)</p>"],
     ["![x](javascript:alert(1))", "<p>x</p>"],
+    // Character references stay literal (`&` is escaped), so the browser sees a harmless relative URL.
+    ["[x](&#x6A;avascript:alert(1))", 'href="&amp;#x6A;avascript:alert(1)"'],
+    ["[x](java&#09;script:alert(1))", 'href="java&amp;#09;script:alert(1)"'],
+    ["[x][r]\n\n[r]: javascript:alert(1)", "<p>x</p>"],
     ["![x](data:text/html;base64,PHNjcmlwdD4=)", "<p>x</p>"],
     ["[a](https://ok.example/?q=\"><script>)", '<p><a href="https://ok.example/?q=&quot;&gt;&lt;script&gt;"'],
   ])("%s", (tpl, expected) => {
