@@ -6,6 +6,7 @@ import { crmObjectRoutes } from "./crm-objects";
 import { oauthRoutes } from "./oauth";
 import { openapiRoutes } from "./openapi";
 import { sessionRoutes } from "./session";
+import { timelineRoutes } from "./timeline";
 
 export const allRoutes: RouteDef[] = [
   ...adminRoutes,
@@ -14,4 +15,5 @@ export const allRoutes: RouteDef[] = [
   ...crmObjectRoutes,
   ...openapiRoutes,
   ...sessionRoutes,
+  ...timelineRoutes,
 ];

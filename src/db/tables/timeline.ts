@@ -1,0 +1,99 @@
+/**
+ * @module Timeline tables (spec 2.6–2.8, 4.3): event types and their properties belong to a developer app;
+ * events and visitor-token ties belong to an account. docs/timeline.md shows an example of each stored row.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const TIMELINE_OBJECT_TYPES = ["CONTACT", "COMPANY", "DEAL"] as const;
+export type TimelineObjectType = (typeof TIMELINE_OBJECT_TYPES)[number];
+
+export const PROPERTY_TYPES = ["String", "Numeric", "Enumeration", "Date"] as const;
+export type PropertyType = (typeof PROPERTY_TYPES)[number];
+
+export interface EnumOption {
+  label: string;
+  value: string;
+}
+
+export interface TimelineIFrame {
+  linkLabel: string;
+  iframeLabel: string;
+  iframeUri: string;
+  width: number;
+  height: number;
+}
+
+export const timelineEventTypes = sqliteTable(
+  "timeline_event_types",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    appId: integer("app_id").notNull(),
+    name: text("name").notNull(),
+    headerTemplate: text("header_template"),
+    detailTemplate: text("detail_template"),
+    objectType: text("object_type", { enum: TIMELINE_OBJECT_TYPES }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("timeline_event_types_app").on(t.appId, t.id)],
+);
+
+export const timelineEventProperties = sqliteTable(
+  "timeline_event_properties",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventTypeId: integer("event_type_id").notNull(),
+    name: text("name").notNull(),
+    label: text("label").notNull(),
+    propertyType: text("property_type", { enum: PROPERTY_TYPES }).notNull(),
+    options: text("options", { mode: "json" }).$type<EnumOption[]>().notNull().default(sql`'[]'`),
+    /** CRM property of the associated record that each event's value is stamped onto (spec 2.7). */
+    objectProperty: text("object_property"),
+    createdAt: integer("created_at").notNull(),
+  },
+  // Event values are keyed by property name, so a name is unique within its event type.
+  (t) => [uniqueIndex("timeline_event_properties_name").on(t.eventTypeId, t.name)],
+);
+
+export const timelineEvents = sqliteTable(
+  "timeline_events",
+  {
+    /** Internal row id: the tie-breaker of the rendered timeline's order and cursor. */
+    rowId: integer("row_id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    eventTypeId: integer("event_type_id").notNull(),
+    /** The integrator's event id: the idempotency key within (account, event type) (spec 2.8). */
+    eventId: text("event_id").notNull(),
+    objectType: text("object_type", { enum: TIMELINE_OBJECT_TYPES }).notNull(),
+    /** The associated record; null while the event waits for its utk to be tied to a contact (spec 2.8 rule 4). */
+    objectId: integer("object_id"),
+    email: text("email"),
+    utk: text("utk"),
+    timestamp: integer("timestamp").notNull(),
+    /** Custom property values, as strings, keyed by property name. */
+    properties: text("properties", { mode: "json" }).$type<Record<string, string>>().notNull(),
+    extraData: text("extra_data", { mode: "json" }).$type<unknown>(),
+    timelineIFrame: text("timeline_iframe", { mode: "json" }).$type<TimelineIFrame>(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("timeline_events_key").on(t.portalId, t.eventTypeId, t.eventId),
+    index("timeline_events_record").on(t.portalId, t.objectType, t.objectId, t.timestamp, t.rowId),
+    index("timeline_events_pending").on(t.portalId, t.utk).where(sql`${t.objectId} is null`),
+    index("timeline_events_type").on(t.eventTypeId),
+  ],
+);
+
+/** A visitor token tied to the contact it identifies (spec 2.8 rule 4). */
+export const timelineUtks = sqliteTable(
+  "timeline_utks",
+  {
+    portalId: integer("portal_id").notNull(),
+    utk: text("utk").notNull(),
+    contactId: integer("contact_id").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.portalId, t.utk] })],
+);
