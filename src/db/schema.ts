@@ -2,3 +2,4 @@
 export * from "./tables/tenancy";
 export * from "./tables/crm";
 export * from "./tables/timeline";
+export * from "./tables/content";

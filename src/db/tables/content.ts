@@ -1,0 +1,147 @@
+/**
+ * @module Content tables (issue 6): blogs, blog authors, topics and blog posts (spec 2.13), and SMTP API
+ * tokens (spec 2.14). Every row carries its portalId; every lookup is scoped by it.
+ * Times are epoch ms; `deleted_at` is 0 while a row is live (spec 2.13), so it can sit in indexes.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const POST_STATES = ["DRAFT", "SCHEDULED", "PUBLISHED"] as const;
+export type PostState = (typeof POST_STATES)[number];
+
+export interface Keyword {
+  keyword: string;
+  keyword_guid: string;
+}
+
+/** A blog (content group). Each account gets one default blog, created lazily (docs/content.md). */
+export const blogs = sqliteTable(
+  "blogs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    name: text("name").notNull(),
+    /** Prefix of the default slug of this blog's posts, e.g. `blog` → `blog/my-post`. */
+    slug: text("slug").notNull(),
+    description: text("description").notNull().default(""),
+    htmlTitle: text("html_title").notNull().default(""),
+    isDefault: integer("is_default", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    deletedAt: integer("deleted_at").notNull().default(0),
+  },
+  (t) => [
+    index("blogs_portal").on(t.portalId, t.id),
+    // At most one default blog per account: concurrent lazy creation cannot make two.
+    uniqueIndex("blogs_one_default").on(t.portalId).where(sql`${t.isDefault} = 1`),
+  ],
+);
+
+export const blogAuthors = sqliteTable(
+  "blog_authors",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    fullName: text("full_name").notNull(),
+    email: text("email").notNull().default(""),
+    bio: text("bio").notNull().default(""),
+    website: text("website").notNull().default(""),
+    twitter: text("twitter").notNull().default(""),
+    facebook: text("facebook").notNull().default(""),
+    linkedin: text("linkedin").notNull().default(""),
+    avatar: text("avatar").notNull().default(""),
+    slug: text("slug").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    deletedAt: integer("deleted_at").notNull().default(0),
+  },
+  (t) => [index("blog_authors_portal").on(t.portalId, t.id)],
+);
+
+export const blogTopics = sqliteTable(
+  "blog_topics",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    name: text("name").notNull(),
+    slug: text("slug").notNull(),
+    description: text("description").notNull().default(""),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    deletedAt: integer("deleted_at").notNull().default(0),
+  },
+  (t) => [
+    index("blog_topics_portal").on(t.portalId, t.id),
+    uniqueIndex("blog_topics_slug").on(t.portalId, t.slug).where(sql`${t.deletedAt} = 0`),
+  ],
+);
+
+export const blogPosts = sqliteTable(
+  "blog_posts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    contentGroupId: integer("content_group_id").notNull(),
+    blogAuthorId: integer("blog_author_id"),
+    /** The user behind the token that created the post; 0 when the token carries no user. */
+    authorUserId: integer("author_user_id").notNull().default(0),
+    name: text("name").notNull(),
+    /** URL path under /_blog/<portalId>/; unique among the account's live posts. */
+    slug: text("slug").notNull(),
+    htmlTitle: text("html_title").notNull(),
+    postBody: text("post_body").notNull().default(""),
+    postSummary: text("post_summary").notNull().default(""),
+    metaDescription: text("meta_description").notNull().default(""),
+    headHtml: text("head_html").notNull().default(""),
+    footerHtml: text("footer_html").notNull().default(""),
+    featuredImage: text("featured_image").notNull().default(""),
+    useFeaturedImage: integer("use_featured_image", { mode: "boolean" }).notNull().default(false),
+    campaign: text("campaign").notNull().default(""),
+    campaignName: text("campaign_name"),
+    keywords: text("keywords", { mode: "json" }).$type<Keyword[]>().notNull().default(sql`'[]'`),
+    topicIds: text("topic_ids", { mode: "json" }).$type<number[]>().notNull().default(sql`'[]'`),
+    widgets: text("widgets", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    widgetContainers: text("widget_containers", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
+    publishDate: integer("publish_date").notNull(),
+    publishImmediately: integer("publish_immediately", { mode: "boolean" }).notNull().default(false),
+    state: text("state", { enum: POST_STATES }).notNull().default("DRAFT"),
+    archived: integer("archived", { mode: "boolean" }).notNull().default(false),
+    previewKey: text("preview_key").notNull(),
+    publishedAt: integer("published_at").notNull().default(0),
+    unpublishedAt: integer("unpublished_at"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+    deletedAt: integer("deleted_at").notNull().default(0),
+  },
+  (t) => [
+    // Public page lookup (portal, slug) and slug uniqueness; a deleted post frees its slug.
+    uniqueIndex("blog_posts_slug").on(t.portalId, t.slug).where(sql`${t.deletedAt} = 0`),
+    index("blog_posts_list").on(t.portalId, t.deletedAt, t.createdAt),
+    // The publishing cron reads only due scheduled posts (spec 3; issue 6).
+    index("blog_posts_due").on(t.publishDate).where(sql`${t.state} = 'SCHEDULED' and ${t.deletedAt} = 0`),
+  ],
+);
+
+/**
+ * SMTP API tokens (spec 2.14, 4.5). The password is kept only as a PBKDF2 record; a deleted token keeps its
+ * row (and so its userName) with the hash cleared, so it can never authenticate again.
+ */
+export const smtpTokens = sqliteTable(
+  "smtp_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    userName: text("user_name").notNull().unique(),
+    /** `pbkdf2$<iterations>$<salt>$<hash>`; null once the token is deleted. */
+    passwordHash: text("password_hash"),
+    emailCampaignId: integer("email_campaign_id").notNull(),
+    appId: integer("app_id").notNull(),
+    createdBy: text("created_by").notNull(),
+    campaignName: text("campaign_name").notNull(),
+    createContact: integer("create_contact", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+    deleted: integer("deleted", { mode: "boolean" }).notNull().default(false),
+    deletedAt: integer("deleted_at"),
+  },
+  (t) => [index("smtp_tokens_portal").on(t.portalId, t.deleted, t.id)],
+);

@@ -1,0 +1,119 @@
+/**
+ * @module Allowlist HTML sanitizer for blog post bodies served on public pages (issue 6; spec 2.13).
+ * It runs on the runtime's HTMLRewriter, a real HTML5 tokenizer, so malformed markup is parsed the way a
+ * browser parses it instead of being matched with regular expressions. Elements outside the allowlist are
+ * unwrapped (their text stays); dangerous ones (script, style, iframe, object, embed, ...) are dropped with
+ * their content; attributes outside the allowlist, every `on*` handler and URLs with a scheme other than
+ * http, https, mailto or tel (e.g. `javascript:`) are removed. Comments are removed.
+ */
+
+/** Removed together with everything inside them. */
+const DROP = new Set([
+  "script", "style", "iframe", "object", "embed", "applet", "frame", "frameset", "noframes", "noembed",
+  "noscript", "template", "svg", "math", "link", "meta", "base", "title", "head", "form", "input", "button",
+  "textarea", "select", "option", "xmp", "plaintext", "param", "audio", "video", "source", "track", "canvas",
+  "portal", "dialog",
+]);
+
+/** Kept with their allowed attributes; anything not here and not in DROP is unwrapped. */
+const ALLOWED = new Set([
+  "p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "b", "em", "i", "u", "s", "strike", "sub",
+  "sup", "small", "mark", "blockquote", "q", "cite", "code", "pre", "kbd", "samp", "var", "ul", "ol", "li",
+  "dl", "dt", "dd", "a", "img", "figure", "figcaption", "table", "thead", "tbody", "tfoot", "tr", "th", "td",
+  "caption", "colgroup", "col", "span", "div", "section", "article", "header", "footer", "aside", "abbr",
+  "time", "del", "ins", "center", "address", "wbr",
+]);
+
+const GLOBAL_ATTRS = new Set(["class", "id", "title", "lang", "dir", "style"]);
+const ELEMENT_ATTRS: Record<string, Set<string>> = {
+  a: new Set(["href", "target", "rel", "name"]),
+  img: new Set(["src", "alt", "width", "height"]),
+  td: new Set(["colspan", "rowspan", "align", "valign", "width"]),
+  th: new Set(["colspan", "rowspan", "align", "valign", "width", "scope"]),
+  col: new Set(["span", "width"]),
+  colgroup: new Set(["span", "width"]),
+  table: new Set(["width", "border", "cellpadding", "cellspacing", "align"]),
+  ol: new Set(["start", "type", "reversed"]),
+  blockquote: new Set(["cite"]),
+  q: new Set(["cite"]),
+  del: new Set(["cite", "datetime"]),
+  ins: new Set(["cite", "datetime"]),
+  time: new Set(["datetime"]),
+  p: new Set(["align"]),
+  div: new Set(["align"]),
+};
+const URL_ATTRS = new Set(["href", "src", "cite"]);
+const SAFE_SCHEMES = new Set(["http", "https", "mailto", "tel"]);
+
+const NAMED: Record<string, string> = { colon: ":", tab: "\t", newline: "\n", amp: "&", sol: "/", quest: "?", num: "#", period: "." };
+
+/**
+ * Attribute values come from the tokenizer still entity-encoded (`jav&#x61;script:`), while the browser
+ * decodes them; decode what can form a scheme before judging it.
+ */
+export function decodeEntities(value: string): string {
+  return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);?/gi, (whole, ref: string) => {
+    if (ref[0] === "#") {
+      const code = ref[1] === "x" || ref[1] === "X" ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "";
+    }
+    return NAMED[ref.toLowerCase()] ?? whole;
+  });
+}
+
+/** True when a URL attribute is safe to keep: relative, fragment, or an allowed scheme. */
+export function isSafeUrl(raw: string): boolean {
+  // Browsers ignore ASCII tab/newline anywhere in a URL and strip leading control characters and spaces.
+  // eslint-disable-next-line no-control-regex -- stripping control characters is the point
+  const value = decodeEntities(raw).replace(/[\u0000-\u0020\u007f-\u009f]/g, "");
+  const head = value.split(/[/?#]/, 1)[0] ?? "";
+  if (!head.includes(":")) return !head.includes("&"); // relative; an undecodable entity could hide a scheme
+  const m = /^([a-z][a-z0-9+.-]*):/i.exec(value);
+  return m !== null && SAFE_SCHEMES.has(m[1]!.toLowerCase());
+}
+
+/** Inline styles may not load anything or run legacy script hooks. */
+function isSafeStyle(raw: string): boolean {
+  const value = decodeEntities(raw).toLowerCase();
+  return !/url\s*\(|expression|javascript|behavior|@import|\\/.test(value);
+}
+
+function keepAttribute(tag: string, name: string, value: string): boolean {
+  if (name.startsWith("on")) return false;
+  if (!GLOBAL_ATTRS.has(name) && !ELEMENT_ATTRS[tag]?.has(name)) return false;
+  if (URL_ATTRS.has(name)) return isSafeUrl(value);
+  if (name === "style") return isSafeStyle(value);
+  return true;
+}
+
+/** Returns the sanitized HTML. */
+export async function sanitizeHtml(input: string): Promise<string> {
+  if (input === "") return "";
+  const rewriter = new HTMLRewriter()
+    .on("*", {
+      element(el) {
+        const tag = el.tagName.toLowerCase();
+        if (DROP.has(tag)) {
+          el.remove();
+          return;
+        }
+        if (!ALLOWED.has(tag)) {
+          el.removeAndKeepContent();
+          return;
+        }
+        // Collected first: removing while iterating would skip attributes.
+        const attrs = [...el.attributes] as [string, string][];
+        for (const [name, value] of attrs) {
+          if (!keepAttribute(tag, name.toLowerCase(), value)) el.removeAttribute(name);
+        }
+        // A link opening a new window must not hand the opener to the target page.
+        if (tag === "a" && el.hasAttribute("target")) el.setAttribute("rel", "noopener noreferrer");
+      },
+    })
+    .onDocument({
+      comments(c) {
+        c.remove();
+      },
+    });
+  return rewriter.transform(new Response(input)).text();
+}

@@ -1,0 +1,105 @@
+/**
+ * @module SMTP API tokens `/email/public/v1/smtpapi/tokens` (spec 2.14, 4.5, 5.5; reference §7): OAuth access
+ * tokens only, scope `transactional-email`, and the account needs the transactional email add-on (else 403).
+ * Passwords appear only in the create and reset responses; never in lists, logs or error bodies.
+ */
+import { z } from "zod";
+import type { Db } from "../db/client";
+import type { AuthRule } from "../lib/auth";
+import { portalOf } from "../lib/auth";
+import { forbidden } from "../lib/errors";
+import { json, noContent } from "../lib/http";
+import type { Principal } from "../lib/principal";
+import { route } from "../lib/route";
+import * as smtp from "../services/smtp-tokens";
+import * as s from "./smtp-tokens.schemas";
+
+const oauthOnly: AuthRule = { kinds: ["oauth"], scopes: ["transactional-email"] };
+const tag = "SMTP API tokens";
+const base = "/email/public/v1/smtpapi/tokens";
+
+/** spec 2.14 without the secret fields: what a listing shows. */
+export const presentToken = (r: smtp.SmtpTokenRow) => ({
+  portalId: r.portalId,
+  userName: r.userName,
+  emailCampaignId: r.emailCampaignId,
+  createdAt: r.createdAt,
+  deleted: r.deleted,
+  createdBy: r.createdBy,
+  appId: r.appId,
+  campaignName: r.campaignName,
+});
+
+/**
+ * spec 2.14 with the one-time password. passwordHash is null (as in the documented reset example): the
+ * stored PBKDF2 record is never sent, and any fingerprint of the password would only help guessing it.
+ */
+const withPassword = (r: smtp.SmtpTokenRow, password: string) => {
+  const { portalId, userName, ...rest } = presentToken(r);
+  return { portalId, userName, password, passwordHash: null, ...rest };
+};
+
+/** The add-on check, done before anything else so accounts without it learn nothing about tokens. */
+async function accountOf(db: Db, principal: Principal): Promise<number> {
+  const portalId = portalOf(principal);
+  await smtp.requireTransactionalEmail(db, portalId);
+  return portalId;
+}
+
+function oauthCaller(p: Principal) {
+  if (p.kind !== "oauth") throw forbidden("SMTP API tokens require an OAuth access token.");
+  return { appId: p.appId, userId: p.userId };
+}
+
+export const smtpTokenRoutes = [
+  route({
+    method: "POST",
+    path: base,
+    summary: "Create an SMTP API token (the password is shown only in this response)",
+    tag,
+    auth: oauthOnly,
+    body: s.createTokenBody,
+    responses: { 201: { description: "Created", schema: s.tokenWithPassword }, 403: { description: "No transactional email add-on" } },
+    handler: async ({ db, principal, body, now }) => {
+      const portalId = await accountOf(db, principal);
+      const { row, password } = await smtp.createToken(db, portalId, oauthCaller(principal), body, now);
+      return json(withPassword(row, password), 201);
+    },
+  }),
+  route({
+    method: "GET",
+    path: base,
+    summary: "List the account's SMTP API tokens (a bare array, never with passwords)",
+    tag,
+    auth: oauthOnly,
+    responses: { 200: { description: "The tokens", schema: z.array(s.tokenResponse) } },
+    handler: async ({ db, principal }) => json((await smtp.listTokens(db, await accountOf(db, principal))).map(presentToken)),
+  }),
+  route({
+    method: "POST",
+    path: `${base}/:userName/password-reset`,
+    summary: "Reset a token's password (spec 4.5); the old password stops working",
+    tag,
+    auth: oauthOnly,
+    params: s.userNameParams,
+    responses: { 200: { description: "The token with its new password", schema: s.tokenWithPassword } },
+    handler: async ({ db, principal, params }) => {
+      const portalId = await accountOf(db, principal);
+      const { row, password } = await smtp.resetPassword(db, portalId, params.userName);
+      return json(withPassword(row, password));
+    },
+  }),
+  route({
+    method: "DELETE",
+    path: `${base}/:userName`,
+    summary: "Delete an SMTP API token",
+    tag,
+    auth: oauthOnly,
+    params: s.userNameParams,
+    responses: { 204: { description: "Deleted" } },
+    handler: async ({ db, principal, params, now }) => {
+      await smtp.deleteToken(db, await accountOf(db, principal), params.userName, now);
+      return noContent();
+    },
+  }),
+];
