@@ -1,6 +1,7 @@
 /** @module Every route of the Worker, in one list: dispatch, the 405 answer and OpenAPI all read it. */
 import type { RouteDef } from "../lib/route";
 import { adminRoutes } from "./admin";
+import { cardRoutes } from "./cards";
 import { contactsV1Routes } from "./contacts-v1";
 import { crmObjectRoutes } from "./crm-objects";
 import { oauthRoutes } from "./oauth";
@@ -14,4 +15,5 @@ export const allRoutes: RouteDef[] = [
   ...crmObjectRoutes,
   ...openapiRoutes,
   ...sessionRoutes,
+  ...cardRoutes,
 ];
