@@ -106,6 +106,7 @@ describe("data fetch failures: only the failing card turns ERROR (spec 4.6; plat
 });
 
 describe("data fetch: an integrator that cannot be reached", () => {
+  // workerd logs "Uncaught (in promise) ... Network connection lost" for any refused fetch, even a caught one.
   it("a refused connection makes that card ERROR", async () => {
     const t = await tenant();
     const card = await defineCard(t, { dataFetchUri: "http://127.0.0.1:9/nothing-listens-here" });
