@@ -3,3 +3,4 @@ export * from "./tables/tenancy";
 export * from "./tables/crm";
 export * from "./tables/timeline";
 export * from "./tables/content";
+export * from "./tables/cards";

@@ -20,12 +20,17 @@ export async function signV3(secret: string, method: string, uri: string, body: 
   return base64(new Uint8Array(await crypto.subtle.sign("HMAC", key, enc.encode(method + uri + body + String(timestamp)))));
 }
 
-/** The headers that go on every signed outbound request (v2 and v3 together, as the real service sends). */
+/**
+ * The headers that go on every signed outbound request (v2 and v3 together, as the real service sends).
+ * `uri` is the exact string sent. v2 signs it as is; v3 signs it after the documented decoding step
+ * (reference §9 v3 step 2), because the WHATWG URL serialiser re-encodes some characters on the wire
+ * (e.g. `'` in a query becomes %27) and v3 verifiers decode them before hashing.
+ */
 export async function signatureHeaders(secret: string, method: string, uri: string, body: string, now: number) {
   return {
     "x-service-signature": await signV2(secret, method, uri, body),
     "x-service-signature-version": "v2",
-    "x-service-signature-v3": await signV3(secret, method, uri, body, now),
+    "x-service-signature-v3": await signV3(secret, method, decodeForV3(uri), body, now),
     "x-service-request-timestamp": String(now),
   };
 }

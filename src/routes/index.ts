@@ -2,6 +2,7 @@
 import type { RouteDef } from "../lib/route";
 import { adminRoutes } from "./admin";
 import { contentRoutes } from "./content";
+import { cardRoutes } from "./cards";
 import { contactsV1Routes } from "./contacts-v1";
 import { crmObjectRoutes } from "./crm-objects";
 import { oauthRoutes } from "./oauth";
@@ -18,4 +19,5 @@ export const allRoutes: RouteDef[] = [
   ...sessionRoutes,
   ...timelineRoutes,
   ...contentRoutes,
+  ...cardRoutes,
 ];

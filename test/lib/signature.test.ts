@@ -46,3 +46,15 @@ describe("signatures (spec 5.6, reference §9 vectors)", () => {
     expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: {} })).toMatchObject({ ok: false, reason: "no signature header" });
   });
 });
+
+describe("signatureHeaders on a URI the URL serialiser re-encodes", () => {
+  it("signs v2 over the exact URI and v3 over its decoded form, so both verify", async () => {
+    const uri = new URL("https://int.example.com/fetch?lastname=O'Brien&userEmail=a@b.co").toString(); // ' becomes %27
+    expect(uri).toContain("O%27Brien");
+    const now = 1_700_000_000_000;
+    const headers = await signatureHeaders(SECRET, "GET", uri, "", now);
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers, now })).toEqual({ ok: true, version: "v3" });
+    const v2only = { "x-service-signature": headers["x-service-signature"] };
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: v2only })).toEqual({ ok: true, version: "v2" });
+  });
+});

@@ -1,0 +1,49 @@
+/** @module zod schemas of the CRM card view and action endpoints under `/crm/v3/objects/{objectType}/{objectId}/cards`. */
+import { z } from "zod";
+import { actionSchema, HTTP_METHODS } from "../services/card-response";
+import { CARD_RECORD_TYPES } from "../services/cards";
+
+const id = z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number);
+const cardRecordType = z.enum(CARD_RECORD_TYPES, { error: `objectType must be one of ${CARD_RECORD_TYPES.join(", ")}` });
+
+export const viewParams = z.object({ objectType: cardRecordType, objectId: id });
+export const actionParams = viewParams.extend({ cardId: id });
+
+const userId = z.union([z.number().int().positive(), z.string().regex(/^\d{1,15}$/, "userId must be a numeric user id").transform(Number)]);
+export const viewQuery = z.object({ userId: z.string({ error: "userId is required" }).regex(/^\d{1,15}$/, "userId must be a numeric user id").transform(Number) });
+export const actionBody = z.object({ userId, action: actionSchema(false) });
+
+const action = z.object({
+  type: z.enum(["IFRAME", "ACTION_HOOK", "CONFIRMATION_ACTION_HOOK"]),
+  label: z.string(),
+  uri: z.string(),
+  associatedObjectProperties: z.array(z.string()),
+  httpMethod: z.enum(HTTP_METHODS).optional(),
+  width: z.number().int().optional(),
+  height: z.number().int().optional(),
+  confirmationMessage: z.string().optional(),
+  confirmButtonText: z.string().optional(),
+  cancelButtonText: z.string().optional(),
+});
+
+const card = z.object({
+  cardId: z.number().int(),
+  appId: z.number().int(),
+  title: z.string(),
+  status: z.enum(["OK", "ERROR"]),
+  error: z.string().optional(),
+  results: z.array(z.record(z.string(), z.unknown())),
+  totalCount: z.number().int().optional(),
+  allItemsLink: z.string().optional(),
+  itemLabel: z.string().optional(),
+  settingsAction: action.optional(),
+  primaryAction: action.optional(),
+  secondaryActions: z.array(action).optional(),
+  warnings: z.array(z.string()).optional(),
+});
+export const viewResponse = z.object({ cards: z.array(card) });
+
+export const actionResponse = z.union([
+  z.object({ ok: z.boolean(), integratorStatus: z.number().int().nullable(), message: z.string().nullable() }),
+  z.object({ ok: z.literal(true), iframeUrl: z.string(), width: z.number().int(), height: z.number().int() }),
+]);

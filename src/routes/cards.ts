@@ -1,0 +1,67 @@
+/**
+ * @module CRM cards on a record (spec 4.6, 2.11): `GET .../cards` asks every installed app's record types
+ * for their card data; `POST .../cards/:cardId/actions` runs an action a card offered.
+ */
+import type { AuthRule } from "../lib/auth";
+import { portalOf, requireScopes } from "../lib/auth";
+import { notFound } from "../lib/errors";
+import { json } from "../lib/http";
+import { route } from "../lib/route";
+import { runAction } from "../services/card-actions";
+import { installedCards, viewCards, type CardRecordType, type Viewer } from "../services/cards";
+import { getObject, scopeFor } from "../services/crm";
+import { findUser } from "../services/tenancy";
+import type { Db } from "../db/client";
+import type { Principal } from "../lib/principal";
+import { adminAppRoutes } from "./admin-apps";
+import { cardTypeRoutes } from "./card-types";
+import * as s from "./cards.schemas";
+
+const account: AuthRule = { kinds: ["oauth", "private_app"] };
+const tag = "CRM cards";
+const base = "/crm/v3/objects/:objectType/:objectId/cards";
+
+/** The viewing user and record, both of the caller's account (another account's record is a 404). */
+async function viewer(db: Db, principal: Principal, type: CardRecordType, objectId: number, userId: number): Promise<Viewer> {
+  requireScopes(principal, [scopeFor(type, "read")]);
+  const portalId = portalOf(principal);
+  const record = await getObject(db, portalId, type, objectId);
+  const user = await findUser(db, portalId, userId);
+  return { portalId, user, record, type };
+}
+
+const cardViewRoutes = [
+  route({
+    method: "GET",
+    path: base,
+    summary: "Fetch the CRM cards of a record from the integrators (one signed call per record type, in parallel)",
+    tag,
+    auth: account,
+    params: s.viewParams,
+    query: s.viewQuery,
+    responses: { 200: { description: "One entry per card; a failing integrator gives its card status ERROR", schema: s.viewResponse } },
+    handler: async ({ db, env, principal, params, query, now }) => {
+      const v = await viewer(db, principal, params.objectType, params.objectId, query.userId);
+      return json({ cards: await viewCards(db, env, v, now) });
+    },
+  }),
+  route({
+    method: "POST",
+    path: `${base}/:cardId/actions`,
+    summary: "Run a card action: call an action hook (signed) or get the iframe URL",
+    tag,
+    auth: account,
+    params: s.actionParams,
+    body: s.actionBody,
+    responses: { 200: { description: "The integrator's outcome, or the iframe to open", schema: s.actionResponse } },
+    handler: async ({ db, env, principal, params, body, now }) => {
+      const v = await viewer(db, principal, params.objectType, params.objectId, body.userId);
+      const card = (await installedCards(db, v.portalId, v.type)).find((c) => c.id === params.cardId);
+      if (!card) throw notFound(`CRM card ${params.cardId} not found on ${params.objectType} records of this account`);
+      return json(await runAction(v, card, body.action, env, now));
+    },
+  }),
+];
+
+/** The CRM card domain's routes (record types, the operator's scope change, viewing and actions), registered in one line. */
+export const cardRoutes = [...cardTypeRoutes, ...adminAppRoutes, ...cardViewRoutes];

@@ -1,0 +1,159 @@
+/**
+ * @module Viewing a record's CRM cards (spec 4.6, 5.6; reference §5.2, platform §2 and §5.4): one signed
+ * GET per record type to its dataFetchUri, all at once, each through the outbound guard with a 5 s total
+ * limit and a 1 MB answer cap. A failing integrator turns only its own card into `status: "ERROR"`.
+ */
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { cardTypes, type CardObjectType } from "../db/tables/cards";
+import type { ObjectType } from "../db/tables/crm";
+import { apps, installs, type users } from "../db/tables/tenancy";
+import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../lib/outbound";
+import { signableQuery, signatureHeaders } from "../lib/signature";
+import { parseCardResponse, type CardBody } from "./card-response";
+import { scopesCover, type CardTypeRow } from "./card-types";
+import type { CrmRow } from "./crm";
+
+/** The record types whose cards can appear on CRM records, and the CARD_OBJECT_TYPES name of each. */
+export const CARD_RECORD_TYPES = ["contacts", "companies", "deals", "tickets"] as const satisfies readonly ObjectType[];
+export type CardRecordType = (typeof CARD_RECORD_TYPES)[number];
+export const CARD_TYPE_OF: Record<CardRecordType, CardObjectType> = { contacts: "CONTACT", companies: "COMPANY", deals: "DEAL", tickets: "TICKET" };
+
+/** reference §5.2: "requests will timeout after five seconds". */
+export const CARD_TIMEOUT_MS = 5_000;
+export const CARD_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The total limit for one integrator call. Workers' fetch has no separate connect timeout, so the
+ * documented 3 s connect limit is covered by the 5 s total. CARD_FETCH_TIMEOUT_MS (deliberately not in
+ * wrangler.toml) lowers it for tests only; it can never raise it.
+ */
+export function cardTimeoutMs(env: Env): number {
+  const raw = Number((env as Env & { CARD_FETCH_TIMEOUT_MS?: string }).CARD_FETCH_TIMEOUT_MS);
+  return Number.isInteger(raw) && raw > 0 ? Math.min(raw, CARD_TIMEOUT_MS) : CARD_TIMEOUT_MS;
+}
+
+export interface Viewer {
+  portalId: number;
+  user: Pick<typeof users.$inferSelect, "userId" | "email">;
+  record: CrmRow;
+  type: CardRecordType;
+}
+
+export type InstalledCard = CardTypeRow & { clientSecret: string };
+
+/**
+ * The record types of every app installed in the account that appear on `type` records. An install only
+ * shows cards it was granted the scope for (spec 5.4 rule 4): the card receives the record's data.
+ */
+export async function installedCards(db: Db, portalId: number, type: CardRecordType): Promise<InstalledCard[]> {
+  const cardType = CARD_TYPE_OF[type];
+  const rows = await db
+    .select({ card: cardTypes, clientSecret: apps.clientSecret, installScopes: installs.scopes })
+    .from(installs)
+    .innerJoin(apps, eq(apps.appId, installs.appId))
+    .innerJoin(cardTypes, eq(cardTypes.appId, installs.appId))
+    .where(and(eq(installs.portalId, portalId), sql`exists (select 1 from json_each(${cardTypes.objectTypes}) where value = ${cardType})`))
+    .orderBy(asc(cardTypes.appId), asc(cardTypes.id))
+    .all();
+  return rows.filter((r) => scopesCover(r.installScopes, cardType)).map((r) => ({ ...r.card, clientSecret: r.clientSecret }));
+}
+
+/** The record's property values as a card sees them: stored properties plus the system ones (v3 shape). */
+function recordValues(record: CrmRow): Record<string, string> {
+  return {
+    ...record.properties,
+    hs_object_id: String(record.id),
+    createdate: new Date(record.createdAt).toISOString(),
+    lastmodifieddate: new Date(record.updatedAt).toISOString(),
+  };
+}
+
+/**
+ * spec 4.6: userId, userEmail, associatedObjectId, associatedObjectType, portalId, then each requested CRM
+ * property in the configured order, left out when the record has no value.
+ */
+export function dataFetchParams(v: Viewer, card: CardTypeRow): [string, string][] {
+  const pairs: [string, string][] = [
+    ["userId", String(v.user.userId)],
+    ["userEmail", v.user.email],
+    ["associatedObjectId", String(v.record.id)],
+    ["associatedObjectType", CARD_TYPE_OF[v.type]],
+    ["portalId", String(v.portalId)],
+  ];
+  const values = recordValues(v.record);
+  for (const name of card.objectTypeProperties[CARD_TYPE_OF[v.type]] ?? []) {
+    const value = values[name];
+    if (value !== undefined && value !== "") pairs.push([name, value]);
+  }
+  return pairs;
+}
+
+/** Values of the named record properties that have one, in the given order. */
+export function propertyValues(record: CrmRow, names: readonly string[]): [string, string][] {
+  const values = recordValues(record);
+  return names.flatMap((n): [string, string][] => (values[n] !== undefined && values[n] !== "" ? [[n, values[n]]] : []));
+}
+
+/**
+ * `uri` with `pairs` appended after any query it already has, as the exact string that goes on the wire
+ * (WHATWG-normalised, e.g. `'` becomes %27): signing anything else would break v2 verification.
+ * Throws OutboundError("blocked") for a URI the guard refuses.
+ */
+export function outboundUrl(uri: string, pairs: [string, string][], allowLoopback: boolean): string {
+  const url = checkOutboundUrl(uri, allowLoopback);
+  if (pairs.length === 0) return new URL(`${url.origin}${url.pathname}${url.search}`).toString();
+  const joiner = url.search ? `${url.search}&` : "?";
+  return new URL(`${url.origin}${url.pathname}${joiner}${signableQuery(pairs)}`).toString();
+}
+
+/** A readable reason for an outbound failure, shown on the card or returned by an action. */
+export function outboundReason(err: unknown, timeoutMs: number): string {
+  if (!(err instanceof OutboundError)) return "The integrator could not be called";
+  switch (err.kind) {
+    case "blocked":
+      return `The integrator URL was refused: ${err.message}`;
+    case "timeout":
+      return `The integrator did not answer within ${timeoutMs} ms`;
+    case "too_large":
+      return `The integrator's response is larger than ${CARD_MAX_BYTES} bytes`;
+    case "redirect":
+      return `The integrator answered with a redirect that is not followed: ${err.message}`;
+    case "network":
+      return "The integrator could not be reached";
+  }
+}
+
+export type CardView = {
+  cardId: number;
+  appId: number;
+  title: string;
+  status: "OK" | "ERROR";
+  error?: string;
+} & Partial<CardBody> & { results: CardBody["results"] };
+
+async function fetchCard(v: Viewer, card: InstalledCard, env: Env, now: number): Promise<CardView> {
+  const head = { cardId: card.id, appId: card.appId, title: card.title };
+  const timeoutMs = cardTimeoutMs(env);
+  const failed = (error: string): CardView => ({ ...head, status: "ERROR", error, results: [] });
+  try {
+    const url = outboundUrl(card.dataFetchUri, dataFetchParams(v, card), loopbackAllowed(env));
+    const headers = await signatureHeaders(card.clientSecret, "GET", url, "", now);
+    const res = await guardedFetch(
+      { method: "GET", url, headers: { ...headers, accept: "application/json" } },
+      { allowLoopback: loopbackAllowed(env), timeoutMs, maxBytes: CARD_MAX_BYTES },
+    );
+    if (res.status < 200 || res.status > 299) return failed(`The integrator answered HTTP ${res.status}`);
+    const parsed = parseCardResponse(res.text, card);
+    return parsed.ok ? { ...head, status: "OK", ...parsed.body } : failed(parsed.error);
+  } catch (err) {
+    if (!(err instanceof OutboundError)) console.error(`card ${card.id}: unexpected failure`, err);
+    return failed(outboundReason(err, timeoutMs));
+  }
+}
+
+/** Every card for the record, fetched in parallel; never rejects (each card carries its own outcome). */
+export async function viewCards(db: Db, env: Env, v: Viewer, now: number): Promise<CardView[]> {
+  const cards = await installedCards(db, v.portalId, v.type);
+  return Promise.all(cards.map((card) => fetchCard(v, card, env, now)));
+}

@@ -1,0 +1,133 @@
+/// <reference types="vite/client" />
+import { describe, expect, it } from "vitest";
+import { call, tenant } from "../helpers/api";
+import { script } from "../helpers/integrator";
+import { createRecord, defineCard, viewPath } from "./helpers";
+
+/**
+ * Recorded integrator payloads (../shared/reference/traffic/crm-cards/, never copied into the repo). The
+ * first pattern is that directory from the repository root; the second is the same directory seen from a
+ * worktree one level deeper (/work/wt/<name>). Whichever exists is used; the test fails if neither does.
+ */
+const files = import.meta.glob(["../../../shared/reference/traffic/crm-cards/*.json", "../../../../shared/reference/traffic/crm-cards/*.json"], {
+  eager: true,
+  import: "default",
+});
+const recorded = (name: string) => {
+  const hit = Object.entries(files).find(([path]) => path.endsWith(`/${name}.json`));
+  if (!hit) throw new Error(`recorded payload ${name} not found; found ${Object.keys(files).join(", ") || "none"}`);
+  return hit[1] as { responseBody?: unknown; responseBody_partial?: unknown };
+};
+
+/**
+ * The samples carry placeholders for values their code computes (`<associatedObjectId>`, `<DOMAIN>`...).
+ * They are filled in the way the integrator would: the record id, the record type's action base, a number.
+ */
+function fill(value: unknown, ctx: { recordId: number; base: string }, key?: string): unknown {
+  if (Array.isArray(value)) return value.map((v) => fill(v, ctx));
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, ctx, k)]));
+  if (typeof value !== "string") return value;
+  if (key === "objectId" && value.startsWith("<")) return String(ctx.recordId); // these samples echo associatedObjectId
+  return value
+    .replace("<DOMAIN>", ctx.base)
+    .replace("<truncated in excerpt>", `${ctx.base}/iframe`)
+    .replace(/<[^>]+>/g, "42");
+}
+
+interface Sample {
+  file: string;
+  recordType: "contacts" | "deals";
+  /** Extra base URIs the sample's absolute action URLs live under. */
+  bases?: string[];
+  propertyDefinitions?: { name: string; label: string; dataType: string; options?: unknown[] }[];
+  /** Action URIs the card keeps, per place. */
+  kept: { items: number[]; primary?: boolean; secondary?: number };
+  warnings?: number;
+}
+
+const def = (name: string, dataType = "STRING") => ({ name, label: name, dataType });
+
+const samples: Sample[] = [
+  { file: "datafetch_v1__cjavier_Hubspot-CRM-card-JSON", recordType: "contacts", kept: { items: [0] } },
+  {
+    file: "datafetch_v1__jackcoldrick90_gist_partial",
+    recordType: "contacts",
+    propertyDefinitions: [
+      def("stringExample"),
+      { name: "statusExample", label: "Status", dataType: "STATUS", options: [{ type: "SUCCESS", label: "Success", name: "Success" }] },
+      def("numberExample", "NUMERIC"),
+      def("linkExample", "LINK"),
+      def("emailExample", "EMAIL"),
+      def("dateExample", "DATE"),
+      def("dateTimeExample", "DATETIME"),
+      def("currencyExample", "CURRENCY"),
+    ],
+    // Its one action has no label (the excerpt is cut there), so it cannot be shown and is dropped.
+    kept: { items: [0] },
+    warnings: 1,
+  },
+  { file: "datafetch_v1__lionelbui1992_HUBSPOTANDGOOGLEDRIVE", recordType: "contacts", bases: ["https://yourdomain.com/edit-contact"], kept: { items: [0], primary: true } },
+  {
+    file: "datafetch_v1__netlify_function_docs_style",
+    recordType: "deals",
+    bases: ["https://hopeful-golick-30e6f5.netlify.com/.netlify/functions"],
+    propertyDefinitions: [def("created", "DATE"), def("priority"), def("project"), def("reported_by", "EMAIL"), def("description"), def("reporter_type"), def("status"), def("ticket_type"), def("updated", "DATE")],
+    kept: { items: [1] },
+  },
+  {
+    file: "datafetch_v1__nextjs_line_items_card",
+    recordType: "deals",
+    propertyDefinitions: [def("unitPrice", "NUMERIC"), def("quantity", "NUMERIC"), def("discount"), def("amount", "NUMERIC")],
+    kept: { items: [2], secondary: 1 },
+  },
+  { file: "datafetch_v1__toolsevergrowth_hubspot-crm-card", recordType: "contacts", bases: ["https://hubspot-crm-card-three.vercel.app/api"], kept: { items: [0], primary: true } },
+];
+
+type Out = { status: string; error?: string; warnings?: string[]; results: Record<string, unknown>[]; primaryAction?: unknown; secondaryActions?: unknown[] };
+
+describe("recorded integrator payloads served by the local integrator are accepted", () => {
+  it.each(samples)("$file", async (sample) => {
+    const t = await tenant();
+    const recordId = await createRecord(t, sample.recordType, sample.recordType === "deals" ? { dealname: "Big deal" } : { email: "tim@example.com" });
+    const card = await defineCard(t, {
+      associatedHubSpotObjectTypes: [sample.recordType === "deals" ? "DEAL" : "CONTACT"],
+      propertyDefinitions: sample.propertyDefinitions ?? [],
+    });
+    const base = card.body.baseUris[0]!;
+    if (sample.bases) {
+      const upd = await call("PUT", `/extensions/sales-objects/v1/object-types/${card.id}`, { token: t.developerKey, body: { baseUris: [base, ...sample.bases] } });
+      expect(upd.status, upd.text).toBe(200);
+    }
+    const rec = recorded(sample.file);
+    const payload = fill(rec.responseBody ?? rec.responseBody_partial, { recordId, base }) as { results: Record<string, unknown>[] };
+    await script(card.fetchPath, { body: JSON.stringify(payload) });
+
+    const res = await call("GET", viewPath(sample.recordType, recordId, t.userId), { token: t.oauth });
+    expect(res.status, res.text).toBe(200);
+    const out = res.json.cards[0] as Out;
+    expect(out.status, out.error).toBe("OK");
+    expect(out.warnings?.length ?? 0, JSON.stringify(out.warnings)).toBe(sample.warnings ?? 0);
+    expect(out.results).toHaveLength(payload.results.length);
+    for (const [i, item] of payload.results.entries()) {
+      const shown = out.results[i]!;
+      expect(shown.objectId).toBe(Number(item.objectId));
+      expect(shown.title).toBe(item.title);
+      expect(shown.link).toBe(item.link ?? null);
+      if (item.properties) expect(shown.properties).toEqual(item.properties);
+      for (const d of sample.propertyDefinitions ?? []) if (item[d.name] !== undefined) expect(shown[d.name]).toEqual(item[d.name]);
+      expect((shown.actions as unknown[]).length).toBe(sample.kept.items[i] ?? 0);
+    }
+    expect(out.primaryAction !== undefined).toBe(sample.kept.primary ?? false);
+    expect(out.secondaryActions?.length ?? 0).toBe(sample.kept.secondary ?? 0);
+  });
+
+  it("the newer v3 'sections' sample is not this API's format and turns the card ERROR", async () => {
+    const t = await tenant();
+    const card = await defineCard(t);
+    await script(card.fetchPath, { body: JSON.stringify(recorded("datafetch_v3__hubspot_docs_sample_response_partial").responseBody_partial) });
+    const id = await createRecord(t, "contacts");
+    const [out] = (await call("GET", viewPath("contacts", id, t.userId), { token: t.oauth })).json.cards as Out[];
+    expect(out).toMatchObject({ status: "ERROR", results: [] });
+    expect(out!.error).toContain("results must be an array");
+  });
+});

@@ -1,0 +1,77 @@
+/** Shared set-up for the CRM card tests: record types on the local integrator, records to view them on. */
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { expect } from "vitest";
+import worker from "../../src/index";
+import { verifySignature } from "../../src/lib/signature";
+import { BASE, call, type Tenant } from "../helpers/api";
+import { integratorPath, integratorUrl, received } from "../helpers/integrator";
+import type { Recorded } from "../integrator/types";
+
+export const TYPES = "/extensions/sales-objects/v1/object-types";
+
+/** A record-type body whose dataFetchUri and base URI are unique paths on the local integrator. */
+export function cardBody(t: Tenant, overrides: Record<string, unknown> = {}) {
+  const fetchPath = integratorPath("fetch");
+  const actionBase = integratorPath("actions");
+  return {
+    body: {
+      applicationId: t.appId,
+      baseUris: [`${integratorUrl()}${actionBase}`],
+      dataFetchUri: `${integratorUrl()}${fetchPath}`,
+      title: "Tickets",
+      propertyDefinitions: [],
+      associatedHubSpotObjectTypes: ["CONTACT"],
+      associatedHubSpotObjectTypeProperties: {},
+      ...overrides,
+    },
+    fetchPath,
+    actionBase,
+  };
+}
+
+/** Creates a record type with the app's developer key; returns its id and integrator paths. */
+export async function defineCard(t: Tenant, overrides: Record<string, unknown> = {}) {
+  const c = cardBody(t, overrides);
+  const res = await call("POST", TYPES, { token: t.developerKey, body: c.body });
+  expect(res.status, res.text).toBe(200);
+  return { ...c, id: res.json.id as number };
+}
+
+export async function createRecord(t: Tenant, type: string, properties: Record<string, string> = {}) {
+  const res = await call("POST", `/crm/v3/objects/${type}`, { token: t.oauth, body: { properties } });
+  expect(res.status, res.text).toBe(201);
+  return Number(res.json.id);
+}
+
+export const viewPath = (type: string, id: number, userId: number) => `/crm/v3/objects/${type}/${id}/cards?userId=${userId}`;
+
+/** The one request the integrator got on `path`, its signature checked (v3 and v2 separately). */
+export async function signedRequest(path: string, secret: string): Promise<Recorded> {
+  const all = await received(path);
+  expect(all).toHaveLength(1);
+  const req = all[0]!;
+  const base = { secret, method: req.method, uri: req.url, body: req.body };
+  expect(await verifySignature({ ...base, headers: req.headers })).toEqual({ ok: true, version: "v3" });
+  expect(await verifySignature({ ...base, headers: { "x-service-signature": req.headers["x-service-signature"] } })).toEqual({ ok: true, version: "v2" });
+  expect(req.headers["x-service-signature-version"]).toBe("v2");
+  return req;
+}
+
+/** Query pairs in the order they were sent. */
+export const queryPairs = (url: string) => [...new URL(url).searchParams.entries()];
+
+/**
+ * Calls the Worker's fetch handler directly with some environment values changed (the outbound timeout or
+ * the loopback flag), which SELF cannot do.
+ */
+export async function callWithEnv(overrides: Record<string, string>, method: string, path: string, opts: { token?: string; body?: unknown } = {}) {
+  const headers: Record<string, string> = {};
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.body !== undefined) headers["content-type"] = "application/json";
+  const request = new Request(`${BASE}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(request as Parameters<typeof worker.fetch>[0], { ...env, ...overrides } as Env, ctx);
+  await waitOnExecutionContext(ctx);
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
+}
