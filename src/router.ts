@@ -13,6 +13,8 @@ import { allRoutes } from "./routes";
 type Args = [Env, ExecutionContext];
 interface Req extends IRequest {
   correlationId: string;
+  /** The matched route's `responseHeaders`, applied in `finally` so error responses carry them too. */
+  responseHeaders?: Record<string, string>;
 }
 
 function compile(path: string): RegExp {
@@ -51,9 +53,11 @@ export function buildRouter(routes: RouteDef[] = allRoutes) {
     },
     finally: [
       (res: Response, req) => {
-        if (!res.headers.has("x-service-correlation-id")) {
+        const extra = Object.entries(req.responseHeaders ?? {});
+        if (!res.headers.has("x-service-correlation-id") || extra.length) {
           const out = new Response(res.body, res);
-          out.headers.set("x-service-correlation-id", req.correlationId);
+          if (!out.headers.has("x-service-correlation-id")) out.headers.set("x-service-correlation-id", req.correlationId);
+          for (const [k, v] of extra) out.headers.set(k, v);
           return out;
         }
         return res;
@@ -61,9 +65,10 @@ export function buildRouter(routes: RouteDef[] = allRoutes) {
     ],
   });
   for (const def of routes) {
-    router[def.method.toLowerCase() as "get"](def.path, (req: Req, env: Env, exec: ExecutionContext) =>
-      run(def, req, env, exec),
-    );
+    router[def.method.toLowerCase() as "get"](def.path, (req: Req, env: Env, exec: ExecutionContext) => {
+      req.responseHeaders = def.responseHeaders;
+      return run(def, req, env, exec);
+    });
   }
   router.all("*", (req: Req) => {
     const path = new URL(req.url).pathname;

@@ -1,8 +1,12 @@
 /** @module Scheduled work: each job runs on every tick of the one cron trigger (wrangler.toml). */
+import { abandonCheckouts } from "./abandon-checkouts";
+
 export type CronJob = (env: Env, now: number) => Promise<unknown>;
 
 /** Jobs run independently: one failing job does not stop the others, and the failure is logged. */
-export const cronJobs: Record<string, CronJob> = {};
+export const cronJobs: Record<string, CronJob> = {
+  abandonCheckouts,
+};
 
 export async function runCron(controller: ScheduledController, env: Env, _ctx: ExecutionContext): Promise<void> {
   const now = controller.scheduledTime;

@@ -3,6 +3,7 @@ import type { RouteDef } from "../lib/route";
 import { adminRoutes } from "./admin";
 import { contactsV1Routes } from "./contacts-v1";
 import { crmObjectRoutes } from "./crm-objects";
+import { ecommRoutes } from "./ecomm";
 import { oauthRoutes } from "./oauth";
 import { openapiRoutes } from "./openapi";
 import { sessionRoutes } from "./session";
@@ -12,6 +13,7 @@ export const allRoutes: RouteDef[] = [
   ...oauthRoutes,
   ...contactsV1Routes,
   ...crmObjectRoutes,
+  ...ecommRoutes,
   ...openapiRoutes,
   ...sessionRoutes,
 ];

@@ -1,0 +1,57 @@
+/**
+ * @module The small client of the SyncOrder Durable Object: hides how object names are formed and
+ * sends one RPC per shard per consumer batch.
+ *
+ * Sharding: name = [portalId, storeId, storeGen, objectType, fnv1a(externalObjectId) % SHARDS]. A shard
+ * holds an LWW row per externalObjectId, so one RPC carries every message of a batch that falls in it: a
+ * 100-message batch of one store and type costs at most SHARDS requests instead of up to 100, while
+ * concurrent consumer invocations still spread over several objects. The store generation in the name
+ * means a store deleted and defined again starts with fresh ordering state.
+ */
+import type { SyncQueueMessage } from "../queue/messages";
+import type { OrderEntry, SyncOrder, Verdict } from "./sync-order";
+
+export const SHARDS = 4;
+
+/** 32-bit FNV-1a: stable across isolates and releases (the shard of an object must never move). */
+export function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+}
+
+export const shardName = (m: SyncQueueMessage) =>
+  JSON.stringify([m.portalId, m.storeId, m.storeGen, m.objectType, fnv1a(m.message.externalObjectId) % SHARDS]);
+
+export const orderStub = (ns: DurableObjectNamespace<SyncOrder>, name: string) => ns.get(ns.idFromName(name));
+
+/** A verdict per message id; a message whose shard could not be reached gets an Error (retry it). */
+export async function decideAll(
+  ns: DurableObjectNamespace<SyncOrder>,
+  msgs: SyncQueueMessage[],
+): Promise<Map<string, Verdict | Error>> {
+  const groups = new Map<string, SyncQueueMessage[]>();
+  for (const m of msgs) {
+    const name = shardName(m);
+    const group = groups.get(name);
+    if (group) group.push(m);
+    else groups.set(name, [m]);
+  }
+  const out = new Map<string, Verdict | Error>();
+  await Promise.all(
+    [...groups].map(async ([name, group]) => {
+      const entries: OrderEntry[] = group.map((m) => ({ externalObjectId: m.message.externalObjectId, id: m.id, changedAt: m.message.changedAt }));
+      try {
+        const verdicts = await orderStub(ns, name).decide(entries);
+        group.forEach((m, i) => out.set(m.id, verdicts[i] ?? new Error("no verdict")));
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err));
+        for (const m of group) out.set(m.id, error);
+      }
+    }),
+  );
+  return out;
+}
