@@ -5,7 +5,8 @@ import { consumeSyncBatch } from "./sync-consumer";
 export async function handleQueue(batch: MessageBatch, env: Env, _ctx: ExecutionContext): Promise<void> {
   switch (batch.queue) {
     case "crm-edge-sync":
-      return consumeSyncBatch(batch, env);
+      await consumeSyncBatch(batch, env);
+      return;
     case "crm-edge-sync-dlq":
       return consumeDeadLetters(batch, env);
     default:

@@ -12,7 +12,7 @@
 import { makeDb, type Db } from "../db/client";
 import { decideAll } from "../durable-objects/sync-order-client";
 import { commitEffects } from "../services/ecomm/commit";
-import { backoffSeconds, planBatch, type Effect, type Outcome } from "../services/ecomm/plan";
+import { backoffSeconds, planBatch, type Effect } from "../services/ecomm/plan";
 import { syncQueueMessage, type SyncQueueMessage } from "./messages";
 
 export interface Delivery {
@@ -20,22 +20,48 @@ export interface Delivery {
   body: SyncQueueMessage;
 }
 
-const retryLater = (d: Delivery, why: string) => {
-  const delaySeconds = backoffSeconds(d.msg.attempts);
-  console.warn(`sync message ${d.body.id} retried in ${delaySeconds}s: ${why}`);
-  d.msg.retry({ delaySeconds });
-};
+/** What the consumer did with each message of a batch (returned for logs, benchmarks and tests). */
+export interface Settlement {
+  /** Queue message id. */
+  id: string;
+  action: "ack" | "retry";
+  delaySeconds?: number;
+  reason: string;
+}
+
+/** Acks and retries go through here, so every decision is also reported. */
+export class Settler {
+  readonly settled: Settlement[] = [];
+
+  ack(msg: Message<unknown>, reason: string) {
+    msg.ack();
+    this.settled.push({ id: msg.id, action: "ack", reason });
+  }
+
+  retry(msg: Message<unknown>, delaySeconds: number, reason: string) {
+    msg.retry({ delaySeconds });
+    this.settled.push({ id: msg.id, action: "retry", delaySeconds, reason });
+    console.warn(`sync message ${msg.id} retried in ${delaySeconds}s: ${reason}`);
+  }
+
+  /** Transient failure: exponential backoff on the delivery count. */
+  backoff(d: Delivery, reason: string) {
+    this.retry(d.msg, backoffSeconds(d.msg.attempts), reason);
+  }
+}
+
+const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /** Step 0: messages that are not a known version cannot be applied by anyone; they are logged and acked. */
-export function decodeBatch(messages: readonly Message<unknown>[]): Delivery[] {
+export function decodeBatch(messages: readonly Message<unknown>[], s: Settler): Delivery[] {
   const out = new Map<string, Delivery>();
   for (const msg of messages) {
     const parsed = syncQueueMessage.safeParse(msg.body);
     if (!parsed.success) {
-      console.error(`sync message ${msg.id} is not a v1 sync message; dropped: ${parsed.error.issues[0]?.message ?? ""}`);
-      msg.ack();
+      console.error(`queue message ${msg.id} is not a v1 sync message; dropped: ${parsed.error.issues[0]?.message ?? ""}`);
+      s.ack(msg, "not a v1 sync message");
     } else if (out.has(parsed.data.id)) {
-      msg.ack(); // the same message twice in one batch: the first copy stands for both
+      s.ack(msg, "duplicate in batch"); // the first copy stands for both
     } else {
       out.set(parsed.data.id, { msg, body: parsed.data });
     }
@@ -44,81 +70,74 @@ export function decodeBatch(messages: readonly Message<unknown>[]): Delivery[] {
 }
 
 /** Step 1 (commit point): ordering decisions. Returns the winners; stale messages are acked here. */
-export async function decideOrder(env: Env, deliveries: Delivery[]): Promise<Delivery[]> {
+export async function decideOrder(env: Env, deliveries: Delivery[], s: Settler): Promise<Delivery[]> {
   const verdicts = await decideAll(env.SYNC_ORDER, deliveries.map((d) => d.body));
   const winners: Delivery[] = [];
   for (const d of deliveries) {
     const v = verdicts.get(d.body.id);
     if (v === "apply") winners.push(d);
-    else if (v === "stale") d.msg.ack(); // an older or superseded change: last write wins (spec 2.4 rule 2)
-    else retryLater(d, `ordering shard unavailable: ${v?.message ?? "no verdict"}`);
+    else if (v === "stale") s.ack(d.msg, "stale: an older or superseded change (spec 2.4 rule 2)");
+    else s.backoff(d, `ordering shard unavailable: ${v?.message ?? "no verdict"}`);
   }
   return winners;
 }
 
+export interface Planned {
+  delivery: Delivery;
+  effect: Effect;
+}
+
 /** Step 2: plan. Retries and drops are settled here; the effects go on to the commit. */
-export async function planDeliveries(db: Db, winners: Delivery[]): Promise<{ delivery: Delivery; effect: Effect }[]> {
+export async function planDeliveries(db: Db, winners: Delivery[], s: Settler): Promise<Planned[]> {
   const attempts = new Map(winners.map((d) => [d.body.id, d.msg.attempts]));
   const outcomes = await planBatch(db, winners.map((d) => d.body), attempts);
-  const effects: { delivery: Delivery; effect: Effect }[] = [];
   const byId = new Map(winners.map((d) => [d.body.id, d]));
+  const planned: Planned[] = [];
   for (const [id, outcome] of outcomes) {
     const d = byId.get(id)!;
-    settlePlanned(d, outcome, effects);
+    if (outcome.kind === "effect") planned.push({ delivery: d, effect: outcome.effect });
+    else if (outcome.kind === "retry") s.retry(d.msg, outcome.delaySeconds, outcome.reason);
+    else s.ack(d.msg, outcome.reason);
   }
-  return effects;
+  return planned;
 }
 
-function settlePlanned(d: Delivery, outcome: Outcome, effects: { delivery: Delivery; effect: Effect }[]) {
-  switch (outcome.kind) {
-    case "effect":
-      effects.push({ delivery: d, effect: outcome.effect });
-      break;
-    case "retry":
-      console.warn(`sync message ${d.body.id} retried in ${outcome.delaySeconds}s: ${outcome.reason}`);
-      d.msg.retry({ delaySeconds: outcome.delaySeconds });
-      break;
-    case "drop":
-      console.warn(`sync message ${d.body.id} dropped: ${outcome.reason}`);
-      d.msg.ack();
-      break;
-  }
-}
-
-/** Steps 3 and 4: one db.batch for all effects, then the acks. */
-export async function commitAndAck(db: Db, effects: { delivery: Delivery; effect: Effect }[], now: number): Promise<void> {
-  if (!effects.length) return;
-  await commitEffects(db, effects.map((e) => e.effect), now);
-  for (const e of effects) e.delivery.msg.ack();
+/** Steps 3 and 4 (commit point, then acks): one db.batch for all effects. */
+export async function commitAndAck(db: Db, planned: Planned[], now: number, s: Settler): Promise<void> {
+  if (!planned.length) return;
+  await commitEffects(db, planned.map((p) => p.effect), now);
+  for (const p of planned) s.ack(p.delivery.msg, p.effect.kind === "error" ? `recorded ${p.effect.type}` : `applied ${p.effect.kind}`);
 }
 
 /** The fallback after a failed batch write: each message planned and committed on its own. */
-export async function applyOneByOne(db: Db, deliveries: Delivery[], now: number): Promise<void> {
+export async function applyOneByOne(db: Db, deliveries: Delivery[], now: number, s: Settler): Promise<void> {
   for (const d of deliveries) {
     try {
-      await commitAndAck(db, await planDeliveries(db, [d]), now);
+      await commitAndAck(db, await planDeliveries(db, [d], s), now, s);
     } catch (err) {
-      retryLater(d, `apply failed: ${err instanceof Error ? err.message : String(err)}`);
+      s.backoff(d, `apply failed: ${why(err)}`);
     }
   }
 }
 
-export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env): Promise<Settlement[]> {
+  const s = new Settler();
   const db = makeDb(env.DB);
   const now = Date.now();
-  const winners = await decideOrder(env, decodeBatch(batch.messages));
-  if (!winners.length) return;
-  let effects: { delivery: Delivery; effect: Effect }[];
+  const winners = await decideOrder(env, decodeBatch(batch.messages, s), s);
+  if (!winners.length) return s.settled;
+  let planned: Planned[];
   try {
-    effects = await planDeliveries(db, winners);
+    planned = await planDeliveries(db, winners, s);
   } catch (err) {
-    for (const d of winners) retryLater(d, `plan failed: ${err instanceof Error ? err.message : String(err)}`);
-    return;
+    for (const d of winners) s.backoff(d, `plan failed: ${why(err)}`);
+    return s.settled;
   }
   try {
-    await commitAndAck(db, effects, now);
+    await commitAndAck(db, planned, now, s);
   } catch (err) {
-    console.error(`sync batch write failed, applying its ${effects.length} messages one by one: ${err instanceof Error ? err.message : String(err)}`);
-    await applyOneByOne(db, effects.map((e) => e.delivery), now);
+    console.error(`sync batch write failed, applying its ${planned.length} messages one by one: ${why(err)}`);
+    await applyOneByOne(db, planned.map((p) => p.delivery), now, s);
   }
+  return s.settled;
 }

@@ -58,7 +58,11 @@ export type Effect =
   | { kind: "delete"; msg: SyncQueueMessage }
   | { kind: "error"; msg: SyncQueueMessage; type: SyncErrorType; details: string };
 
-export type Outcome = { kind: "effect"; effect: Effect } | { kind: "retry"; delaySeconds: number; reason: string } | { kind: "drop"; reason: string };
+export type Outcome =
+  | { kind: "effect"; effect: Effect }
+  | { kind: "retry"; delaySeconds: number; reason: string }
+  /** Acked without effect: the store is gone, or the message's effect is already committed (redelivery). */
+  | { kind: "drop"; reason: string };
 
 type Context = Awaited<ReturnType<typeof readSetup>> & Awaited<ReturnType<typeof readLinks>>;
 
@@ -142,6 +146,7 @@ async function readLinks(db: Db, keys: LinkKey[], emails: [number, string][]) {
         objectType: ecommLinks.objectType,
         externalId: ecommLinks.externalId,
         serviceId: ecommLinks.serviceId,
+        messageId: ecommLinks.messageId,
       })
       .from(ecommLinks)
       .where(
@@ -160,7 +165,7 @@ async function readLinks(db: Db, keys: LinkKey[], emails: [number, string][]) {
       ),
   ]);
   return {
-    links: new Map(linkRows.map((l) => [keyString(l), { serviceId: l.serviceId }])),
+    links: new Map(linkRows.map((l) => [keyString(l), { serviceId: l.serviceId, messageId: l.messageId }])),
     emailOwners: new Map(contactRows.map((r) => [emailKey(r.portalId, r.email!), r.id])),
   };
 }
@@ -214,6 +219,12 @@ export async function planBatch(db: Db, msgs: SyncQueueMessage[], attempts: Map<
       out.set(m.id, { kind: "drop", reason: `store ${m.storeId} of account ${m.portalId} no longer exists` });
       continue;
     }
+    const link = ctx.links.get(keyString(keyOf(m)));
+    if (link?.messageId === m.id) {
+      // The link only ever carries a message id inside the batch that commits the message's whole effect.
+      out.set(m.id, { kind: "drop", reason: "already applied (redelivery)" });
+      continue;
+    }
     const settings = ctx.settings.get(ownerKey(m.portalId, m.appId));
     if (!settings) {
       const whose = m.appId === null ? "this account" : `app ${m.appId}`;
@@ -234,7 +245,6 @@ export async function planBatch(db: Db, msgs: SyncQueueMessage[], attempts: Map<
       out.set(m.id, fail(m, t));
       continue;
     }
-    const link = ctx.links.get(keyString(keyOf(m)));
     const outcome = planUpsert(m, t, link?.serviceId ?? null, ctx, available, claimed, attempts.get(m.id) ?? 1);
     if (outcome.kind === "effect" && outcome.effect.kind === "upsert") available.add(keyString(keyOf(m)));
     out.set(m.id, outcome);
