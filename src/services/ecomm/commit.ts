@@ -165,11 +165,10 @@ function resolveErrors(json: string): SQL {
       and ecomm_sync_errors.status = 'OPEN'`;
 }
 
-const each = (db: Db, rows: unknown[], build: (json: string) => SQL): D1PreparedStatement[] =>
-  rows.length ? chunkJson(rows).map((json) => rawStatement(db, build(json))) : [];
+const each = (rows: unknown[], build: (json: string) => SQL): SQL[] => (rows.length ? chunkJson(rows).map(build) : []);
 
-/** The statements of a batch's effects, in order. Empty when there is nothing to write. */
-export function commitStatements(db: Db, effects: Effect[], now: number): D1PreparedStatement[] {
+/** The SQL of a batch's effects, in order. Empty when there is nothing to write. */
+export function commitQueries(effects: Effect[], now: number): SQL[] {
   const upserts = effects.filter((e): e is Upsert => e.kind === "upsert");
   const applied = effects.filter((e) => e.kind !== "error");
   const failed = effects.filter((e): e is Extract<Effect, { kind: "error" }> => e.kind === "error");
@@ -194,23 +193,23 @@ export function commitStatements(db: Db, effects: Effect[], now: number): D1Prep
   const errorRows = failed.map((e) => ({ ...key(e), c: e.msg.message.changedAt, a: e.msg.appId, ty: e.type, de: e.details }));
 
   const creates = createRows.length
-    ? chunkJson(createRows).flatMap((json) => {
-        const rows = (JSON.parse(json) as unknown[]).length;
-        return [rawStatement(db, createRecords(json, now)), rawStatement(db, linkCreated(json, rows))];
-      })
+    ? chunkJson(createRows).flatMap((json) => [createRecords(json, now), linkCreated(json, (JSON.parse(json) as unknown[]).length)])
     : [];
   return [
-    ...each(db, linkRows, (j) => linkApplied(j, now)),
-    ...each(db, errorRows, (j) => linkFailed(j, now)),
+    ...each(linkRows, (j) => linkApplied(j, now)),
+    ...each(errorRows, (j) => linkFailed(j, now)),
     ...creates,
-    ...each(db, patchRows, (j) => patchRecords(j, now)),
-    ...each(db, replaceRows, dropReverseAssociations),
-    ...each(db, replaceRows, dropForwardAssociations),
-    ...each(db, assocRows, addAssociations),
-    ...each(db, errorRows, (j) => recordErrors(j, now)),
-    ...each(db, applied.map(key), resolveErrors),
+    ...each(patchRows, (j) => patchRecords(j, now)),
+    ...each(replaceRows, dropReverseAssociations),
+    ...each(replaceRows, dropForwardAssociations),
+    ...each(assocRows, addAssociations),
+    ...each(errorRows, (j) => recordErrors(j, now)),
+    ...each(applied.map(key), resolveErrors),
   ];
 }
+
+export const commitStatements = (db: Db, effects: Effect[], now: number): D1PreparedStatement[] =>
+  commitQueries(effects, now).map((q) => rawStatement(db, q));
 
 /** Commits the effects in one db.batch (all or nothing). */
 export async function commitEffects(db: Db, effects: Effect[], now: number): Promise<void> {
@@ -225,7 +224,6 @@ export async function commitEffects(db: Db, effects: Effect[], now: number): Pro
  */
 export function deadLetterStatements(db: Db, rows: { portalId: number; storeId: string; objectType: string; externalId: string; appId: number | null; messageId: string; changedAt: number; details: string }[], now: number) {
   return each(
-    db,
     rows.map((r) => ({ p: r.portalId, s: r.storeId, t: r.objectType, e: r.externalId, a: r.appId, m: r.messageId, c: r.changedAt, de: r.details })),
     (json) => sql`insert into ecomm_sync_errors (portal_id, store_id, object_type, external_id, app_id, message_id, changed_at, errored_at, type, details, status)
       select j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', j.value->>'a', j.value->>'m', j.value->>'c', ${now}, 'UNKNOWN_ERROR', j.value->>'de', 'OPEN'
@@ -234,5 +232,5 @@ export function deadLetterStatements(db: Db, rows: { portalId: number; storeId: 
       on conflict (portal_id, store_id, object_type, external_id) do update set
         app_id = excluded.app_id, message_id = excluded.message_id, changed_at = excluded.changed_at,
         errored_at = excluded.errored_at, type = excluded.type, details = excluded.details, status = 'OPEN'`,
-  );
+  ).map((q) => rawStatement(db, q));
 }

@@ -70,7 +70,8 @@ export async function listErrors(db: Db, scope: ErrorScope, q: ErrorsQuery, url:
     .select()
     .from(ecommSyncErrors)
     .where(and(...filters))
-    .orderBy(desc(ecommSyncErrors.erroredAt), sql`${ecommSyncErrors.portalId}, ${ecommSyncErrors.storeId}, ${ecommSyncErrors.objectType}, ${ecommSyncErrors.externalId}`)
+    // rowid breaks ties and is part of both indexes, so the listing walks the index without sorting.
+    .orderBy(desc(ecommSyncErrors.erroredAt), sql`${ecommSyncErrors}.rowid desc`)
     .limit(q.limit + 1)
     .offset(q.page - 1)
     .all();
