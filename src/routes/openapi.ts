@@ -25,7 +25,8 @@ export function buildDocument(routes: RouteDef[]) {
       tags: [r.tag],
       operationId: `${r.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
       security: r.auth.kinds.flatMap((k) => SECURITY[k] ?? []),
-      requestParams: { path: r.params as never, query: r.query as never },
+      // Only the schemas a route has: zod-openapi cannot read an undefined one.
+      requestParams: { ...(r.params ? { path: r.params as never } : {}), ...(r.query ? { query: r.query as never } : {}) },
       responses: Object.fromEntries(
         Object.entries(r.responses).map(([status, doc]) => [
           status,
