@@ -39,8 +39,9 @@ export class SyncOrder extends DurableObject<Env> {
 
   /**
    * Decides every entry and records the new winners. Within one call only the newest entry of an object
-   * can win; the others are stale. All writes happen synchronously in this one call, so they commit
-   * together before the answer leaves the object (output gate).
+   * can win; the others are stale. One statement does it: the upsert moves an object's stamp only forward
+   * (or rewrites it unchanged for a redelivered winner), and RETURNING lists exactly the entries that are
+   * now the winners. It commits before the answer leaves the object (output gate).
    */
   decide(entries: OrderEntry[]): Verdict[] {
     const best = new Map<string, number>();
@@ -48,30 +49,22 @@ export class SyncOrder extends DurableObject<Env> {
       const at = best.get(e.externalObjectId);
       if (at === undefined || isNewer(e, entries[at]!)) best.set(e.externalObjectId, i);
     });
-    const stored = new Map<string, Stamp>();
-    const cursor = this.ctx.storage.sql.exec<{ external_id: string; changed_at: number; message_id: string }>(
-      "SELECT external_id, changed_at, message_id FROM lww WHERE external_id IN (SELECT value FROM json_each(?))",
-      JSON.stringify([...best.keys()]),
+    const candidates = [...best.values()].map((i) => entries[i]!);
+    const won = new Set(
+      this.ctx.storage.sql
+        .exec<{ message_id: string }>(
+          `INSERT INTO lww (external_id, changed_at, message_id)
+             SELECT value->>'externalObjectId', value->>'changedAt', value->>'id' FROM json_each(?) WHERE true
+           ON CONFLICT (external_id) DO UPDATE SET changed_at = excluded.changed_at, message_id = excluded.message_id
+             WHERE (excluded.changed_at, excluded.message_id) >= (lww.changed_at, lww.message_id)
+           RETURNING message_id`,
+          JSON.stringify(candidates),
+        )
+        .toArray()
+        .map((r) => r.message_id),
     );
-    for (const row of cursor) stored.set(row.external_id, { changedAt: row.changed_at, id: row.message_id });
-
-    const verdicts: Verdict[] = entries.map(() => "stale");
-    for (const [key, i] of best) {
-      const entry = entries[i]!;
-      const current = stored.get(key);
-      if (!current || isNewer(entry, current)) {
-        this.ctx.storage.sql.exec(
-          "INSERT INTO lww (external_id, changed_at, message_id) VALUES (?, ?, ?) ON CONFLICT (external_id) DO UPDATE SET changed_at = excluded.changed_at, message_id = excluded.message_id",
-          key,
-          entry.changedAt,
-          entry.id,
-        );
-        verdicts[i] = "apply";
-      } else if (current.id === entry.id) {
-        verdicts[i] = "apply"; // redelivery of the recorded winner: its effect may not be committed yet
-      }
-    }
-    return verdicts;
+    // ">=": a redelivered winner (same stamp) is returned too, since its effect may not be committed yet.
+    return entries.map((e, i) => (best.get(e.externalObjectId) === i && won.has(e.id) ? "apply" : "stale"));
   }
 
   /** The recorded winner of one object (status and tests). */

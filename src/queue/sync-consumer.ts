@@ -12,7 +12,7 @@
 import { makeDb, type Db } from "../db/client";
 import { decideAll } from "../durable-objects/sync-order-client";
 import { commitEffects } from "../services/ecomm/commit";
-import { backoffSeconds, planBatch, type Effect } from "../services/ecomm/plan";
+import { backoffSeconds, planBatch, readPlanContext, type Effect, type PlanContext } from "../services/ecomm/plan";
 import { syncQueueMessage, type SyncQueueMessage } from "./messages";
 
 export interface Delivery {
@@ -87,10 +87,14 @@ export interface Planned {
   effect: Effect;
 }
 
-/** Step 2: plan. Retries and drops are settled here; the effects go on to the commit. */
-export async function planDeliveries(db: Db, winners: Delivery[], s: Settler): Promise<Planned[]> {
+/**
+ * Step 2: plan (reads only). Retries and drops are settled here; the effects go on to the commit.
+ * `ctx` is the batch's read, when it was made alongside the ordering decision.
+ */
+export async function planDeliveries(db: Db, winners: Delivery[], s: Settler, ctx?: PlanContext): Promise<Planned[]> {
   const attempts = new Map(winners.map((d) => [d.body.id, d.msg.attempts]));
-  const outcomes = await planBatch(db, winners.map((d) => d.body), attempts);
+  const bodies = winners.map((d) => d.body);
+  const outcomes = await planBatch(db, ctx ?? (await readPlanContext(db, bodies)), bodies, attempts);
   const byId = new Map(winners.map((d) => [d.body.id, d]));
   const planned: Planned[] = [];
   for (const [id, outcome] of outcomes) {
@@ -124,11 +128,18 @@ export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env): 
   const s = new Settler();
   const db = makeDb(env.DB);
   const now = Date.now();
-  const winners = await decideOrder(env, decodeBatch(batch.messages, s), s);
+  const deliveries = decodeBatch(batch.messages, s);
+  if (!deliveries.length) return s.settled;
+  // The plan's read does not depend on the ordering decision: both run at once (it reads a superset).
+  const [winners, ctx] = await Promise.all([
+    decideOrder(env, deliveries, s),
+    readPlanContext(db, deliveries.map((d) => d.body)).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
+  ]);
   if (!winners.length) return s.settled;
   let planned: Planned[];
   try {
-    planned = await planDeliveries(db, winners, s);
+    if (ctx instanceof Error) throw ctx;
+    planned = await planDeliveries(db, winners, s, ctx);
   } catch (err) {
     for (const d of winners) s.backoff(d, `plan failed: ${why(err)}`);
     return s.settled;

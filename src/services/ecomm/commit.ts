@@ -11,10 +11,9 @@
  * decision can never overwrite a newer one, whatever order concurrent consumer invocations commit in.
  *
  * New CRM records: the INSERT ... SELECT creates the records of the batch, then the next statement links
- * them by their (random) guid, looked up only among the ids that INSERT just assigned
- * (`last_insert_rowid() - n < id <= last_insert_rowid()`, a primary-key range), since crm_objects has no
- * index on guid. A record is created only while the link has no service_id, inside the same transaction,
- * so one externalObjectId never gets two records (spec 2.4 rule 1).
+ * each to its object from the ids that INSERT just assigned (consecutive, ending at last_insert_rowid()),
+ * checked against the record's random guid. A record is created only while the link has no service_id,
+ * inside the same transaction, so one externalObjectId never gets two records (spec 2.4 rule 1).
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -93,14 +92,21 @@ function createRecords(json: string, now: number): SQL {
     order by j.key`;
 }
 
-/** 3. Links the records statement 2 just created; must directly follow it. */
-function linkCreated(json: string, rows: number): SQL {
-  return sql`update ecomm_links set service_id = o.id
-    from json_each(${json}) j join crm_objects o
-      on o.id > last_insert_rowid() - ${rows} and o.id <= last_insert_rowid() and o.guid = j.value->>'g'
-    where ecomm_links.portal_id = j.value->>'p' and ecomm_links.store_id = j.value->>'s'
-      and ecomm_links.object_type = j.value->>'t' and ecomm_links.external_id = j.value->>'e'
-      and ecomm_links.message_id = j.value->>'m' and ecomm_links.service_id is null`;
+/**
+ * 3. Links the records statement 2 just created; must directly follow it. Statement 2 inserted exactly
+ * the rows this subquery selects (same join, same condition, nothing changed in between), in j.key order,
+ * with consecutive ids ending at last_insert_rowid(); so the k-th of n rows got id last - n + k. The guid
+ * check (a primary-key lookup) makes sure of it: a row that does not match is left unlinked, never mislinked.
+ */
+function linkCreated(json: string): SQL {
+  return sql`update ecomm_links set service_id = q.id
+    from (
+      select l.id as link_id, j.value->>'g' as g,
+        last_insert_rowid() - count(*) over () + row_number() over (order by j.key) as id
+      from json_each(${json}) j join ecomm_links l on ${LINK_OF_J}
+      where ${OWN_MESSAGE} and l.service_id is null
+    ) q
+    where ecomm_links.id = q.link_id and (select o.guid from crm_objects o where o.id = q.id) = q.g`;
 }
 
 /**
@@ -193,7 +199,7 @@ export function commitQueries(effects: Effect[], now: number): SQL[] {
   const errorRows = failed.map((e) => ({ ...key(e), c: e.msg.message.changedAt, a: e.msg.appId, ty: e.type, de: e.details }));
 
   const creates = createRows.length
-    ? chunkJson(createRows).flatMap((json) => [createRecords(json, now), linkCreated(json, (JSON.parse(json) as unknown[]).length)])
+    ? chunkJson(createRows).flatMap((json) => [createRecords(json, now), linkCreated(json)])
     : [];
   return [
     ...each(linkRows, (j) => linkApplied(j, now)),

@@ -64,7 +64,7 @@ export type Outcome =
   /** Acked without effect: the store is gone, or the message's effect is already committed (redelivery). */
   | { kind: "drop"; reason: string };
 
-type Context = Awaited<ReturnType<typeof readSetup>> & Awaited<ReturnType<typeof readLinks>>;
+type Context = PlanContext;
 
 /** Exponential backoff for deliveries: 5 s, 10 s, 20 s ... capped at 5 minutes. */
 export const backoffSeconds = (attempts: number) => Math.min(300, 5 * 2 ** Math.max(0, attempts - 1));
@@ -100,12 +100,66 @@ interface Translation {
   targets: ReturnType<typeof targetsOf>;
 }
 
-/** Round trip 1: the settings, stores and pipeline stages the batch needs. */
-async function readSetup(db: Db, msgs: SyncQueueMessage[]) {
+const linkQuery = (db: Db, keys: LinkKey[]) =>
+  db
+    .select({
+      portalId: ecommLinks.portalId,
+      storeId: ecommLinks.storeId,
+      objectType: ecommLinks.objectType,
+      externalId: ecommLinks.externalId,
+      serviceId: ecommLinks.serviceId,
+      messageId: ecommLinks.messageId,
+    })
+    .from(ecommLinks)
+    .where(
+      sql`(${ecommLinks.portalId}, ${ecommLinks.storeId}, ${ecommLinks.objectType}, ${ecommLinks.externalId}) in (select value->>0, value->>1, value->>2, value->>3 from json_each(${JSON.stringify(keys.map((k) => [k.portalId, k.storeId, k.objectType, k.externalId]))}))`,
+    );
+
+/** Every email a contact message could set: any of its string values that is a valid email. */
+function candidateEmails(msgs: SyncQueueMessage[]): [number, string][] {
+  const out = new Map<string, [number, string]>();
+  for (const m of msgs) {
+    if (m.objectType !== "CONTACT") continue;
+    for (const v of Object.values(m.message.properties ?? {})) {
+      if (typeof v === "string" && isValidEmail(v.trim())) out.set(emailKey(m.portalId, v.trim().toLowerCase()), [m.portalId, v.trim().toLowerCase()]);
+    }
+  }
+  return [...out.values()];
+}
+
+/** What planning reads from D1. `readKeys` are the object keys whose link was looked up (found or not). */
+export interface PlanContext {
+  settings: Map<string, typeof ecommSettings.$inferSelect>;
+  stores: Map<string, typeof ecommStores.$inferSelect>;
+  stages: Map<number, Set<string>>;
+  links: Map<string, { serviceId: number | null; messageId: string }>;
+  readKeys: Set<string>;
+  /** `${portalId}|${lower-cased email}` -> the contact that owns it (spec 2.8 rule 2: unique per account). */
+  emailOwners: Map<string, number>;
+}
+
+/**
+ * Everything planning needs, in ONE D1 round trip that does not depend on the ordering decision, so the
+ * consumer runs it alongside the SyncOrder RPCs: settings, stores, stages, the links of the messages'
+ * objects and of the objects their `associations` name, and the owners of every email a contact message
+ * could set. (Only v1 `hs_assoc__*` association properties can need a second read, see planBatch.)
+ */
+export async function readPlanContext(db: Db, msgs: SyncQueueMessage[]): Promise<PlanContext> {
   const owners = [...new Map(msgs.map((m) => [ownerKey(m.portalId, m.appId), m.appId === null ? ["portal", m.portalId] : ["app", m.appId]])).values()];
   const stores = [...new Map(msgs.map((m) => [storeKey(m.portalId, m.storeId), [m.portalId, m.storeId]])).values()];
   const dealPortals = [...new Set(msgs.filter((m) => m.objectType === "DEAL").map((m) => m.portalId))];
-  const [settingsRows, storeRows, stageRows] = await db.batch([
+  const keys = new Map<string, LinkKey>();
+  for (const m of msgs) {
+    keys.set(keyString(keyOf(m)), keyOf(m));
+    const t = targetsOf(m, {});
+    for (const [objectType, ids] of [["CONTACT", t.contacts], ["DEAL", t.deals], ["PRODUCT", t.products]] as const) {
+      for (const externalId of ids ?? []) {
+        const k = { portalId: m.portalId, storeId: m.storeId, objectType, externalId };
+        keys.set(keyString(k), k);
+      }
+    }
+  }
+  const [settingsRows, storeRows, stageRows, linkRows, contactRows] = await db.batch([
     db
       .select()
       .from(ecommSettings)
@@ -118,6 +172,18 @@ async function readSetup(db: Db, msgs: SyncQueueMessage[]) {
       .select({ portalId: ecommPipelineStages.portalId, stageId: ecommPipelineStages.stageId })
       .from(ecommPipelineStages)
       .where(inJson(ecommPipelineStages.portalId, dealPortals)),
+    linkQuery(db, [...keys.values()]),
+    db
+      .select({ id: crmObjects.id, portalId: crmObjects.portalId, email: crmObjects.email })
+      .from(crmObjects)
+      .where(
+        and(
+          eq(crmObjects.objectType, "contacts"),
+          eq(crmObjects.archived, false),
+          sql`${crmObjects.email} is not null`,
+          sql`(${crmObjects.portalId}, ${crmObjects.email}) in (select value->>0, value->>1 from json_each(${JSON.stringify(candidateEmails(msgs))}))`,
+        ),
+      ),
   ]);
   const stages = new Map<number, Set<string>>();
   for (const s of stageRows) {
@@ -129,43 +195,8 @@ async function readSetup(db: Db, msgs: SyncQueueMessage[]) {
     settings: new Map(settingsRows.map((s) => [`${s.ownerKind}:${s.ownerId}`, s])),
     stores: new Map(storeRows.map((s) => [storeKey(s.portalId, s.storeId), s])),
     stages,
-  };
-}
-
-/**
- * Round trip 2: the links of the messages' objects and of the objects they associate with, and which
- * contacts already own the emails the batch sets (spec 2.8 rule 2: email is unique per account).
- */
-async function readLinks(db: Db, keys: LinkKey[], emails: [number, string][]) {
-  const keyList = keys.map((k) => [k.portalId, k.storeId, k.objectType, k.externalId]);
-  const [linkRows, contactRows] = await db.batch([
-    db
-      .select({
-        portalId: ecommLinks.portalId,
-        storeId: ecommLinks.storeId,
-        objectType: ecommLinks.objectType,
-        externalId: ecommLinks.externalId,
-        serviceId: ecommLinks.serviceId,
-        messageId: ecommLinks.messageId,
-      })
-      .from(ecommLinks)
-      .where(
-        sql`(${ecommLinks.portalId}, ${ecommLinks.storeId}, ${ecommLinks.objectType}, ${ecommLinks.externalId}) in (select value->>0, value->>1, value->>2, value->>3 from json_each(${JSON.stringify(keyList)}))`,
-      ),
-    db
-      .select({ id: crmObjects.id, portalId: crmObjects.portalId, email: crmObjects.email })
-      .from(crmObjects)
-      .where(
-        and(
-          eq(crmObjects.objectType, "contacts"),
-          eq(crmObjects.archived, false),
-          sql`${crmObjects.email} is not null`,
-          sql`(${crmObjects.portalId}, ${crmObjects.email}) in (select value->>0, value->>1 from json_each(${JSON.stringify(emails)}))`,
-        ),
-      ),
-  ]);
-  return {
     links: new Map(linkRows.map((l) => [keyString(l), { serviceId: l.serviceId, messageId: l.messageId }])),
+    readKeys: new Set(keys.keys()),
     emailOwners: new Map(contactRows.map((r) => [emailKey(r.portalId, r.email!), r.id])),
   };
 }
@@ -179,18 +210,13 @@ const TYPE_ORDER: Record<EcommObjectType, number> = { CONTACT: 0, PRODUCT: 1, DE
  * Plans every winning message. `attempts` is the delivery count of each message (msg.attempts).
  * Returns an outcome per message id.
  */
-export async function planBatch(db: Db, msgs: SyncQueueMessage[], attempts: Map<string, number>): Promise<Map<string, Outcome>> {
-  const setup = await readSetup(db, msgs);
+export async function planBatch(db: Db, ctx: PlanContext, msgs: SyncQueueMessage[], attempts: Map<string, number>): Promise<Map<string, Outcome>> {
   const ordered = [...msgs].sort((a, b) => TYPE_ORDER[a.objectType] - TYPE_ORDER[b.objectType]);
 
-  // Translate first: which links and emails to read depends on the mapped properties.
   const translations = new Map<string, Translation | SyncFailure>();
-  const keys = new Map<string, LinkKey>();
-  const emails: [number, string][] = [];
-  const addKey = (k: LinkKey) => keys.set(keyString(k), k);
+  const unread = new Map<string, LinkKey>();
   for (const m of ordered) {
-    addKey(keyOf(m));
-    const settings = setup.settings.get(ownerKey(m.portalId, m.appId));
+    const settings = ctx.settings.get(ownerKey(m.portalId, m.appId));
     if (!settings || m.message.action === "DELETE") continue;
     const t = translate(settings.mappings[m.objectType]?.properties ?? [], m.message.properties ?? {});
     if (!("patch" in t)) {
@@ -199,13 +225,18 @@ export async function planBatch(db: Db, msgs: SyncQueueMessage[], attempts: Map<
     }
     const targets = targetsOf(m, t.assoc);
     translations.set(m.id, { patch: t.patch, targets });
-    const at = (objectType: EcommObjectType) => (externalId: string) => addKey({ portalId: m.portalId, storeId: m.storeId, objectType, externalId });
-    targets.contacts?.forEach(at("CONTACT"));
-    targets.deals?.forEach(at("DEAL"));
-    targets.products?.forEach(at("PRODUCT"));
-    if (m.objectType === "CONTACT" && typeof t.patch.email === "string") emails.push([m.portalId, t.patch.email.trim().toLowerCase()]);
+    for (const [objectType, ids] of [["CONTACT", targets.contacts], ["DEAL", targets.deals], ["PRODUCT", targets.products]] as const) {
+      for (const externalId of ids ?? []) {
+        const k = { portalId: m.portalId, storeId: m.storeId, objectType, externalId };
+        if (!ctx.readKeys.has(keyString(k))) unread.set(keyString(k), k);
+      }
+    }
   }
-  const ctx: Context = { ...setup, ...(await readLinks(db, [...keys.values()], emails)) };
+  if (unread.size) {
+    // Objects named only by v1 association properties, known after translation: one more read.
+    for (const l of await linkQuery(db, [...unread.values()]).all()) ctx.links.set(keyString(l), { serviceId: l.serviceId, messageId: l.messageId });
+    for (const k of unread.keys()) ctx.readKeys.add(k);
+  }
 
   const out = new Map<string, Outcome>();
   /** Objects that exist now or are upserted earlier in this batch: associations to them resolve. */
