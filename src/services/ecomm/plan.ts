@@ -1,35 +1,22 @@
 /**
  * @module Planning the effect of a consumer batch's winning messages (spec 4.2 rule 1: translate through
- * the mappings, validate against current properties, apply). The reads for the whole batch are two D1
- * round trips at most; the decisions per message are pure and become `Effect`s for commit.ts, or a
- * retry (a line item whose deal or product has not arrived yet), or a drop (the store is gone).
+ * the mappings, validate against current properties, apply). The reads for the whole batch are one D1
+ * round trip, made alongside the ordering RPC (a second one only for objects named by v1 association
+ * properties); the decisions per message are pure and become `Effect`s for commit.ts, or a retry (a line
+ * item whose deal or product has not arrived yet), or a drop (the store is gone, or already applied).
  */
-import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { crmObjects } from "../../db/tables/crm";
-import { ecommLinks, ecommPipelineStages, ecommSettings, ecommStores, type EcommObjectType } from "../../db/tables/ecomm";
+import type { EcommObjectType } from "../../db/tables/ecomm";
 import type { SyncQueueMessage } from "../../queue/messages";
-import { inJson } from "../crm";
+import { emailKey, keyOf, keyString, ownerKey, storeKey, targetsOf, type LinkKey } from "./keys";
 import { ASSOC_PROPERTY, PIPELINE_ID, type SyncErrorType } from "./model";
-import { isValidEmail, splitIds, translate, type SyncFailure } from "./translate";
+import { linkQuery, type PlanContext } from "./plan-context";
+import { isValidEmail, translate, type SyncFailure } from "./translate";
+
+export { readPlanContext, type PlanContext } from "./plan-context";
 
 /** A line item waiting for its deal or product is retried this many deliveries before it is an error. */
 export const ASSOC_MAX_ATTEMPTS = 4;
-
-export interface LinkKey {
-  portalId: number;
-  storeId: string;
-  objectType: EcommObjectType;
-  externalId: string;
-}
-
-export const keyOf = (m: SyncQueueMessage): LinkKey => ({
-  portalId: m.portalId,
-  storeId: m.storeId,
-  objectType: m.objectType,
-  externalId: m.message.externalObjectId,
-});
-const keyString = (k: LinkKey) => JSON.stringify([k.portalId, k.storeId, k.objectType, k.externalId]);
 
 export interface AssocTarget {
   objectType: EcommObjectType;
@@ -50,7 +37,7 @@ export type Effect =
       stage: string | null;
       /** An existing contact with the same email the new object is linked to instead of creating one. */
       presetServiceId: number | null;
-      /** Identity of the record this message would create (also how commit.ts finds its new id). */
+      /** Identity of the record this message would create (commit.ts checks the new record against it). */
       guid: string;
       /** CRM types whose associations the message replaces, and the targets it names. */
       assoc: { replace: EcommObjectType[]; targets: AssocTarget[] };
@@ -64,141 +51,12 @@ export type Outcome =
   /** Acked without effect: the store is gone, or the message's effect is already committed (redelivery). */
   | { kind: "drop"; reason: string };
 
-type Context = PlanContext;
-
 /** Exponential backoff for deliveries: 5 s, 10 s, 20 s ... capped at 5 minutes. */
 export const backoffSeconds = (attempts: number) => Math.min(300, 5 * 2 ** Math.max(0, attempts - 1));
-
-const ownerKey = (portalId: number, appId: number | null) => (appId === null ? `portal:${portalId}` : `app:${appId}`);
-const storeKey = (portalId: number, storeId: string) => JSON.stringify([portalId, storeId]);
-const emailKey = (portalId: number, email: string) => `${portalId}|${email}`;
-
-/** Associations of a message, whatever the case of the type keys. */
-function associationsOf(m: SyncQueueMessage): Partial<Record<EcommObjectType, string[]>> {
-  const out: Partial<Record<EcommObjectType, string[]>> = {};
-  for (const [type, ids] of Object.entries(m.message.associations ?? {})) {
-    const t = type.toUpperCase();
-    if (t === "CONTACT" || t === "PRODUCT" || t === "DEAL" || t === "LINE_ITEM") out[t] = ids.filter(Boolean);
-  }
-  return out;
-}
-
-/** The associations a message names: the v2 `associations` map first, else the v1 `hs_assoc__*` properties. */
-function targetsOf(m: SyncQueueMessage, assocProps: Record<string, string | null>) {
-  const assoc = associationsOf(m);
-  const pick = (type: EcommObjectType, property: string) =>
-    assoc[type] ?? (property in assocProps ? splitIds(assocProps[property]) : undefined);
-  return {
-    contacts: m.objectType === "DEAL" ? pick("CONTACT", ASSOC_PROPERTY.dealContacts) : undefined,
-    deals: m.objectType === "LINE_ITEM" ? pick("DEAL", ASSOC_PROPERTY.lineItemDeal) : undefined,
-    products: m.objectType === "LINE_ITEM" ? pick("PRODUCT", ASSOC_PROPERTY.lineItemProduct) : undefined,
-  };
-}
 
 interface Translation {
   patch: Record<string, string | null>;
   targets: ReturnType<typeof targetsOf>;
-}
-
-const linkQuery = (db: Db, keys: LinkKey[]) =>
-  db
-    .select({
-      portalId: ecommLinks.portalId,
-      storeId: ecommLinks.storeId,
-      objectType: ecommLinks.objectType,
-      externalId: ecommLinks.externalId,
-      serviceId: ecommLinks.serviceId,
-      messageId: ecommLinks.messageId,
-    })
-    .from(ecommLinks)
-    .where(
-      sql`(${ecommLinks.portalId}, ${ecommLinks.storeId}, ${ecommLinks.objectType}, ${ecommLinks.externalId}) in (select value->>0, value->>1, value->>2, value->>3 from json_each(${JSON.stringify(keys.map((k) => [k.portalId, k.storeId, k.objectType, k.externalId]))}))`,
-    );
-
-/** Every email a contact message could set: any of its string values that is a valid email. */
-function candidateEmails(msgs: SyncQueueMessage[]): [number, string][] {
-  const out = new Map<string, [number, string]>();
-  for (const m of msgs) {
-    if (m.objectType !== "CONTACT") continue;
-    for (const v of Object.values(m.message.properties ?? {})) {
-      if (typeof v === "string" && isValidEmail(v.trim())) out.set(emailKey(m.portalId, v.trim().toLowerCase()), [m.portalId, v.trim().toLowerCase()]);
-    }
-  }
-  return [...out.values()];
-}
-
-/** What planning reads from D1. `readKeys` are the object keys whose link was looked up (found or not). */
-export interface PlanContext {
-  settings: Map<string, typeof ecommSettings.$inferSelect>;
-  stores: Map<string, typeof ecommStores.$inferSelect>;
-  stages: Map<number, Set<string>>;
-  links: Map<string, { serviceId: number | null; messageId: string }>;
-  readKeys: Set<string>;
-  /** `${portalId}|${lower-cased email}` -> the contact that owns it (spec 2.8 rule 2: unique per account). */
-  emailOwners: Map<string, number>;
-}
-
-/**
- * Everything planning needs, in ONE D1 round trip that does not depend on the ordering decision, so the
- * consumer runs it alongside the SyncOrder RPCs: settings, stores, stages, the links of the messages'
- * objects and of the objects their `associations` name, and the owners of every email a contact message
- * could set. (Only v1 `hs_assoc__*` association properties can need a second read, see planBatch.)
- */
-export async function readPlanContext(db: Db, msgs: SyncQueueMessage[]): Promise<PlanContext> {
-  const owners = [...new Map(msgs.map((m) => [ownerKey(m.portalId, m.appId), m.appId === null ? ["portal", m.portalId] : ["app", m.appId]])).values()];
-  const stores = [...new Map(msgs.map((m) => [storeKey(m.portalId, m.storeId), [m.portalId, m.storeId]])).values()];
-  const dealPortals = [...new Set(msgs.filter((m) => m.objectType === "DEAL").map((m) => m.portalId))];
-  const keys = new Map<string, LinkKey>();
-  for (const m of msgs) {
-    keys.set(keyString(keyOf(m)), keyOf(m));
-    const t = targetsOf(m, {});
-    for (const [objectType, ids] of [["CONTACT", t.contacts], ["DEAL", t.deals], ["PRODUCT", t.products]] as const) {
-      for (const externalId of ids ?? []) {
-        const k = { portalId: m.portalId, storeId: m.storeId, objectType, externalId };
-        keys.set(keyString(k), k);
-      }
-    }
-  }
-  const [settingsRows, storeRows, stageRows, linkRows, contactRows] = await db.batch([
-    db
-      .select()
-      .from(ecommSettings)
-      .where(sql`(${ecommSettings.ownerKind}, ${ecommSettings.ownerId}) in (select value->>0, value->>1 from json_each(${JSON.stringify(owners)}))`),
-    db
-      .select()
-      .from(ecommStores)
-      .where(sql`(${ecommStores.portalId}, ${ecommStores.storeId}) in (select value->>0, value->>1 from json_each(${JSON.stringify(stores)}))`),
-    db
-      .select({ portalId: ecommPipelineStages.portalId, stageId: ecommPipelineStages.stageId })
-      .from(ecommPipelineStages)
-      .where(inJson(ecommPipelineStages.portalId, dealPortals)),
-    linkQuery(db, [...keys.values()]),
-    db
-      .select({ id: crmObjects.id, portalId: crmObjects.portalId, email: crmObjects.email })
-      .from(crmObjects)
-      .where(
-        and(
-          eq(crmObjects.objectType, "contacts"),
-          eq(crmObjects.archived, false),
-          sql`${crmObjects.email} is not null`,
-          sql`(${crmObjects.portalId}, ${crmObjects.email}) in (select value->>0, value->>1 from json_each(${JSON.stringify(candidateEmails(msgs))}))`,
-        ),
-      ),
-  ]);
-  const stages = new Map<number, Set<string>>();
-  for (const s of stageRows) {
-    const set = stages.get(s.portalId) ?? new Set<string>();
-    set.add(s.stageId);
-    stages.set(s.portalId, set);
-  }
-  return {
-    settings: new Map(settingsRows.map((s) => [`${s.ownerKind}:${s.ownerId}`, s])),
-    stores: new Map(storeRows.map((s) => [storeKey(s.portalId, s.storeId), s])),
-    stages,
-    links: new Map(linkRows.map((l) => [keyString(l), { serviceId: l.serviceId, messageId: l.messageId }])),
-    readKeys: new Set(keys.keys()),
-    emailOwners: new Map(contactRows.map((r) => [emailKey(r.portalId, r.email!), r.id])),
-  };
 }
 
 const fail = (msg: SyncQueueMessage, f: SyncFailure): Outcome => ({ kind: "effect", effect: { kind: "error", msg, type: f.type, details: f.details } });
@@ -287,7 +145,7 @@ function planUpsert(
   m: SyncQueueMessage,
   { patch, targets }: Translation,
   serviceId: number | null,
-  ctx: Context,
+  ctx: PlanContext,
   available: Set<string>,
   claimed: Map<string, string>,
   attempts: number,
