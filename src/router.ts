@@ -14,8 +14,9 @@ import { allRoutes } from "./routes";
 type Args = [Env, ExecutionContext];
 interface Req extends IRequest {
   correlationId: string;
-  /** Rate-limit headers for the response, once the request has been counted. */
-  rateHeaders?: Record<string, string>;
+  /** Headers for the response, applied in `finally` so error responses carry them too: the route's
+   * `responseHeaders` and, once the request has been counted, the rate-limit headers. */
+  responseHeaders?: Record<string, string>;
 }
 
 function compile(path: string): RegExp {
@@ -29,7 +30,7 @@ async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): P
   const now = Date.now();
   const principal = await authenticate(req, url, def.auth, env, db, now);
   const decision = await consume(env, principal, now);
-  if (decision) req.rateHeaders = rateHeaders(decision);
+  if (decision) req.responseHeaders = { ...req.responseHeaders, ...rateHeaders(decision) };
   const params: unknown = def.params ? validate(def.params, req.params, "path") : req.params;
   const query: unknown = def.query ? validate(def.query, queryObject(url), "query") : {};
   let body: unknown;
@@ -56,7 +57,7 @@ export function buildRouter(routes: RouteDef[] = allRoutes) {
     },
     finally: [
       (res: Response, req) => {
-        const extra: Record<string, string> = { ...req.rateHeaders };
+        const extra: Record<string, string> = { ...req.responseHeaders };
         if (!res.headers.has("x-service-correlation-id")) extra["x-service-correlation-id"] = req.correlationId;
         if (Object.keys(extra).length === 0) return res;
         // Redirects from Response.redirect() have immutable headers: copy before adding ours.
@@ -67,9 +68,10 @@ export function buildRouter(routes: RouteDef[] = allRoutes) {
     ],
   });
   for (const def of routes) {
-    router[def.method.toLowerCase() as "get"](def.path, (req: Req, env: Env, exec: ExecutionContext) =>
-      run(def, req, env, exec),
-    );
+    router[def.method.toLowerCase() as "get"](def.path, (req: Req, env: Env, exec: ExecutionContext) => {
+      req.responseHeaders = def.responseHeaders;
+      return run(def, req, env, exec);
+    });
   }
   router.all("*", (req: Req) => {
     const path = new URL(req.url).pathname;

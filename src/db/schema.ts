@@ -4,3 +4,4 @@ export * from "./tables/crm";
 export * from "./tables/timeline";
 export * from "./tables/content";
 export * from "./tables/cards";
+export * from "./tables/ecomm";

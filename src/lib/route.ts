@@ -48,6 +48,8 @@ export interface RouteDef<
   responses: Record<number, ResponseDoc>;
   /** Left out of the OpenAPI document (HTML pages, operator-only helpers). */
   hidden?: boolean;
+  /** Headers set on every response of the route, errors included (e.g. the bridge's Sunset, issue 3). */
+  responseHeaders?: Record<string, string>;
   handler: (ctx: Ctx<z.output<PS>, z.output<QS>, z.output<BS>>) => Promise<Response> | Response;
 }
 

@@ -5,6 +5,7 @@ import { contentRoutes } from "./content";
 import { cardRoutes } from "./cards";
 import { contactsV1Routes } from "./contacts-v1";
 import { crmObjectRoutes } from "./crm-objects";
+import { ecommRoutes } from "./ecomm";
 import { oauthRoutes } from "./oauth";
 import { openapiRoutes } from "./openapi";
 import { sessionRoutes } from "./session";
@@ -15,6 +16,7 @@ export const allRoutes: RouteDef[] = [
   ...oauthRoutes,
   ...contactsV1Routes,
   ...crmObjectRoutes,
+  ...ecommRoutes,
   ...openapiRoutes,
   ...sessionRoutes,
   ...timelineRoutes,

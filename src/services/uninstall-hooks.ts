@@ -4,6 +4,7 @@
  */
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
+import { deleteAppStores } from "./ecomm/stores";
 
 export interface UninstallRef {
   portalId: number;
@@ -13,4 +14,4 @@ export interface UninstallRef {
 
 export type UninstallHook = (db: Db, ref: UninstallRef) => BatchItem<"sqlite">[];
 
-export const uninstallHooks: UninstallHook[] = [];
+export const uninstallHooks: UninstallHook[] = [deleteAppStores];

@@ -1,0 +1,36 @@
+/**
+ * @module Checkout abandonment (spec 3): deals still in checkout_pending 24 hours after they entered it
+ * (the changedAt of the message that set the stage) move to checkout_abandoned.
+ *
+ * Bounded and indexed: at most MAX_PER_RUN deals per run, found through the (stage, stage_entered_at)
+ * index, oldest first; the next run takes the rest. Both statements select the same rows inside one
+ * db.batch, so the run is atomic, idempotent (a moved deal is no longer pending) and safe when runs
+ * overlap (D1 serialises batches: the second sees the first's result).
+ *
+ * Last-write-wins: the sweep is not a sync message and never moves the LWW watermark
+ * (changed_at, message_id) of the link. Any message newer than the last applied one therefore still
+ * applies after a sweep: a late message that completed the checkout wins, and one that sets
+ * checkout_pending again restarts the 24 hours from its changedAt. A sync write that commits between
+ * two runs is seen by the next run, since the sweep only touches deals whose link is still pending.
+ */
+import { sql } from "drizzle-orm";
+import { makeDb } from "../db/client";
+import { rawStatement, runRawBatch } from "../lib/d1-raw";
+import { ABANDON_AFTER_MS } from "../services/ecomm/model";
+
+export const MAX_PER_RUN = 1000;
+
+export async function abandonCheckouts(env: Env, now: number): Promise<{ moved: number }> {
+  const db = makeDb(env.DB);
+  const cutoff = now - ABANDON_AFTER_MS;
+  const due = sql`select id from ecomm_links
+    where stage = 'checkout_pending' and stage_entered_at <= ${cutoff}
+    order by stage_entered_at, id limit ${MAX_PER_RUN}`;
+  const [, links] = await runRawBatch(db, [
+    rawStatement(db, sql`update crm_objects set properties = json_set(properties, '$.dealstage', 'checkout_abandoned'), updated_at = ${now}
+      where archived = 0 and id in (select service_id from ecomm_links where id in (${due}))`),
+    rawStatement(db, sql`update ecomm_links set stage = 'checkout_abandoned', stage_entered_at = stage_entered_at + ${ABANDON_AFTER_MS}, updated_at = ${now}
+      where id in (${due})`),
+  ]);
+  return { moved: links?.meta.changes ?? 0 };
+}

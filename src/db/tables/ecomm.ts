@@ -1,0 +1,150 @@
+/**
+ * @module Ecommerce bridge tables (issue 3; spec 2.2–2.5, 3). Settings, stores, the per-account ecommerce
+ * pipeline, the link of each synced external object to its CRM record (with the last-write-wins watermark
+ * the D1 writes are guarded by), the latest sync error per object, and import-webhook outcomes.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const ECOMM_OBJECT_TYPES = ["CONTACT", "PRODUCT", "DEAL", "LINE_ITEM"] as const;
+export type EcommObjectType = (typeof ECOMM_OBJECT_TYPES)[number];
+
+export const DATA_TYPES = ["STRING", "NUMBER", "DATETIME", "AVATAR_IMAGE"] as const;
+export type DataType = (typeof DATA_TYPES)[number];
+
+export interface PropertyMapping {
+  externalPropertyName: string;
+  servicePropertyName: string;
+  dataType: DataType;
+}
+export type Mappings = Partial<Record<EcommObjectType, { properties: PropertyMapping[] }>>;
+
+/**
+ * Settings of one owner: an app (`owner_kind = 'app'`, set with the developer key) or one account
+ * (`owner_kind = 'portal'`, set with the account's token). spec 2.2.
+ */
+export const ecommSettings = sqliteTable(
+  "ecomm_settings",
+  {
+    ownerKind: text("owner_kind", { enum: ["app", "portal"] }).notNull(),
+    ownerId: integer("owner_id").notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull(),
+    webhookUri: text("webhook_uri"),
+    mappings: text("mappings", { mode: "json" }).$type<Mappings>().notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.ownerKind, t.ownerId] })],
+);
+
+/** spec 2.3. `generation` changes when a store id is deleted and defined again, so old ordering state is never reused. */
+export const ecommStores = sqliteTable(
+  "ecomm_stores",
+  {
+    portalId: integer("portal_id").notNull(),
+    storeId: text("store_id").notNull(),
+    label: text("label").notNull(),
+    adminUri: text("admin_uri"),
+    /** The OAuth app that created the store (uninstalling it deletes the store, spec 3); null for a private app. */
+    appId: integer("app_id"),
+    generation: text("generation").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.portalId, t.storeId] }), index("ecomm_stores_app").on(t.appId, t.portalId)],
+);
+
+/** The ecommerce deal pipeline, created with the account's first store (spec 3). */
+export const ecommPipelines = sqliteTable("ecomm_pipelines", {
+  portalId: integer("portal_id").primaryKey(),
+  pipelineId: text("pipeline_id").notNull(),
+  label: text("label").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+export const ecommPipelineStages = sqliteTable(
+  "ecomm_pipeline_stages",
+  {
+    portalId: integer("portal_id").notNull(),
+    stageId: text("stage_id").notNull(),
+    label: text("label").notNull(),
+    displayOrder: integer("display_order").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.portalId, t.stageId] })],
+);
+
+/**
+ * One row per synced external object (spec 2.4 rule 1): the CRM record it is linked to and the
+ * (changed_at, message_id) of the last message that won last-write-wins. Every sync write is guarded by
+ * that pair, so a late commit of an older decision can never overwrite a newer one.
+ * `stage` / `stage_entered_at` track deals for the checkout-abandonment sweep (spec 3).
+ */
+export const ecommLinks = sqliteTable(
+  "ecomm_links",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    storeId: text("store_id").notNull(),
+    objectType: text("object_type", { enum: ECOMM_OBJECT_TYPES }).notNull(),
+    externalId: text("external_id").notNull(),
+    serviceId: integer("service_id"),
+    changedAt: integer("changed_at").notNull(),
+    messageId: text("message_id").notNull(),
+    /** The last winning message was a DELETE: syncing stopped, the CRM record is kept (reference §3.4). */
+    deleted: integer("deleted", { mode: "boolean" }).notNull().default(false),
+    /** When the last successful message was applied; null until one is (spec 4.2 rule 3). */
+    processedAt: integer("processed_at"),
+    stage: text("stage"),
+    stageEnteredAt: integer("stage_entered_at"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("ecomm_links_key").on(t.portalId, t.storeId, t.objectType, t.externalId),
+    index("ecomm_links_stage").on(t.stage, t.stageEnteredAt).where(sql`${t.stage} is not null`),
+  ],
+);
+
+export const SYNC_ERROR_STATUSES = ["OPEN", "RESOLVED"] as const;
+
+/** The latest sync error of each object (reference §3.6); a later success marks it RESOLVED. */
+export const ecommSyncErrors = sqliteTable(
+  "ecomm_sync_errors",
+  {
+    portalId: integer("portal_id").notNull(),
+    storeId: text("store_id").notNull(),
+    objectType: text("object_type", { enum: ECOMM_OBJECT_TYPES }).notNull(),
+    externalId: text("external_id").notNull(),
+    /** The app whose settings governed the failed message; null for account-level settings. */
+    appId: integer("app_id"),
+    messageId: text("message_id").notNull(),
+    changedAt: integer("changed_at").notNull(),
+    erroredAt: integer("errored_at").notNull(),
+    type: text("type").notNull(),
+    details: text("details").notNull(),
+    status: text("status", { enum: SYNC_ERROR_STATUSES }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.portalId, t.storeId, t.objectType, t.externalId] }),
+    index("ecomm_sync_errors_portal").on(t.portalId, t.erroredAt),
+    index("ecomm_sync_errors_app").on(t.appId, t.erroredAt),
+  ],
+);
+
+/** Outcome of every import webhook sent (spec 6 rule 2). */
+export const ecommImports = sqliteTable(
+  "ecomm_imports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    appId: integer("app_id").notNull(),
+    storeId: text("store_id").notNull(),
+    importStartedAt: integer("import_started_at").notNull(),
+    trigger: text("trigger", { enum: ["STORE_CREATED", "REQUESTED"] }).notNull(),
+    outcome: text("outcome", { enum: ["DELIVERED", "REJECTED", "FAILED"] }).notNull(),
+    httpStatus: integer("http_status"),
+    detail: text("detail"),
+    /** Record counts per object type the integrator answered with, when it did (reference §3.7). */
+    counts: text("counts", { mode: "json" }).$type<Record<string, number>>(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("ecomm_imports_store").on(t.portalId, t.storeId)],
+);

@@ -1,0 +1,112 @@
+/**
+ * @module Ecommerce settings (spec 2.2; reference §3.2). Two owners: an app (developer key + appId) and
+ * an account (its own token). Which settings govern a sync is decided by the credential that sent it:
+ * an OAuth access token uses its app's settings, a private-app token the account's.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { ecommSettings, type Mappings } from "../../db/tables/ecomm";
+import { requireOwnApp } from "../../lib/auth";
+import { ApiError, badRequest, notFound } from "../../lib/errors";
+import { checkOutboundUrl, OutboundError } from "../../lib/outbound";
+import type { Principal } from "../../lib/principal";
+import type { SettingsInput } from "../../routes/ecomm.schemas";
+
+export interface SettingsOwner {
+  kind: "app" | "portal";
+  id: number;
+}
+
+export type SettingsRow = typeof ecommSettings.$inferSelect;
+
+/**
+ * Which settings a settings request acts on. A developer key needs `?appId=` of its own app. An account
+ * token acts on its account's settings; an OAuth token may read (never change) its own app's settings
+ * with `?appId=`, because app settings are shared by every account the app is installed in.
+ */
+export function settingsOwnerFor(principal: Principal, appId: number | undefined, write: boolean): SettingsOwner {
+  switch (principal.kind) {
+    case "developer":
+      if (appId === undefined) throw badRequest("The appId query parameter is required with a developer key", { errors: [{ message: "appId is required", in: "query", context: { propertyName: ["appId"] } }] });
+      requireOwnApp(principal, appId);
+      return { kind: "app", id: appId };
+    case "oauth":
+      if (appId === undefined) return { kind: "portal", id: principal.portalId };
+      requireOwnApp(principal, appId);
+      if (write) throw new ApiError("FORBIDDEN", "App-level settings are changed with the app's developer key.");
+      return { kind: "app", id: appId };
+    case "private_app":
+      if (appId !== undefined) throw notFound(`App ${appId} not found`);
+      return { kind: "portal", id: principal.portalId };
+    default:
+      throw new ApiError("FORBIDDEN", "This endpoint requires a developer key or an account token.");
+  }
+}
+
+/** The settings a sync message is governed by (see module comment). */
+export const syncSettingsOwner = (portalId: number, appId: number | null): SettingsOwner =>
+  appId === null ? { kind: "portal", id: portalId } : { kind: "app", id: appId };
+
+export const getSettings = (db: Db, owner: SettingsOwner) =>
+  db
+    .select()
+    .from(ecommSettings)
+    .where(and(eq(ecommSettings.ownerKind, owner.kind), eq(ecommSettings.ownerId, owner.id)))
+    .get();
+
+export async function requireSettings(db: Db, owner: SettingsOwner): Promise<SettingsRow> {
+  const row = await getSettings(db, owner);
+  if (!row) throw notFound(owner.kind === "app" ? `No ecommerce settings for app ${owner.id}` : "No ecommerce settings for this account");
+  return row;
+}
+
+/** The webhook is an outbound SSRF surface (platform §5.4): refuse what the guard would refuse, now. */
+function checkWebhookUri(uri: string, allowLoopback: boolean) {
+  try {
+    checkOutboundUrl(uri, allowLoopback);
+  } catch (err) {
+    if (!(err instanceof OutboundError)) throw err;
+    throw badRequest(`Invalid body: webhookUri: ${err.message}`, {
+      errors: [{ message: `webhookUri: ${err.message}`, code: "INVALID_URI", in: "body", context: { propertyName: ["webhookUri"] } }],
+    });
+  }
+}
+
+/** A PUT replaces everything: object types left out lose their mappings (reference §10 #15). */
+export async function putSettings(db: Db, owner: SettingsOwner, input: SettingsInput, allowLoopback: boolean, now: number) {
+  if (input.webhookUri) checkWebhookUri(input.webhookUri, allowLoopback);
+  const values = {
+    ownerKind: owner.kind,
+    ownerId: owner.id,
+    enabled: input.enabled,
+    webhookUri: input.webhookUri ?? null,
+    mappings: input.mappings as Mappings,
+    updatedAt: now,
+  };
+  const row = await db
+    .insert(ecommSettings)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [ecommSettings.ownerKind, ecommSettings.ownerId],
+      set: { enabled: values.enabled, webhookUri: values.webhookUri, mappings: values.mappings, updatedAt: now },
+    })
+    .returning()
+    .get();
+  return row;
+}
+
+export async function deleteSettings(db: Db, owner: SettingsOwner) {
+  const gone = await db
+    .delete(ecommSettings)
+    .where(and(eq(ecommSettings.ownerKind, owner.kind), eq(ecommSettings.ownerId, owner.id)))
+    .returning({ id: ecommSettings.ownerId })
+    .all();
+  if (!gone.length) throw notFound(owner.kind === "app" ? `No ecommerce settings for app ${owner.id}` : "No ecommerce settings for this account");
+}
+
+/** The stored settings as clients read them (servicePropertyName, never the legacy key). */
+export const presentSettings = (row: SettingsRow) => ({
+  enabled: row.enabled,
+  webhookUri: row.webhookUri,
+  mappings: row.mappings,
+});

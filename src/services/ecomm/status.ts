@@ -1,0 +1,89 @@
+/**
+ * @module Sync status and sync errors (spec 2.5; reference §3.5, §3.6). Times go out as strings of epoch
+ * ms (spec 2.5). The status lists the object's latest error whatever its status (the errors array is not
+ * cleared by a later success, reference §10 #11); `numErrors` counts the OPEN ones.
+ */
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { ecommLinks, ecommSyncErrors, type EcommObjectType } from "../../db/tables/ecomm";
+import { notFound } from "../../lib/errors";
+import type { ErrorsQuery } from "../../routes/ecomm.schemas";
+import { requireStore } from "./stores";
+
+type ErrorRow = typeof ecommSyncErrors.$inferSelect;
+
+export const presentError = (e: ErrorRow) => ({
+  portalId: e.portalId,
+  storeId: e.storeId,
+  objectType: e.objectType,
+  externalObjectId: e.externalId,
+  changedAt: String(e.changedAt),
+  erroredAt: String(e.erroredAt),
+  type: e.type,
+  details: e.details,
+  status: e.status,
+});
+
+export async function syncStatus(db: Db, portalId: number, storeId: string, objectType: EcommObjectType, externalId: string) {
+  await requireStore(db, portalId, storeId);
+  const [links, errors] = await db.batch([
+    db
+      .select({ serviceId: ecommLinks.serviceId, processedAt: ecommLinks.processedAt })
+      .from(ecommLinks)
+      .where(and(eq(ecommLinks.portalId, portalId), eq(ecommLinks.storeId, storeId), eq(ecommLinks.objectType, objectType), eq(ecommLinks.externalId, externalId))),
+    db
+      .select()
+      .from(ecommSyncErrors)
+      .where(
+        and(
+          eq(ecommSyncErrors.portalId, portalId),
+          eq(ecommSyncErrors.storeId, storeId),
+          eq(ecommSyncErrors.objectType, objectType),
+          eq(ecommSyncErrors.externalId, externalId),
+        ),
+      ),
+  ]);
+  const link = links[0];
+  if (!link && !errors.length) throw notFound(`No sync status for ${objectType} ${externalId} in store ${storeId}`);
+  return {
+    storeId,
+    objectType,
+    externalObjectId: externalId,
+    serviceId: link?.serviceId ?? null,
+    lastProcessedAt: link?.processedAt != null ? String(link.processedAt) : null,
+    errors: errors.map(presentError),
+    numErrors: errors.filter((e) => e.status === "OPEN").length,
+  };
+}
+
+export type ErrorScope = { portalId: number } | { appId: number };
+
+/** Newest first; `page` is a 1-based record offset and `paging` appears only when more exist (reference §3.6). */
+export async function listErrors(db: Db, scope: ErrorScope, q: ErrorsQuery, url: URL) {
+  const filters: (SQL | undefined)[] = [
+    "portalId" in scope ? eq(ecommSyncErrors.portalId, scope.portalId) : eq(ecommSyncErrors.appId, scope.appId),
+    q.includeResolved ? undefined : eq(ecommSyncErrors.status, "OPEN"),
+    q.objectType ? eq(ecommSyncErrors.objectType, q.objectType) : undefined,
+    q.errorType ? eq(ecommSyncErrors.type, q.errorType) : undefined,
+  ];
+  const rows = await db
+    .select()
+    .from(ecommSyncErrors)
+    .where(and(...filters))
+    // rowid breaks ties and is part of both indexes, so the listing walks the index without sorting.
+    .orderBy(desc(ecommSyncErrors.erroredAt), sql`${ecommSyncErrors}.rowid desc`)
+    .limit(q.limit + 1)
+    .offset(q.page - 1)
+    .all();
+  const body: { results: ReturnType<typeof presentError>[]; paging?: { next: { page: string; link: string } } } = {
+    results: rows.slice(0, q.limit).map(presentError),
+  };
+  if (rows.length > q.limit) {
+    const next = String(q.page + q.limit);
+    const link = new URL(url);
+    link.searchParams.set("page", next);
+    link.searchParams.delete("hapikey"); // never echo a credential
+    body.paging = { next: { page: next, link: link.toString() } };
+  }
+  return body;
+}

@@ -1,0 +1,181 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { call, expectError, tenant, type Tenant } from "../helpers/api";
+import { BRIDGE, status, traffic } from "./helpers";
+import { bridgeTenant, deliver, qmsg } from "./queue-helpers";
+
+const PORTAL_ERRORS = `${BRIDGE}/sync/errors/portal`;
+
+/** Seeds sync errors directly (rows as the consumer writes them) so times and order are exact. */
+async function seedErrors(t: Tenant, rows: { ext: string; type?: string; objectType?: string; status?: string; at: number; appId?: number | null }[]) {
+  await env.DB.batch(
+    rows.map((r) =>
+      env.DB.prepare(
+        "insert into ecomm_sync_errors (portal_id, store_id, object_type, external_id, app_id, message_id, changed_at, errored_at, type, details, status) values (?, 'shop', ?, ?, ?, ?, ?, ?, ?, 'details', ?)",
+      ).bind(t.portalId, r.objectType ?? "CONTACT", r.ext, r.appId === undefined ? t.appId : r.appId, `m-${r.ext}`, r.at - 50, r.at, r.type ?? "MISSING_REQUIRED_PROPERTY", r.status ?? "OPEN"),
+    ),
+  );
+}
+
+const ids = (res: { json: { results: { externalObjectId: string }[] } }) => res.json.results.map((r) => r.externalObjectId);
+
+describe("GET /sync/status/:storeId/:objectType/:externalObjectId", () => {
+  it("reports the link, the processing time and the latest error", async () => {
+    const { t, origin } = await bridgeTenant();
+    await deliver([qmsg(origin, "PRODUCT", { externalObjectId: "p/1 x", properties: { title: "A" } })]);
+    const res = await status(t.oauth, "PRODUCT", "p/1 x");
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({
+      storeId: "shop",
+      objectType: "PRODUCT",
+      externalObjectId: "p/1 x",
+      serviceId: expect.any(Number),
+      lastProcessedAt: expect.stringMatching(/^\d{13}$/),
+      errors: [],
+      numErrors: 0,
+    });
+    // The recorded status example's fields, with the spec's names (hubspotId -> serviceId).
+    const rec = await traffic("hubspot-docs-examples/ecomm_v2__sync_status__changelog_example.json");
+    const expected = Object.keys(rec.responseBody).map((k) => (k === "hubspotId" ? "serviceId" : k));
+    for (const k of expected) expect(res.json).toHaveProperty(k);
+    expect((await status(t.pat, "PRODUCT", "p/1 x")).json.serviceId).toBe(res.json.serviceId); // any token of the account
+  });
+
+  it("404 for an object never synced and for an unknown store; 400 for a bad object type or path", async () => {
+    const t = await tenant();
+    await call("PUT", `${BRIDGE}/stores`, { token: t.pat, body: { id: "shop", label: "x" } });
+    expectError(await status(t.pat, "CONTACT", "never"), 404, "OBJECT_NOT_FOUND");
+    expectError(await status(t.pat, "CONTACT", "never", "nostore"), 404, "OBJECT_NOT_FOUND");
+    expect(expectError(await status(t.pat, "COMPANY", "x"), 400, "VALIDATION_ERROR").message).toContain("objectType");
+    expectError(await call("GET", `${BRIDGE}/sync/status/shop/CONTACT/%C3%A9`, { token: t.pat }), 400, "VALIDATION_ERROR");
+    expectError(await call("GET", `${BRIDGE}/sync/status/shop/CONTACT/%E0%A4%A`, { token: t.pat }), 400, "VALIDATION_ERROR");
+  });
+
+  it("auth: 401 without a credential, 403 for a developer key; isolation: account B gets 404 and no data", async () => {
+    const { t, origin } = await bridgeTenant();
+    await deliver([qmsg(origin, "PRODUCT", { externalObjectId: "p1", properties: { title: "secret" } })]);
+    expectError(await status("", "PRODUCT", "p1"), 401, "INVALID_AUTHENTICATION");
+    expectError(await status(t.developerKey, "PRODUCT", "p1"), 403, "FORBIDDEN");
+    const b = await tenant();
+    await call("PUT", `${BRIDGE}/stores`, { token: b.pat, body: { id: "shop", label: "B's shop" } });
+    const err = expectError(await status(b.pat, "PRODUCT", "p1"), 404, "OBJECT_NOT_FOUND");
+    expect(JSON.stringify(err)).not.toMatch(/serviceId/);
+  });
+});
+
+describe("GET /sync/errors/portal[/:portalId]", () => {
+  it("lists the account's open errors, newest first, in the recorded shape", async () => {
+    const t = await tenant();
+    await seedErrors(t, [
+      { ext: "a", at: 1000 },
+      { ext: "b", at: 3000, type: "INVALID_EMAIL_ADDRESS" },
+      { ext: "c", at: 2000, status: "RESOLVED" },
+      { ext: "d", at: 4000, objectType: "PRODUCT", type: "NO_SYNC_SETTINGS" },
+    ]);
+    const res = await call("GET", PORTAL_ERRORS, { token: t.pat });
+    expect(res.status).toBe(200);
+    expect(ids(res)).toEqual(["d", "b", "a"]);
+    expect(res.json.paging).toBeUndefined();
+    const rec = await traffic("synthetic-test-mocks/ecomm_v2__05.json");
+    expect(Object.keys(res.json.results[0]).sort()).toEqual(Object.keys(rec.responseBody.results[0]).sort());
+    expect(res.json.results[1]).toEqual({
+      portalId: t.portalId,
+      storeId: "shop",
+      objectType: "CONTACT",
+      externalObjectId: "b",
+      changedAt: "2950",
+      erroredAt: "3000",
+      type: "INVALID_EMAIL_ADDRESS",
+      details: "details",
+      status: "OPEN",
+    });
+    expect(ids(await call("GET", `${PORTAL_ERRORS}/${t.portalId}`, { token: t.oauth }))).toEqual(["d", "b", "a"]);
+  });
+
+  it("filters by includeResolved, objectType and errorType", async () => {
+    const t = await tenant();
+    await seedErrors(t, [
+      { ext: "a", at: 1000 },
+      { ext: "b", at: 3000, type: "INVALID_EMAIL_ADDRESS" },
+      { ext: "c", at: 2000, status: "RESOLVED" },
+      { ext: "d", at: 4000, objectType: "PRODUCT", type: "NO_SYNC_SETTINGS" },
+    ]);
+    const get = (q: string) => call("GET", `${PORTAL_ERRORS}?${q}`, { token: t.pat });
+    expect(ids(await get("includeResolved=true"))).toEqual(["d", "b", "c", "a"]);
+    expect(ids(await get("objectType=PRODUCT"))).toEqual(["d"]);
+    expect(ids(await get("errorType=INVALID_EMAIL_ADDRESS"))).toEqual(["b"]);
+    expect(ids(await get("errorType=MISSING_REQUIRED_PROPERTY&includeResolved=true"))).toEqual(["c", "a"]);
+  });
+
+  it("pages with `page` as a 1-based record offset; paging.next.page (a string) appears only while more exist", async () => {
+    const t = await tenant();
+    await seedErrors(t, Array.from({ length: 5 }, (_, i) => ({ ext: `e${i}`, at: 1000 + i })));
+    const first = await call("GET", `${PORTAL_ERRORS}?limit=2&page=1&hapikey=ignored`, { token: t.pat });
+    expect(ids(first)).toEqual(["e4", "e3"]);
+    expect(first.json.paging.next.page).toBe("3");
+    expect(first.json.paging.next.link).toContain("page=3");
+    expect(first.json.paging.next.link).not.toContain("hapikey");
+    // hubspot3's loop: page += limit
+    const second = await call("GET", `${PORTAL_ERRORS}?limit=2&page=3`, { token: t.pat });
+    expect(ids(second)).toEqual(["e2", "e1"]);
+    const third = await call("GET", `${PORTAL_ERRORS}?limit=2&page=5`, { token: t.pat });
+    expect(ids(third)).toEqual(["e0"]);
+    expect(third.json.paging).toBeUndefined();
+    expect(ids(await call("GET", `${PORTAL_ERRORS}?limit=2&page=2`, { token: t.pat }))).toEqual(["e3", "e2"]);
+  });
+
+  it.each([
+    ["limit=0", "limit"],
+    ["limit=201", "limit"],
+    ["limit=abc", "limit"],
+    ["page=0", "page"],
+    ["page=x", "page"],
+    ["objectType=COMPANY", "objectType"],
+    ["errorType=NOPE", "errorType"],
+    ["includeResolved=yes", "includeResolved"],
+  ])("400 for %s", async (q, field) => {
+    const t = await tenant();
+    const err = expectError(await call("GET", `${PORTAL_ERRORS}?${q}`, { token: t.pat }), 400, "VALIDATION_ERROR");
+    expect(err.message).toContain(field);
+  });
+
+  it("auth and isolation: another account's portalId is 404; a developer key is 403; B never sees A's errors", async () => {
+    const a = await tenant();
+    const b = await tenant();
+    await seedErrors(a, [{ ext: "a-secret", at: 1000 }]);
+    expectError(await call("GET", `${PORTAL_ERRORS}/${a.portalId}`, { token: b.pat }), 404, "OBJECT_NOT_FOUND");
+    expect(ids(await call("GET", PORTAL_ERRORS, { token: b.oauth }))).toEqual([]);
+    expectError(await call("GET", PORTAL_ERRORS, { token: a.developerKey }), 403, "FORBIDDEN");
+    expectError(await call("GET", PORTAL_ERRORS), 401, "INVALID_AUTHENTICATION");
+    expectError(await call("GET", `${PORTAL_ERRORS}/abc`, { token: a.pat }), 400, "VALIDATION_ERROR");
+    const narrow = await tenant({ scopes: ["e-commerce"] });
+    expectError(await call("GET", PORTAL_ERRORS, { token: narrow.pat }), 403, "MISSING_SCOPES");
+  });
+});
+
+describe("GET /sync/errors/app/:appId", () => {
+  it("lists the errors of syncs governed by the app's settings (developer key), not the account-level ones", async () => {
+    const { t, origin } = await bridgeTenant();
+    await deliver([
+      qmsg(origin, "CONTACT", { externalObjectId: "via-app", properties: { customer_email: "bad" } }),
+      qmsg({ ...origin, appId: null }, "CONTACT", { externalObjectId: "via-pat", properties: {} }), // no account settings
+    ]);
+    const res = await call("GET", `${BRIDGE}/sync/errors/app/${t.appId}?hapikey=${t.developerKey}&limit=5&page=1&includeResolved=true`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.results).toEqual([expect.objectContaining({ externalObjectId: "via-app", type: "INVALID_EMAIL_ADDRESS", portalId: t.portalId })]);
+    expect(ids(await call("GET", PORTAL_ERRORS, { token: t.pat })).sort()).toEqual(["via-app", "via-pat"]);
+  });
+
+  it("auth and isolation: only that app's developer key", async () => {
+    const { t, origin } = await bridgeTenant();
+    await deliver([qmsg(origin, "CONTACT", { externalObjectId: "x", properties: {} })]);
+    const other = await tenant();
+    const path = `${BRIDGE}/sync/errors/app/${t.appId}`;
+    expectError(await call("GET", path, { token: other.developerKey }), 404, "OBJECT_NOT_FOUND");
+    expectError(await call("GET", path, { token: t.oauth }), 403, "FORBIDDEN");
+    expectError(await call("GET", path, { token: t.pat }), 403, "FORBIDDEN");
+    expectError(await call("GET", path), 401, "INVALID_AUTHENTICATION");
+    expectError(await call("GET", `${path}?limit=500`, { token: t.developerKey }), 400, "VALIDATION_ERROR");
+    expect(ids(await call("GET", path, { token: t.developerKey }))).toEqual(["x"]);
+  });
+});
