@@ -1,32 +1,57 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
 
-export default defineConfig(async () => {
-  // The real migrations, applied inside workerd by test/setup.ts before each file.
-  const migrations = await readD1Migrations("./migrations");
-  return {
-    plugins: [
-      cloudflareTest({
-        main: "./src/index.ts",
-        wrangler: { configPath: "./wrangler.toml" },
-        miniflare: {
-          bindings: {
-            TEST_MIGRATIONS: migrations,
-            ADMIN_TOKEN: "test-admin-token",
-            ALLOW_LOOPBACK_OUTBOUND: "true",
-            // Property-based suite (test/fuzz): cases per endpoint and seed, from the environment.
-            FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200",
-            FUZZ_SEED: process.env.FUZZ_SEED ?? "",
-          },
+/**
+ * Two projects, one `npm test`:
+ * - workers: unit and integration tests inside workerd (@cloudflare/vitest-pool-workers), real D1,
+ *   Queues and Durable Objects, the real migrations applied by test/setup.ts;
+ * - node: tests that need a real HTTP server — unmodified npm clients and the browser (Playwright) —
+ *   against the Worker started by wrangler's unstable_startWorker in test/node/global-setup.ts.
+ * Both share the local integrator started in test/global-setup.ts.
+ */
+const migrations = await readD1Migrations("./migrations");
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [
+          cloudflareTest({
+            main: "./src/index.ts",
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: {
+                TEST_MIGRATIONS: migrations,
+                ADMIN_TOKEN: "test-admin-token",
+                ALLOW_LOOPBACK_OUTBOUND: "true",
+                // Property-based suite (test/fuzz): cases per endpoint and seed, from the environment.
+                FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200",
+                FUZZ_SEED: process.env.FUZZ_SEED ?? "",
+              },
+            },
+          }),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/node/**"],
+          setupFiles: ["./test/setup.ts"],
+          globalSetup: ["./test/global-setup.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
-      }),
+      },
+      {
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["test/node/**/*.test.ts"],
+          globalSetup: ["./test/global-setup.ts", "./test/node/global-setup.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          fileParallelism: false,
+        },
+      },
     ],
-    test: {
-      include: ["test/**/*.test.ts"],
-      setupFiles: ["./test/setup.ts"],
-      globalSetup: ["./test/global-setup.ts"],
-      testTimeout: 30_000,
-      hookTimeout: 60_000,
-    },
-  };
+  },
 });

@@ -1,0 +1,39 @@
+/**
+ * Starts the real Worker for Node-side tests (npm clients, browser): wrangler's unstable_startWorker on
+ * 127.0.0.1 with a fresh local state directory migrated by `wrangler d1 migrations apply --local`, the
+ * test operator token, and loopback outbound allowed (the local integrator lives on 127.0.0.1).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { unstable_startWorker } from "wrangler";
+import "./types";
+
+export const NODE_ADMIN_TOKEN = "node-admin-token";
+
+export default async function setup(project: TestProject) {
+  const persist = mkdtempSync(join(tmpdir(), "crm-edge-node-"));
+  const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], {
+    env: { ...process.env, CI: "true" },
+    encoding: "utf8",
+  });
+  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  const worker = await unstable_startWorker({
+    config: "wrangler.toml",
+    bindings: {
+      ADMIN_TOKEN: { type: "secret_text", value: NODE_ADMIN_TOKEN },
+      ALLOW_LOOPBACK_OUTBOUND: { type: "plain_text", value: "true" },
+    },
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist },
+  });
+  await worker.ready;
+  const url = (await worker.url).toString().replace(/\/$/, "");
+  project.provide("workerUrl", url);
+  project.provide("adminToken", NODE_ADMIN_TOKEN);
+  return async () => {
+    await worker.dispose();
+    rmSync(persist, { recursive: true, force: true });
+  };
+}
