@@ -1,6 +1,7 @@
 /** @module Response builders and request readers shared by every route. */
 import type { z } from "zod";
 import { ApiError, JSON_TYPE, badRequest } from "./errors";
+import { readTextCapped } from "./stream";
 
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(data), { status, headers: { "content-type": JSON_TYPE, ...headers } });
@@ -19,27 +20,9 @@ export const DEFAULT_MAX_BODY = 1024 * 1024;
 export async function readBody(request: Request, max: number): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > max) throw tooLarge(max);
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel();
-      throw tooLarge(max);
-    }
-    chunks.push(value);
-  }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  const text = await readTextCapped(request.body, max);
+  if (text === null) throw tooLarge(max);
+  return text;
 }
 
 const tooLarge = (max: number) =>

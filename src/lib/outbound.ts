@@ -6,6 +6,7 @@
  * response size cap, and fresh headers so the caller's credentials are never forwarded.
  * `ALLOW_LOOPBACK_OUTBOUND=true` (local development and tests only) admits 127.0.0.0/8, ::1 and localhost.
  */
+import { readTextCapped } from "./stream";
 
 export type OutboundFailure = "blocked" | "timeout" | "too_large" | "network" | "redirect";
 
@@ -192,31 +193,13 @@ async function readCapped(res: Response, max: number, signal: AbortSignal, timeo
     await res.body?.cancel();
     throw new OutboundError("too_large", `response larger than ${max} bytes`);
   }
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
+  let text: string | null;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel();
-        throw new OutboundError("too_large", `response larger than ${max} bytes`);
-      }
-      chunks.push(value);
-    }
-  } catch (err) {
-    if (err instanceof OutboundError) throw err;
+    text = await readTextCapped(res.body, max);
+  } catch {
     if (signal.aborted) throw new OutboundError("timeout", `no complete answer within ${timeoutMs} ms`);
     throw new OutboundError("network", "the connection broke while reading the response");
   }
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    all.set(c, at);
-    at += c.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  if (text === null) throw new OutboundError("too_large", `response larger than ${max} bytes`);
+  return text;
 }
