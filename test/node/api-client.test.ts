@@ -7,7 +7,7 @@
  */
 import { Client } from "@hubspot/api-client";
 import { describe, expect, it } from "vitest";
-import { createContacts } from "./clients";
+import { consent, createContacts, REDIRECT_URI } from "./clients";
 import { tenant, workerUrl, type NodeTenant } from "./helpers";
 
 const sdk = (t: NodeTenant, accessToken = t.oauth) => new Client({ accessToken, developerApiKey: t.developerKey, basePath: workerUrl() });
@@ -243,6 +243,27 @@ describe("@hubspot/api-client 14.0.1: CRM objects client against /crm/v3/objects
 });
 
 describe("@hubspot/api-client 14.0.1: OAuth helpers", () => {
+  it("getAuthorizationUrl's query on our /oauth/authorize, then tokensApi.create exchanges the code", async () => {
+    const t = await tenant();
+    const client = new Client({ basePath: workerUrl() });
+    const url = client.oauth.getAuthorizationUrl(t.clientId, REDIRECT_URI, "crm.objects.contacts.read timeline", undefined, "st-9");
+    expect(url.startsWith("https://app.hubspot.com/oauth/authorize?")).toBe(true); // host fixed by the SDK
+    const back = await consent(t, url);
+    expect(back.origin + back.pathname).toBe(REDIRECT_URI);
+    expect(back.searchParams.get("state")).toBe("st-9");
+    const code = back.searchParams.get("code")!;
+
+    const tokens = await client.oauth.tokensApi.create("authorization_code", code, REDIRECT_URI, t.clientId, t.clientSecret);
+    expect(tokens).toMatchObject({ tokenType: "bearer", expiresIn: 1800 });
+    const info = await client.oauth.accessTokensApi.get(tokens.accessToken);
+    expect(info).toMatchObject({ hubId: t.portalId, appId: t.appId, userId: t.userId, user: t.userEmail });
+    expect([...info.scopes].sort()).toEqual(["crm.objects.contacts.read", "timeline"]);
+
+    // Codes are single use (RFC 9700).
+    const again = await rejection(client.oauth.tokensApi.create("authorization_code", code, REDIRECT_URI, t.clientId, t.clientSecret));
+    expect(again.code).toBe(400);
+  });
+
   it("tokensApi.create refreshes; accessTokensApi.get describes the token; refreshTokensApi reads and revokes (204)", async () => {
     const t = await tenant();
     const client = new Client({ basePath: workerUrl() });

@@ -46,3 +46,34 @@ export async function capturedRequests(path: string): Promise<{ method: string; 
   expect(res.status).toBe(200);
   return (await res.json()) as never;
 }
+
+export const REDIRECT_URI = "http://127.0.0.1/callback";
+
+/**
+ * The user's side of the OAuth consent (sign in, open the authorize page, approve) for an authorize URL a
+ * client library built. The libraries hard-code the real service's host (app.hubspot.com), so only their
+ * query string is used, on this Worker's /oauth/authorize. Returns the redirect with `code` and `state`.
+ */
+export async function consent(t: NodeTenant, clientAuthorizeUrl: string): Promise<URL> {
+  const login = await fetch(`${workerUrl()}/login`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ email: t.userEmail, password: t.userPassword }).toString(),
+    redirect: "manual",
+  });
+  expect(login.status).toBe(303);
+  const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
+  const query = new URL(clientAuthorizeUrl).searchParams;
+  const page = await fetch(`${workerUrl()}/oauth/authorize?${query}`, { headers: { cookie }, redirect: "manual" });
+  expect(page.status).toBe(200);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())?.[1];
+  expect(csrf).toBeDefined();
+  const approve = await fetch(`${workerUrl()}/oauth/authorize`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+    body: new URLSearchParams({ ...Object.fromEntries(query), csrf: csrf!, decision: "approve" }).toString(),
+    redirect: "manual",
+  });
+  expect(approve.status).toBe(302);
+  return new URL(approve.headers.get("location")!);
+}

@@ -5,7 +5,7 @@
  */
 import Hubspot from "hubspot";
 import { describe, expect, it, vi } from "vitest";
-import { createContacts, eventually } from "./clients";
+import { consent, createContacts, eventually, REDIRECT_URI } from "./clients";
 import { tenant, workerUrl } from "./helpers";
 
 const withToken = (accessToken: string) => new Hubspot({ accessToken, baseUrl: workerUrl() });
@@ -304,9 +304,25 @@ describe("node-hubspot 2.3.14: apiRequest for blog posts and SMTP tokens", () =>
 });
 
 describe("node-hubspot 2.3.14: OAuth", () => {
+  it("getAuthorizationUrl's query on our /oauth/authorize, then oauth.getAccessToken exchanges the code", async () => {
+    const t = await tenant();
+    const hs = new Hubspot({ clientId: t.clientId, clientSecret: t.clientSecret, redirectUri: REDIRECT_URI, refreshToken: "", baseUrl: workerUrl() });
+    const url = hs.oauth.getAuthorizationUrl({ scope: "crm.objects.contacts.read timeline", state: "st-1" });
+    expect(url.startsWith("https://app.hubspot.com/oauth/authorize?")).toBe(true); // host fixed by the client
+    const back = await consent(t, url);
+    expect(back.searchParams.get("state")).toBe("st-1");
+
+    const tokens = (await hs.oauth.getAccessToken({ code: back.searchParams.get("code")! })) as Record<string, unknown>;
+    expect(tokens).toMatchObject({ token_type: "bearer", expires_in: 1800 });
+    const info = (await hs.oauth.getPortalInfo(String(tokens.access_token))) as Record<string, unknown>;
+    expect(info).toMatchObject({ hub_id: t.portalId, app_id: t.appId, user: t.userEmail, user_id: t.userId });
+    const page = (await withToken(String(tokens.access_token)).contacts.get()) as V1Page;
+    expect(page.contacts).toEqual([]);
+  });
+
   it("refreshAccessToken (which also sends redirect_uri) rotates the tokens, and getPortalInfo describes the new one", async () => {
     const t = await tenant();
-    const hs = new Hubspot({ clientId: t.clientId, clientSecret: t.clientSecret, redirectUri: "http://127.0.0.1/callback", refreshToken: t.refresh, baseUrl: workerUrl() });
+    const hs = new Hubspot({ clientId: t.clientId, clientSecret: t.clientSecret, redirectUri: REDIRECT_URI, refreshToken: t.refresh, baseUrl: workerUrl() });
     const tokens = (await hs.refreshAccessToken()) as unknown as Record<string, unknown>;
     expect(tokens).toMatchObject({ token_type: "bearer", expires_in: 1800 });
     expect(tokens.access_token).toEqual(expect.any(String));
@@ -322,7 +338,7 @@ describe("node-hubspot 2.3.14: OAuth", () => {
 
   it("a bad refresh token rejects with 400 and both the RFC 6749 and the legacy fields", async () => {
     const t = await tenant();
-    const hs = new Hubspot({ clientId: t.clientId, clientSecret: t.clientSecret, redirectUri: "http://127.0.0.1/callback", refreshToken: "nope", baseUrl: workerUrl() });
+    const hs = new Hubspot({ clientId: t.clientId, clientSecret: t.clientSecret, redirectUri: REDIRECT_URI, refreshToken: "nope", baseUrl: workerUrl() });
     const err = await rejection(hs.refreshAccessToken());
     expect(err.statusCode).toBe(400);
     expect(err.error).toMatchObject({ status: "BAD_REFRESH_TOKEN", error: "invalid_grant" });
