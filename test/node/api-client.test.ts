@@ -7,7 +7,7 @@
  */
 import { Client } from "@hubspot/api-client";
 import { describe, expect, it } from "vitest";
-import { consent, createContacts, REDIRECT_URI } from "./clients";
+import { consent, createContacts, rateLimitedToken, REDIRECT_URI } from "./clients";
 import { tenant, workerUrl, type NodeTenant } from "./helpers";
 
 const sdk = (t: NodeTenant, accessToken = t.oauth) => new Client({ accessToken, developerApiKey: t.developerKey, basePath: workerUrl() });
@@ -299,5 +299,34 @@ describe("@hubspot/api-client 14.0.1: OAuth helpers", () => {
     expect(wrong.code).toBe(400);
     expect(wrong.body.message).toEqual(expect.any(String));
     expect(wrong.body.correlationId).toEqual(expect.any(String));
+  });
+});
+
+describe("@hubspot/api-client 14.0.1: what the Worker does not serve (docs/clients.md)", () => {
+  it("the SDK's v3 cards, timeline and SMTP classes reach paths outside the spec: 404 ApiExceptions", async () => {
+    const t = await tenant({ addons: ["transactional-email"] });
+    const client = sdk(t);
+    for (const call of [
+      () => client.crm.extensions.cards.cardsApi.getAll(t.appId),
+      () => client.crm.timeline.templatesApi.getAll(t.appId),
+      () => client.marketing.transactional.publicSMTPTokensApi.getTokensPage("camp", undefined, undefined, 10),
+    ]) {
+      const err = await rejection(call());
+      expect(err.code).toBe(404);
+      expect(err.body).toMatchObject({ category: "OBJECT_NOT_FOUND" });
+    }
+  });
+
+  it("a 429 reaches the SDK with policyName TEN_SECONDLY_ROLLING and Retry-After (reference §10 #5)", async () => {
+    const client = new Client({ accessToken: await rateLimitedToken(), basePath: workerUrl() });
+    const first = await client.apiRequest({ path: "/contacts/v1/lists/all/contacts/all" });
+    expect(first.status).toBe(200);
+    const limited = await client.apiRequest({ path: "/contacts/v1/lists/all/contacts/all" });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await limited.json()).toMatchObject({ status: "error", category: "RATE_LIMITS", policyName: "TEN_SECONDLY_ROLLING" });
+    const err = await rejection(client.crm.contacts.basicApi.getPage());
+    expect(err.code).toBe(429);
+    expect(err.body).toMatchObject({ category: "RATE_LIMITS" });
   });
 });

@@ -3,7 +3,7 @@
  * set-up calls the clients have no methods for, and a poll for the asynchronous ecommerce sync.
  */
 import { expect } from "vitest";
-import { integratorUrl, type NodeTenant, workerUrl } from "./helpers";
+import { admin, integratorUrl, type NodeTenant, workerUrl } from "./helpers";
 
 /** A JSON call to the Worker with a bearer token, for set-up steps outside what a client under test covers. */
 export async function http<T = Record<string, any>>(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- set-up answers are read loosely
@@ -76,4 +76,12 @@ export async function consent(t: NodeTenant, clientAuthorizeUrl: string): Promis
   });
   expect(approve.status).toBe(302);
   return new URL(approve.headers.get("location")!);
+}
+
+/** An OAuth access token of an account allowed one request per 10 s (tenant() allows many). */
+export async function rateLimitedToken(): Promise<string> {
+  const acct = await admin("POST", "/admin/v1/accounts", { name: "limited", rateLimit: 1 });
+  const app = await admin("POST", "/admin/v1/apps", { name: "limited-app", redirectUris: [REDIRECT_URI] });
+  const install = await admin("POST", `/admin/v1/accounts/${acct.portalId}/installs`, { appId: app.appId });
+  return install.access_token as string;
 }

@@ -5,7 +5,7 @@
  */
 import Hubspot from "hubspot";
 import { describe, expect, it, vi } from "vitest";
-import { consent, createContacts, eventually, REDIRECT_URI } from "./clients";
+import { consent, createContacts, eventually, rateLimitedToken, REDIRECT_URI } from "./clients";
 import { tenant, workerUrl } from "./helpers";
 
 const withToken = (accessToken: string) => new Hubspot({ accessToken, baseUrl: workerUrl() });
@@ -91,6 +91,15 @@ describe("node-hubspot 2.3.14: contacts", () => {
     expect(err.statusCode).toBe(401);
     expect(err.error).toMatchObject({ status: "error", category: "INVALID_AUTHENTICATION" });
     expect(String(err.error.message)).toContain("Authorization header");
+  });
+
+  it("a 429 rejects with policyName TEN_SECONDLY_ROLLING, which node-hubspot users retry on (reference §10 #5)", async () => {
+    const hs = withToken(await rateLimitedToken());
+    expect(((await hs.contacts.get()) as V1Page).contacts).toEqual([]);
+    const err = await rejection(hs.contacts.get());
+    expect(err.statusCode).toBe(429);
+    expect(err.error).toMatchObject({ status: "error", category: "RATE_LIMITS", policyName: "TEN_SECONDLY_ROLLING" });
+    expect(Number(err.response.headers["retry-after"])).toBeGreaterThan(0);
   });
 
   it("an expired or unknown token rejects with 401 and the correlation id in body and header", async () => {
