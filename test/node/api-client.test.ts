@@ -317,6 +317,19 @@ describe("@hubspot/api-client 14.0.1: what the Worker does not serve (docs/clien
     }
   });
 
+  it("getById/getPage: properties= does not narrow the answer and idProperty is not supported (400)", async () => {
+    const t = await tenant();
+    const contacts = sdk(t).crm.contacts.basicApi;
+    const c = await contacts.create({ properties: { email: "wide@example.com", firstname: "Wide" }, associations: [] });
+    const read = await contacts.getById(c.id, ["email"]);
+    expect(read.properties).toMatchObject({ email: "wide@example.com", firstname: "Wide" });
+    const page = await contacts.getPage(10, undefined, ["email"]);
+    expect(page.results[0]!.properties).toMatchObject({ firstname: "Wide" });
+    const byEmail = await rejection(contacts.getById("wide@example.com", undefined, undefined, undefined, false, "email"));
+    expect(byEmail.code).toBe(400);
+    expect(byEmail.body).toMatchObject({ category: "VALIDATION_ERROR" });
+  });
+
   it("a 429 reaches the SDK with policyName TEN_SECONDLY_ROLLING and Retry-After (reference §10 #5)", async () => {
     const client = new Client({ accessToken: await rateLimitedToken(), basePath: workerUrl() });
     const first = await client.apiRequest({ path: "/contacts/v1/lists/all/contacts/all" });

@@ -102,6 +102,13 @@ describe("node-hubspot 2.3.14: contacts", () => {
     expect(Number(err.response.headers["retry-after"])).toBeGreaterThan(0);
   });
 
+  it("getApiLimit reads /integrations/v1/limit/daily, which the Worker does not serve (404)", async () => {
+    const t = await tenant();
+    const err = await rejection(withToken(t.oauth).getApiLimit());
+    expect(err.statusCode).toBe(404);
+    expect(err.error).toMatchObject({ status: "error", category: "OBJECT_NOT_FOUND" });
+  });
+
   it("an expired or unknown token rejects with 401 and the correlation id in body and header", async () => {
     const err = await rejection(withToken("not-a-token").contacts.get());
     expect(err.statusCode).toBe(401);

@@ -3,7 +3,7 @@
  * time the tests load the real, unmodified package. Why: the package ships its typings as `.ts` sources
  * (lib/typescript/*.ts), which `skipLibCheck` does not skip; they import `request-promise` without types and
  * re-export interfaces without `export type`, so they fail our strict compiler settings. The signatures
- * below are copied from those typings (index.d.ts, lib/typescript/{contact,timeline,oauth}.ts), with
+ * below are copied from those typings (index.d.ts, lib/typescript/{contact,timeline,oauth}.ts; getApiLimit from lib/client.js, untyped there), with
  * `RequestPromise` as the promise it is.
  */
 declare module "hubspot" {
@@ -48,6 +48,7 @@ declare module "hubspot" {
   class Hubspot {
     constructor(options?: ApiOptions | AccessTokenOptions | AppOptions);
     refreshAccessToken(): RequestPromise;
+    getApiLimit(): Promise<unknown>;
     apiRequest(options: { method?: string; path?: string; overlapUrl?: string; body?: unknown; qs?: Record<string, unknown>; form?: Record<string, unknown> | string }): RequestPromise;
     contacts: Contact;
     timelines: Timeline;
