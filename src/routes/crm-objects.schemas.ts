@@ -17,9 +17,13 @@ export const propertiesInput = z
 export const createBody = z.object({ properties: propertiesInput });
 export const updateBody = z.object({ properties: propertiesInput });
 
+/**
+ * `associations=companies,deals` or `associations=companies&associations=deals`: the official SDK
+ * (@hubspot/api-client) repeats the parameter, other clients join with commas; the real API takes both.
+ */
 const typeList = z
-  .string()
-  .transform((s) => s.split(",").map((t) => t.trim()).filter(Boolean))
+  .union([z.string(), z.array(z.string()).max(OBJECT_TYPES.length)])
+  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(",")).map((t) => t.trim()).filter(Boolean))
   .pipe(z.array(objectTypeParam).max(OBJECT_TYPES.length));
 
 export const getQuery = z.object({ associations: typeList.optional() });

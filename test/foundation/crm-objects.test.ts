@@ -58,6 +58,9 @@ describe("CRM objects /crm/v3/objects/{objectType} (issue 2 §5)", () => {
     expect((await call("PUT", `/crm/v3/objects/deals/${deal}/associations/contacts/${c1}`, { token: t.pat })).status).toBe(204);
     const d = await call("GET", `/crm/v3/objects/deals/${deal}?associations=contacts,companies`, { token: t.pat });
     expect(d.json.associations).toEqual({ contacts: { results: [{ id: c1, type: "deals_to_contacts" }] } });
+    // The official SDK repeats the parameter instead of joining with commas.
+    const repeated = await call("GET", `/crm/v3/objects/deals/${deal}?associations=contacts&associations=companies`, { token: t.pat });
+    expect(repeated.json.associations).toEqual(d.json.associations);
     const c = await call("GET", `/crm/v3/objects/contacts?associations=deals`, { token: t.pat });
     expect(c.json.results[0].associations.deals.results[0].id).toBe(deal);
     expect((await call("DELETE", `/crm/v3/objects/deals/${deal}/associations/contacts/${c1}`, { token: t.pat })).status).toBe(204);
