@@ -1,4 +1,5 @@
 /** The web app's pages (issue 7): sign-in redirect, start page, lists with search, record pages, store overview. */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant, unique, type Tenant } from "../helpers/api";
 import { defineCard } from "../cards/helpers";
@@ -241,6 +242,22 @@ describe("GET /app/stores", () => {
     expect(res.text).toContain("Contacts <code>c&lt;1&gt;</code>");
     expect(res.text).toContain("<code>MISSING_REQUIRED_PROPERTY</code>");
     expect(res.text).not.toContain("other-c");
+  });
+
+  it("lists the newest 20 open errors of a store and counts all of them; resolved errors are left out", async () => {
+    const { t } = await bridgeTenant();
+    const insert = (ext: string, at: number, status: string) =>
+      env.DB.prepare(
+        "insert into ecomm_sync_errors (portal_id, store_id, object_type, external_id, app_id, message_id, changed_at, errored_at, type, details, status) values (?, 'shop', 'PRODUCT', ?, ?, ?, ?, ?, 'INVALID_NUMBER', ?, ?)",
+      ).bind(t.portalId, ext, t.appId, `m-${ext}`, at - 1, at, `details of ${ext}`, status);
+    await env.DB.batch([...Array.from({ length: 22 }, (_, i) => insert(`e${i}`, 1_000 + i, "OPEN")), insert("fixed", 5_000, "RESOLVED")]);
+    const res = await page(await signIn(t), "/app/stores");
+    expect(res.text).toContain(`Open sync errors <span class="count">(22)</span>`);
+    expect(res.text.match(/<td><code>INVALID_NUMBER<\/code><\/td>/g)).toHaveLength(20);
+    expect(res.text).toContain("details of e21");
+    expect(res.text).not.toContain("details of e1<");
+    expect(res.text).not.toContain("fixed");
+    expect(res.text).toContain("Showing the newest 20 of 22 open errors.");
   });
 
   it("says so when the account has no store", async () => {
