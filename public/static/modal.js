@@ -32,6 +32,29 @@ function restoreFocus(opener, fallback) {
 }
 
 /**
+ * Keeps Tab inside a modal dialog: a guard at either end (records.ts) sends focus to the other end.
+ * Without them Tab past the last control leaves the page for the browser's own UI.
+ * @param {HTMLDialogElement} dialog
+ */
+function trapFocus(dialog) {
+  const guards = dialog.querySelectorAll(".focus-guard");
+  const first = guards[0];
+  const last = guards[guards.length - 1];
+  /** @returns {HTMLElement[]} */
+  const focusables = () =>
+    [...dialog.querySelectorAll("button, iframe, a[href], input, select, textarea, [tabindex]")].filter(
+      (el) => el instanceof HTMLElement && !el.classList.contains("focus-guard") && !el.hasAttribute("disabled") && el.tabIndex >= 0,
+    ).map((el) => /** @type {HTMLElement} */ (el));
+  first?.addEventListener("focus", () => focusables().at(-1)?.focus());
+  last?.addEventListener("focus", () => focusables()[0]?.focus());
+}
+
+for (const id of ["confirm-dialog", "iframe-modal"]) {
+  const dialog = document.getElementById(id);
+  if (dialog instanceof HTMLDialogElement) trapFocus(dialog);
+}
+
+/**
  * Asks to confirm an action; resolves true only for the confirm button.
  * @param {{ title: string, message: string, confirm: string, cancel: string }} text
  * @param {HTMLElement | null} opener focused again afterwards

@@ -49,13 +49,13 @@ export function listBody(v: ListView): string {
   const rows = v.rows
     .map(
       (r) =>
-        `<tr><td><a href="/app/${v.type}/${r.id}">${e(displayName(r))}</a></td><td>${e(r.properties[summary.name] ?? "")}</td><td>${timeTag(r.updatedAt)}</td></tr>`,
+        `<tr role="row"><td role="cell" data-label="Name"><span><a href="/app/${v.type}/${r.id}">${e(displayName(r))}</a></span></td><td role="cell" data-label="${summary.label}"><span>${e(r.properties[summary.name] ?? "")}</span></td><td role="cell" data-label="Modified"><span>${timeTag(r.updatedAt)}</span></td></tr>`,
     )
     .join("");
   const searchHint = v.type === "contacts" ? "Name or email" : "Name";
   const table = v.rows.length
-    ? `<div class="table-wrap"><table class="records"><caption class="visually-hidden">${label.many}</caption>
-<thead><tr><th scope="col">Name</th><th scope="col">${summary.label}</th><th scope="col">Last modified</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    ? `<div class="table-wrap"><table class="records stack" role="table"><caption class="visually-hidden">${label.many}</caption>
+<thead><tr role="row"><th role="columnheader" scope="col">Name</th><th role="columnheader" scope="col">${summary.label}</th><th role="columnheader" scope="col">Last modified</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : `<p class="empty">${v.q ? `No ${label.many.toLowerCase()} match “${e(v.q)}”.` : `No ${label.many.toLowerCase()} yet.`}</p>`;
   const last = v.rows.at(-1);
   const pager = [
@@ -148,13 +148,18 @@ function cardsColumn(v: RecordView): string {
     .join("");
 }
 
-/** The two dialogs the page script drives: the confirmation of a CONFIRMATION_ACTION_HOOK and the iframe modal. */
-const DIALOGS = `<dialog id="confirm-dialog" class="confirm-dialog" aria-labelledby="confirm-title" aria-describedby="confirm-message">
+/**
+ * The two dialogs the page script drives: the confirmation of a CONFIRMATION_ACTION_HOOK and the iframe
+ * modal. The focus guards at each end send Tab and Shift+Tab back into the dialog (modal.js), so focus
+ * cycles inside it instead of leaving the page.
+ */
+const GUARD = `<span class="focus-guard" tabindex="0" aria-hidden="true"></span>`;
+const DIALOGS = `<dialog id="confirm-dialog" class="confirm-dialog" aria-labelledby="confirm-title" aria-describedby="confirm-message">${GUARD}
 <h2 id="confirm-title">Please confirm</h2><p id="confirm-message"></p>
-<div class="dialog-buttons"><button type="button" id="confirm-cancel" autofocus>Cancel</button><button type="button" id="confirm-ok" class="primary">OK</button></div></dialog>
-<dialog id="iframe-modal" class="iframe-modal" aria-labelledby="iframe-title">
+<div class="dialog-buttons"><button type="button" id="confirm-cancel" autofocus>Cancel</button><button type="button" id="confirm-ok" class="primary">OK</button></div>${GUARD}</dialog>
+<dialog id="iframe-modal" class="iframe-modal" aria-labelledby="iframe-title">${GUARD}
 <div class="modal-head"><h2 id="iframe-title"></h2><button type="button" class="modal-close" aria-label="Close">×</button></div>
-<div class="modal-frame"></div></dialog>`;
+<div class="modal-frame"></div>${GUARD}</dialog>`;
 
 export function recordBody(v: RecordView): string {
   const label = TYPE_LABEL[v.type];

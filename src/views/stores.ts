@@ -25,14 +25,17 @@ function adminLink(uri: string | undefined): string {
 function storeSection(o: StoreOverview, index: number): string {
   const id = `store-${index}`;
   const counts = ECOMM_OBJECT_TYPES.map((t) => `<div><dt>${TYPE_NAMES[t]}</dt><dd>${o.counts[t]}</dd></div>`).join("");
+  // Explicit roles keep the table's semantics when narrow screens lay its rows out as blocks (app.css).
+  const cell = (label: string, content: string) => `<td role="cell" data-label="${label}"><span>${content}</span></td>`;
+  const rows = o.errors
+    .map(
+      (x) =>
+        `<tr role="row">${cell("Object", `${TYPE_NAMES[x.objectType as keyof typeof TYPE_NAMES] ?? e(x.objectType)} <code>${e(x.externalObjectId)}</code>`)}${cell("Type", `<code>${e(x.type)}</code>`)}${cell("Details", e(x.details))}${cell("Errored", when(x.erroredAt))}</tr>`,
+    )
+    .join("");
   const errors = o.errors.length
-    ? `<div class="table-wrap"><table class="errors"><caption class="visually-hidden">Open sync errors of ${e(o.store.label)}</caption>
-<thead><tr><th scope="col">Object</th><th scope="col">Type</th><th scope="col">Details</th><th scope="col">Errored</th></tr></thead><tbody>${o.errors
-        .map(
-          (x) =>
-            `<tr><td>${TYPE_NAMES[x.objectType as keyof typeof TYPE_NAMES] ?? e(x.objectType)} <code>${e(x.externalObjectId)}</code></td><td><code>${e(x.type)}</code></td><td>${e(x.details)}</td><td>${when(x.erroredAt)}</td></tr>`,
-        )
-        .join("")}</tbody></table></div>${o.openErrors > o.errors.length ? `<p class="muted">Showing the newest ${o.errors.length} of ${o.openErrors} open errors.</p>` : ""}`
+    ? `<div class="table-wrap"><table class="errors stack" role="table"><caption class="visually-hidden">Open sync errors of ${e(o.store.label)}</caption>
+<thead><tr role="row"><th role="columnheader" scope="col">Object</th><th role="columnheader" scope="col">Type</th><th role="columnheader" scope="col">Details</th><th role="columnheader" scope="col">Errored</th></tr></thead><tbody>${rows}</tbody></table></div>${o.openErrors > o.errors.length ? `<p class="muted">Showing the newest ${o.errors.length} of ${o.openErrors} open errors.</p>` : ""}`
     : `<p class="empty">No open sync errors.</p>`;
   return `<section class="store" aria-labelledby="${id}"><h2 id="${id}">${e(o.store.label)} <span class="muted">(${e(o.store.id)})</span></h2>
 ${o.store.adminUri ? `<p>${adminLink(o.store.adminUri)}</p>` : ""}

@@ -253,7 +253,7 @@ describe("GET /app/stores", () => {
     await env.DB.batch([...Array.from({ length: 22 }, (_, i) => insert(`e${i}`, 1_000 + i, "OPEN")), insert("fixed", 5_000, "RESOLVED")]);
     const res = await page(await signIn(t), "/app/stores");
     expect(res.text).toContain(`Open sync errors <span class="count">(22)</span>`);
-    expect(res.text.match(/<td><code>INVALID_NUMBER<\/code><\/td>/g)).toHaveLength(20);
+    expect(res.text.match(/<td role="cell" data-label="Type"><span><code>INVALID_NUMBER<\/code><\/span><\/td>/g)).toHaveLength(20);
     expect(res.text).toContain("details of e21");
     expect(res.text).not.toContain("details of e1<");
     expect(res.text).not.toContain("fixed");
