@@ -41,7 +41,6 @@ const paths = {
 const TICKET = "API-22: Broken printer";
 
 let t: NodeTenant;
-let browser: Browser;
 let contactId: number;
 let companyId: number;
 let recordPath: string;
@@ -143,13 +142,26 @@ beforeAll(async () => {
   for (const p of ["/edit", "/create", "/settings"]) await script(`${paths.actions}${p}`, iframePage(`Integrator ${p.slice(1)}`));
   await script(paths.recording, iframePage("Recording"));
 
-  browser = await launch();
-  await signInAt(await browser.context.newPage(), t, recordPath);
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  if (started) await (await started).close();
 });
+
+/**
+ * The shared signed-in browser, started by the first test that needs it. Not in beforeAll: a missing
+ * Chromium must fail every browser test with its message, and vitest reports tests after a failing
+ * beforeAll as skipped.
+ */
+let started: Promise<Browser> | undefined;
+function signedInBrowser(): Promise<Browser> {
+  started ??= (async () => {
+    const b = await launch();
+    await signInAt(await b.context.newPage(), t, recordPath);
+    return b;
+  })();
+  return started;
+}
 
 /** Content-Security-Policy violations the page reported (none are expected). */
 function cspViolations(page: Page): string[] {
@@ -162,10 +174,12 @@ function cspViolations(page: Page): string[] {
 
 /** Opens the record page and waits until every card has finished loading. */
 async function openRecord(width = 1280): Promise<Page> {
-  const page = await browser.context.newPage();
+  const page = await (await signedInBrowser()).context.newPage();
   await page.setViewportSize({ width, height: 900 });
   await page.goto(`${workerUrl()}${recordPath}`);
-  await page.waitForFunction(() => document.querySelectorAll('.card-body[aria-busy="true"]').length === 0, undefined, { timeout: 15_000 });
+  // A function, not a string: the page's CSP (no 'unsafe-eval') refuses string predicates.
+  const noCardLoading = () => (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document.querySelector('.card-body[aria-busy="true"]') === null;
+  await page.waitForFunction(noCardLoading, undefined, { timeout: 15_000 });
   return page;
 }
 
@@ -181,7 +195,6 @@ async function openItemAction(page: Page, label: string) {
 
 describe("the record page in Chromium", () => {
   it("sends a signed-out visitor to sign in and back to the record", async () => {
-    const page = await browser.context.newPage();
     const fresh = await launch(); // its own profile: no session
     try {
       const p = await fresh.context.newPage();
@@ -192,7 +205,6 @@ describe("the record page in Chromium", () => {
       expect(await p.getByRole("heading", { level: 1 }).textContent()).toContain("Zoë Quinn");
     } finally {
       await fresh.close();
-      await page.close();
     }
   });
 
@@ -257,7 +269,7 @@ describe("the record page in Chromium", () => {
   it("loads the cards in parallel, each with its own loading state", async () => {
     await script(paths.orders, { delayMs: 3000, body: JSON.stringify({ results: [] }) });
     try {
-      const page = await browser.context.newPage();
+      const page = await (await signedInBrowser()).context.newPage();
       await page.goto(`${workerUrl()}${recordPath}`);
       await card(page, "Support tickets").locator(".card-item").first().waitFor();
       // Tickets is shown while Orders' integrator is still answering.
@@ -386,7 +398,7 @@ describe("the record page in Chromium", () => {
     const forger = `/forger-${run}`;
     await script(forger, { body: `<!doctype html><title>forger</title><script>window.opener.postMessage(${JSON.stringify(done)}, "*")</script>`, headers: { "content-type": "text/html" } });
     for (const origin of [thirdOrigin, integrator.origin]) {
-      const popup = browser.context.waitForEvent("page");
+      const popup = (await signedInBrowser()).context.waitForEvent("page");
       await page.evaluate(`new Promise((resolve) => {
         const seen = (e) => { if (e.origin === ${JSON.stringify(origin)}) { window.removeEventListener("message", seen); setTimeout(resolve, 0); } };
         window.addEventListener("message", seen);
@@ -441,7 +453,7 @@ describe("the record page in Chromium", () => {
 
 describe("other pages in Chromium", () => {
   it("searches contacts and opens one", async () => {
-    const page = await browser.context.newPage();
+    const page = await (await signedInBrowser()).context.newPage();
     await page.goto(`${workerUrl()}/app/contacts`);
     await page.getByLabel("Name or email").fill("quinn");
     await page.getByRole("button", { name: "Search" }).click();
@@ -474,7 +486,7 @@ describe("other pages in Chromium", () => {
       fetch(`${workerUrl()}${bridge}/sync/status/web-shop/${type}/${id}`, { headers: { authorization: `Bearer ${t.oauth}` } }).then(async (r) => (r.ok ? ((await r.json()) as { lastProcessedAt: string | null; numErrors: number }) : null));
     await until("the queue to apply the messages", async () => (await status("PRODUCT", "p3"))?.lastProcessedAt != null && ((await status("CONTACT", "c-no-email"))?.numErrors ?? 0) > 0, 30_000);
 
-    const page = await browser.context.newPage();
+    const page = await (await signedInBrowser()).context.newPage();
     await page.goto(`${workerUrl()}/app/stores`);
     const store = page.locator("section.store", { has: page.getByRole("heading", { name: "Web shop (web-shop)" }) });
     expect(await store.locator(".counts div", { hasText: "Products" }).locator("dd").textContent()).toBe("3");
