@@ -17,7 +17,7 @@ async function create(t: Tenant, type: string, properties: Record<string, string
 const listed = (html: string, type: string) => [...html.matchAll(new RegExp(`<a href="/app/${type}/(\\d+)">([^<]*)</a>`, "g"))].map((m) => [Number(m[1]), m[2]]);
 
 describe("signed-out visitors", () => {
-  it.each(["/app", "/app/contacts", "/app/contacts?q=a%20b", "/app/deals/12", "/app/stores", "/app/widgets"])("GET %s redirects to the sign-in page and back", async (path) => {
+  it.each(["/app", "/app/contacts", "/app/contacts?q=a%20b", "/app/deals/12", "/app/stores", "/app/widgets", "/app/"])("GET %s redirects to the sign-in page and back", async (path) => {
     const res = await page(null, path);
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe(`/login?next=${encodeURIComponent(path)}`);
