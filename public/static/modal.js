@@ -63,6 +63,7 @@ for (const id of ["confirm-dialog", "iframe-modal"]) {
  */
 export function confirmAction(text, opener, fallback) {
   const dialog = /** @type {HTMLDialogElement} */ (byId("confirm-dialog"));
+  if (dialog.open) return Promise.resolve(false); // one question at a time
   const ok = byId("confirm-ok");
   const cancel = byId("confirm-cancel");
   byId("confirm-title").textContent = text.title;

@@ -14,7 +14,7 @@ import { storeOverview } from "../services/ecomm/overview";
 import { listStores } from "../services/ecomm/stores";
 import { TIMELINE_TYPE } from "../services/timeline-events";
 import { decodeCursor, recordTimeline } from "../services/timeline-feed";
-import { isPageType, listRecords, namedRecords, recordCounts, TYPE_LABEL } from "../services/web-records";
+import { displayName, isPageType, listRecords, namedRecords, recordCounts, TYPE_LABEL } from "../services/web-records";
 import { OBJECT_TYPES, type ObjectType } from "../db/tables/crm";
 import { appPage, notFoundPage } from "../views/layout";
 import { homeBody, listBody, recordBody, type TimelineEntry } from "../views/records";
@@ -98,14 +98,12 @@ const pageRoutes = [
       const type = params.objectType;
       if (!isPageType(type) || !/^\d{1,15}$/.test(params.objectId)) return notFoundPage(user, "home", "There is no such record.");
       const id = Number(params.objectId);
-      let record;
-      try {
-        record = await getObject(db, user.portalId, type, id);
-      } catch (err) {
-        // Another account's id is the same 404 as a missing one: nothing about it is shown.
-        if (err instanceof ApiError && err.category === "OBJECT_NOT_FOUND") return notFoundPage(user, type, `${TYPE_LABEL[type].one} ${id} was not found.`);
+      // Another account's id is the same 404 as a missing one: nothing about it is shown.
+      const record = await getObject(db, user.portalId, type, id).catch((err: unknown) => {
+        if (err instanceof ApiError && err.category === "OBJECT_NOT_FOUND") return null;
         throw err;
-      }
+      });
+      if (!record) return notFoundPage(user, type, `${TYPE_LABEL[type].one} ${id} was not found.`);
       const timelineType = TIMELINE_TYPE[type];
       const [assoc, timeline, cards] = await Promise.all([
         associationsOf(db, user.portalId, [id], [...OBJECT_TYPES]),
@@ -123,7 +121,7 @@ const pageRoutes = [
       let olderLink: string | null = null;
       if (timeline?.next) olderLink = `/app/${type}/${id}?after=${encodeURIComponent(timeline.next)}#timeline-h`;
       return appPage({
-        title: `${TYPE_LABEL[type].one} ${id}`,
+        title: `${displayName(record)} · ${TYPE_LABEL[type].one}`,
         section: type,
         user,
         body: recordBody({
