@@ -14,4 +14,16 @@ export default tseslint.config(
       "@typescript-eslint/consistent-type-imports": "error",
     },
   },
+  {
+    // Browser modules of the web app (type-checked through JSDoc by tsconfig.client.json).
+    files: ["public/static/**/*.js"],
+    languageOptions: {
+      sourceType: "module",
+      globals: {
+        document: "readonly", window: "readonly", fetch: "readonly", URL: "readonly", Intl: "readonly", Node: "readonly",
+        HTMLElement: "readonly", HTMLButtonElement: "readonly", HTMLMetaElement: "readonly", HTMLDialogElement: "readonly",
+        HTMLIFrameElement: "readonly",
+      },
+    },
+  },
 );

@@ -86,7 +86,7 @@ crm-edge is running at ${BASE}  (operator token: ${adminToken}; demo credentials
   private app token    ${demo.privateAppToken}
   app ${demo.appId} developer key  ${demo.developerKey}
   OAuth access token   ${demo.oauthAccessToken}  (expires after 30 minutes; refresh with the refresh token)
-  sign in at ${BASE}/login as ${demo.userEmail} / ${demo.userPassword}
+  sign in at ${BASE}/login as ${demo.userEmail} / ${demo.userPassword}  (record pages, timelines, CRM cards and stores under ${BASE}/app)
 
 Try:
   curl -s '${BASE}/contacts/v1/lists/all/contacts/all?count=10' -H 'Authorization: Bearer ${demo.privateAppToken}'

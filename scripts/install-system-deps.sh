@@ -1,4 +1,11 @@
 #!/usr/bin/env bash
-# Debian packages the test suite needs (none yet beyond Node); idempotent.
+# Debian packages the test suite needs; idempotent. The browser tests (test/node/*.test.ts) drive
+# Debian's Chromium at /usr/bin/chromium through playwright-core.
 set -euo pipefail
-exit 0
+if ! command -v chromium >/dev/null 2>&1; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium
+fi
+chromium --version

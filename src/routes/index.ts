@@ -10,6 +10,7 @@ import { oauthRoutes } from "./oauth";
 import { openapiRoutes } from "./openapi";
 import { sessionRoutes } from "./session";
 import { timelineRoutes } from "./timeline";
+import { webRoutes } from "./web";
 
 export const allRoutes: RouteDef[] = [
   ...adminRoutes,
@@ -22,4 +23,5 @@ export const allRoutes: RouteDef[] = [
   ...timelineRoutes,
   ...contentRoutes,
   ...cardRoutes,
+  ...webRoutes,
 ];

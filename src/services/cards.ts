@@ -132,7 +132,8 @@ export type CardView = {
   error?: string;
 } & Partial<CardBody> & { results: CardBody["results"] };
 
-async function fetchCard(v: Viewer, card: InstalledCard, env: Env, now: number): Promise<CardView> {
+/** One card's data fetch (the record page loads each card on its own, issue 7); never rejects. */
+export async function fetchCard(v: Viewer, card: InstalledCard, env: Env, now: number): Promise<CardView> {
   const head = { cardId: card.id, appId: card.appId, title: card.title };
   const timeoutMs = cardTimeoutMs(env);
   const failed = (error: string): CardView => ({ ...head, status: "ERROR", error, results: [] });

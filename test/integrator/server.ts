@@ -6,7 +6,11 @@
  * copied into the repository).
  */
 
-const TRAFFIC = resolve(process.cwd(), "../shared/reference/traffic");
+/** shared/ sits beside the repository (CI, a fresh clone); a git worktree one level deeper finds it too. */
+const TRAFFIC = [resolve(process.cwd(), "../shared/reference/traffic"), resolve(process.cwd(), "../../shared/reference/traffic")].find((p) =>
+  existsSync(p),
+) ?? resolve(process.cwd(), "../shared/reference/traffic");
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { resolve, sep } from "node:path";

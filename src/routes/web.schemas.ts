@@ -1,0 +1,43 @@
+/** @module zod schemas of the web app's pages and of the JSON endpoints its scripts call (issue 7). */
+import { z } from "zod";
+import { actionSchema } from "../services/card-response";
+import { SEARCH_MAX_LENGTH } from "../services/web-records";
+import { actionParams, actionResponse, viewParams } from "./cards.schemas";
+
+/** Pages take any segment and answer an HTML 404 page for unknown types or ids (after the sign-in check). */
+export const listParams = z.object({ objectType: z.string().max(100) });
+export const recordParams = z.object({ objectType: z.string().max(100), objectId: z.string().max(100) });
+
+export const listQuery = z.object({
+  q: z.string().max(SEARCH_MAX_LENGTH, `q must be at most ${SEARCH_MAX_LENGTH} characters`).optional(),
+  after: z.string().regex(/^\d{1,15}$/, "after must be a record id").transform(Number).optional(),
+});
+
+export const recordQuery = z.object({
+  after: z.string().regex(/^-?\d{1,16}\.\d{1,15}$/, "after must be a timeline cursor").optional(),
+});
+
+/** `GET /app/api/cards/:objectType/:objectId/:cardId`: the same path rules as the cards API. */
+export const cardParams = actionParams;
+export { viewParams };
+
+/** The browser posts back the action object the card showed (spec 2.11); the user is the session's. */
+export const actionBody = z.object({ action: actionSchema(false) });
+export { actionResponse };
+
+const definition = z.object({
+  name: z.string(),
+  label: z.string(),
+  dataType: z.string(),
+  options: z.array(z.object({ type: z.string(), label: z.string(), name: z.string() })).optional(),
+});
+
+/** One card as the page renders it: the cards service's view plus the record type's property definitions. */
+export const cardResponse = z.object({
+  cardId: z.number().int(),
+  title: z.string(),
+  status: z.enum(["OK", "ERROR"]),
+  error: z.string().optional(),
+  propertyDefinitions: z.array(definition),
+  results: z.array(z.record(z.string(), z.unknown())),
+});

@@ -1,0 +1,62 @@
+/**
+ * @module The store overview of the web app (issue 7): per store of an account, how many records of each
+ * object type the bridge keeps in sync (spec 2.4), and its open sync errors (spec 2.5) with their details.
+ * Four reads in one db.batch; the error list is bounded per store, the count of open errors is not.
+ */
+import { and, asc, desc, eq, getTableColumns, isNotNull, lte, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { ECOMM_OBJECT_TYPES, ecommLinks, ecommStores, ecommSyncErrors, type EcommObjectType } from "../../db/tables/ecomm";
+import { presentError } from "./status";
+import { presentStore } from "./stores";
+
+/** Open errors listed per store, newest first; the rest are counted and reachable through the errors API. */
+export const ERRORS_PER_STORE = 20;
+
+export interface StoreOverview {
+  store: ReturnType<typeof presentStore> & { createdAt: number };
+  counts: Record<EcommObjectType, number>;
+  openErrors: number;
+  errors: ReturnType<typeof presentError>[];
+}
+
+export async function storeOverview(db: Db, portalId: number): Promise<StoreOverview[]> {
+  // The newest open errors of each store: numbered per store, newest first (rowid breaks ties like the errors API).
+  const e = ecommSyncErrors;
+  const ranked = db
+    .select({
+      ...getTableColumns(e),
+      n: sql<number>`row_number() over (partition by ${e.storeId} order by ${e.erroredAt} desc, ${e}.rowid desc)`.as("n"),
+    })
+    .from(e)
+    .where(and(eq(e.portalId, portalId), eq(e.status, "OPEN")))
+    .as("ranked");
+  const [stores, counts, errorCounts, errors] = await db.batch([
+    db.select().from(ecommStores).where(eq(ecommStores.portalId, portalId)).orderBy(asc(ecommStores.storeId)),
+    // Records linked and not deleted: what the store currently syncs (a DELETE stops syncing, reference §3.4).
+    db
+      .select({ storeId: ecommLinks.storeId, objectType: ecommLinks.objectType, n: sql<number>`count(*)` })
+      .from(ecommLinks)
+      .where(and(eq(ecommLinks.portalId, portalId), eq(ecommLinks.deleted, false), isNotNull(ecommLinks.serviceId)))
+      .groupBy(ecommLinks.storeId, ecommLinks.objectType),
+    db
+      .select({ storeId: ecommSyncErrors.storeId, n: sql<number>`count(*)` })
+      .from(ecommSyncErrors)
+      .where(and(eq(ecommSyncErrors.portalId, portalId), eq(ecommSyncErrors.status, "OPEN")))
+      .groupBy(ecommSyncErrors.storeId),
+    db
+      .select()
+      .from(ranked)
+      .where(lte(ranked.n, ERRORS_PER_STORE))
+      .orderBy(asc(ranked.storeId), desc(ranked.erroredAt), asc(ranked.n)),
+  ]);
+  return stores.map((s) => {
+    const perType = Object.fromEntries(ECOMM_OBJECT_TYPES.map((t) => [t, 0])) as Record<EcommObjectType, number>;
+    for (const c of counts) if (c.storeId === s.storeId) perType[c.objectType] = c.n;
+    return {
+      store: { ...presentStore(s), createdAt: s.createdAt },
+      counts: perType,
+      openErrors: errorCounts.find((e) => e.storeId === s.storeId)?.n ?? 0,
+      errors: errors.filter((e) => e.storeId === s.storeId).map(presentError),
+    };
+  });
+}

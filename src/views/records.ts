@@ -1,0 +1,177 @@
+/**
+ * @module HTML of the record pages (issue 7): the start page, a list per object type with search, and a
+ * record page with its properties, associations, rendered timeline (spec 1.3) and the CRM cards column
+ * (spec 1.4), whose cards the browser loads one by one (public/static/record.js). Every value is escaped
+ * here; the only HTML passed through is the timeline renderer's output (timeline-render.ts, which escapes
+ * raw HTML and keeps only safe URLs).
+ */
+import type { TimelineIFrame } from "../db/tables/timeline";
+import type { ObjectType } from "../db/tables/crm";
+import { escapeHtml } from "../lib/html";
+import type { CrmRow } from "../services/crm";
+import { displayName, isPageType, PAGE_TYPES, SUMMARY_PROPERTY, TYPE_LABEL, type PageType } from "../services/web-records";
+
+const e = escapeHtml;
+
+/** `2016-10-12 13:40 UTC`; the page script replaces it with the reader's local time. */
+function timeTag(ms: number): string {
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return "";
+  const text = `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+  return `<time datetime="${d.toISOString()}" data-local>${text}</time>`;
+}
+
+export function homeBody(counts: Partial<Record<ObjectType, number>>, storeCount: number): string {
+  const tiles = PAGE_TYPES.map(
+    (t) => `<li><a class="tile" href="/app/${t}"><span class="tile-label">${TYPE_LABEL[t].many}</span><span class="tile-count">${counts[t] ?? 0}</span></a></li>`,
+  ).join("");
+  return `<h1>Your CRM</h1><ul class="tiles">${tiles}<li><a class="tile" href="/app/stores"><span class="tile-label">Stores</span><span class="tile-count">${storeCount}</span></a></li></ul>`;
+}
+
+export interface ListView {
+  type: PageType;
+  rows: CrmRow[];
+  q: string;
+  after: number;
+  hasMore: boolean;
+}
+
+export function listBody(v: ListView): string {
+  const label = TYPE_LABEL[v.type];
+  const summary = SUMMARY_PROPERTY[v.type];
+  const qs = (after: number) => {
+    const p = new URLSearchParams();
+    if (v.q) p.set("q", v.q);
+    if (after) p.set("after", String(after));
+    const s = p.toString();
+    return s ? `?${s}` : "";
+  };
+  const rows = v.rows
+    .map(
+      (r) =>
+        `<tr role="row"><td role="cell" data-label="Name"><span><a href="/app/${v.type}/${r.id}">${e(displayName(r))}</a></span></td><td role="cell" data-label="${summary.label}"><span>${e(r.properties[summary.name] ?? "")}</span></td><td role="cell" data-label="Modified"><span>${timeTag(r.updatedAt)}</span></td></tr>`,
+    )
+    .join("");
+  const searchHint = v.type === "contacts" ? "Name or email" : "Name";
+  const table = v.rows.length
+    ? `<div class="table-wrap"><table class="records stack" role="table"><caption class="visually-hidden">${label.many}</caption>
+<thead><tr role="row"><th role="columnheader" scope="col">Name</th><th role="columnheader" scope="col">${summary.label}</th><th role="columnheader" scope="col">Last modified</th></tr></thead><tbody>${rows}</tbody></table></div>`
+    : `<p class="empty">${v.q ? `No ${label.many.toLowerCase()} match “${e(v.q)}”.` : `No ${label.many.toLowerCase()} yet.`}</p>`;
+  const last = v.rows.at(-1);
+  const pager = [
+    v.after ? `<a href="/app/${v.type}${qs(0)}">First page</a>` : "",
+    v.hasMore && last ? `<a href="/app/${v.type}${qs(last.id)}" rel="next">Next page</a>` : "",
+  ]
+    .filter(Boolean)
+    .join(" ");
+  return `<h1>${label.many}</h1>
+<form class="search" method="get" action="/app/${v.type}" role="search">
+<label for="q">${searchHint}</label><div class="search-row"><input id="q" name="q" type="search" maxlength="100" value="${e(v.q)}" autocomplete="off"><button type="submit">Search</button></div></form>
+${table}${pager ? `<nav class="pager" aria-label="Pages">${pager}</nav>` : ""}`;
+}
+
+export interface TimelineEntry {
+  id: string;
+  eventTypeName: string;
+  timestamp: number;
+  headerHtml: string;
+  detailHtml: string;
+  timelineIFrame?: TimelineIFrame;
+}
+
+/** A header that is one paragraph is shown inline (a <p> does not belong in a <summary>). */
+function inlineHeader(headerHtml: string): string {
+  const m = /^<p>([\s\S]*)<\/p>$/.exec(headerHtml);
+  return m?.[1] !== undefined && !m[1].includes("<p>") ? m[1] : headerHtml;
+}
+
+function timelineItem(t: TimelineEntry): string {
+  const head = `<span class="event-head">${inlineHeader(t.headerHtml)}</span><span class="event-meta">${e(t.eventTypeName)} · ${timeTag(t.timestamp)}</span>`;
+  const frame = t.timelineIFrame
+    ? `<button type="button" class="link-button" data-iframe-src="${e(t.timelineIFrame.iframeUri)}" data-iframe-width="${t.timelineIFrame.width}" data-iframe-height="${t.timelineIFrame.height}" data-iframe-label="${e(t.timelineIFrame.iframeLabel)}">${e(t.timelineIFrame.linkLabel)}</button>`
+    : "";
+  const body = t.detailHtml
+    ? `<details><summary>${head}</summary><div class="event-detail">${t.detailHtml}</div></details>`
+    : `<div class="event-summary">${head}</div>`;
+  return `<li class="event">${body}${frame}</li>`;
+}
+
+export interface RecordView {
+  type: PageType;
+  record: CrmRow;
+  associations: { type: ObjectType; records: CrmRow[]; total: number }[];
+  timeline: { entries: TimelineEntry[]; next: string | null } | null;
+  olderLink: string | null;
+  cards: { cardId: number; title: string }[];
+}
+
+function propertiesList(record: CrmRow): string {
+  const values: [string, string][] = [
+    ...Object.entries(record.properties),
+    ["hs_object_id", String(record.id)],
+    ["createdate", new Date(record.createdAt).toISOString()],
+    ["lastmodifieddate", new Date(record.updatedAt).toISOString()],
+  ];
+  values.sort(([a], [b]) => a.localeCompare(b));
+  return `<dl class="props">${values.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${e(v)}</dd></div>`).join("")}</dl>`;
+}
+
+function associationsList(v: RecordView): string {
+  if (v.associations.length === 0) return `<p class="empty">No associated records.</p>`;
+  return v.associations
+    .map((a) => {
+      const items = a.records
+        .map((r) => `<li>${isPageType(a.type) ? `<a href="/app/${a.type}/${r.id}">${e(displayName(r))}</a>` : e(displayName(r))}</li>`)
+        .join("");
+      const more = a.total > a.records.length ? `<li class="muted">and ${a.total - a.records.length} more</li>` : "";
+      return `<h3>${TYPE_LABEL[a.type].many} <span class="count">(${a.total})</span></h3><ul class="assoc">${items}${more}</ul>`;
+    })
+    .join("");
+}
+
+function timelineSection(v: RecordView): string {
+  if (!v.timeline) return `<p class="empty">${TYPE_LABEL[v.type].many} have no timeline.</p>`;
+  if (v.timeline.entries.length === 0) return `<p class="empty">No timeline events yet.</p>`;
+  const older = v.olderLink ? `<p><a href="${e(v.olderLink)}">Older events</a></p>` : "";
+  return `<ol class="timeline">${v.timeline.entries.map(timelineItem).join("")}</ol>${older}`;
+}
+
+function cardsColumn(v: RecordView): string {
+  if (v.cards.length === 0) return `<p class="empty">No CRM cards for ${TYPE_LABEL[v.type].many.toLowerCase()} in this account.</p>`;
+  return v.cards
+    .map(
+      (c) => `<section class="card" id="card-${c.cardId}" data-card-id="${c.cardId}" aria-labelledby="card-${c.cardId}-title">
+<div class="card-head"><h3 id="card-${c.cardId}-title" tabindex="-1">${e(c.title)}</h3><div class="card-tools"></div></div>
+<div class="card-notice" aria-live="polite"></div>
+<div class="card-body" aria-busy="true"><p class="loading" role="status">Loading…</p></div></section>`,
+    )
+    .join("");
+}
+
+/**
+ * The two dialogs the page script drives: the confirmation of a CONFIRMATION_ACTION_HOOK and the iframe
+ * modal. The focus guards at each end send Tab and Shift+Tab back into the dialog (modal.js), so focus
+ * cycles inside it instead of leaving the page.
+ */
+const GUARD = `<span class="focus-guard" tabindex="0" aria-hidden="true"></span>`;
+const DIALOGS = `<dialog id="confirm-dialog" class="confirm-dialog" aria-labelledby="confirm-title" aria-describedby="confirm-message">${GUARD}
+<h2 id="confirm-title">Please confirm</h2><p id="confirm-message"></p>
+<div class="dialog-buttons"><button type="button" id="confirm-cancel" autofocus>Cancel</button><button type="button" id="confirm-ok" class="primary">OK</button></div>${GUARD}</dialog>
+<dialog id="iframe-modal" class="iframe-modal" aria-labelledby="iframe-title">${GUARD}
+<div class="modal-head"><h2 id="iframe-title"></h2><button type="button" class="modal-close" aria-label="Close">×</button></div>
+<div class="modal-frame"></div>${GUARD}</dialog>`;
+
+export function recordBody(v: RecordView): string {
+  const label = TYPE_LABEL[v.type];
+  const name = displayName(v.record);
+  return `<nav class="crumbs" aria-label="Breadcrumb"><a href="/app/${v.type}">${label.many}</a></nav>
+<div class="record" data-object-type="${v.type}" data-object-id="${v.record.id}">
+<div class="record-main">
+<h1>${e(name)} <span class="muted">${label.one} #${v.record.id}</span></h1>
+<section aria-labelledby="props-h"><h2 id="props-h">Properties</h2>${propertiesList(v.record)}</section>
+<section aria-labelledby="assoc-h"><h2 id="assoc-h">Associations</h2>${associationsList(v)}</section>
+<section aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2>${timelineSection(v)}</section>
+</div>
+<aside class="record-cards" aria-labelledby="cards-h"><h2 id="cards-h">CRM cards</h2>${cardsColumn(v)}</aside>
+</div>${DIALOGS}`;
+}

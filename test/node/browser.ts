@@ -1,0 +1,93 @@
+/**
+ * Debian's Chromium driven by playwright-core for the browser tests. A missing browser is a failure with
+ * a clear message, never a skip: the record page is only tested in a real browser.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { integratorUrl, workerUrl, type NodeTenant } from "./helpers";
+import type { Script } from "../integrator/types";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const SCREENSHOTS = resolve("test-results/screenshots");
+
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export interface Browser {
+  context: BrowserContext;
+  close: () => Promise<void>;
+}
+
+/** A fresh profile each time (a new user-data-dir), English locale and UTC so formatted values are stable. */
+export async function launch(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(
+      `Chromium was not found at ${CHROMIUM}. The browser tests need Debian's chromium: run scripts/install-system-deps.sh ` +
+        "(apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH.",
+    );
+  }
+  const profile = mkdtempSync(join(tmpdir(), "crm-edge-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    locale: "en-US",
+    timezoneId: "UTC",
+    viewport: { width: 1280, height: 900 },
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in through the real form, arriving at `path` (signed-out visitors are sent to /login?next=). */
+export async function signInAt(page: Page, t: NodeTenant, path: string) {
+  await page.goto(`${workerUrl()}${path}`);
+  await page.getByLabel("Email").fill(t.userEmail);
+  await page.getByLabel("Password").fill(t.userPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL(`${workerUrl()}${path}`);
+}
+
+/** A screenshot under test-results/screenshots/ (the whole page unless `fullPage` is false, e.g. with a modal open). */
+export async function screenshot(page: Page, name: string, fullPage = true) {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, name), fullPage });
+}
+
+/** Tells the local integrator how to answer `path`. */
+export async function script(path: string, s: Script) {
+  const res = await fetch(`${integratorUrl()}/__script`, { method: "POST", body: JSON.stringify({ path, ...s }) });
+  if (res.status !== 204) throw new Error(`script ${path} failed: ${res.status}`);
+}
+
+export async function received(path: string): Promise<{ method: string; url: string; body: string }[]> {
+  return (await (await fetch(`${integratorUrl()}/__requests?path=${encodeURIComponent(path)}`)).json()) as { method: string; url: string; body: string }[];
+}
+
+/** A page the integrator serves as HTML: `buttons` post their message to the parent window (spec 4.6). */
+export function iframePage(title: string, extraScript = ""): Script {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
+<h1>${title}</h1><p>Integrator page.</p>
+<button id="done" type="button">Done</button> <button id="cancel" type="button">Cancel</button>
+<script>
+document.getElementById("done").addEventListener("click", () => window.parent.postMessage(JSON.stringify({ action: "DONE" }), "*"));
+document.getElementById("cancel").addEventListener("click", () => window.parent.postMessage(JSON.stringify({ action: "CANCEL" }), "*"));
+${extraScript}
+</script></body></html>`;
+  return { body, headers: { "content-type": "text/html; charset=utf-8" } };
+}

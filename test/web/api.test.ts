@@ -1,0 +1,172 @@
+/**
+ * The record page's JSON endpoints (issue 7): one card per request and card actions, authenticated by
+ * the session cookie, CSRF-checked on POST, scoped to the session's account.
+ */
+import { describe, expect, it } from "vitest";
+import { call, expectError, tenant, unique } from "../helpers/api";
+import { received, script } from "../helpers/integrator";
+import { createRecord, defineCard, queryPairs, signedRequest } from "../cards/helpers";
+import { page, postAction, signIn } from "./helpers";
+
+const cardUrl = (type: string, id: number, cardId: number) => `/app/api/cards/${type}/${id}/${cardId}`;
+
+/** A tenant with a contact card (status definitions, requesting `email`), a contact, and a signed-in browser. */
+async function setup() {
+  const t = await tenant();
+  const card = await defineCard(t, {
+    title: "Tickets",
+    propertyDefinitions: [{ name: "status", label: "Status", dataType: "STATUS", options: [{ type: "SUCCESS", label: "Open", name: "open" }] }],
+    associatedHubSpotObjectTypeProperties: { CONTACT: ["email"] },
+  });
+  const email = `${unique()}@example.com`;
+  const id = await createRecord(t, "contacts", { email, firstname: "Zoë" });
+  const base = card.body.baseUris[0]!;
+  return { t, card, id, email, base, basePath: new URL(base).pathname, b: await signIn(t) };
+}
+
+describe("GET /app/api/cards/:objectType/:objectId/:cardId", () => {
+  it("fetches one card from its integrator as the signed-in user and adds the property definitions", async () => {
+    const { t, card, id, email, b } = await setup();
+    await script(card.fetchPath, { body: JSON.stringify({ results: [{ objectId: 1, title: "T-1", link: null, status: "open", extra: "dropped" }], totalCount: 7, allItemsLink: "https://x.example/all" }) });
+    const res = await page(b, cardUrl("contacts", id, card.id));
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.json).toEqual({
+      cardId: card.id,
+      appId: t.appId,
+      title: "Tickets",
+      status: "OK",
+      results: [{ objectId: 1, title: "T-1", link: null, status: "open", actions: [] }],
+      totalCount: 7,
+      allItemsLink: "https://x.example/all",
+      itemLabel: "Tickets",
+      propertyDefinitions: [{ name: "status", label: "Status", dataType: "STATUS", options: [{ type: "SUCCESS", label: "Open", name: "open" }] }],
+    });
+    const req = await signedRequest(card.fetchPath, t.clientSecret);
+    expect(queryPairs(req.url)).toEqual([
+      ["userId", String(t.userId)],
+      ["userEmail", t.userEmail],
+      ["associatedObjectId", String(id)],
+      ["associatedObjectType", "CONTACT"],
+      ["portalId", String(t.portalId)],
+      ["email", email],
+    ]);
+    expect(req.headers.cookie).toBeUndefined(); // nothing of the browser's request is forwarded
+  });
+
+  it("answers a failing integrator as that card's ERROR", async () => {
+    const { card, id, b } = await setup();
+    await script(card.fetchPath, { status: 500, body: "{}" });
+    const res = await page(b, cardUrl("contacts", id, card.id));
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ cardId: card.id, status: "ERROR", error: "The integrator answered HTTP 500", results: [] });
+  });
+
+  it("needs a session (401, never a redirect)", async () => {
+    const { card, id } = await setup();
+    expectError(await page(null, cardUrl("contacts", id, card.id)), 401, "INVALID_AUTHENTICATION");
+    expect(await received(card.fetchPath)).toEqual([]);
+  });
+
+  it.each([
+    ["an object type without cards", "products", "objectType"],
+    ["a non-numeric record id", "contacts/abc", "objectId"],
+  ])("refuses %s", async (_name, segment, field) => {
+    const { b } = await setup();
+    const path = segment.includes("/") ? `/app/api/cards/${segment}/1` : `/app/api/cards/${segment}/1/1`;
+    const body = expectError(await page(b, path), 400, "VALIDATION_ERROR");
+    expect(body.errors[0].context.propertyName).toEqual([field]);
+  });
+
+  it("is a 404 for another account's record, a card of another type and an unknown card, and calls nobody", async () => {
+    const { card, id } = await setup();
+    const intruder = await signIn(await tenant());
+    expectError(await page(intruder, cardUrl("contacts", id, card.id)), 404, "OBJECT_NOT_FOUND");
+    const own = await setup();
+    const company = await createRecord(own.t, "companies", { name: "Acme" });
+    expectError(await page(own.b, cardUrl("companies", company, own.card.id)), 404, "OBJECT_NOT_FOUND");
+    expectError(await page(own.b, cardUrl("contacts", own.id, card.id)), 404, "OBJECT_NOT_FOUND"); // the other account's card
+    expect(await received(card.fetchPath)).toEqual([]);
+  });
+});
+
+describe("POST /app/api/cards/:objectType/:objectId/:cardId/actions", () => {
+  it("runs an action hook as the signed-in user and returns the integrator's message", async () => {
+    const { t, card, id, base, basePath, b } = await setup();
+    const path = `${basePath}/resolve`;
+    await script(path, { body: JSON.stringify({ message: "Ticket resolved" }) });
+    const action = { type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/resolve`, label: "Resolve", associatedObjectProperties: ["firstname"] };
+    const res = await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, { action });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ ok: true, integratorStatus: 200, message: "Ticket resolved" });
+    const req = await signedRequest(path, t.clientSecret);
+    expect(JSON.parse(req.body)).toEqual({ firstname: "Zoë" });
+    expect(queryPairs(req.url)[0]).toEqual(["userId", String(t.userId)]);
+  });
+
+  it("gives the iframe URL of an IFRAME action without calling it", async () => {
+    const { card, id, base, basePath, b } = await setup();
+    const action = { type: "IFRAME", uri: `${base}/edit?x=1`, width: 890, height: 748, label: "Edit", associatedObjectProperties: ["firstname"] };
+    const res = await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, { action });
+    expect(res.json).toEqual({ ok: true, iframeUrl: `${base}/edit?x=1&firstname=Zo%C3%AB`, width: 890, height: 748 });
+    expect(await received(`${basePath}/edit`)).toEqual([]);
+  });
+
+  it.each([
+    ["no CSRF token", null],
+    ["a wrong CSRF token", "not-the-token"],
+  ])("refuses %s with 403 and calls nothing", async (_name, csrf) => {
+    const { card, id, base, basePath, b } = await setup();
+    const action = { type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/csrf` };
+    const res = await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, { action }, csrf);
+    expectError(res, 403, "FORBIDDEN");
+    expect(await received(`${basePath}/csrf`)).toEqual([]);
+  });
+
+  it("refuses another session's CSRF token", async () => {
+    const { t, card, id, base, basePath, b } = await setup();
+    const second = await signIn(t); // same user, another session: another token
+    expect(second.csrf).not.toBe(b.csrf);
+    const action = { type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/csrf2` };
+    expectError(await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, { action }, second.csrf), 403, "FORBIDDEN");
+    expect(await received(`${basePath}/csrf2`)).toEqual([]);
+  });
+
+  it("needs a session", async () => {
+    const { card, id, base } = await setup();
+    const action = { type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/x` };
+    expectError(await postAction(null, `${cardUrl("contacts", id, card.id)}/actions`, { action }, "x"), 401, "INVALID_AUTHENTICATION");
+  });
+
+  it.each([
+    ["no action", {}, "action"],
+    ["an unknown action type", { action: { type: "LINK", uri: "https://x.example" } }, "action.type"],
+    ["an IFRAME without a size", { action: { type: "IFRAME", uri: "https://x.example" } }, "action.width"],
+  ])("refuses %s", async (_name, body, field) => {
+    const { card, id, b } = await setup();
+    const res = expectError(await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, body), 400, "VALIDATION_ERROR");
+    expect(res.errors[0].context.propertyName).toEqual([field]);
+  });
+
+  it("refuses a URI outside the card's baseUris and calls nothing", async () => {
+    const { card, id, base, basePath, b } = await setup();
+    const action = { type: "ACTION_HOOK", httpMethod: "GET", uri: `${base}-evil/x` };
+    const res = expectError(await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, { action }), 400, "VALIDATION_ERROR");
+    expect(res.errors[0].context.propertyName).toEqual(["action.uri"]);
+    expect(await received(`${basePath}-evil`)).toEqual([]);
+  });
+
+  it("is a 404 on another account's record", async () => {
+    const { card, id, base, basePath } = await setup();
+    const intruder = await signIn(await tenant());
+    const action = { type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/steal` };
+    expectError(await postAction(intruder, `${cardUrl("contacts", id, card.id)}/actions`, { action }), 404, "OBJECT_NOT_FOUND");
+    expect(await received(`${basePath}/steal`)).toEqual([]);
+  });
+
+  it("GET on the actions path is not allowed", async () => {
+    const { card, id, b } = await setup();
+    const res = await call("GET", `${cardUrl("contacts", id, card.id)}/actions`, { headers: { cookie: b.cookie } });
+    expectError(res, 405, "METHOD_NOT_ALLOWED");
+  });
+});
