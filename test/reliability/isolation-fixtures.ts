@@ -7,7 +7,7 @@ import { admin, call, tenant, unique, type Tenant } from "../helpers/api";
 import { integratorUrl } from "../helpers/integrator";
 import { defineCard, TYPES } from "../cards/helpers";
 import { createAuthor, createPost, createTopic, TOKENS, V2 } from "../content/helpers";
-import { appSettings, BRIDGE, settingsBody, store } from "../ecomm/helpers";
+import { accountSettings, appSettings, BRIDGE, settingsBody, store } from "../ecomm/helpers";
 import { deliver, qmsg, storeGen } from "../ecomm/queue-helpers";
 import { createProp, createType, eventPath, putEvent, typesPath } from "../timeline/helpers";
 
@@ -114,6 +114,7 @@ export async function buildWorld(): Promise<World> {
 
   // Ecommerce bridge: a store, a synced object and a sync error, through the real consumer.
   await appSettings(a);
+  await accountSettings(a);
   const storeId = unique("a-store");
   await store(a.oauth, storeId, mark("store"));
   const bStore = unique("b-store");
