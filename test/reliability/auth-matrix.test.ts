@@ -14,7 +14,7 @@ import { admin, ADMIN, BASE, call, expectError, send, unique } from "../helpers/
 import { expire } from "../helpers/auth-suite";
 import { integratorUrl } from "../helpers/integrator";
 import { authorize, exchange, refresh } from "../helpers/oauth-flow";
-import { buildWorld, type World } from "./isolation-fixtures";
+import { buildWorld, ownParam, type World } from "../helpers/world";
 
 const key = (r: RouteDef) => `${r.method} ${r.path}`;
 const kinds = (r: RouteDef) => r.auth.kinds as readonly string[];
@@ -25,44 +25,12 @@ const adminRoutes = allRoutes.filter((r) => kinds(r).includes("admin"));
 /** The owner's own, valid request on a route: path parameters from the owner's resources. */
 function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
   const ids = w.ids;
-  const byPrefix: [string, number][] = [["/blogs/", ids.blog], ["/blog-authors/", ids.author], ["/topics/", ids.topic], ["/blog-posts/", ids.post]];
-  const value = (name: string): string | number => {
-    switch (name) {
-      case "objectType":
-        return r.path.includes("/sync/status/") ? "CONTACT" : "contacts";
-      case "toObjectType":
-        return "companies";
-      case "objectId":
-        return ids.contact;
-      case "toObjectId":
-        return ids.company;
-      case "storeId":
-        return ids.store;
-      case "externalObjectId":
-        return encodeURIComponent(ids.syncedExt);
-      case "appId":
-        return w.a.appId;
-      case "portalId":
-        return w.a.portalId;
-      case "eventTypeId":
-        return ids.eventType;
-      case "eventId":
-        return encodeURIComponent(ids.eventId);
-      case "propertyId":
-        return ids.property;
-      case "userName":
-        return encodeURIComponent(ids.smtpUser);
-      case "cardId":
-      case "objectTypeId":
-        return ids.card;
-      case "id": {
-        const found = byPrefix.find(([p]) => r.path.includes(p));
-        if (found) return found[1];
-      }
-    }
-    throw new Error(`auth matrix: no value for :${name} of ${key(r)}; add it to ownRequest`);
+  const value = (name: string) => {
+    const v = ownParam(r, name, w);
+    if (v === undefined) throw new Error(`auth matrix: no value for :${name} of ${key(r)}; add it to ownParam in test/helpers/world.ts`);
+    return v;
   };
-  let path = r.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => String(value(name)));
+  let path = r.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => value(name));
   // Validation runs before the scope checks that depend on a path parameter: these must be valid.
   const body: Record<string, unknown> = {
     "POST /crm/v3/objects/:objectType": { properties: {} },

@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { allRoutes } from "../../src/routes";
 import { BASE, send } from "../helpers/api";
 import { received } from "../helpers/integrator";
-import { BODY_ID_FIXTURES, buildWorld, credentialsFor, ENUM_PARAMS, FIXTURES, type Fixture, type World } from "./isolation-fixtures";
+import { buildWorld, type World } from "../helpers/world";
+import { BODY_ID_FIXTURES, credentialsFor, ENUM_PARAMS, FIXTURES, type Fixture } from "./isolation-fixtures";
 
 const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 const idParams = (path: string) => [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!).filter((p) => !ENUM_PARAMS.has(p));
