@@ -1,5 +1,25 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
-import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+import { defineConfig, type Plugin } from "vitest/config";
+
+const SEAM = fileURLToPath(new URL("./src/queue/fault-seam.ts", import.meta.url));
+const INJECTOR = fileURLToPath(new URL("./test/reliability/fault-injector.ts", import.meta.url));
+
+/**
+ * Test-only seams (issue 9): the queue consumers' no-op fault seam resolves to the armable injector in
+ * tests. `wrangler deploy` never sees this config, so the injector cannot reach the production bundle.
+ */
+function testSeams(): Plugin {
+  return {
+    name: "crm-edge-test-seams",
+    enforce: "pre",
+    async resolveId(source, importer, options) {
+      if (!source.includes("fault-seam")) return null;
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      return resolved?.id === SEAM ? INJECTOR : null;
+    },
+  };
+}
 
 /**
  * Two projects, one `npm test`:
@@ -16,6 +36,7 @@ export default defineConfig({
     projects: [
       {
         plugins: [
+          testSeams(),
           cloudflareTest({
             main: "./src/index.ts",
             wrangler: { configPath: "./wrangler.toml" },

@@ -1,10 +1,14 @@
-/** vitest globalSetup (Node): starts the local integrator and hands its URL to the tests. */
+/** vitest globalSetup (Node): starts the local integrator and the build probe and hands their URLs to the tests. */
 import type { TestProject } from "vitest/node";
+import { startBuildProbe } from "./build-probe/server";
+import "./build-probe/types";
 import { startIntegrator } from "./integrator/server";
 import "./integrator/types";
 
 export default async function setup(project: TestProject) {
-  const { server, url } = await startIntegrator();
-  project.provide("integratorUrl", url);
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  const [integrator, probe] = await Promise.all([startIntegrator(), startBuildProbe()]);
+  project.provide("integratorUrl", integrator.url);
+  project.provide("buildProbeUrl", probe.url);
+  const close = (s: typeof integrator.server) => new Promise<void>((resolve) => s.close(() => resolve()));
+  return () => Promise.all([close(integrator.server), close(probe.server)]).then(() => undefined);
 }

@@ -3,6 +3,7 @@
  * Every error leaves the Worker through `errorResponse`; expected failures are thrown as `ApiError`,
  * anything else becomes a generic 500 whose details stay in the log.
  */
+import { DrizzleQueryError } from "drizzle-orm";
 
 /** Closed list of error categories and the HTTP status each one maps to. */
 export const CATEGORY_STATUS = {
@@ -76,10 +77,24 @@ export function errorResponse(err: ApiError, correlationId: string): Response {
   return new Response(JSON.stringify(body), { status: err.status, headers });
 }
 
+/**
+ * What the log says about an unexpected error. A failed statement (drizzle's DrizzleQueryError) carries its
+ * bound values in its message and stack, and secrets can be among them (an app's client secret when it is
+ * inserted): the log gets the statement and the driver's error, never the values (issue 9).
+ */
+export function describeCause(cause: unknown): string {
+  if (!(cause instanceof Error)) return String(cause);
+  const frames = (cause.stack ?? "").split("\n").filter((l) => /^\s+at /.test(l)).join("\n");
+  if (cause instanceof DrizzleQueryError) {
+    const inner = cause.cause instanceof Error ? `${cause.cause.name}: ${cause.cause.message}` : String(cause.cause ?? "");
+    return `${cause.name}: Failed query: ${cause.query} (${cause.params.length} bound values not logged)\ncause: ${inner}\n${frames}`;
+  }
+  return `${cause.name}: ${cause.message}\n${frames}`;
+}
+
 /** The generic 500: the cause is logged with the correlation id, never sent. */
 export function internalErrorResponse(cause: unknown, correlationId: string): Response {
-  const detail = cause instanceof Error ? `${cause.name}: ${cause.message}\n${cause.stack ?? ""}` : String(cause);
-  console.error(`[${correlationId}] unhandled error: ${detail}`);
+  console.error(`[${correlationId}] unhandled error: ${describeCause(cause)}`);
   return errorResponse(
     new ApiError("INTERNAL_ERROR", "An internal error occurred. Quote the correlationId when reporting it."),
     correlationId,

@@ -8,6 +8,7 @@ import { makeDb } from "../db/client";
 import { runRawBatch } from "../lib/d1-raw";
 import { deadLetterStatements } from "../services/ecomm/commit";
 import { backoffSeconds } from "../services/ecomm/plan";
+import { faultPoint } from "./fault-seam";
 import { syncQueueMessage } from "./messages";
 
 export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env): Promise<void> {
@@ -37,6 +38,7 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env)
     settled.push(msg);
   }
   if (!rows.length) return;
+  faultPoint("dlq:record", rows.map((r) => r.messageId));
   try {
     await runRawBatch(db, deadLetterStatements(db, rows, now));
     for (const msg of settled) msg.ack();

@@ -13,6 +13,7 @@ import { makeDb, type Db } from "../db/client";
 import { decideAll } from "../durable-objects/sync-order-client";
 import { commitEffects } from "../services/ecomm/commit";
 import { backoffSeconds, planBatch, readPlanContext, type Effect, type PlanContext } from "../services/ecomm/plan";
+import { faultPoint } from "./fault-seam";
 import { syncQueueMessage, type SyncQueueMessage } from "./messages";
 
 export interface Delivery {
@@ -106,11 +107,25 @@ export async function planDeliveries(db: Db, winners: Delivery[], s: Settler, ct
   return planned;
 }
 
-/** Steps 3 and 4 (commit point, then acks): one db.batch for all effects. */
+const idsOf = (planned: Planned[]) => planned.map((p) => p.delivery.body.id);
+
+/** Step 3 (commit point): one db.batch for all effects. */
+export async function commitPlanned(db: Db, planned: Planned[], now: number): Promise<void> {
+  faultPoint("sync:commit", idsOf(planned));
+  await commitEffects(db, planned.map((p) => p.effect), now);
+}
+
+/** Step 4: acks, only after the commit. */
+export function ackPlanned(planned: Planned[], s: Settler): void {
+  for (const p of planned) s.ack(p.delivery.msg, p.effect.kind === "error" ? `recorded ${p.effect.type}` : `applied ${p.effect.kind}`);
+}
+
+/** Steps 3 and 4 for one group of messages. */
 export async function commitAndAck(db: Db, planned: Planned[], now: number, s: Settler): Promise<void> {
   if (!planned.length) return;
-  await commitEffects(db, planned.map((p) => p.effect), now);
-  for (const p of planned) s.ack(p.delivery.msg, p.effect.kind === "error" ? `recorded ${p.effect.type}` : `applied ${p.effect.kind}`);
+  await commitPlanned(db, planned, now);
+  faultPoint("sync:after-commit", idsOf(planned));
+  ackPlanned(planned, s);
 }
 
 /** The fallback after a failed batch write: each message planned and committed on its own. */
@@ -130,12 +145,14 @@ export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env): 
   const now = Date.now();
   const deliveries = decodeBatch(batch.messages, s);
   if (!deliveries.length) return s.settled;
+  faultPoint("sync:before-decide", deliveries.map((d) => d.body.id));
   // The plan's read does not depend on the ordering decision: both run at once (it reads a superset).
   const [winners, ctx] = await Promise.all([
     decideOrder(env, deliveries, s),
     readPlanContext(db, deliveries.map((d) => d.body)).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
   ]);
   if (!winners.length) return s.settled;
+  faultPoint("sync:after-decide", winners.map((d) => d.body.id));
   let planned: Planned[];
   try {
     if (ctx instanceof Error) throw ctx;
@@ -144,11 +161,16 @@ export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env): 
     for (const d of winners) s.backoff(d, `plan failed: ${why(err)}`);
     return s.settled;
   }
+  if (!planned.length) return s.settled;
   try {
-    await commitAndAck(db, planned, now, s);
+    await commitPlanned(db, planned, now);
   } catch (err) {
     console.error(`sync batch write failed, applying its ${planned.length} messages one by one: ${why(err)}`);
     await applyOneByOne(db, planned.map((p) => p.delivery), now, s);
+    return s.settled;
   }
+  // A crash here redelivers committed messages; planning then drops them as already applied.
+  faultPoint("sync:after-commit", idsOf(planned));
+  ackPlanned(planned, s);
   return s.settled;
 }

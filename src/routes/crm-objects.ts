@@ -153,6 +153,8 @@ export const crmObjectRoutes = [
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
       const portalId = portalOf(principal);
       await crm.getObject(db, portalId, params.objectType, params.objectId);
+      // Both ends must be this account's, as for PUT: another account's id is a 404, never a silent 204.
+      await crm.getObject(db, portalId, params.toObjectType, params.toObjectId);
       await db.batch(
         crm.dissociateStatements(db, portalId, { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId }),
       );

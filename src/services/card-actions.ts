@@ -4,7 +4,7 @@
  * body otherwise); the reply's JSON `message` is handed back. IFRAME actions are never called here: the
  * caller gets the unsigned iframe URL with the property values appended.
  */
-import { badRequest } from "../lib/errors";
+import { badRequest, describeCause } from "../lib/errors";
 import { guardedFetch, loopbackAllowed, OutboundError } from "../lib/outbound";
 import { signableQuery, signatureHeaders } from "../lib/signature";
 import { underBaseUris, type Action } from "./card-response";
@@ -73,7 +73,7 @@ export async function runAction(v: Viewer, card: InstalledCard, action: Action, 
     );
     return outcomeOf(res.status, res.text);
   } catch (err) {
-    if (!(err instanceof OutboundError)) console.error(`card ${card.id}: unexpected action failure`, err);
+    if (!(err instanceof OutboundError)) console.error(`card ${card.id}: unexpected action failure: ${describeCause(err)}`);
     return { ok: false, integratorStatus: null, message: outboundReason(err, timeoutMs) };
   }
 }

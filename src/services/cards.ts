@@ -8,6 +8,7 @@ import type { Db } from "../db/client";
 import { cardTypes, type CardObjectType } from "../db/tables/cards";
 import type { ObjectType } from "../db/tables/crm";
 import { apps, installs, type users } from "../db/tables/tenancy";
+import { describeCause } from "../lib/errors";
 import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../lib/outbound";
 import { signableQuery, signatureHeaders } from "../lib/signature";
 import { parseCardResponse, type CardBody } from "./card-response";
@@ -148,7 +149,7 @@ export async function fetchCard(v: Viewer, card: InstalledCard, env: Env, now: n
     const parsed = parseCardResponse(res.text, card);
     return parsed.ok ? { ...head, status: "OK", ...parsed.body } : failed(parsed.error);
   } catch (err) {
-    if (!(err instanceof OutboundError)) console.error(`card ${card.id}: unexpected failure`, err);
+    if (!(err instanceof OutboundError)) console.error(`card ${card.id}: unexpected failure: ${describeCause(err)}`);
     return failed(outboundReason(err, timeoutMs));
   }
 }

@@ -2,7 +2,7 @@
  * @module Provisioning of tenants for the operator API (issue 2 §4): accounts, apps, private apps, installs,
  * users. Multi-row writes go through one db.batch so a failure leaves nothing half-written.
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, apps, credentials, installs, privateApps, users } from "../db/tables/tenancy";
 import { hashPassword, randomToken, sha256Hex } from "../lib/crypto";
@@ -28,35 +28,34 @@ export async function requireAccount(db: Db, portalId: number) {
   return row;
 }
 
+/**
+ * The app and its developer key in one batch (nothing half-written): the key's row takes the app's id
+ * from last_insert_rowid(), the id the app's insert just assigned inside the same transaction.
+ */
 export async function createApp(db: Db, input: { name: string; redirectUris: string[]; scopes?: string[] }) {
   const clientId = crypto.randomUUID();
   const clientSecret = crypto.randomUUID();
   const developerKey = crypto.randomUUID();
-  const app = await db
-    .insert(apps)
-    .values({ name: input.name, clientId, clientSecret, redirectUris: input.redirectUris, scopes: input.scopes ?? ALL_SCOPES })
-    .returning()
-    .get();
-  await db.insert(credentials).values({ tokenHash: await sha256Hex(developerKey), kind: "developer", appId: app.appId });
-  return { appId: app.appId, clientId, clientSecret, developerKey };
+  const [inserted] = await db.batch([
+    db
+      .insert(apps)
+      .values({ name: input.name, clientId, clientSecret, redirectUris: input.redirectUris, scopes: input.scopes ?? ALL_SCOPES })
+      .returning({ appId: apps.appId }),
+    db.insert(credentials).values({ tokenHash: await sha256Hex(developerKey), kind: "developer", appId: sql`last_insert_rowid()` }),
+  ]);
+  return { appId: inserted[0]!.appId, clientId, clientSecret, developerKey };
 }
 
+/** The private app and its token in one batch, as createApp. */
 export async function createPrivateApp(db: Db, portalId: number, input: { name: string; scopes?: string[] }) {
   await requireAccount(db, portalId);
   const token = randomToken("pat-na1-", 32);
-  const pa = await db
-    .insert(privateApps)
-    .values({ portalId, name: input.name, scopes: input.scopes ?? ALL_SCOPES })
-    .returning()
-    .get();
-  await db.insert(credentials).values({
-    tokenHash: await sha256Hex(token),
-    kind: "private_app",
-    portalId,
-    privateAppId: pa.id,
-    scopes: pa.scopes,
-  });
-  return { token, privateAppId: pa.id };
+  const scopes = input.scopes ?? ALL_SCOPES;
+  const [inserted] = await db.batch([
+    db.insert(privateApps).values({ portalId, name: input.name, scopes }).returning({ id: privateApps.id }),
+    db.insert(credentials).values({ tokenHash: await sha256Hex(token), kind: "private_app", portalId, privateAppId: sql`last_insert_rowid()`, scopes }),
+  ]);
+  return { token, privateAppId: inserted[0]!.id };
 }
 
 /** Installs an app into an account (or re-grants it) and returns a fresh token pair, as OAuth consent does. */

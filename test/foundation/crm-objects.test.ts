@@ -94,6 +94,7 @@ describe("CRM objects /crm/v3/objects/{objectType} (issue 2 §5)", () => {
       ["PATCH", `/crm/v3/objects/contacts/${id}`, { properties: { email: "stolen@b.co" } }],
       ["DELETE", `/crm/v3/objects/contacts/${id}`, undefined],
       ["PUT", `/crm/v3/objects/contacts/${other}/associations/contacts/${id}`, undefined],
+      ["DELETE", `/crm/v3/objects/contacts/${other}/associations/contacts/${id}`, undefined],
     ] as const) {
       const res = expectError(await call(method, path, { token: b.oauth, body }), 404, "OBJECT_NOT_FOUND");
       expect(JSON.stringify(res)).not.toContain("secret@a.co");

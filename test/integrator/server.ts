@@ -6,15 +6,16 @@
  * copied into the repository).
  */
 
-/** shared/ sits beside the repository (CI, a fresh clone); a git worktree one level deeper finds it too. */
-const TRAFFIC = [resolve(process.cwd(), "../shared/reference/traffic"), resolve(process.cwd(), "../../shared/reference/traffic")].find((p) =>
-  existsSync(p),
-) ?? resolve(process.cwd(), "../shared/reference/traffic");
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { resolve, sep } from "node:path";
 import type { Recorded, Script } from "./types";
+
+// `../shared` beside the repository, or `../../shared` from a worktree under wt/ (as test/content/helpers.ts).
+const TRAFFIC =
+  ["../shared/reference/traffic", "../../shared/reference/traffic"].map((p) => resolve(process.cwd(), p)).find((p) => existsSync(p)) ??
+  resolve(process.cwd(), "../shared/reference/traffic");
 
 const readAll = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {

@@ -39,6 +39,7 @@ describe("signatures (spec 5.6, reference §9 vectors)", () => {
     const headers = await signatureHeaders(SECRET, "GET", uri, "", now);
     expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers, now: now + 1000 })).toEqual({ ok: true, version: "v3" });
     expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers, now: now + 300_001 })).toMatchObject({ ok: false });
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers, now: now - 300_001 })).toMatchObject({ ok: false }); // from the future
     expect(await verifySignature({ secret: SECRET, method: "GET", uri: uri + "x", headers, now })).toMatchObject({ ok: false });
     expect(await verifySignature({ secret: "other", method: "GET", uri, headers, now })).toMatchObject({ ok: false });
     const v2only = { "x-service-signature": headers["x-service-signature"] };

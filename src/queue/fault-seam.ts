@@ -1,0 +1,14 @@
+/**
+ * @module Fault seam of the queue consumers (issue 9). The consumers call `faultPoint` at the points where
+ * a crash matters for at-least-once delivery: before the ordering decision, between the decision and the
+ * D1 commit, at the commit, after the commit but before the acks, and in the dead-letter consumer.
+ *
+ * In production this is a no-op. The test run (vitest.config.ts, plugin `testSeams`) resolves this module
+ * to test/reliability/fault-injector.ts instead, which tests arm to throw at chosen points; so no injector
+ * code exists in the deployed bundle (test/reliability/bundle.test.ts builds it and checks).
+ */
+
+export type FaultPoint = "sync:before-decide" | "sync:after-decide" | "sync:commit" | "sync:after-commit" | "dlq:record";
+
+/** `ids` are the sync message ids (SyncQueueMessage.id) the step is about to handle. */
+export function faultPoint(_point: FaultPoint, _ids: readonly string[]): void {}

@@ -1,0 +1,175 @@
+/**
+ * A populated pair of accounts for the generated suites (isolation, authentication matrix, fuzz): account
+ * A owns one resource of every kind, through the real API and the real queue consumer; account B has its
+ * own app, user and a few resources to mix ids with. `ownParam` names A's value for a route's path parameter.
+ */
+import type { RouteDef } from "../../src/lib/route";
+import { defineCard } from "../cards/helpers";
+import { createAuthor, createPost, createTopic, TOKENS, V2 } from "../content/helpers";
+import { accountSettings, appSettings, store } from "../ecomm/helpers";
+import { deliver, qmsg, storeGen } from "../ecomm/queue-helpers";
+import { createProp, createType, putEvent } from "../timeline/helpers";
+import { admin, call, tenant, unique, type Tenant } from "./api";
+
+export interface World {
+  /** The owner of every resource below. */
+  a: Tenant;
+  /** Another account with its own app, private app, user, and the transactional email add-on. */
+  b: Tenant;
+  /** OAuth token of A's app installed in B's account: the same app, another account. */
+  shared: string;
+  /** Every string of A's data (names, properties, labels) and A's secrets: none may reach B. */
+  forbidden: string[];
+  ids: {
+    contact: number;
+    company: number;
+    bContact: number;
+    bCompany: number;
+    store: string;
+    bStore: string;
+    syncedExt: string;
+    eventType: number;
+    property: number;
+    bEventType: number;
+    bProperty: number;
+    eventId: string;
+    blog: number;
+    author: number;
+    topic: number;
+    post: number;
+    postPath: string;
+    smtpUser: string;
+    card: number;
+    cardFetchPath: string;
+    cardActionBase: string;
+  };
+}
+
+export async function buildWorld(): Promise<World> {
+  const forbidden: string[] = [];
+  const mark = (what: string) => {
+    const v = `A-${what}-${crypto.randomUUID()}`;
+    forbidden.push(v);
+    return v;
+  };
+  const ok = async (res: Awaited<ReturnType<typeof call>>, status = 200) => {
+    if (res.status !== status) throw new Error(`fixture set-up failed: ${res.status} ${res.text}`);
+    return res.json;
+  };
+  const a = await tenant({ addons: ["transactional-email"], rateLimit: 100_000 });
+  const b = await tenant({ addons: ["transactional-email"], rateLimit: 100_000 });
+  forbidden.push(a.oauth, a.refresh, a.pat, a.developerKey, a.clientSecret, a.userEmail);
+  const shared = (await admin("POST", `/admin/v1/accounts/${b.portalId}/installs`, { appId: a.appId })).access_token as string;
+
+  // CRM records
+  const email = `${mark("email").toLowerCase()}@owner.example`;
+  forbidden.push(email);
+  const contact = Number((await ok(await call("POST", "/crm/v3/objects/contacts", { token: a.pat, body: { properties: { email, firstname: mark("firstname") } } }), 201)).id);
+  const company = Number((await ok(await call("POST", "/crm/v3/objects/companies", { token: a.pat, body: { properties: { name: mark("company") } } }), 201)).id);
+  const bContact = Number((await ok(await call("POST", "/crm/v3/objects/contacts", { token: b.pat, body: { properties: { firstname: "b" } } }), 201)).id);
+  const bCompany = Number((await ok(await call("POST", "/crm/v3/objects/companies", { token: b.pat, body: { properties: { name: "b" } } }), 201)).id);
+
+  // Ecommerce bridge: a store, a synced object and a sync error, through the real consumer.
+  await appSettings(a);
+  await accountSettings(a);
+  const storeId = unique("a-store");
+  await store(a.oauth, storeId, mark("store"));
+  const bStore = unique("b-store");
+  await store(b.oauth, bStore, "b");
+  const origin = { portalId: a.portalId, appId: a.appId, storeId, storeGen: await storeGen(a.portalId, storeId) };
+  const syncedExt = unique("a-ext"); // an id B names in its own request (echoed back as B's input)
+  const bad = mark("bad-email");
+  await deliver([
+    qmsg(origin, "CONTACT", { externalObjectId: syncedExt, properties: { customer_email: `${unique("s")}@owner.example`, firstname: mark("synced") } }),
+    qmsg(origin, "CONTACT", { externalObjectId: unique("bad"), properties: { customer_email: bad } }),
+  ]);
+
+  // Timeline: event types and properties (developer key), an event (OAuth).
+  const type = await createType(a, { name: mark("event-type"), headerTemplate: "{{title}}" });
+  const property = await createProp(a, type.id, { name: "title", label: mark("property"), propertyType: "String" });
+  const bType = await createType(b, { name: "b" });
+  const bProperty = await createProp(b, bType.id, { name: "title", label: "b", propertyType: "String" });
+  const eventId = unique("a-event");
+  await ok(await putEvent(a, { id: eventId, eventTypeId: type.id, objectId: contact, title: mark("event-title") }), 204);
+
+  // Content: a blog, an author, a topic and a draft post; an SMTP token.
+  const blog = (await ok(await call("POST", `${V2}/blogs`, { token: a.oauth, body: { name: mark("blog") } }), 201)).id as number;
+  const author = (await createAuthor(a, { full_name: mark("author") })).id as number;
+  const topic = (await createTopic(a, { name: mark("topic") })).id as number;
+  const post = await createPost(a, { name: mark("post"), post_body: `<p>${mark("post-body")}</p>` });
+  const smtp = await ok(await call("POST", TOKENS, { token: a.oauth, body: { campaignName: mark("campaign") } }), 201);
+  forbidden.push(smtp.password);
+
+  // A CRM card of A's app, served by the local integrator.
+  const card = await defineCard(a, { title: mark("card") });
+
+  return {
+    a,
+    b,
+    shared,
+    forbidden,
+    ids: {
+      contact,
+      company,
+      bContact,
+      bCompany,
+      store: storeId,
+      bStore,
+      syncedExt,
+      eventType: type.id,
+      property: property.id,
+      bEventType: bType.id,
+      bProperty: bProperty.id,
+      eventId,
+      blog,
+      author,
+      topic,
+      post: post.id,
+      postPath: new URL(post.url).pathname,
+      smtpUser: smtp.userName,
+      card: card.id,
+      cardFetchPath: card.fetchPath,
+      cardActionBase: card.actionBase,
+    },
+  };
+}
+
+/** A's value for the path parameter `name` of route `r` (a valid, existing resource of A). */
+export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: World): string | undefined {
+  const ids = w.ids;
+  const byPrefix: [string, number][] = [["/blogs/", ids.blog], ["/blog-authors/", ids.author], ["/topics/", ids.topic], ["/blog-posts/", ids.post]];
+  switch (name) {
+    case "objectType":
+      return r.path.includes("/sync/status/") ? "CONTACT" : "contacts";
+    case "toObjectType":
+      return "companies";
+    case "objectId":
+      return String(ids.contact);
+    case "toObjectId":
+      return String(ids.company);
+    case "storeId":
+      return ids.store;
+    case "externalObjectId":
+      return encodeURIComponent(ids.syncedExt);
+    case "appId":
+      return String(w.a.appId);
+    case "portalId":
+      return String(w.a.portalId);
+    case "eventTypeId":
+      return String(ids.eventType);
+    case "eventId":
+      return encodeURIComponent(ids.eventId);
+    case "propertyId":
+      return String(ids.property);
+    case "userName":
+      return encodeURIComponent(ids.smtpUser);
+    case "cardId":
+    case "objectTypeId":
+      return String(ids.card);
+    case "token":
+      return r.path.includes("refresh") ? w.a.refresh : w.a.oauth;
+    case "id":
+      return byPrefix.find(([p]) => r.path.includes(p))?.[1]?.toString();
+  }
+  return undefined;
+}

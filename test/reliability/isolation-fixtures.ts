@@ -1,0 +1,223 @@
+/**
+ * Fixtures of the generated isolation suite (isolation.test.ts): account A owns one of every resource; the
+ * table maps each route that takes an id to the requests another account (B) makes on A's ids. Every
+ * route of `allRoutes` whose path takes an id must have an entry here, or the suite fails.
+ */
+import { integratorUrl } from "../helpers/integrator";
+import type { World } from "../helpers/world";
+import { TYPES } from "../cards/helpers";
+import { TOKENS, V2 } from "../content/helpers";
+import { BRIDGE, settingsBody } from "../ecomm/helpers";
+import { eventPath, typesPath } from "../timeline/helpers";
+
+/** Path parameters that name a kind of object rather than one object: they are not ids. */
+export const ENUM_PARAMS = new Set(["objectType", "toObjectType"]);
+
+/** One request B makes on A's ids. */
+export interface Target {
+  path: string;
+  body?: unknown;
+  /** The status the route documents for it; 404 when left out. */
+  status?: number;
+  /** Credentials to send instead of those the route's auth rule gives (see credentialsFor). */
+  tokens?: Cred[];
+}
+
+export interface Cred {
+  name: string;
+  bearer?: string;
+  hapikey?: string;
+}
+
+export type Fixture = (w: World) => Target[];
+
+/** B's credentials of every kind the route accepts. */
+export function credentialsFor(kinds: readonly string[], w: World): Cred[] {
+  if (kinds.length === 0) return [{ name: "anonymous" }, { name: "B's OAuth token", bearer: w.b.oauth }];
+  if (kinds.includes("admin")) {
+    return [
+      { name: "B's private-app token", bearer: w.b.pat },
+      { name: "B's OAuth token", bearer: w.b.oauth },
+      { name: "B's developer key", bearer: w.b.developerKey },
+    ];
+  }
+  const out: Cred[] = [];
+  if (kinds.includes("private_app")) out.push({ name: "B's private-app token", bearer: w.b.pat });
+  if (kinds.includes("oauth")) out.push({ name: "B's OAuth token", bearer: w.b.oauth }, { name: "A's app installed in B", bearer: w.shared });
+  if (kinds.includes("developer")) out.push({ name: "B's developer key", bearer: w.b.developerKey }, { name: "B's developer key as hapikey", hapikey: w.b.developerKey });
+  return out;
+}
+
+const accountOnly = (w: World): Cred[] => [
+  { name: "B's private-app token", bearer: w.b.pat },
+  { name: "B's OAuth token", bearer: w.b.oauth },
+];
+
+const enc = encodeURIComponent;
+
+/**
+ * Route (`METHOD path` as in the route table) → B's requests on A's ids. Several targets mix ids: one of
+ * A's with B's own, so a check that looks at only one of them is caught too.
+ */
+export const FIXTURES: Record<string, Fixture> = {
+  // Operator routes: account credentials of any kind never reach them.
+  "POST /admin/v1/accounts/:portalId/private-apps": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/private-apps`, body: { name: "x" }, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/installs": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/installs`, body: { appId: w.b.appId }, status: 401 }],
+  "DELETE /admin/v1/accounts/:portalId/installs/:appId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/installs/${w.a.appId}`, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/users": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/users`, body: { email: "b@example.com", password: "long enough" }, status: 401 }],
+  "PATCH /admin/v1/apps/:appId": (w) => [{ path: `/admin/v1/apps/${w.a.appId}`, body: { scopes: ["oauth"] }, status: 401 }],
+
+  // OAuth token introspection: the token is the capability. A token of another kind is not one.
+  "GET /oauth/v1/access-tokens/:token": (w) => [{ path: `/oauth/v1/access-tokens/${w.a.refresh}` }, { path: `/oauth/v1/access-tokens/${w.a.pat}` }, { path: `/oauth/v1/access-tokens/${w.a.developerKey}` }],
+  "GET /oauth/v1/refresh-tokens/:token": (w) => [{ path: `/oauth/v1/refresh-tokens/${w.a.oauth}` }, { path: `/oauth/v1/refresh-tokens/${w.a.pat}` }],
+  "DELETE /oauth/v1/refresh-tokens/:token": (w) => [{ path: `/oauth/v1/refresh-tokens/${w.a.oauth}` }, { path: `/oauth/v1/refresh-tokens/${w.a.pat}` }],
+
+  // CRM records.
+  "GET /crm/v3/objects/:objectType/:objectId": (w) => [{ path: `/crm/v3/objects/contacts/${w.ids.contact}` }, { path: `/crm/v3/objects/companies/${w.ids.company}` }],
+  "PATCH /crm/v3/objects/:objectType/:objectId": (w) => [{ path: `/crm/v3/objects/contacts/${w.ids.contact}`, body: { properties: { firstname: "B was here" } } }],
+  "DELETE /crm/v3/objects/:objectType/:objectId": (w) => [{ path: `/crm/v3/objects/contacts/${w.ids.contact}` }],
+  "PUT /crm/v3/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": (w) => [
+    { path: `/crm/v3/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.company}` },
+    { path: `/crm/v3/objects/contacts/${w.ids.bContact}/associations/companies/${w.ids.company}` },
+    { path: `/crm/v3/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.bCompany}` },
+  ],
+  "DELETE /crm/v3/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": (w) => [
+    { path: `/crm/v3/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.company}` },
+    { path: `/crm/v3/objects/contacts/${w.ids.bContact}/associations/companies/${w.ids.company}` },
+    { path: `/crm/v3/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.bCompany}` },
+  ],
+  "GET /crm/v3/objects/:objectType/:objectId/timeline": (w) => [{ path: `/crm/v3/objects/contacts/${w.ids.contact}/timeline` }],
+  "GET /crm/v3/objects/:objectType/:objectId/cards": (w) => [
+    { path: `/crm/v3/objects/contacts/${w.ids.contact}/cards?userId=${w.b.userId}` },
+    // A's user on B's record: userId must be a user of the caller's account (400, docs/cards.md).
+    { path: `/crm/v3/objects/contacts/${w.ids.bContact}/cards?userId=${w.a.userId}`, status: 400 },
+  ],
+  "POST /crm/v3/objects/:objectType/:objectId/cards/:cardId/actions": (w) => [
+    {
+      path: `/crm/v3/objects/contacts/${w.ids.contact}/cards/${w.ids.card}/actions`,
+      body: { userId: w.b.userId, action: { type: "ACTION_HOOK", uri: `${integratorUrl()}${w.ids.cardActionBase}/go`, httpMethod: "POST" } },
+    },
+  ],
+
+  // Ecommerce bridge.
+  "GET /extensions/ecomm/v2/stores/:storeId": (w) => [{ path: `${BRIDGE}/stores/${w.ids.store}` }],
+  "DELETE /extensions/ecomm/v2/stores/:storeId": (w) => [{ path: `${BRIDGE}/stores/${w.ids.store}` }],
+  "POST /extensions/ecomm/v2/stores/:storeId/import": (w) => [{ path: `${BRIDGE}/stores/${w.ids.store}/import` }],
+  "GET /extensions/ecomm/v2/sync/status/:storeId/:objectType/:externalObjectId": (w) => [
+    { path: `${BRIDGE}/sync/status/${w.ids.store}/CONTACT/${enc(w.ids.syncedExt)}` },
+    { path: `${BRIDGE}/sync/status/${w.ids.bStore}/CONTACT/${enc(w.ids.syncedExt)}` },
+  ],
+  "GET /extensions/ecomm/v2/sync/errors/portal/:portalId": (w) => [{ path: `${BRIDGE}/sync/errors/portal/${w.a.portalId}` }],
+  "GET /extensions/ecomm/v2/sync/errors/app/:appId": (w) => [{ path: `${BRIDGE}/sync/errors/app/${w.a.appId}` }],
+
+  // Timeline setup (developer key): A's app in the path, or B's own app with A's event type or property.
+  "POST /integrations/v1/:appId/timeline/event-types": (w) => [{ path: typesPath(w.a.appId), body: { name: "B's type" } }],
+  "GET /integrations/v1/:appId/timeline/event-types": (w) => [{ path: typesPath(w.a.appId) }],
+  "GET /integrations/v1/:appId/timeline/event-types/:eventTypeId": (w) => [
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}` },
+    { path: `${typesPath(w.b.appId)}/${w.ids.eventType}` },
+  ],
+  "PUT /integrations/v1/:appId/timeline/event-types/:eventTypeId": (w) => [
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}`, body: { name: "renamed by B" } },
+    { path: `${typesPath(w.b.appId)}/${w.ids.eventType}`, body: { name: "renamed by B" } },
+  ],
+  "DELETE /integrations/v1/:appId/timeline/event-types/:eventTypeId": (w) => [
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}` },
+    { path: `${typesPath(w.b.appId)}/${w.ids.eventType}` },
+  ],
+  "POST /integrations/v1/:appId/timeline/event-types/:eventTypeId/properties": (w) => [
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties`, body: { name: "added", label: "by B", propertyType: "String" } },
+    { path: `${typesPath(w.b.appId)}/${w.ids.eventType}/properties`, body: { name: "added", label: "by B", propertyType: "String" } },
+  ],
+  "GET /integrations/v1/:appId/timeline/event-types/:eventTypeId/properties": (w) => [
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties` },
+    { path: `${typesPath(w.b.appId)}/${w.ids.eventType}/properties` },
+  ],
+  "PUT /integrations/v1/:appId/timeline/event-types/:eventTypeId/properties": (w) => [
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties`, body: { id: w.ids.property, label: "by B" } },
+    { path: `${typesPath(w.b.appId)}/${w.ids.eventType}/properties`, body: { id: w.ids.property, label: "by B" } },
+    // B's own app and event type, A's property id in the body.
+    { path: `${typesPath(w.b.appId)}/${w.ids.bEventType}/properties`, body: { id: w.ids.property, label: "by B" } },
+  ],
+  "DELETE /integrations/v1/:appId/timeline/event-types/:eventTypeId/properties/:propertyId": (w) => [
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties/${w.ids.property}` },
+    { path: `${typesPath(w.b.appId)}/${w.ids.eventType}/properties/${w.ids.property}` },
+    { path: `${typesPath(w.b.appId)}/${w.ids.bEventType}/properties/${w.ids.property}` },
+  ],
+
+  // Timeline events (OAuth): B's own app is not A's app (404); A's app installed in B reaches the
+  // event type but not A's records or events.
+  ...Object.fromEntries(
+    ["PUT", "POST"].flatMap((m) => [
+      [`${m} /integrations/v1/:appId/timeline/event`, (w: World) => [
+        { path: eventPath(w.a.appId), body: { id: "by-b", eventTypeId: w.ids.eventType, objectId: w.ids.contact, title: "x" } },
+        // B's own app in the path, A's event type in the body.
+        { path: eventPath(w.b.appId), body: { id: "by-b", eventTypeId: w.ids.eventType, objectId: w.ids.bContact }, tokens: [{ name: "B's OAuth token", bearer: w.b.oauth }] },
+      ]],
+      [`${m} /integrations/v1/:appId/timeline/event/batch`, (w: World) => [
+        { path: `${eventPath(w.a.appId)}/batch`, body: { eventWrappers: [{ id: "by-b", eventTypeId: w.ids.eventType, objectId: w.ids.contact, title: "x" }] } },
+      ]],
+    ]),
+  ) as Record<string, Fixture>,
+  "GET /integrations/v1/:appId/timeline/event/:eventTypeId/:eventId": (w) => [{ path: `${eventPath(w.a.appId)}/${w.ids.eventType}/${enc(w.ids.eventId)}` }],
+
+  // Content.
+  "GET /content/api/v2/blogs/:id": (w) => [{ path: `${V2}/blogs/${w.ids.blog}` }],
+  "GET /content/api/v2/blog-authors/:id": (w) => [{ path: `${V2}/blog-authors/${w.ids.author}` }],
+  "GET /content/api/v2/topics/:id": (w) => [{ path: `${V2}/topics/${w.ids.topic}` }],
+  "GET /content/api/v2/blog-posts/:id": (w) => [{ path: `${V2}/blog-posts/${w.ids.post}` }],
+  "PUT /content/api/v2/blog-posts/:id": (w) => [{ path: `${V2}/blog-posts/${w.ids.post}`, body: { name: "renamed by B" } }],
+  "DELETE /content/api/v2/blog-posts/:id": (w) => [{ path: `${V2}/blog-posts/${w.ids.post}` }],
+  "POST /content/api/v2/blog-posts/:id/publish-action": (w) => [{ path: `${V2}/blog-posts/${w.ids.post}/publish-action`, body: { action: "schedule-publish" } }],
+  // Public pages: A's draft has no page, whoever asks.
+  "GET /_blog/:portalId/*": (w) => [{ path: w.ids.postPath }],
+
+  // SMTP API tokens (B has the add-on too, so the add-on check passes and the token lookup is what refuses).
+  "POST /email/public/v1/smtpapi/tokens/:userName/password-reset": (w) => [{ path: `${TOKENS}/${enc(w.ids.smtpUser)}/password-reset` }],
+  "DELETE /email/public/v1/smtpapi/tokens/:userName": (w) => [{ path: `${TOKENS}/${enc(w.ids.smtpUser)}` }],
+
+  // CRM card record types (developer key), with and without an applicationId.
+  "GET /extensions/sales-objects/v1/object-types/:objectTypeId": (w) => [
+    { path: `${TYPES}/${w.ids.card}` },
+    { path: `${TYPES}/${w.ids.card}?applicationId=${w.b.appId}` },
+    { path: `${TYPES}/${w.ids.card}?applicationId=${w.a.appId}` },
+  ],
+  "PUT /extensions/sales-objects/v1/object-types/:objectTypeId": (w) => [
+    { path: `${TYPES}/${w.ids.card}`, body: { title: "renamed by B" } },
+    { path: `${TYPES}/${w.ids.card}`, body: { applicationId: w.a.appId, title: "renamed by B" } },
+  ],
+  "DELETE /extensions/sales-objects/v1/object-types/:objectTypeId": (w) => [
+    { path: `${TYPES}/${w.ids.card}` },
+    { path: `${TYPES}/${w.ids.card}?applicationId=${w.a.appId}` },
+  ],
+};
+
+/** Routes without an id in the path that take one in the query or body (the same rule applies). */
+export const BODY_ID_FIXTURES: Record<string, Fixture> = {
+  // reference §3.3: an unknown store is a 400 of the request.
+  "PUT /extensions/ecomm/v2/sync/messages": (w) => [
+    { path: `${BRIDGE}/sync/messages`, body: { storeId: w.ids.store, objectType: "CONTACT", messages: [{ externalObjectId: "x", action: "UPSERT", properties: {} }] }, status: 400 },
+  ],
+  "GET /extensions/ecomm/v2/settings": (w) => [
+    { path: `${BRIDGE}/settings?appId=${w.a.appId}`, tokens: [...accountOnly(w), { name: "B's developer key", bearer: w.b.developerKey }] },
+  ],
+  "PUT /extensions/ecomm/v2/settings": (w) => [
+    { path: `${BRIDGE}/settings?appId=${w.a.appId}`, body: settingsBody({ enabled: false }), tokens: [{ name: "B's developer key", bearer: w.b.developerKey }] },
+  ],
+  "DELETE /extensions/ecomm/v2/settings": (w) => [{ path: `${BRIDGE}/settings?appId=${w.a.appId}`, tokens: [{ name: "B's developer key", bearer: w.b.developerKey }] }],
+  "GET /extensions/sales-objects/v1/object-types": (w) => [{ path: `${TYPES}?applicationId=${w.a.appId}` }],
+  "POST /extensions/sales-objects/v1/object-types": (w) => [
+    {
+      path: TYPES,
+      body: {
+        applicationId: w.a.appId,
+        baseUris: [`${integratorUrl()}/b`],
+        dataFetchUri: `${integratorUrl()}/b/fetch`,
+        title: "B's card",
+        propertyDefinitions: [],
+        associatedHubSpotObjectTypes: ["CONTACT"],
+        associatedHubSpotObjectTypeProperties: {},
+      },
+    },
+  ],
+};

@@ -1,0 +1,109 @@
+/**
+ * Tenant isolation, generated over the route table (issue 9; platform §5.3 API1 BOLA): for every route
+ * whose path takes an id, account B's credentials of every kind the route accepts — and developer keys of
+ * another app on developer-key routes — on A's ids get the documented refusal (404 unless the fixture
+ * says otherwise), no byte of A's data, and change nothing in the database. A route that takes an id and
+ * has no fixture fails the suite, so new routes cannot slip past it.
+ */
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { allRoutes } from "../../src/routes";
+import { BASE, send } from "../helpers/api";
+import { received } from "../helpers/integrator";
+import { buildWorld, type World } from "../helpers/world";
+import { BODY_ID_FIXTURES, credentialsFor, ENUM_PARAMS, FIXTURES, type Fixture } from "./isolation-fixtures";
+
+const routeKey = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+const idParams = (path: string) => [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]!).filter((p) => !ENUM_PARAMS.has(p));
+const idRoutes = allRoutes.filter((r) => idParams(r.path).length > 0 || r.path.endsWith("/*"));
+
+let tableSql: string | undefined;
+
+/** Every row of every table, as one string: a refused request must leave it unchanged. */
+async function snapshot(): Promise<string> {
+  if (!tableSql) {
+    const tables = (
+      await env.DB.prepare(
+        "select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'd1_%' and name not like 'sqlite_%'",
+      ).all<{ name: string }>()
+    ).results.map((t) => t.name);
+    const parts: string[] = [];
+    for (const t of tables) {
+      const cols = (await env.DB.prepare(`select name from pragma_table_info('${t}')`).all<{ name: string }>()).results.map((c) => `"${c.name}"`);
+      parts.push(`(select '${t}:' || coalesce(json_group_array(json_array(${cols.join(", ")})), '[]') from (select * from "${t}" order by rowid))`);
+    }
+    tableSql = `select ${parts.join(" || char(10) || ")} as s`;
+  }
+  return (await env.DB.prepare(tableSql).first<{ s: string }>())?.s ?? "";
+}
+
+describe("every route that takes an id has an isolation fixture", () => {
+  it("no id-taking route is missing from the fixture table, and no fixture names a route that is gone", () => {
+    const routes = idRoutes.map(routeKey);
+    expect(routes.filter((k) => !(k in FIXTURES)), "add these routes to FIXTURES in test/reliability/isolation-fixtures.ts").toEqual([]);
+    expect(Object.keys(FIXTURES).filter((k) => !routes.includes(k))).toEqual([]);
+    const all = allRoutes.map(routeKey);
+    expect(Object.keys(BODY_ID_FIXTURES).filter((k) => !all.includes(k))).toEqual([]);
+    expect(routes.length).toBeGreaterThan(40);
+  });
+});
+
+describe("another account's credentials on this account's ids: refused, no data, nothing written", () => {
+  let w: World;
+  beforeAll(async () => {
+    w = await buildWorld();
+  }, 60_000);
+
+  const cases = [...Object.entries(FIXTURES), ...Object.entries(BODY_ID_FIXTURES)].map(([key, fixture]) => {
+    const route = allRoutes.find((r) => routeKey(r) === key)!;
+    return [key, route, fixture] as const;
+  });
+
+  it.each(cases)("%s", async (_key, route, fixture: Fixture) => {
+    const before = await snapshot();
+    const seen: string[] = [];
+    for (const target of fixture(w)) {
+      for (const cred of target.tokens ?? credentialsFor(route.auth.kinds, w)) {
+        const headers: Record<string, string> = {};
+        if (cred.bearer) headers.authorization = `Bearer ${cred.bearer}`;
+        let path = target.path;
+        if (cred.hapikey) path += `${path.includes("?") ? "&" : "?"}hapikey=${cred.hapikey}`;
+        let body: string | undefined;
+        if (target.body !== undefined) {
+          headers["content-type"] = "application/json";
+          body = JSON.stringify(target.body);
+        }
+        const res = await send(new Request(`${BASE}${path}`, { method: route.method, headers, body, redirect: "manual" }));
+        const text = await res.text();
+        const what = `${cred.name}: ${route.method} ${target.path} → ${res.status} ${text.slice(0, 300)}`;
+        seen.push(what);
+        expect(res.status, what).toBe(target.status ?? 404);
+        if ((res.headers.get("content-type") ?? "").includes("json")) {
+          const err = JSON.parse(text);
+          expect(err.status === "error" || typeof err.error === "string", what).toBe(true);
+          expect(err.correlationId, what).toBe(res.headers.get("x-service-correlation-id"));
+        }
+        for (const secret of w.forbidden) expect(text.includes(secret), `${what} contains A's data ${secret}`).toBe(false);
+        for (const v of res.headers.values()) for (const secret of w.forbidden) expect(v.includes(secret), `${what}: a header contains A's data`).toBe(false);
+      }
+    }
+    expect(seen.length).toBeGreaterThan(0);
+    expect(await snapshot(), `a refused request wrote data:\n${seen.join("\n")}`).toBe(before);
+    // Nothing reached A's integrator on B's behalf (cards of A's app).
+    expect(await received(w.ids.cardFetchPath)).toEqual([]);
+    expect(await received(w.ids.cardActionBase)).toEqual([]);
+  });
+
+  it("A still sees all of its data afterwards (the refused writes and deletes changed nothing)", async () => {
+    const ok = async (path: string, token: string) => {
+      const res = await send(new Request(`${BASE}${path}`, { headers: { authorization: `Bearer ${token}` } }));
+      expect(res.status, path).toBe(200);
+      return res.text();
+    };
+    expect(await ok(`/crm/v3/objects/contacts/${w.ids.contact}`, w.a.pat)).not.toContain("B was here");
+    expect(await ok(`/content/api/v2/blog-posts/${w.ids.post}`, w.a.oauth)).not.toContain("renamed by B");
+    expect(await ok(`/integrations/v1/${w.a.appId}/timeline/event-types/${w.ids.eventType}/properties`, w.a.developerKey)).not.toContain("by B");
+    expect(await ok(`/extensions/sales-objects/v1/object-types/${w.ids.card}`, w.a.developerKey)).not.toContain("renamed by B");
+    expect(await ok(`/extensions/ecomm/v2/stores/${w.ids.store}`, w.a.oauth)).toContain(w.ids.store);
+  });
+});
