@@ -10,6 +10,7 @@ import { accountSettings, appSettings, store } from "../ecomm/helpers";
 import { deliver, qmsg, storeGen } from "../ecomm/queue-helpers";
 import { createProp, createType, putEvent } from "../timeline/helpers";
 import { admin, call, tenant, unique, type Tenant } from "./api";
+import { signIn } from "../web/helpers";
 
 export interface World {
   /** The owner of every resource below. */
@@ -18,6 +19,8 @@ export interface World {
   b: Tenant;
   /** OAuth token of A's app installed in B's account: the same app, another account. */
   shared: string;
+  /** B's user signed in to the web app: session cookie and its CSRF token. */
+  bSession: { cookie: string; csrf: string };
   /** Every string of A's data (names, properties, labels) and A's secrets: none may reach B. */
   forbidden: string[];
   ids: {
@@ -103,10 +106,12 @@ export async function buildWorld(): Promise<World> {
   // A CRM card of A's app, served by the local integrator.
   const card = await defineCard(a, { title: mark("card") });
 
+  const bSession = await signIn(b);
   return {
     a,
     b,
     shared,
+    bSession,
     forbidden,
     ids: {
       contact,

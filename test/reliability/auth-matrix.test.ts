@@ -21,6 +21,8 @@ const kinds = (r: RouteDef) => r.auth.kinds as readonly string[];
 const accountRoutes = allRoutes.filter((r) => kinds(r).includes("oauth") || kinds(r).includes("private_app"));
 const developerRoutes = allRoutes.filter((r) => kinds(r).length === 1 && kinds(r)[0] === "developer");
 const adminRoutes = allRoutes.filter((r) => kinds(r).includes("admin"));
+/** The web app's pages and their JSON helpers: a signed-in session, never a bearer token. */
+const sessionRoutes = allRoutes.filter((r) => kinds(r).length === 1 && kinds(r)[0] === "session");
 
 /** The owner's own, valid request on a route: path parameters from the owner's resources. */
 function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
@@ -164,9 +166,29 @@ describe.each(adminRoutes.map((r) => [key(r), r] as const))("authentication: %s 
   });
 });
 
+describe.each(sessionRoutes.map((r) => [key(r), r] as const))("web session: %s", (_name, r) => {
+  /** Pages send a signed-out browser to sign in; the page scripts' JSON endpoints answer 401. */
+  const refused = (res: Awaited<ReturnType<typeof send>>) => {
+    if (r.path.startsWith("/app/api/")) expect(res.status).toBe(401);
+    else {
+      expect([302, 303]).toContain(res.status);
+      expect(res.headers.get("location")).toMatch(/^\/login\?next=/);
+    }
+  };
+  const path = r.path.replace(":objectType", "contacts").replace(/:[A-Za-z]+/g, "1");
+  it("no session, or any bearer token instead of one, is refused", async () => {
+    const body = r.method === "POST" ? JSON.stringify({ action: { type: "IFRAME", uri: "https://example.com/x", label: "x", width: 1, height: 1 } }) : undefined;
+    for (const authorization of [undefined, `Bearer ${w.a.oauth}`, `Bearer ${w.a.pat}`, `Bearer ${w.a.developerKey}`, `Bearer ${ADMIN}`]) {
+      const headers: Record<string, string> = body ? { "content-type": "application/json" } : {};
+      if (authorization) headers.authorization = authorization;
+      refused(await send(new Request(`${BASE}${path}`, { method: r.method, headers, body, redirect: "manual" })));
+    }
+  });
+});
+
 describe("the matrix covers the route table", () => {
   it("every route is public, operator, developer-key or account-level, and every non-public route is in the matrix", () => {
-    const covered = new Set([...accountRoutes, ...developerRoutes, ...adminRoutes]);
+    const covered = new Set([...accountRoutes, ...developerRoutes, ...adminRoutes, ...sessionRoutes]);
     const rest = allRoutes.filter((r) => !covered.has(r));
     expect(rest.filter((r) => kinds(r).length > 0).map(key)).toEqual([]);
     expect(accountRoutes.length + developerRoutes.length + adminRoutes.length).toBeGreaterThan(60);

@@ -27,6 +27,9 @@ export interface Cred {
   name: string;
   bearer?: string;
   hapikey?: string;
+  /** A signed-in web session: cookie and the CSRF token its pages carry. */
+  cookie?: string;
+  csrf?: string;
 }
 
 export type Fixture = (w: World) => Target[];
@@ -34,6 +37,7 @@ export type Fixture = (w: World) => Target[];
 /** B's credentials of every kind the route accepts. */
 export function credentialsFor(kinds: readonly string[], w: World): Cred[] {
   if (kinds.length === 0) return [{ name: "anonymous" }, { name: "B's OAuth token", bearer: w.b.oauth }];
+  if (kinds.includes("session")) return [{ name: "B's signed-in session", cookie: w.bSession.cookie, csrf: w.bSession.csrf }];
   if (kinds.includes("admin")) {
     return [
       { name: "B's private-app token", bearer: w.b.pat },
@@ -60,6 +64,16 @@ const enc = encodeURIComponent;
  * A's with B's own, so a check that looks at only one of them is caught too.
  */
 export const FIXTURES: Record<string, Fixture> = {
+  // The web app (issue 7): B's signed-in user on A's record and A's card.
+  "GET /app/:objectType/:objectId": (w) => [{ path: `/app/contacts/${w.ids.contact}` }, { path: `/app/companies/${w.ids.company}` }],
+  // (A's app is also installed in B's account, so its card on B's own records is B's to see: not a target.)
+  "GET /app/api/cards/:objectType/:objectId/:cardId": (w) => [{ path: `/app/api/cards/contacts/${w.ids.contact}/${w.ids.card}` }],
+  "POST /app/api/cards/:objectType/:objectId/:cardId/actions": (w) => [
+    {
+      path: `/app/api/cards/contacts/${w.ids.contact}/${w.ids.card}/actions`,
+      body: { action: { type: "ACTION_HOOK", uri: `${integratorUrl()}${w.ids.cardActionBase}/go`, httpMethod: "POST", label: "Go" } },
+    },
+  ],
   // Operator routes: account credentials of any kind never reach them.
   "POST /admin/v1/accounts/:portalId/private-apps": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/private-apps`, body: { name: "x" }, status: 401 }],
   "POST /admin/v1/accounts/:portalId/installs": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/installs`, body: { appId: w.b.appId }, status: 401 }],

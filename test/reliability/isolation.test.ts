@@ -66,6 +66,8 @@ describe("another account's credentials on this account's ids: refused, no data,
       for (const cred of target.tokens ?? credentialsFor(route.auth.kinds, w)) {
         const headers: Record<string, string> = {};
         if (cred.bearer) headers.authorization = `Bearer ${cred.bearer}`;
+        if (cred.cookie) headers.cookie = cred.cookie;
+        if (cred.csrf) headers["x-csrf-token"] = cred.csrf;
         let path = target.path;
         if (cred.hapikey) path += `${path.includes("?") ? "&" : "?"}hapikey=${cred.hapikey}`;
         let body: string | undefined;
