@@ -40,10 +40,22 @@ export async function buildBenchWorker() {
   return outfile;
 }
 
-/** A hello-world Worker: the start-up baseline of figure 6. */
+/**
+ * A hello-world Worker that exports the same Durable Object classes, so it starts with exactly the
+ * production bindings (D1, queues, Durable Objects): the start-up baseline of figure 6.
+ */
 export function writeHelloWorker() {
   const file = path.join(BUILD_DIR, "hello/index.js");
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, 'export default { fetch: () => new Response(null, { status: 204 }) };\n');
+  fs.writeFileSync(
+    file,
+    [
+      'import { DurableObject } from "cloudflare:workers";',
+      "export class SyncOrder extends DurableObject {}",
+      "export class RateLimiter extends DurableObject {}",
+      "export default { fetch: () => new Response(null, { status: 204 }), queue: () => {}, scheduled: () => {} };",
+      "",
+    ].join("\n"),
+  );
   return file;
 }

@@ -73,6 +73,8 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio 
   const log = new BatchLog(stdio?.out);
   const mf = new Miniflare({
     log,
+    // Miniflare otherwise posts a log line per request to Node from workerd: not part of the Worker.
+    logRequests: false,
     handleRuntimeStdio: stdio?.handle,
     workers: [
       { ...prod, name: "crm-edge", modules: true, scriptPath: prodScript, bindings: { ...prod.bindings, ...vars } },

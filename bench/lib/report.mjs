@@ -42,7 +42,7 @@ export function rows(results) {
       value = `${n(r.value.gzipKiB, 1)} KiB gzip (${n(r.value.uploadKiB, 1)} KiB raw)`;
       base = `${n(r.baseline.gzipKiB)} KiB free-plan limit`;
     } else if (id === "startup") {
-      value = `${ms(r.value.totalMs)} (first request ${ms(r.value.firstRequestMs)})`;
+      value = `${ms(r.value.totalMs)} (first request ${ms(r.value.firstRequestMs)}); the code's share ${ms(r.value.scriptCostMs)} of the 1 s limit`;
       base = `${ms(r.baseline.totalMs)} (first request ${ms(r.baseline.firstRequestMs)})`;
     } else if (id === "soak") {
       const v = r.value;
@@ -98,7 +98,7 @@ export function ratiosSvg(results, meta) {
   const height = top + bars.length * rowH + 44;
   const width = left + plot + 190;
   const max = 1.2;
-  const x = (v) => left + (Math.min(v, max) / max) * plot;
+  const x = (v) => Math.round((left + (Math.min(v, max) / max) * plot) * 10) / 10;
   const parts = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`);
   parts.push(`<rect width="100%" height="100%" fill="#fff"/>`);
@@ -114,7 +114,7 @@ export function ratiosSvg(results, meta) {
     const y = top + i * rowH;
     const color = b.met === false ? "#d9534f" : b.target !== undefined ? "#3c8d5a" : "#4a78b5";
     parts.push(`<text x="${left - 8}" y="${y + 17}" text-anchor="end">${xml(b.label)}</text>`);
-    parts.push(`<rect x="${left}" y="${y + 5}" width="${Math.max(1, x(b.ratio) - left)}" height="${rowH - 12}" fill="${color}" rx="2"/>`);
+    parts.push(`<rect x="${left}" y="${y + 5}" width="${Math.max(1, Math.round((x(b.ratio) - left) * 10) / 10)}" height="${rowH - 12}" fill="${color}" rx="2"/>`);
     parts.push(`<text x="${x(b.ratio) + 6}" y="${y + 17}">${b.ratio.toFixed(2)}${b.ratio > max ? " ▸" : ""}</text>`);
     if (b.target !== undefined) {
       const tx = x(b.target);

@@ -28,7 +28,7 @@ export async function soak(ctx, seeded) {
 
   step(`soak: ${seconds} s of ${rate} PUT/s × 200 messages over ${sizes.soakObjects} objects, with 10 concurrent readers (${ctx.readerIntervalMs ? `one read each per ${ctx.readerIntervalMs} ms` : "closed loop"})`);
   let stop = false;
-  const readers = Array.from({ length: Number(process.env.BENCH_SOAK_READERS ?? 10) }, async (_, r) => {
+  const readers = Array.from({ length: 10 }, async (_, r) => {
     for (let i = r; !stop; i++) {
       const startedAt = performance.now();
       try {

@@ -18,7 +18,7 @@ export interface D1Counts {
   /** Rows the statements returned to the Worker. */
   rowsReturned: number;
   /** Every statement's SQL (first 160 characters) and its counts, in order. */
-  log: { sql: string; rowsRead: number; rowsWritten: number; rowsReturned: number }[];
+  log: { sql: string; rowsRead: number; rowsWritten: number; rowsReturned: number; ms: number }[];
 }
 
 export const emptyCounts = (): D1Counts => ({ roundTrips: 0, statements: 0, rowsRead: 0, rowsWritten: 0, rowsReturned: 0, log: [] });
@@ -93,7 +93,7 @@ export class CountingD1 {
     this.counts.roundTrips++;
     answers.forEach((a, i) => {
       const returned = columnsAndRows(a).rows.length;
-      const entry = { sql: (queries[i]?.sql ?? "").replace(/\s+/g, " ").slice(0, 160), rowsRead: a.meta?.rows_read ?? 0, rowsWritten: a.meta?.rows_written ?? 0, rowsReturned: returned };
+      const entry = { sql: (queries[i]?.sql ?? "").replace(/\s+/g, " ").slice(0, 160), rowsRead: a.meta?.rows_read ?? 0, rowsWritten: a.meta?.rows_written ?? 0, rowsReturned: returned, ms: a.meta?.duration ?? 0 };
       this.counts.statements++;
       this.counts.rowsRead += entry.rowsRead;
       this.counts.rowsWritten += entry.rowsWritten;

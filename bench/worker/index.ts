@@ -188,7 +188,8 @@ async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
   const batches = Number(url.searchParams.get("batches") ?? 10);
   const store = await env.DB.prepare("select app_id, generation from ecomm_stores where portal_id = ? and store_id = ?").bind(portalId, storeId).first<{ app_id: number; generation: string }>();
   if (!store) return new Response("no such store", { status: 404 });
-  const db = makeDb(env.DB);
+  const d1 = new CountingD1(env.__D1_BETA__DB);
+  const db = makeDb(url.searchParams.get("counting") ? (d1 as unknown as D1Database) : env.DB);
   const steps = { decode: 0, decide: 0, read: 0, plan: 0, commit: 0, total: 0 };
   const out: Record<string, typeof steps> = {};
   const run = crypto.randomUUID().slice(0, 8);
@@ -231,7 +232,7 @@ async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
     }
     out[mode] = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v / batches])) as typeof steps;
   }
-  return Response.json(out);
+  return Response.json(url.searchParams.get("counting") ? { ...out, d1: d1.counts } : out);
 }
 
 export default {
