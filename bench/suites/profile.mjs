@@ -5,7 +5,8 @@
  *    sendBatch of 100, each timed alone;
  *  - requests: each read route and a 200-message sync PUT as deployed, without the rate-limiter call,
  *    and without any I/O (D1 answers replayed, no queue): the last is the Worker's own CPU;
- *  - consumer: the sync consumer's steps on batches of 100 messages (new objects and updates).
+ *  - consumer: the sync consumer's steps on batches of 100 messages (new objects and updates), and its
+ *    D1 statements and rows per batch next to the raw baseline's batch of 100 upserts.
  */
 import { BRIDGE } from "../lib/seed.mjs";
 import { median } from "../lib/stats.mjs";
@@ -45,7 +46,13 @@ export async function profile(ctx, seeded) {
   const c = [];
   for (let i = 0; i < sizes.runs; i++) c.push(await ok(await bench.json("GET", `/__bench/profile-consumer?portalId=${tenant.portalId}&storeId=reads&batches=${sizes.profileBatches}`), "profile consumer"));
   const consumer = { fresh: medians(c.map((x) => x.fresh)), update: medians(c.map((x) => x.update)) };
-  return { primitives, requests, consumer };
+
+  // D1 work per 100 messages: the consumer (new objects, then updates) against the e2e baseline's batch.
+  const counted = await ok(await bench.json("GET", `/__bench/profile-consumer?portalId=${tenant.portalId}&storeId=reads&batches=2&counting=1`), "profile consumer counts");
+  const rows = Array.from({ length: 100 }, (_, i) => ({ externalObjectId: `prof-base-${i}`, changedAt: 1, properties: { title: `t${i}` } }));
+  const base = await ok(await bench.json("POST", "/__bench/baseline/upsert?counted=1", { body: { messages: rows } }), "baseline counts");
+  const d1PerBatch = { ...counted.d1PerBatch, baseline: { statements: base.statements, rowsRead: base.rowsRead, rowsWritten: base.rowsWritten } };
+  return { primitives, requests, consumer, d1PerBatch };
 }
 
 export function printProfile(p) {
@@ -55,4 +62,6 @@ export function printProfile(p) {
   for (const r of p.requests) console.log(`  ${r.name.padEnd(28)} deployed ${f(r.deployed)} | without the rate-limiter call ${f(r.noRateLimiterCall)} | without any I/O ${f(r.noIo)}`);
   for (const [mode, s] of Object.entries(p.consumer))
     console.log(`  consumer batch of 100 (${mode}): ${Object.entries(s).map(([k, v]) => `${k} ${f(v)}`).join(", ")}`);
+  for (const [mode, c] of Object.entries(p.d1PerBatch))
+    console.log(`  D1 per 100 messages (${mode === "baseline" ? "raw baseline" : `consumer, ${mode}`}): ${c.statements} statements, ${c.rowsRead} rows read, ${c.rowsWritten} rows written`);
 }

@@ -41,12 +41,15 @@ function chunks<T>(items: T[], size: number): T[][] {
   return out;
 }
 
-async function baselineUpsert(req: Request, env: BenchEnv): Promise<Response> {
+/** `?counted=1` runs the same statements through the counting client and answers its counts. */
+async function baselineUpsert(req: Request, env: BenchEnv, url: URL): Promise<Response> {
   const body = (await req.json()) as SyncBody;
+  const counting = url.searchParams.get("counted") ? new CountingD1(env.__D1_BETA__DB) : null;
+  const db = (counting ?? env.DB) as D1Database;
   for (const part of chunks(body.messages, 100)) {
-    await env.DB.batch(part.map((m) => env.DB.prepare(UPSERT).bind(m.externalObjectId, m.changedAt, JSON.stringify(m.properties ?? {}))));
+    await db.batch(part.map((m) => db.prepare(UPSERT).bind(m.externalObjectId, m.changedAt, JSON.stringify(m.properties ?? {}))));
   }
-  return new Response(null, { status: 204 });
+  return counting ? Response.json(counting.counts) : new Response(null, { status: 204 });
 }
 
 async function baselineEnqueue(req: Request, env: BenchEnv): Promise<Response> {
@@ -181,6 +184,7 @@ async function profileRequest(req: Request, env: BenchEnv, ctx: ExecutionContext
  * The consumer's steps (src/queue/sync-consumer.ts) timed one by one, on batches of 100 PRODUCT messages
  * of a real store: `fresh` creates 100 new objects per batch, `update` rewrites existing ones. The steps
  * run in sequence here (the consumer overlaps decide and read), so their sum is an upper bound.
+ * `?counting=1` runs D1 through the counting client instead and answers statements and rows per batch.
  */
 async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
   const portalId = Number(url.searchParams.get("portalId"));
@@ -188,12 +192,14 @@ async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
   const batches = Number(url.searchParams.get("batches") ?? 10);
   const store = await env.DB.prepare("select app_id, generation from ecomm_stores where portal_id = ? and store_id = ?").bind(portalId, storeId).first<{ app_id: number; generation: string }>();
   if (!store) return new Response("no such store", { status: 404 });
-  const d1 = new CountingD1(env.__D1_BETA__DB);
-  const db = makeDb(url.searchParams.get("counting") ? (d1 as unknown as D1Database) : env.DB);
+  const counting = Boolean(url.searchParams.get("counting"));
+  const counts: Record<string, { statements: number; rowsRead: number; rowsWritten: number }> = {};
   const steps = { decode: 0, decide: 0, read: 0, plan: 0, commit: 0, total: 0 };
   const out: Record<string, typeof steps> = {};
   const run = crypto.randomUUID().slice(0, 8);
   for (const mode of ["fresh", "update"] as const) {
+    const d1 = new CountingD1(env.__D1_BETA__DB);
+    const db = makeDb(counting ? (d1 as unknown as D1Database) : env.DB);
     const t = { ...steps };
     for (let b = 0; b < batches; b++) {
       const now = Date.now();
@@ -231,14 +237,15 @@ async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
       lap("commit");
     }
     out[mode] = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v / batches])) as typeof steps;
+    counts[mode] = { statements: d1.counts.statements / batches, rowsRead: d1.counts.rowsRead / batches, rowsWritten: d1.counts.rowsWritten / batches };
   }
-  return Response.json(url.searchParams.get("counting") ? { ...out, d1: d1.counts } : out);
+  return Response.json(counting ? { ...out, d1PerBatch: counts } : out);
 }
 
 export default {
   async fetch(req, env, ctx) {
     const url = new URL(req.url);
-    if (url.pathname === "/__bench/baseline/upsert" && req.method === "POST") return baselineUpsert(req, env);
+    if (url.pathname === "/__bench/baseline/upsert" && req.method === "POST") return baselineUpsert(req, env, url);
     if (url.pathname === "/__bench/baseline/enqueue" && req.method === "PUT") return baselineEnqueue(req, env);
     if (url.pathname === "/__bench/counted-cron" && req.method === "POST") return countedCron(env, ctx, url);
     if (url.pathname === "/__bench/profile") return profile(env, url);
