@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", ".wrangler/", "worker-configuration.d.ts", "migrations/", "bench/results.json", "test-results/"] },
+  { ignores: ["node_modules/", "dist/", ".wrangler/", "worker-configuration.d.ts", "migrations/", "bench/results.json", "bench/results-soak.json", "bench/.build/", "test-results/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -26,4 +26,6 @@ export default tseslint.config(
       },
     },
   },
+  // The benchmark runner is plain Node ESM (bench/README.md).
+  { files: ["bench/**/*.mjs"], languageOptions: { globals: { performance: "readonly", Buffer: "readonly" } } },
 );

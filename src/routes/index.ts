@@ -6,6 +6,7 @@ import { cardRoutes } from "./cards";
 import { contactsV1Routes } from "./contacts-v1";
 import { crmObjectRoutes } from "./crm-objects";
 import { ecommRoutes } from "./ecomm";
+import { healthRoutes } from "./health";
 import { oauthRoutes } from "./oauth";
 import { openapiRoutes } from "./openapi";
 import { sessionRoutes } from "./session";
@@ -24,4 +25,5 @@ export const allRoutes: RouteDef[] = [
   ...contentRoutes,
   ...cardRoutes,
   ...webRoutes,
+  ...healthRoutes,
 ];

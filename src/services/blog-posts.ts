@@ -286,16 +286,29 @@ export interface PostRelations {
   topics: Map<number, TopicRow>;
 }
 
-/** Authors, blogs and topics of several posts in one round trip (three indexed IN queries). */
+/** One id is an equality (one index seek); several are an IN over json_each, whose rows D1 also counts as read. */
+const anyOf = (col: AnyColumn, ids: number[]) => (ids.length === 1 ? eq(col, ids[0]!) : inJson(col, ids));
+
+/**
+ * Authors, blogs and topics of several posts in one round trip. Only the lists that name something are
+ * queried (a post always has a blog; often no author and no topics), so reading one post costs the post,
+ * its blog and what it actually references.
+ */
 export async function relationsOf(db: Db, portalId: number, posts: PostRow[]): Promise<PostRelations> {
   const authorIds = [...new Set(posts.flatMap((p) => (p.blogAuthorId === null ? [] : [p.blogAuthorId])))];
   const blogIds = [...new Set(posts.map((p) => p.contentGroupId))];
   const topicIds = [...new Set(posts.flatMap((p) => p.topicIds))];
-  const [authors, blogRows, topics] = await db.batch([
-    db.select().from(blogAuthors).where(and(eq(blogAuthors.portalId, portalId), inJson(blogAuthors.id, authorIds))),
-    db.select().from(blogs).where(and(eq(blogs.portalId, portalId), inJson(blogs.id, blogIds))),
-    db.select().from(blogTopics).where(and(eq(blogTopics.portalId, portalId), inJson(blogTopics.id, topicIds))),
-  ]);
+  const blogsQuery = db.select().from(blogs).where(and(eq(blogs.portalId, portalId), anyOf(blogs.id, blogIds)));
+  const authorsQuery = db.select().from(blogAuthors).where(and(eq(blogAuthors.portalId, portalId), anyOf(blogAuthors.id, authorIds)));
+  const topicsQuery = db.select().from(blogTopics).where(and(eq(blogTopics.portalId, portalId), anyOf(blogTopics.id, topicIds)));
+  // The batch holds a variable subset, so its tuple type is lost: each answer is re-typed by its position.
+  const [blogRows, ...rest] = (await db.batch([
+    blogsQuery,
+    ...(authorIds.length ? [authorsQuery] : []),
+    ...(topicIds.length ? [topicsQuery] : []),
+  ] as unknown as [typeof blogsQuery])) as unknown as [BlogRow[], ...unknown[]];
+  const authors = authorIds.length ? (rest.shift() as AuthorRow[]) : [];
+  const topics = topicIds.length ? (rest.shift() as TopicRow[]) : [];
   return {
     authors: new Map(authors.map((a) => [a.id, a])),
     blogs: new Map(blogRows.map((b) => [b.id, b])),

@@ -4,7 +4,7 @@
  * on the request path. Either every message passes every check or nothing is enqueued.
  */
 import type { Db } from "../../db/client";
-import { badRequest } from "../../lib/errors";
+import { ApiError, badRequest } from "../../lib/errors";
 import { chunkForSendBatch, MAX_QUEUE_MESSAGE_BYTES, messageId, queueBytes, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../queue/messages";
 import type { z } from "zod";
 import type { syncBody } from "../../routes/ecomm.schemas";
@@ -57,10 +57,46 @@ export async function buildQueueMessages(db: Db, input: EnqueueInput): Promise<S
 }
 
 /**
- * Sends the messages in sendBatch calls of at most 100 messages and 256 KB. A failure part-way leaves the
- * earlier chunks queued; the client's retry of the whole request is harmless, because a re-sent change
- * with the same changedAt simply wins the tie again (later message id) with the same content.
+ * Pauses before the 2nd and 3rd attempt of a refused sendBatch. Queues' send errors are transient
+ * ("Queue is overloaded. Please back off", "Too Many Requests" above 5,000 msg/s, internal errors;
+ * platform §1.2) and a retry shortly after usually succeeds; the whole wait stays under a second.
  */
-export async function sendToQueue(queue: Queue, msgs: SyncQueueMessage[]): Promise<void> {
-  await Promise.all(chunkForSendBatch(msgs).map((chunk) => queue.sendBatch(chunk.map((body) => ({ body, contentType: "json" as const })))));
+export const SEND_RETRY_DELAYS_MS = [100, 400];
+
+/** Retry-After of the 503 answered when the queue still refuses after the retries. */
+export const QUEUE_BUSY_RETRY_AFTER_S = 2;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function sendChunk(queue: Queue, chunk: SyncQueueMessage[], delays: readonly number[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await queue.sendBatch(chunk.map((body) => ({ body, contentType: "json" as const })));
+      return;
+    } catch (err) {
+      const delay = delays[attempt];
+      const why = err instanceof Error ? err.message : String(err);
+      if (delay === undefined) {
+        console.error(`sendBatch of ${chunk.length} sync messages refused ${attempt + 1} times, giving up: ${why}`);
+        throw new ApiError(
+          "INTERNAL_ERROR",
+          `The sync queue is busy and did not take the messages. Send the whole request again after ${QUEUE_BUSY_RETRY_AFTER_S} seconds; messages already queued are applied only once.`,
+          { status: 503, headers: { "retry-after": String(QUEUE_BUSY_RETRY_AFTER_S) } },
+        );
+      }
+      console.warn(`sendBatch of ${chunk.length} sync messages refused (attempt ${attempt + 1}), retrying in ${delay} ms: ${why}`);
+      await sleep(delay);
+    }
+  }
+}
+
+/**
+ * Sends the messages in sendBatch calls of at most 100 messages and 256 KB, each retried on a refusal
+ * (SEND_RETRY_DELAYS_MS). Re-sending is safe: a message keeps its id, a copy is acked as a duplicate or
+ * as already applied (sync-consumer.ts). If the queue still refuses, the answer is 503 with Retry-After;
+ * earlier chunks may be queued, and the client's retry of the whole request is harmless, because a re-sent
+ * change with the same changedAt simply wins the tie again (later message id) with the same content.
+ */
+export async function sendToQueue(queue: Queue, msgs: SyncQueueMessage[], delays: readonly number[] = SEND_RETRY_DELAYS_MS): Promise<void> {
+  await Promise.all(chunkForSendBatch(msgs).map((chunk) => sendChunk(queue, chunk, delays)));
 }

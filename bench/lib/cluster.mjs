@@ -1,0 +1,109 @@
+/**
+ * One Miniflare instance (no wrangler dev proxy, platform §4.3) running:
+ *  - `crm-edge`: the production bundle, with the bindings wrangler.toml declares, read by wrangler itself
+ *    (unstable_getMiniflareWorkerOptions), so the queue consumers get max_batch_size 100,
+ *    max_batch_timeout 2, max_retries 5 and the dead-letter queue exactly as deployed; ADMIN_TOKEN set;
+ *    ALLOW_LOOPBACK_OUTBOUND "true" so card data fetches can reach the local integrator;
+ *  - `bench`: the bench-only Worker on the same D1 database, queue and Durable Objects, reached with the
+ *    Host header `bench.local`.
+ * D1 is migrated by applying migrations/*.sql in order through the D1 binding.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { Log, LogLevel, Miniflare } from "miniflare";
+import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
+import { ROOT } from "./build.mjs";
+
+export const BENCH_HOST = "bench.local";
+
+export function productionOptions() {
+  const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(ROOT, "wrangler.toml"));
+  return workerOptions;
+}
+
+/** Worker output lines are kept (not printed over the progress line); the bench reports how many were warnings. */
+export function makeStdio(logFile) {
+  const out = fs.createWriteStream(logFile);
+  const counts = { lines: 0, retries: 0, errors: 0 };
+  const consume = (stream) => {
+    let buf = "";
+    stream.on("data", (chunk) => {
+      out.write(chunk);
+      buf += chunk.toString();
+      const lines = buf.split("\n");
+      buf = lines.pop() ?? "";
+      for (const line of lines) {
+        counts.lines++;
+        if (/retried in/.test(line)) counts.retries++;
+        if (/error/i.test(line)) counts.errors++;
+      }
+    });
+  };
+  return { counts, out, handle: (stdout, stderr) => (consume(stdout), consume(stderr)), close: () => out.end() };
+}
+
+/**
+ * Miniflare's log at INFO carries one line per delivered queue batch ("QUEUE crm-edge-sync 100/100
+ * (42ms)"): kept as data, so the bench can say where the sync time goes (batch count, size, consumer time).
+ */
+export class BatchLog extends Log {
+  batches = [];
+  constructor(out) {
+    super(LogLevel.INFO);
+    this.out = out;
+  }
+  log(message) {
+    const plain = message.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g"), ""); // ANSI colours
+    this.out?.write(`${plain}\n`);
+    const m = /QUEUE (\S+) (\d+)\/(\d+)(?: \((\d+)ms\))?/.exec(plain);
+    if (m) this.batches.push({ queue: m[1], acked: Number(m[2]), size: Number(m[3]), ms: Number(m[4] ?? 0), at: performance.now() });
+  }
+  /** Consumer batches of a queue delivered since `since` (performance.now()). */
+  summary(queue, since = 0) {
+    const b = this.batches.filter((x) => x.queue === queue && x.at >= since);
+    const ms = b.reduce((s, x) => s + x.ms, 0);
+    return { batches: b.length, messages: b.reduce((s, x) => s + x.size, 0), acked: b.reduce((s, x) => s + x.acked, 0), consumerMs: ms, meanBatchMs: b.length ? ms / b.length : 0, meanBatchSize: b.length ? b.reduce((s, x) => s + x.size, 0) / b.length : 0 };
+  }
+}
+
+export async function startCluster({ prodScript, benchScript, adminToken, stdio }) {
+  const prod = productionOptions();
+  const vars = { ADMIN_TOKEN: adminToken, ALLOW_LOOPBACK_OUTBOUND: "true" };
+  const d1Id = prod.d1Databases.DB.id ?? prod.d1Databases.DB;
+  const log = new BatchLog(stdio?.out);
+  const mf = new Miniflare({
+    log,
+    // Miniflare otherwise posts a log line per request to Node from workerd: not part of the Worker.
+    logRequests: false,
+    handleRuntimeStdio: stdio?.handle,
+    workers: [
+      { ...prod, name: "crm-edge", modules: true, scriptPath: prodScript, bindings: { ...prod.bindings, ...vars } },
+      {
+        name: "bench",
+        modules: true,
+        scriptPath: benchScript,
+        compatibilityDate: prod.compatibilityDate,
+        compatibilityFlags: prod.compatibilityFlags,
+        routes: [`${BENCH_HOST}/*`],
+        bindings: { ...prod.bindings, ...vars },
+        d1Databases: { DB: d1Id, __D1_BETA__DB: d1Id },
+        queueProducers: { ...prod.queueProducers, BENCH_SINK: { queueName: "crm-edge-bench-sink" } },
+        queueConsumers: { "crm-edge-bench-sink": { maxBatchSize: 100, maxBatchTimeout: 2 } },
+        durableObjects: Object.fromEntries(Object.entries(prod.durableObjects).map(([k, v]) => [k, { ...v, scriptName: "crm-edge" }])),
+      },
+    ],
+  });
+  const url = await mf.ready;
+  const db = await mf.getD1Database("DB", "crm-edge");
+  await migrate(db);
+  await db.prepare("CREATE TABLE IF NOT EXISTS bench_baseline (external_id TEXT PRIMARY KEY, changed_at INTEGER NOT NULL, properties TEXT NOT NULL)").run();
+  return { mf, url: url.href, db, log, queueConfig: prod.queueConsumers["crm-edge-sync"] };
+}
+
+export async function migrate(db) {
+  const dir = path.join(ROOT, "migrations");
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()) {
+    const statements = unstable_splitSqlQuery(fs.readFileSync(path.join(dir, file), "utf8"));
+    await db.batch(statements.map((s) => db.prepare(s)));
+  }
+}

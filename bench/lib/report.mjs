@@ -1,0 +1,128 @@
+/** The printed table, bench/results.json and the hand-written SVG chart of the ratios (bench/ratios.svg). */
+import fs from "node:fs";
+
+const n = (v, d = 0) => (v === null || v === undefined || Number.isNaN(v) ? "–" : Number(v).toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }));
+const ms = (v) => `${n(v, v < 10 ? 2 : 1)} ms`;
+const lat = (x) => `p50 ${ms(x.p50)} / p99 ${ms(x.p99)}`;
+
+/** One printable row per result: what was measured, the baseline beside it, their ratio, the target. */
+export function rows(results) {
+  const out = [];
+  for (const r of results) {
+    const id = r.id;
+    let value;
+    let base;
+    let ratio = r.ratio === undefined ? "" : `${n(r.ratio, 2)}`;
+    let target = "";
+    if (id.startsWith("ingest")) {
+      value = `${n(r.value.rps, 1)} req/s (${n(r.messagesPerSecond)} msg/s), ${lat(r.value)}`;
+      base = `${n(r.baseline.rps, 1)} req/s, ${lat(r.baseline)}`;
+    } else if (id === "sync_e2e") {
+      value = `${n(r.value.messagesPerSecond)} msg/s (${n(r.value.ms / 1000, 2)} s)`;
+      base = `${n(r.baseline.messagesPerSecond)} msg/s (${n(r.baseline.ms / 1000, 2)} s)`;
+      target = "ratio ≥ 0.25";
+    } else if (id.startsWith("read_")) {
+      value = `${n(r.value.rps)} req/s, ${lat(r.value)}`;
+      base = `${n(r.baseline.rps)} req/s, ${lat(r.baseline)}`;
+      if (r.target) target = `ratio ≥ ${r.target.ratio}`;
+    } else if (id.startsWith("d1_")) {
+      value = `${r.statements} statements in ${r.roundTrips} round trips, ${r.rowsRead} rows read, ${r.rowsReturned} rows returned (${r.itemsReturned} items)`;
+      base = "";
+      ratio = "";
+      target = `rows read ${r.target.rowsRead}`;
+    } else if (id === "cards_view") {
+      value = lat(r.value);
+      base = lat(r.baseline);
+      target = "p50 ≤ 130 ms";
+    } else if (id === "cron_sweep") {
+      const v = r.value;
+      value = `${ms(v.msPerRun)}/run, ${n(v.movedPerRun)} deals moved, ${n(v.rowsReadPerRun)} rows read, ${n(v.rowsWrittenPerRun)} written; ${n(v.runsToClearBacklog)} runs for the backlog`;
+      base = `${n(r.baseline.ms / 1000)} s bound`;
+    } else if (id === "bundle_size") {
+      value = `${n(r.value.gzipKiB, 1)} KiB gzip (${n(r.value.uploadKiB, 1)} KiB raw)`;
+      base = `${n(r.baseline.gzipKiB)} KiB free-plan limit`;
+    } else if (id === "startup") {
+      value = `${ms(r.value.totalMs)} (first request ${ms(r.value.firstRequestMs)}); the code's share ${ms(r.value.scriptCostMs)} of the 1 s limit`;
+      base = `${ms(r.baseline.totalMs)} (first request ${ms(r.baseline.firstRequestMs)})`;
+    } else if (id === "soak") {
+      const v = r.value;
+      value = `${n(v.messagesSent)} msgs, PUT ${n(v.putRps, 1)}/s ${ms(v.putP50)}/${ms(v.putP99)}, reads ${n(v.readRps)}/s ${ms(v.readP50)}/${ms(v.readP99)}, 5xx ${v.writes5xx + v.reads5xx}, lost ${v.lostOrWrongObjects}, drained in ${v.drainMs === null ? "never" : ms(v.drainMs)}`;
+      base = `drain ≤ ${ms(r.baseline.drainMs)}`;
+      target = "0 5xx, 0 lost, drain ≤ 2 × max_batch_timeout";
+    }
+    out.push({ figure: r.figure, value, baseline: r.baseline?.name ? `${base} [${r.baseline.name}]` : base, ratio, target, met: r.met === undefined ? "" : r.met ? "yes" : "NO" });
+  }
+  return out;
+}
+
+export function printTable(results) {
+  const table = rows(results);
+  const cols = ["figure", "value", "baseline", "ratio", "target", "met"];
+  const width = Object.fromEntries(cols.map((c) => [c, Math.max(c.length, ...table.map((r) => String(r[c]).length))]));
+  const line = (r) => cols.map((c) => String(r[c]).padEnd(width[c])).join(" │ ");
+  console.log(line(Object.fromEntries(cols.map((c) => [c, c]))));
+  console.log(cols.map((c) => "─".repeat(width[c])).join("─┼─"));
+  for (const r of table) console.log(line(r));
+}
+
+/** Markdown version of the table, for bench/README.md. */
+export function markdownTable(results) {
+  const table = rows(results);
+  const esc = (s) => String(s).replace(/\|/g, "\\|");
+  return ["| figure | value | baseline | ratio | target | met |", "|---|---|---|---|---|---|", ...table.map((r) => `| ${[r.figure, r.value, r.baseline, r.ratio, r.target, r.met].map(esc).join(" | ")} |`)].join("\n");
+}
+
+export function writeJson(file, data) {
+  fs.writeFileSync(file, `${JSON.stringify(data, null, 2)}\n`);
+}
+
+const xml = (s) => String(s).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * Horizontal bars, one per comparison: the service's figure divided by its baseline (1.0 = as fast as the
+ * raw primitive). A tick marks the target where there is one. Linear axis 0–1.2; longer bars are clipped
+ * and labelled with their value.
+ */
+export function ratiosSvg(results, meta) {
+  const bars = [];
+  for (const r of results) {
+    if (r.id.startsWith("ingest")) bars.push({ label: r.figure.replace("Sync ingest, 200 msgs/request", "Sync ingest"), ratio: r.ratio, note: "req/s vs raw sendBatch" });
+    else if (r.id === "sync_e2e") bars.push({ label: "Sync end to end", ratio: r.ratio, target: 0.25, note: "msg/s vs raw db.batch", met: r.met });
+    else if (r.id.startsWith("read_")) bars.push({ label: r.figure.replace("Read: ", ""), ratio: r.ratio, target: r.target?.ratio, note: "req/s vs /healthz", met: r.met });
+    else if (r.id === "cards_view") bars.push({ label: "Record view, 5 cards", ratio: r.ratio, target: r.baseline.p50 / 130, note: "integrator p50 / view p50", met: r.met });
+  }
+  const left = 250;
+  const plot = 460;
+  const rowH = 30;
+  const top = 58;
+  const height = top + bars.length * rowH + 44;
+  const width = left + plot + 190;
+  const max = 1.2;
+  const x = (v) => Math.round((left + (Math.min(v, max) / max) * plot) * 10) / 10;
+  const parts = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif" font-size="12">`);
+  parts.push(`<rect width="100%" height="100%" fill="#fff"/>`);
+  parts.push(`<text x="16" y="24" font-size="15" font-weight="bold">crm-edge bench: service ÷ baseline (1.0 = as fast as the raw primitive)</text>`);
+  parts.push(`<text x="16" y="42" fill="#555">${xml(meta)}</text>`);
+  for (let t = 0; t <= max + 1e-9; t += 0.2) {
+    const tx = x(t);
+    parts.push(`<line x1="${tx}" y1="${top - 6}" x2="${tx}" y2="${top + bars.length * rowH}" stroke="#e3e3e3"/>`);
+    parts.push(`<text x="${tx}" y="${top + bars.length * rowH + 16}" text-anchor="middle" fill="#555">${t.toFixed(1)}</text>`);
+  }
+  parts.push(`<line x1="${x(1)}" y1="${top - 6}" x2="${x(1)}" y2="${top + bars.length * rowH}" stroke="#999" stroke-dasharray="4 3"/>`);
+  bars.forEach((b, i) => {
+    const y = top + i * rowH;
+    const color = b.met === false ? "#d9534f" : b.target !== undefined ? "#3c8d5a" : "#4a78b5";
+    parts.push(`<text x="${left - 8}" y="${y + 17}" text-anchor="end">${xml(b.label)}</text>`);
+    parts.push(`<rect x="${left}" y="${y + 5}" width="${Math.max(1, Math.round((x(b.ratio) - left) * 10) / 10)}" height="${rowH - 12}" fill="${color}" rx="2"/>`);
+    parts.push(`<text x="${x(b.ratio) + 6}" y="${y + 17}">${b.ratio.toFixed(2)}${b.ratio > max ? " ▸" : ""}</text>`);
+    if (b.target !== undefined) {
+      const tx = x(b.target);
+      parts.push(`<line x1="${tx}" y1="${y + 1}" x2="${tx}" y2="${y + rowH - 3}" stroke="#111" stroke-width="2"/>`);
+    }
+    parts.push(`<text x="${left + plot + 48}" y="${y + 17}" fill="#666">${xml(b.note)}</text>`);
+  });
+  parts.push(`<text x="16" y="${height - 10}" fill="#555">Black tick: target. Red: target missed. Green: target met. Blue: no target (informative).</text>`);
+  parts.push("</svg>");
+  return `${parts.join("\n")}\n`;
+}

@@ -1,0 +1,91 @@
+/**
+ * Figure 4 — CRM cards: viewing a contact with 5 cards whose integrator (a Node HTTP server on 127.0.0.1
+ * started here) answers each data fetch after 100 ms. Target p50 ≤ 130 ms: the five fetches run in
+ * parallel, so a view costs one integrator delay plus the service's own work. Baseline: the same
+ * integrator called directly from Node (one 100 ms fetch), measured the same way.
+ */
+import http from "node:http";
+import { client } from "../lib/http.mjs";
+import { median, percentile } from "../lib/stats.mjs";
+import { status, step } from "../lib/progress.mjs";
+
+export const CARD_COUNT = 5;
+export const INTEGRATOR_DELAY_MS = 100;
+
+export function startIntegrator() {
+  const server = http.createServer((req, res) => {
+    setTimeout(() => {
+      const body = JSON.stringify({ results: [{ objectId: 1, title: `Card for ${new URL(req.url, "http://x").searchParams.get("associatedObjectId")}`, properties: [] }] });
+      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+      res.end(body);
+    }, INTEGRATOR_DELAY_MS);
+  });
+  server.keepAliveTimeout = 30_000;
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${server.address().port}` })));
+}
+
+export async function cards(ctx) {
+  const { http: c, tenant, sizes } = ctx;
+  const integrator = await startIntegrator();
+  try {
+    step(`cards: defining ${CARD_COUNT} record types on a local integrator (${integrator.url}, ${INTEGRATOR_DELAY_MS} ms per answer)`);
+    for (let i = 0; i < CARD_COUNT; i++) {
+      const res = await c.json("POST", "/extensions/sales-objects/v1/object-types", {
+        token: tenant.developerKey,
+        body: {
+          applicationId: tenant.appId,
+          baseUris: [`${integrator.url}/actions`],
+          dataFetchUri: `${integrator.url}/cards/${i}`,
+          title: `Bench card ${i}`,
+          propertyDefinitions: [],
+          associatedHubSpotObjectTypes: ["CONTACT"],
+          associatedHubSpotObjectTypeProperties: { CONTACT: ["email"] },
+        },
+      });
+      if (res.status !== 200) throw new Error(`define card -> ${res.status} ${res.text}`);
+    }
+    const contact = await c.json("POST", "/crm/v3/objects/contacts", { token: tenant.oauth, body: { properties: { email: "cards@bench.example.com" } } });
+    if (contact.status !== 201) throw new Error(`create contact -> ${contact.status} ${contact.text}`);
+    const view = `/crm/v3/objects/contacts/${contact.json.id}/cards?userId=${tenant.userId}`;
+    const direct = client(integrator.url);
+
+    const runs = { service: [], baseline: [] };
+    for (let run = 1; run <= sizes.runs; run++) {
+      step(`cards run ${run}/${sizes.runs}: ${sizes.cardViews} record views, then ${sizes.cardViews} direct integrator calls`);
+      const views = [];
+      for (let i = 0; i < sizes.cardViews; i++) {
+        const res = await c.json("GET", view, { token: tenant.oauth });
+        if (res.status >= 500) ctx.count5xx(1);
+        const okCards = res.status === 200 ? res.json.cards.filter((k) => k.status === "OK").length : 0;
+        if (okCards !== CARD_COUNT) ctx.fail(`card view: ${res.status}, ${okCards}/${CARD_COUNT} cards OK: ${res.text.slice(0, 300)}`);
+        views.push(res.ms);
+        status(`view ${i + 1}/${sizes.cardViews}: ${res.ms.toFixed(0)} ms`);
+      }
+      const directs = [];
+      for (let i = 0; i < sizes.cardViews; i++) {
+        const res = await direct.request("GET", "/cards/direct?associatedObjectId=1");
+        directs.push(res.ms);
+      }
+      if (run === sizes.runs) direct.close();
+      runs.service.push({ p50: percentile(views, 50), p99: percentile(views, 99) });
+      runs.baseline.push({ p50: percentile(directs, 50), p99: percentile(directs, 99) });
+    }
+    const p50 = median(runs.service.map((r) => r.p50));
+    const base = median(runs.baseline.map((r) => r.p50));
+    return [
+      {
+        id: "cards_view",
+        figure: `Record view, ${CARD_COUNT} cards, integrator ${INTEGRATOR_DELAY_MS} ms`,
+        value: { p50, p99: median(runs.service.map((r) => r.p99)) },
+        baseline: { name: "one integrator call, direct", p50: base, p99: median(runs.baseline.map((r) => r.p99)) },
+        ratio: base / p50,
+        target: { p50: 130 },
+        met: p50 <= 130,
+        runs,
+      },
+    ];
+  } finally {
+    integrator.server.closeAllConnections?.();
+    await new Promise((r) => integrator.server.close(r));
+  }
+}

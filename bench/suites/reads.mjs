@@ -1,0 +1,114 @@
+/**
+ * Figure 3 — reads: the v1 contact list (count=100), a sync status, a blog post by id, each against the
+ * no-op route GET /healthz of the same Worker (same router, no D1, no Durable Object), at concurrency 1
+ * and 10; the routes take turns within each run so drift hits them alike.
+ *
+ * D1 work per request is measured once per route through the bench Worker, which runs the app's own fetch
+ * handler with a D1 client that reads `meta` of every statement from the D1 simulator (bench/worker/).
+ * The check is rows_read ≤ 2 × rows_returned + 1, where rows_returned is what D1 handed back to the Worker.
+ */
+import { load } from "../lib/http.mjs";
+import { medianOf } from "../lib/stats.mjs";
+import { BRIDGE } from "../lib/seed.mjs";
+import { status, step } from "../lib/progress.mjs";
+
+export async function seedReads(ctx) {
+  const { http, tenant, sizes } = ctx;
+  step(`reads: seeding ${sizes.contacts} contacts, a synced product, a blog post`);
+  for (let i = 0; i < sizes.contacts; i++) {
+    const res = await http.json("POST", "/crm/v3/objects/contacts", {
+      token: tenant.oauth,
+      body: { properties: { email: `c${i}@bench.example.com`, firstname: `First${i}`, lastname: `Last${i}`, company: "Bench Co" } },
+    });
+    if (res.status !== 201) throw new Error(`create contact -> ${res.status} ${res.text}`);
+    status(`contact ${i + 1}/${sizes.contacts}`);
+  }
+  const put = await http.request("PUT", `${BRIDGE}/sync/messages`, {
+    token: tenant.oauth,
+    body: { storeId: "reads", objectType: "PRODUCT", messages: [{ externalObjectId: "r-1", action: "UPSERT", changedAt: 1, properties: { title: "Read me", price: "1" } }] },
+  });
+  if (put.status !== 204) throw new Error(`sync -> ${put.status} ${put.text}`);
+  const post = await http.json("POST", "/content/api/v2/blog-posts", { token: tenant.oauth, body: { name: "Bench post", post_body: "<p>Hello from the bench</p>" } });
+  if (post.status !== 201) throw new Error(`create post -> ${post.status} ${post.text}`);
+  for (let i = 0; ; i++) {
+    const s = await http.json("GET", `${BRIDGE}/sync/status/reads/PRODUCT/r-1`, { token: tenant.oauth });
+    if (s.status === 200 && s.json.lastProcessedAt) break;
+    if (i > 200) throw new Error(`status of the read object never became processed: ${s.status} ${s.text}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { postId: post.json.id };
+}
+
+export async function reads(ctx, seeded) {
+  const { http, bench, tenant, sizes } = ctx;
+  const routes = [
+    { id: "healthz", name: "GET /healthz (no-op)", path: "/healthz", items: () => 0 },
+    { id: "contacts", name: "v1 contact list, count=100", path: "/contacts/v1/lists/all/contacts/all?count=100", items: (j) => j.contacts.length, target: 0.5 },
+    { id: "status", name: "sync status", path: `${BRIDGE}/sync/status/reads/PRODUCT/r-1`, items: () => 1 },
+    { id: "post", name: "blog post by id", path: `/content/api/v2/blog-posts/${seeded.postId}`, items: () => 1 },
+  ];
+  const out = [];
+  for (const concurrency of [1, 10]) {
+    const count = concurrency === 1 ? sizes.readsC1 : sizes.readsC10;
+    const runs = Object.fromEntries(routes.map((r) => [r.id, []]));
+    for (let run = 1; run <= sizes.runs; run++) {
+      step(`reads c=${concurrency} run ${run}/${sizes.runs}: ${count} requests per route`);
+      for (const r of routes) {
+        const res = await load({
+          http,
+          concurrency,
+          count,
+          make: () => ["GET", r.path, { token: tenant.oauth }],
+          onProgress: (d, n) => status(`${r.name} ${d}/${n}`),
+        });
+        const okStatus = r.id === "healthz" ? 204 : 200;
+        if (res.statuses[okStatus] !== count) ctx.fail(`reads ${r.name} c=${concurrency}: statuses ${JSON.stringify(res.statuses)}`);
+        ctx.count5xx(res.serverErrors);
+        runs[r.id].push(res);
+      }
+    }
+    const base = medianOf(runs.healthz, ["rps", "p50", "p99"]);
+    for (const r of routes.slice(1)) {
+      const v = medianOf(runs[r.id], ["rps", "p50", "p99"]);
+      const ratio = v.rps / base.rps;
+      out.push({
+        id: `read_${r.id}_c${concurrency}`,
+        figure: `Read: ${r.name}, c=${concurrency}`,
+        value: v,
+        baseline: { name: "GET /healthz", ...base },
+        ratio,
+        ...(r.target ? { target: { ratio: r.target }, met: ratio >= r.target } : {}),
+        runs: { service: runs[r.id], baseline: runs.healthz },
+      });
+    }
+  }
+
+  step("reads: D1 statements and rows read per request (counting pass through the bench Worker)");
+  const d1 = [];
+  for (const r of routes) {
+    let last;
+    for (let i = 0; i < 3; i++) {
+      const res = await bench.json("GET", `/__bench/counted${r.path}`, { token: tenant.oauth });
+      if (res.status !== 200) throw new Error(`counted ${r.path} -> ${res.status} ${res.text}`);
+      last = res.json;
+    }
+    const body = last.body ? JSON.parse(last.body) : null;
+    const items = r.items(body);
+    const c = last.d1;
+    const limit = 2 * c.rowsReturned + 1;
+    d1.push({
+      id: `d1_${r.id}`,
+      figure: `D1 per request: ${r.name}`,
+      route: r.path.replace(/\/\d+$/, "/{id}").replace(/r-1$/, "{externalObjectId}"),
+      statements: c.statements,
+      roundTrips: c.roundTrips,
+      rowsRead: c.rowsRead,
+      rowsReturned: c.rowsReturned,
+      itemsReturned: items,
+      target: { rowsRead: `≤ 2 × rows returned + 1 = ${limit}` },
+      met: c.rowsRead <= limit,
+      log: c.log,
+    });
+  }
+  return { throughput: out, d1 };
+}

@@ -1,0 +1,260 @@
+/**
+ * @module The bench-only Worker (never deployed): runs in the same Miniflare as the production bundle,
+ * on the same D1 database, queue and Durable Objects, and serves what the benchmark compares against or
+ * needs to look inside:
+ *   POST /__bench/baseline/upsert   raw D1 baseline: `db.batch` of single-row LWW upserts, 100 per batch
+ *   PUT  /__bench/baseline/enqueue  raw Queues baseline: parse a sync body, `sendBatch` 100 at a time
+ *   ANY  /__bench/counted/<path>    the real app's fetch handler with a counting D1 (see counting-d1.ts)
+ *   POST /__bench/counted-cron      the real app's scheduled handler with a counting D1
+ *   GET  /__bench/profile           the cost of each platform primitive a request uses, timed in the isolate
+ *   POST /__bench/profile-request   one route's time with and without its Durable Object and D1 round trips
+ *   GET  /__bench/profile-consumer  the sync consumer's steps timed one by one on batches of 100 messages
+ */
+import app from "../../src/index";
+import { makeDb } from "../../src/db/client";
+import { messageId, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../src/queue/messages";
+import { commitAndAck, decideOrder, decodeBatch, planDeliveries, Settler } from "../../src/queue/sync-consumer";
+import { readPlanContext } from "../../src/services/ecomm/plan";
+import { CountingD1 } from "./counting-d1";
+
+interface BenchEnv extends Env {
+  /** Service binding to the same D1 database as DB, speaking D1's wire protocol (Miniflare's `__D1_BETA__` form). */
+  __D1_BETA__DB: Fetcher;
+  /** A queue only the baseline sends to; this Worker consumes it by acking everything. */
+  BENCH_SINK: Queue;
+}
+
+const BASELINE_TABLE = "bench_baseline";
+const UPSERT = `INSERT INTO ${BASELINE_TABLE} (external_id, changed_at, properties) VALUES (?1, ?2, ?3)
+  ON CONFLICT (external_id) DO UPDATE SET changed_at = excluded.changed_at, properties = excluded.properties
+  WHERE excluded.changed_at > ${BASELINE_TABLE}.changed_at`;
+
+interface SyncBody {
+  storeId: string;
+  objectType: string;
+  messages: { externalObjectId: string; changedAt: number; properties?: Record<string, unknown> }[];
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** `?counted=1` runs the same statements through the counting client and answers its counts. */
+async function baselineUpsert(req: Request, env: BenchEnv, url: URL): Promise<Response> {
+  const body = (await req.json()) as SyncBody;
+  const counting = url.searchParams.get("counted") ? new CountingD1(env.__D1_BETA__DB) : null;
+  const db = (counting ?? env.DB) as D1Database;
+  for (const part of chunks(body.messages, 100)) {
+    await db.batch(part.map((m) => db.prepare(UPSERT).bind(m.externalObjectId, m.changedAt, JSON.stringify(m.properties ?? {}))));
+  }
+  return counting ? Response.json(counting.counts) : new Response(null, { status: 204 });
+}
+
+async function baselineEnqueue(req: Request, env: BenchEnv): Promise<Response> {
+  const body = (await req.json()) as SyncBody;
+  const messages = body.messages.map((message, i) => ({ body: { storeId: body.storeId, objectType: body.objectType, i, message }, contentType: "json" as const }));
+  for (const part of chunks(messages, 100)) await env.BENCH_SINK.sendBatch(part);
+  return new Response(null, { status: 204 });
+}
+
+const countingEnv = (env: BenchEnv, d1: CountingD1): Env => ({ ...env, DB: d1 as unknown as D1Database });
+
+async function counted(req: Request, env: BenchEnv, ctx: ExecutionContext, url: URL): Promise<Response> {
+  const d1 = new CountingD1(env.__D1_BETA__DB);
+  const target = new URL(url.pathname.slice("/__bench/counted".length) + url.search, url.origin);
+  const res = await app.fetch(new Request(target, req) as Parameters<typeof app.fetch>[0], countingEnv(env, d1), ctx);
+  const body = await res.text();
+  return Response.json({ status: res.status, body, d1: d1.counts });
+}
+
+async function countedCron(env: BenchEnv, ctx: ExecutionContext, url: URL): Promise<Response> {
+  const d1 = new CountingD1(env.__D1_BETA__DB);
+  const scheduledTime = Number(url.searchParams.get("scheduledTime") ?? Date.now());
+  const controller = { scheduledTime, cron: "* * * * *", noRetry() {} } satisfies ScheduledController;
+  const started = performance.now();
+  await app.scheduled(controller, countingEnv(env, d1), ctx);
+  return Response.json({ ms: performance.now() - started, d1: d1.counts });
+}
+
+/** Mean time of `fn` over `n` sequential calls (ms). */
+async function timeIt(n: number, fn: (i: number) => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < n; i++) await fn(i);
+  return (performance.now() - started) / n;
+}
+
+/**
+ * Where a request's time goes, primitive by primitive, measured inside workerd (where Date/performance
+ * advance across I/O). One sequential loop per primitive.
+ */
+async function profile(env: BenchEnv, url: URL): Promise<Response> {
+  const n = Number(url.searchParams.get("n") ?? 200);
+  const token = url.searchParams.get("tokenHash") ?? "";
+  const limiter = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`bench-profile-${crypto.randomUUID()}`));
+  const order = env.SYNC_ORDER.get(env.SYNC_ORDER.idFromName(`bench-profile-${crypto.randomUUID()}`));
+  const entries = Array.from({ length: 100 }, (_, i) => ({ externalObjectId: `p-${i}`, id: `m-${i}`, changedAt: 0 }));
+  const out = {
+    d1Select1: await timeIt(n, () => env.DB.prepare("select 1").first()),
+    d1CredentialLookup: await timeIt(n, () => env.DB.prepare("select * from credentials where token_hash = ?").bind(token).first()),
+    d1Batch2Selects: await timeIt(n, () => env.DB.batch([env.DB.prepare("select 1"), env.DB.prepare("select 2")])),
+    rateLimiterHit: await timeIt(n, () => limiter.hit(1_000_000, 10_000, Date.now())),
+    syncOrderDecide100: await timeIt(Math.ceil(n / 10), (i) => order.decide(entries.map((e) => ({ ...e, changedAt: i + 1 })))),
+    sha256: await timeIt(n, () => crypto.subtle.digest("SHA-256", new TextEncoder().encode(`token-${Math.random()}`))),
+    queueSendBatch100: await timeIt(Math.ceil(n / 10), () => env.BENCH_SINK.sendBatch(entries.map((e) => ({ body: e, contentType: "json" as const })))),
+  };
+  return Response.json(out);
+}
+
+/** A rate limiter namespace that always allows, answering in the isolate (no Durable Object call). */
+const instantLimiter = {
+  idFromName: () => ({}),
+  get: () => ({ hit: (max: number, intervalMs: number) => ({ allowed: true, max, remaining: max, intervalMs, retryAfterMs: 0 }) }),
+} as unknown as Env["RATE_LIMITER"];
+
+/**
+ * A D1 stand-in that replays the answers of a recording run: the same statements get the same results
+ * with no round trip, so what remains is the Worker's own CPU (router, zod, drizzle, presentation, JSON).
+ */
+function replayD1(recorded: Map<string, unknown>, real: CountingD1): D1Database {
+  const key = (sql: string, params: unknown[]) => `${sql}\u0000${JSON.stringify(params)}`;
+  const wrap = (sql: string, params: unknown[]) => {
+    const k = key(sql, params);
+    const memo = async (kind: string, run: () => Promise<unknown>) => {
+      const mk = `${kind}:${k}`;
+      if (!recorded.has(mk)) recorded.set(mk, await run());
+      return recorded.get(mk);
+    };
+    const stmt = real.prepare(sql).bind(...params);
+    return {
+      sql,
+      params,
+      bind: (...v: unknown[]) => wrap(sql, v),
+      all: () => memo("all", () => stmt.all()),
+      run: () => memo("run", () => stmt.run()),
+      first: (c?: string) => memo(`first${c ?? ""}`, () => stmt.first(c)),
+      raw: (o?: { columnNames?: boolean }) => memo(`raw${o?.columnNames ? "c" : ""}`, () => stmt.raw(o)),
+    };
+  };
+  const batch = async (statements: { sql: string; params: unknown[] }[]) => {
+    const k = `batch:${statements.map((st) => key(st.sql, st.params)).join("\u0001")}`;
+    if (!recorded.has(k)) recorded.set(k, await real.batch(statements.map((st) => real.prepare(st.sql).bind(...st.params))));
+    return recorded.get(k);
+  };
+  return { prepare: (sql: string) => wrap(sql, []), batch } as unknown as D1Database;
+}
+
+/**
+ * Mean ms per request of one route (POST {method, path, body?, n?} with the caller's Authorization) under
+ * three set-ups: as deployed, without the rate-limiter call, and with neither it nor D1 round trips
+ * (answers replayed). Sync requests go to the bench's sink queue in every set-up, so the sync consumer
+ * does not run meanwhile; the last set-up replaces the queue by a no-op too.
+ */
+async function profileRequest(req: Request, env: BenchEnv, ctx: ExecutionContext): Promise<Response> {
+  const spec = (await req.json()) as { method?: string; path: string; body?: unknown; n?: number };
+  const n = spec.n ?? 200;
+  const target = new URL(spec.path, req.url);
+  const headers = new Headers({ authorization: req.headers.get("authorization") ?? "" });
+  const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
+  if (body) headers.set("content-type", "application/json");
+  const make = () => new Request(target, { method: spec.method ?? "GET", headers, body }) as Parameters<typeof app.fetch>[0];
+  const recorded = new Map<string, unknown>();
+  const replay = replayD1(recorded, new CountingD1(env.__D1_BETA__DB));
+  const noQueue = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
+  const sink = env.BENCH_SINK;
+  await app.fetch(make(), { ...env, SYNC_QUEUE: noQueue, RATE_LIMITER: instantLimiter, DB: replay }, ctx); // records the answers
+  const variants: Record<string, Env> = {
+    deployed: { ...env, SYNC_QUEUE: sink },
+    noRateLimiterCall: { ...env, SYNC_QUEUE: sink, RATE_LIMITER: instantLimiter },
+    noIo: { ...env, SYNC_QUEUE: noQueue, RATE_LIMITER: instantLimiter, DB: replay },
+  };
+  const out: Record<string, number> = {};
+  for (const [name, e] of Object.entries(variants)) {
+    out[name] = await timeIt(n, async () => {
+      const res = await app.fetch(make(), e, ctx);
+      await res.arrayBuffer();
+      if (res.status >= 300) throw new Error(`${spec.path} -> ${res.status}`);
+    });
+  }
+  return Response.json(out);
+}
+
+/**
+ * The consumer's steps (src/queue/sync-consumer.ts) timed one by one, on batches of 100 PRODUCT messages
+ * of a real store: `fresh` creates 100 new objects per batch, `update` rewrites existing ones. The steps
+ * run in sequence here (the consumer overlaps decide and read), so their sum is an upper bound.
+ * `?counting=1` runs D1 through the counting client instead and answers statements and rows per batch.
+ */
+async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
+  const portalId = Number(url.searchParams.get("portalId"));
+  const storeId = url.searchParams.get("storeId") ?? "";
+  const batches = Number(url.searchParams.get("batches") ?? 10);
+  const store = await env.DB.prepare("select app_id, generation from ecomm_stores where portal_id = ? and store_id = ?").bind(portalId, storeId).first<{ app_id: number; generation: string }>();
+  if (!store) return new Response("no such store", { status: 404 });
+  const counting = Boolean(url.searchParams.get("counting"));
+  const counts: Record<string, { statements: number; rowsRead: number; rowsWritten: number }> = {};
+  const steps = { decode: 0, decide: 0, read: 0, plan: 0, commit: 0, total: 0 };
+  const out: Record<string, typeof steps> = {};
+  const run = crypto.randomUUID().slice(0, 8);
+  for (const mode of ["fresh", "update"] as const) {
+    const d1 = new CountingD1(env.__D1_BETA__DB);
+    const db = makeDb(counting ? (d1 as unknown as D1Database) : env.DB);
+    const t = { ...steps };
+    for (let b = 0; b < batches; b++) {
+      const now = Date.now();
+      const messages = Array.from({ length: 100 }, (_, i) => {
+        const body: SyncQueueMessage = {
+          v: SYNC_MESSAGE_VERSION,
+          id: messageId(now, `${run}${mode}${b}`, i),
+          portalId,
+          appId: store.app_id,
+          storeId,
+          storeGen: store.generation,
+          objectType: "PRODUCT",
+          receivedAt: now,
+          message: { externalObjectId: `prof-${run}-${mode === "fresh" ? b : 0}-${i}`, action: "UPSERT", changedAt: now + b, properties: { title: `t${b}`, price: String(b) } },
+        };
+        return { id: body.id, body, attempts: 1, timestamp: new Date(now), ack() {}, retry() {} } as unknown as Message<unknown>;
+      });
+      const s = new Settler();
+      let at = performance.now();
+      const lap = (k: keyof typeof steps) => {
+        const now2 = performance.now();
+        t[k] += now2 - at;
+        t.total += now2 - at;
+        at = now2;
+      };
+      const deliveries = decodeBatch(messages, s);
+      lap("decode");
+      const winners = await decideOrder(env, deliveries, s);
+      lap("decide");
+      const ctx = await readPlanContext(db, winners.map((d) => d.body));
+      lap("read");
+      const planned = await planDeliveries(db, winners, s, ctx);
+      lap("plan");
+      await commitAndAck(db, planned, now, s);
+      lap("commit");
+    }
+    out[mode] = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v / batches])) as typeof steps;
+    counts[mode] = { statements: d1.counts.statements / batches, rowsRead: d1.counts.rowsRead / batches, rowsWritten: d1.counts.rowsWritten / batches };
+  }
+  return Response.json(counting ? { ...out, d1PerBatch: counts } : out);
+}
+
+export default {
+  async fetch(req, env, ctx) {
+    const url = new URL(req.url);
+    if (url.pathname === "/__bench/baseline/upsert" && req.method === "POST") return baselineUpsert(req, env, url);
+    if (url.pathname === "/__bench/baseline/enqueue" && req.method === "PUT") return baselineEnqueue(req, env);
+    if (url.pathname === "/__bench/counted-cron" && req.method === "POST") return countedCron(env, ctx, url);
+    if (url.pathname === "/__bench/profile") return profile(env, url);
+    if (url.pathname === "/__bench/profile-consumer") return profileConsumer(env, url);
+    if (url.pathname === "/__bench/profile-request" && req.method === "POST") return profileRequest(req, env, ctx);
+    if (url.pathname.startsWith("/__bench/counted/")) return counted(req, env, ctx, url);
+    return new Response("not a bench route", { status: 404 });
+  },
+  async queue(batch) {
+    batch.ackAll();
+  },
+} satisfies ExportedHandler<BenchEnv>;
