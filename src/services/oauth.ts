@@ -5,10 +5,10 @@
  */
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { accounts, apps, authCodes, credentials, installs, users } from "../db/tables/tenancy";
+import { accounts, apps, authCodes, credentials, users } from "../db/tables/tenancy";
 import { base64url, randomToken, safeEqual, sha256Hex } from "../lib/crypto";
 import { ApiError } from "../lib/errors";
-import { tokenPairStatements } from "./tokens";
+import { installStatements, tokenPairStatements } from "./tokens";
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -79,15 +79,9 @@ export async function exchangeCode(
     .returning({ codeHash: authCodes.codeHash })
     .all();
   if (claimed.length !== 1) throw oauthError("BAD_AUTH_CODE", "invalid_grant", "auth code has already been used");
-  const install = await db
-    .insert(installs)
-    .values({ portalId: row.portalId, appId: app.appId, scopes: row.scopes })
-    .onConflictDoUpdate({ target: [installs.portalId, installs.appId], set: { scopes: row.scopes } })
-    .returning()
-    .get();
-  const { statements, tokens } = await tokenPairStatements(
+  const { statements, tokens } = await installStatements(
     db,
-    { installId: install.id, portalId: row.portalId, appId: app.appId, userId: row.userId, scopes: row.scopes },
+    { portalId: row.portalId, appId: app.appId, userId: row.userId, scopes: row.scopes },
     input.now,
   );
   await db.batch(statements);

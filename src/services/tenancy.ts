@@ -8,7 +8,7 @@ import { accounts, apps, credentials, installs, privateApps, users } from "../db
 import { hashPassword, randomToken, sha256Hex } from "../lib/crypto";
 import { ApiError, conflict, notFound } from "../lib/errors";
 import { SCOPES } from "../lib/scopes";
-import { tokenPairStatements, type IssuedTokens } from "./tokens";
+import { installStatements, type IssuedTokens } from "./tokens";
 import { uninstallHooks } from "./uninstall-hooks";
 
 const ALL_SCOPES: string[] = [...SCOPES];
@@ -71,17 +71,7 @@ export async function installApp(
   const app = await db.select().from(apps).where(eq(apps.appId, appId)).get();
   if (!app) throw notFound(`App ${appId} not found`);
   const granted = scopes ?? app.scopes;
-  const install = await db
-    .insert(installs)
-    .values({ portalId, appId, scopes: granted })
-    .onConflictDoUpdate({ target: [installs.portalId, installs.appId], set: { scopes: granted } })
-    .returning()
-    .get();
-  const { statements, tokens } = await tokenPairStatements(
-    db,
-    { installId: install.id, portalId, appId, userId, scopes: granted },
-    now,
-  );
+  const { statements, tokens } = await installStatements(db, { portalId, appId, userId, scopes: granted }, now);
   await db.batch(statements);
   return tokens;
 }

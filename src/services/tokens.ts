@@ -2,8 +2,9 @@
  * @module Issuing OAuth tokens for an install (reference §8.2): an access token that expires after 1800 s
  * and a refresh token in a rotation family. Only hashes are stored.
  */
+import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { credentials } from "../db/tables/tenancy";
+import { credentials, installs } from "../db/tables/tenancy";
 import { randomToken, sha256Hex } from "../lib/crypto";
 
 export const ACCESS_TOKEN_TTL_S = 1800;
@@ -16,7 +17,8 @@ export interface IssuedTokens {
 }
 
 export interface InstallRef {
-  installId: number;
+  /** The install's id, or an SQL expression resolving to it inside the same batch. */
+  installId: number | SQL;
   portalId: number;
   appId: number;
   userId: number | null;
@@ -43,4 +45,23 @@ export async function tokenPairStatements(db: Db, install: InstallRef, now: numb
   ] as const;
   const tokens: IssuedTokens = { access_token: access, refresh_token: refresh, expires_in: ACCESS_TOKEN_TTL_S, token_type: "bearer" };
   return { statements, tokens };
+}
+
+/**
+ * Installs (or re-grants) an app in an account and issues its token pair in ONE db.batch: the tokens find
+ * the install's id through a subquery, so a failure can never leave an install without tokens or tokens
+ * without an install.
+ */
+export async function installStatements(
+  db: Db,
+  install: { portalId: number; appId: number; userId: number | null; scopes: string[] },
+  now: number,
+) {
+  const upsert = db
+    .insert(installs)
+    .values({ portalId: install.portalId, appId: install.appId, scopes: install.scopes })
+    .onConflictDoUpdate({ target: [installs.portalId, installs.appId], set: { scopes: install.scopes } });
+  const installId = sql`(select ${installs.id} from ${installs} where ${installs.portalId} = ${install.portalId} and ${installs.appId} = ${install.appId})`;
+  const pair = await tokenPairStatements(db, { ...install, installId }, now);
+  return { statements: [upsert, ...pair.statements] as const, tokens: pair.tokens };
 }

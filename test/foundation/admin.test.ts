@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN, admin, call, expectError, unique } from "../helpers/api";
 
@@ -66,5 +67,26 @@ describe("operator API (issue 2 §4)", () => {
     expectError(await call("POST", "/admin/v1/accounts/999999999/private-apps", { token: ADMIN, body: { name: "x" } }), 404, "OBJECT_NOT_FOUND");
     const acct = await admin("POST", "/admin/v1/accounts", { name: unique() });
     expectError(await call("POST", `/admin/v1/accounts/${acct.portalId}/installs`, { token: ADMIN, body: { appId: 999999999 } }), 404, "OBJECT_NOT_FOUND");
+  });
+});
+
+describe("installing is one write (issue 2: nothing half-written)", () => {
+  it("when the tokens cannot be written, no install is left behind", async () => {
+    const acct = await admin("POST", "/admin/v1/accounts", { name: unique() });
+    const app = await admin("POST", "/admin/v1/apps", { name: unique(), redirectUris: ["https://a.example/cb"] });
+    // A real storage failure between the two writes: the credentials table is briefly unavailable.
+    await env.DB.prepare("alter table credentials rename to credentials_offline").run();
+    try {
+      const res = await call("POST", `/admin/v1/accounts/${acct.portalId}/installs`, { token: ADMIN, body: { appId: app.appId } });
+      expect(res.status).toBe(500);
+    } finally {
+      await env.DB.prepare("alter table credentials_offline rename to credentials").run();
+    }
+    const left = await env.DB.prepare("select count(*) as n from installs where portal_id = ?").bind(acct.portalId).first<{ n: number }>();
+    expect(left?.n).toBe(0);
+    // And once storage is back, the same install works and its token is usable.
+    const ok = await call("POST", `/admin/v1/accounts/${acct.portalId}/installs`, { token: ADMIN, body: { appId: app.appId } });
+    expect(ok.status).toBe(201);
+    expect((await call("GET", "/crm/v3/objects/contacts", { token: ok.json.access_token })).status).toBe(200);
   });
 });
