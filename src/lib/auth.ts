@@ -7,6 +7,7 @@ import type { Db } from "../db/client";
 import { accounts, credentials } from "../db/tables/tenancy";
 import { ApiError } from "./errors";
 import { safeEqual, sha256Hex } from "./crypto";
+import { cachedPrincipal, cacheTtlMs, rememberPrincipal } from "./credential-cache";
 import type { CredentialKind, Principal } from "./principal";
 import { missingScopes, type Scope } from "./scopes";
 
@@ -57,7 +58,7 @@ export async function authenticate(
     throw new ApiError("INVALID_AUTHENTICATION", "The operator API requires Authorization: Bearer <ADMIN_TOKEN>.");
   }
 
-  const principal = await lookup(db, cred.secret, now);
+  const principal = await lookup(db, cred.secret, now, cacheTtlMs(env));
   if (cred.via === "hapikey" && principal?.kind !== "developer") {
     // spec 5.2: account API keys are unsupported.
     throw new ApiError(
@@ -79,9 +80,19 @@ function wrongKind(kind: Principal["kind"], rule: AuthRule): ApiError {
   return new ApiError("FORBIDDEN", `${what} cannot be used on this endpoint; it requires ${accepted}.`);
 }
 
-/** One indexed read by the hash of the presented secret. */
-async function lookup(db: Db, secret: string, now: number): Promise<Principal | null> {
+/** One indexed read by the hash of the presented secret, unless this isolate resolved it moments ago. */
+async function lookup(db: Db, secret: string, now: number, ttlMs: number): Promise<Principal | null> {
   const hash = await sha256Hex(secret);
+  const cached = cachedPrincipal(hash, now);
+  if (cached) return cached;
+  const principal = await readPrincipal(db, hash, now);
+  if (principal) rememberPrincipal(hash, principal.principal, principal.expiresAt, now, ttlMs);
+  return principal?.principal ?? null;
+}
+
+type Found = Extract<Principal, { kind: "oauth" | "private_app" | "developer" }>;
+
+async function readPrincipal(db: Db, hash: string, now: number): Promise<{ principal: Found; expiresAt: number | null } | null> {
   const found = await db
     .select({ row: credentials, rateLimit: accounts.rateLimit })
     .from(credentials)
@@ -99,8 +110,16 @@ async function lookup(db: Db, secret: string, now: number): Promise<Principal | 
       { context: { "expire time": [new Date(row.expiresAt).toISOString()] } },
     );
   }
+  return { principal: principalOf(row, hash, rateLimit), expiresAt: row.expiresAt };
+}
+
+function principalOf(row: typeof credentials.$inferSelect, hash: string, rateLimit: number | null): Found {
   switch (row.kind) {
-    case "access":
+    case "private_app":
+      return { kind: "private_app", portalId: row.portalId!, privateAppId: row.privateAppId!, scopes: row.scopes, credentialKey: hash, rateLimit };
+    case "developer":
+      return { kind: "developer", appId: row.appId!, credentialKey: hash };
+    default: // "access" (refresh tokens never reach here)
       return {
         kind: "oauth",
         portalId: row.portalId!,
@@ -111,10 +130,6 @@ async function lookup(db: Db, secret: string, now: number): Promise<Principal | 
         credentialKey: hash,
         rateLimit,
       };
-    case "private_app":
-      return { kind: "private_app", portalId: row.portalId!, privateAppId: row.privateAppId!, scopes: row.scopes, credentialKey: hash, rateLimit };
-    case "developer":
-      return { kind: "developer", appId: row.appId!, credentialKey: hash };
   }
 }
 

@@ -7,6 +7,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, apps, authCodes, credentials, users } from "../db/tables/tenancy";
 import { base64url, randomToken, safeEqual, sha256Hex } from "../lib/crypto";
+import { forgetCredentials } from "../lib/credential-cache";
 import { ApiError } from "../lib/errors";
 import { installStatements, tokenPairStatements } from "./tokens";
 
@@ -97,6 +98,7 @@ export async function refresh(db: Db, input: { refreshToken: string; clientId: s
   if (row.rotatedAt !== null) {
     // RFC 9700 §4.14.2: reuse of a rotated refresh token revokes the whole family.
     await db.update(credentials).set({ revokedAt: input.now }).where(eq(credentials.familyId, row.familyId!));
+    forgetCredentials();
     throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
   }
   const { statements, tokens } = await tokenPairStatements(

@@ -6,6 +6,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, apps, credentials, installs, privateApps, users } from "../db/tables/tenancy";
 import { hashPassword, randomToken, sha256Hex } from "../lib/crypto";
+import { forgetCredentials } from "../lib/credential-cache";
 import { ApiError, conflict, notFound } from "../lib/errors";
 import { SCOPES } from "../lib/scopes";
 import { installStatements, type IssuedTokens } from "./tokens";
@@ -90,6 +91,7 @@ export async function uninstallApp(db: Db, portalId: number, appId: number, now:
     db.delete(installs).where(eq(installs.id, install.id)),
     ...cleanups,
   ]);
+  forgetCredentials();
 }
 
 export async function createUser(db: Db, portalId: number, input: { email: string; password?: string }) {

@@ -5,6 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { forgetCredentials } from "../../src/lib/credential-cache";
 import { sha256Hex } from "../../src/lib/crypto";
 import { admin, call, expectError, tenant, type Tenant } from "./api";
 
@@ -19,11 +20,15 @@ export interface AccountRoute {
   refuses?: ("private_app" | "developer")[];
 }
 
-/** Ages an access token past its expiry, as time passing would. */
+/**
+ * Ages an access token past its expiry, as time passing would. Time passing would also age the isolate's
+ * cached copy (it carries the expiry), so the cache is emptied: the next request reads the new expiry.
+ */
 export async function expire(token: string) {
   await env.DB.prepare("update credentials set expires_at = ? where token_hash = ?")
     .bind(Date.now() - 5_000, await sha256Hex(token))
     .run();
+  forgetCredentials();
 }
 
 export function authSuite(name: string, route: AccountRoute) {

@@ -9,6 +9,7 @@
  */
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { forgetCredentials } from "../../src/lib/credential-cache";
 import { route } from "../../src/lib/route";
 import { buildRouter } from "../../src/router";
 import { allRoutes } from "../../src/routes";
@@ -182,7 +183,11 @@ beforeAll(async () => {
 
   // 500s: a handler that throws after authentication, and real statements failing on a missing table.
   expect((await http("test route throws", "GET", "/__test/boom", { bearer: pat, router: testRouter })).status).toBe(500);
-  const missing = await withoutTable("credentials", () => http("credential lookup fails", "GET", "/crm/v3/objects/contacts", { bearer: pat }));
+  // As in a fresh isolate, the lookup must reach D1: this one's cached copy of the token is dropped.
+  const missing = await withoutTable("credentials", () => {
+    forgetCredentials();
+    return http("credential lookup fails", "GET", "/crm/v3/objects/contacts", { bearer: pat });
+  });
   expect(missing.status).toBe(500);
   const exchangeFails = await withoutTable("auth_codes", () => http("code exchange fails", "POST", "/oauth/v1/token", { form: { ...client, grant_type: "authorization_code", code } }));
   expect(exchangeFails.status).toBe(500);

@@ -1,0 +1,58 @@
+/**
+ * @module Resolved credentials kept in isolate memory for a few seconds (issue 8; reference §1.1).
+ *
+ * Every authenticated request used to start with a D1 read of its credential: in production that is a
+ * round trip to the database's primary, often the slowest step of a read. A principal found in D1 is kept
+ * here, keyed by the SHA-256 of the secret, for `CREDENTIAL_CACHE_SECONDS` (default 10; "0" turns the cache
+ * off). What that means for callers, written down in the README's decisions:
+ *   - an access token's expiry is still exact: the entry carries `expiresAt` and is checked on each use;
+ *   - a revocation (uninstall, refresh-token reuse) takes effect at once in the isolate that made it
+ *     (`forgetCredentials`), and in other isolates within the TTL;
+ *   - unknown, revoked and expired secrets are never cached: they always reach D1.
+ */
+import type { Principal } from "./principal";
+
+type Cached = Extract<Principal, { kind: "oauth" | "private_app" | "developer" }>;
+
+interface Entry {
+  principal: Cached;
+  /** The credential's own expiry (access tokens); null for credentials that do not expire. */
+  expiresAt: number | null;
+  /** Until when the entry may be used without asking D1 again. */
+  freshUntil: number;
+}
+
+const DEFAULT_TTL_MS = 10_000;
+/** Bounds the memory an isolate spends here; the oldest entries go first. */
+const MAX_ENTRIES = 10_000;
+
+const entries = new Map<string, Entry>();
+
+export function cacheTtlMs(env: Pick<Env, "CREDENTIAL_CACHE_SECONDS">): number {
+  const raw = env.CREDENTIAL_CACHE_SECONDS;
+  if (raw === undefined || raw === "") return DEFAULT_TTL_MS;
+  const seconds = Number(raw);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_TTL_MS;
+}
+
+/** The cached principal for this hash, or undefined when D1 must be asked. */
+export function cachedPrincipal(hash: string, now: number): Cached | undefined {
+  const entry = entries.get(hash);
+  if (!entry) return undefined;
+  if (now >= entry.freshUntil || (entry.expiresAt !== null && entry.expiresAt <= now)) {
+    entries.delete(hash); // D1 decides again, and words the expiry error
+    return undefined;
+  }
+  return entry.principal;
+}
+
+export function rememberPrincipal(hash: string, principal: Cached, expiresAt: number | null, now: number, ttlMs: number): void {
+  if (ttlMs <= 0) return;
+  if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  entries.set(hash, { principal, expiresAt, freshUntil: now + ttlMs });
+}
+
+/** Called after this isolate revokes credentials, so its own next request sees the revocation. */
+export function forgetCredentials(): void {
+  entries.clear();
+}
