@@ -3,11 +3,12 @@
  * (correlation id, credential check, schema validation) and the one error envelope (issue 2 §2).
  */
 import { Router, type IRequest } from "itty-router";
-import { makeDb } from "./db/client";
+import { makeDb, type Db } from "./db/client";
 import { authenticate } from "./lib/auth";
 import { ApiError, errorResponse, internalErrorResponse } from "./lib/errors";
 import { consume, rateHeaders } from "./lib/rate-limit";
 import { DEFAULT_MAX_BODY, parseJsonText, queryObject, readBody, validate } from "./lib/http";
+import type { Principal } from "./lib/principal";
 import type { Ctx, RouteDef } from "./lib/route";
 import { allRoutes } from "./routes";
 
@@ -24,13 +25,40 @@ function compile(path: string): RegExp {
   return new RegExp(`^${pattern}/?$`);
 }
 
+/**
+ * Authentication, the rate-limit count, validation, then the handler. The count (a Durable Object call)
+ * runs while the request is validated, and alongside the handler of a GET that does not call out
+ * (issue 8): a GET only reads, so starting it before the count is answered changes nothing but latency.
+ * A 429 still wins over every other outcome, as if the count had come first.
+ */
 async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): Promise<Response> {
   const url = new URL(req.url);
   const db = makeDb(env.DB);
   const now = Date.now();
   const principal = await authenticate(req, url, def.auth, env, db, now);
-  const decision = await consume(env, principal, now);
-  if (decision) req.responseHeaders = { ...req.responseHeaders, ...rateHeaders(decision) };
+  const counted = consume(env, principal, now).then((decision) => {
+    if (decision) req.responseHeaders = { ...req.responseHeaders, ...rateHeaders(decision) };
+  });
+  counted.catch(() => undefined); // awaited below; this only keeps an early 429 from counting as unhandled
+  let ctx: Ctx<unknown, unknown>;
+  try {
+    ctx = await context(def, req, env, exec, db, url, principal, now);
+  } catch (err) {
+    await counted;
+    throw err;
+  }
+  if (def.method !== "GET" || def.callsOut) {
+    await counted;
+    return def.handler(ctx as Parameters<RouteDef["handler"]>[0]);
+  }
+  const [count, answer] = await Promise.allSettled([counted, def.handler(ctx as Parameters<RouteDef["handler"]>[0])]);
+  if (count.status === "rejected") throw count.reason;
+  if (answer.status === "rejected") throw answer.reason;
+  return answer.value;
+}
+
+/** The validated parts of the request the handler receives. */
+async function context(def: RouteDef, req: Req, env: Env, exec: ExecutionContext, db: Db, url: URL, principal: Principal, now: number) {
   const params: unknown = def.params ? validate(def.params, req.params, "path") : req.params;
   const query: unknown = def.query ? validate(def.query, queryObject(url), "query") : {};
   let body: unknown;
@@ -40,7 +68,7 @@ async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): P
     body = validate(def.body, raw, "body");
   }
   const ctx: Ctx<unknown, unknown> = { request: req, env, exec, db, url, params, query, body, principal, correlationId: req.correlationId, now };
-  return def.handler(ctx as Parameters<RouteDef["handler"]>[0]);
+  return ctx;
 }
 
 export function buildRouter(routes: RouteDef[] = allRoutes) {

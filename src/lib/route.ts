@@ -50,6 +50,12 @@ export interface RouteDef<
   hidden?: boolean;
   /** Headers set on every response of the route, errors included (e.g. the bridge's Sunset, issue 3). */
   responseHeaders?: Record<string, string>;
+  /**
+   * The handler calls out to integrators (the card view's fetch fan-out). A GET normally runs alongside
+   * its rate-limit count (issue 8); one that calls out waits for the count, so a limited caller never
+   * reaches the integrator.
+   */
+  callsOut?: boolean;
   handler: (ctx: Ctx<z.output<PS>, z.output<QS>, z.output<BS>>) => Promise<Response> | Response;
 }
 

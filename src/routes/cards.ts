@@ -40,6 +40,7 @@ const cardViewRoutes = [
     params: s.viewParams,
     query: s.viewQuery,
     responses: { 200: { description: "One entry per card; a failing integrator gives its card status ERROR", schema: s.viewResponse } },
+    callsOut: true,
     handler: async ({ db, env, principal, params, query, now }) => {
       const v = await viewer(db, principal, params.objectType, params.objectId, query.userId);
       return json({ cards: await viewCards(db, env, v, now) });

@@ -1,7 +1,9 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { RateLimiter } from "../../src/durable-objects/rate-limiter";
-import { call, expectError, tenant } from "../helpers/api";
+import { call, expectError, tenant, unique } from "../helpers/api";
+import { integratorPath, integratorUrl, received, script } from "../helpers/integrator";
+import { createRecord, defineCard, viewPath } from "../cards/helpers";
 
 const LIST = "/contacts/v1/lists/all/contacts/all";
 
@@ -29,6 +31,38 @@ describe("rate limits (reference §1.4)", () => {
     // The OAuth install has its own bucket, and so does another account.
     expect((await call("GET", LIST, { token: t.oauth })).status).toBe(200);
     expect((await call("GET", LIST, { token: other.pat })).status).toBe(200);
+  });
+
+  // A GET runs alongside its count (issue 8); the outcome must be the same as if the count came first.
+  it("a limited GET answers 429 even when its handler, run alongside the count, found nothing (404)", async () => {
+    const t = await tenant({ rateLimit: 1 });
+    expect((await call("GET", "/crm/v3/objects/contacts/999999999", { token: t.pat })).status).toBe(404);
+    const res = await call("GET", "/crm/v3/objects/contacts/999999999", { token: t.pat });
+    expectError(res, 429, "RATE_LIMITS");
+    expect(res.headers.get("retry-after")).not.toBeNull();
+  });
+
+  it("a limited write answers 429 before its body is judged, and writes nothing", async () => {
+    const t = await tenant({ rateLimit: 1 });
+    expect((await call("GET", LIST, { token: t.pat })).status).toBe(200);
+    expectError(await call("POST", "/crm/v3/objects/contacts", { token: t.pat, body: { properties: "not an object" } }), 429, "RATE_LIMITS");
+    const email = `${unique()}@example.com`;
+    expectError(await call("POST", "/crm/v3/objects/contacts", { token: t.pat, body: { properties: { email } } }), 429, "RATE_LIMITS");
+    const other = await call("GET", LIST, { token: t.oauth }); // the install's own bucket
+    expect(other.json.contacts).toEqual([]);
+  });
+
+  it("a limited card view never reaches the integrator (it waits for the count)", async () => {
+    const t = await tenant({ rateLimit: 3 });
+    const fetchPath = integratorPath("limited");
+    await defineCard(t, { dataFetchUri: `${integratorUrl()}${fetchPath}` });
+    await script(fetchPath, { body: JSON.stringify({ results: [] }) });
+    const id = await createRecord(t, "contacts", { email: `${unique()}@example.com` }); // request 1 of the install's 3
+    const view = viewPath("contacts", id, t.userId);
+    const answers: number[] = [];
+    for (let i = 0; i < 4; i++) answers.push((await call("GET", view, { token: t.oauth })).status);
+    expect(answers).toEqual([200, 200, 429, 429]);
+    expect(await received(fetchPath)).toHaveLength(2);
   });
 
   it("the sliding window frees capacity as time passes", async () => {
