@@ -88,9 +88,15 @@ export function buildRouter(routes: RouteDef[] = allRoutes) {
         const extra: Record<string, string> = { ...req.responseHeaders };
         if (!res.headers.has("x-service-correlation-id")) extra["x-service-correlation-id"] = req.correlationId;
         if (Object.keys(extra).length === 0) return res;
-        // Redirects from Response.redirect() have immutable headers: copy before adding ours.
-        const out = new Response(res.body, res);
-        for (const [k, v] of Object.entries(extra)) if (!out.headers.has(k)) out.headers.set(k, v);
+        // Headers are added in place (no copy of every response); only immutable headers
+        // (Response.redirect) need the copy.
+        let out = res;
+        try {
+          for (const [k, v] of Object.entries(extra)) if (!out.headers.has(k)) out.headers.set(k, v);
+        } catch {
+          out = new Response(res.body, res);
+          for (const [k, v] of Object.entries(extra)) if (!out.headers.has(k)) out.headers.set(k, v);
+        }
         return out;
       },
     ],
