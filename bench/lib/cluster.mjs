@@ -58,6 +58,16 @@ export class BatchLog extends Log {
     const m = /QUEUE (\S+) (\d+)\/(\d+)(?: \((\d+)ms\))?/.exec(plain);
     if (m) this.batches.push({ queue: m[1], acked: Number(m[2]), size: Number(m[3]), ms: Number(m[4] ?? 0), at: performance.now() });
   }
+  /** When the batches since `since` had acked `total` messages (performance.now()), or null if they never did. */
+  lastAckAt(queue, since, total) {
+    let acked = 0;
+    for (const b of this.batches) {
+      if (b.queue !== queue || b.at < since) continue;
+      acked += b.acked;
+      if (acked >= total) return acked === total ? b.at : null;
+    }
+    return null;
+  }
   /** Consumer batches of a queue delivered since `since` (performance.now()). */
   summary(queue, since = 0) {
     const b = this.batches.filter((x) => x.queue === queue && x.at >= since);
@@ -85,6 +95,9 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio 
         compatibilityDate: prod.compatibilityDate,
         compatibilityFlags: prod.compatibilityFlags,
         routes: [`${BENCH_HOST}/*`],
+        // The same static-assets front as the production Worker, so a request to either pays the same
+        // asset-router hop and the floors of figure 3 compare like with like.
+        assets: prod.assets,
         bindings: { ...prod.bindings, ...vars },
         d1Databases: { DB: d1Id, __D1_BETA__DB: d1Id },
         queueProducers: { ...prod.queueProducers, BENCH_SINK: { queueName: "crm-edge-bench-sink" } },

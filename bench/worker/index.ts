@@ -9,6 +9,9 @@
  *   GET  /__bench/profile           the cost of each platform primitive a request uses, timed in the isolate
  *   POST /__bench/profile-request   one route's time with and without its Durable Object and D1 round trips
  *   GET  /__bench/profile-consumer  the sync consumer's steps timed one by one on batches of 100 messages
+ *   GET  /__bench/floor/d1-row      platform floor: one D1 primary-key read answered as JSON
+ *   GET  /__bench/floor/d1-page     the contact list's own D1 query (101 rows) answered as raw JSON: no
+ *                                   credential, rate limit, validation or presentation
  */
 import app from "../../src/index";
 import { makeDb } from "../../src/db/client";
@@ -242,9 +245,25 @@ async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
   return Response.json(counting ? { ...out, d1PerBatch: counts } : out);
 }
 
+/** Floors for figure 3: what a route that does nothing but its D1 read costs in this Miniflare. */
+async function floor(env: BenchEnv, url: URL): Promise<Response> {
+  const portal = Number(url.searchParams.get("portal"));
+  if (url.pathname.endsWith("/d1-row")) {
+    const row = await env.DB.prepare("SELECT * FROM crm_objects WHERE id = ?").bind(Number(url.searchParams.get("id"))).first();
+    return Response.json(row);
+  }
+  const { results } = await env.DB.prepare(
+    "SELECT * FROM crm_objects WHERE portal_id = ? AND object_type = 'contacts' AND archived = 0 AND id > 0 ORDER BY id LIMIT 101",
+  )
+    .bind(portal)
+    .all();
+  return Response.json(results);
+}
+
 export default {
   async fetch(req, env, ctx) {
     const url = new URL(req.url);
+    if (url.pathname.startsWith("/__bench/floor/")) return floor(env, url);
     if (url.pathname === "/__bench/baseline/upsert" && req.method === "POST") return baselineUpsert(req, env, url);
     if (url.pathname === "/__bench/baseline/enqueue" && req.method === "PUT") return baselineEnqueue(req, env);
     if (url.pathname === "/__bench/counted-cron" && req.method === "POST") return countedCron(env, ctx, url);
