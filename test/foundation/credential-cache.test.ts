@@ -3,12 +3,12 @@
  * long, and which changes reach a request at once. "Another isolate" is played by writing to D1 directly,
  * behind this isolate's back; time passes through the system clock the Worker reads.
  */
-import { createExecutionContext, env } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { cacheTtlMs, forgetCredentials } from "../../src/lib/credential-cache";
 import { sha256Hex } from "../../src/lib/crypto";
-import worker from "../../src/index";
-import { BASE, call, expectError, tenant } from "../helpers/api";
+import { call, expectError, tenant } from "../helpers/api";
+import { callWithEnv } from "../cards/helpers";
 
 const LIST = "/crm/v3/objects/contacts?limit=1";
 
@@ -89,9 +89,7 @@ describe("CREDENTIAL_CACHE_SECONDS", () => {
   it("\"0\" turns the cache off: a revocation made elsewhere is seen on the next request", async () => {
     forgetCredentials();
     const t = await tenant();
-    const off = { ...env, CREDENTIAL_CACHE_SECONDS: "0" };
-    const get = () =>
-      worker.fetch(new Request(`${BASE}${LIST}`, { headers: { authorization: `Bearer ${t.pat}` } }) as Request<unknown, IncomingRequestCfProperties>, off, createExecutionContext());
+    const get = () => callWithEnv({ CREDENTIAL_CACHE_SECONDS: "0" }, "GET", LIST, { token: t.pat });
     expect((await get()).status).toBe(200);
     await revokeBehindOurBack(t.pat);
     expect((await get()).status).toBe(401);
