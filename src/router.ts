@@ -51,7 +51,9 @@ async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): P
     await counted;
     return def.handler(ctx as Parameters<RouteDef["handler"]>[0]);
   }
-  const [count, answer] = await Promise.allSettled([counted, def.handler(ctx as Parameters<RouteDef["handler"]>[0])]);
+  // Wrapped so that a handler throwing synchronously still loses to a 429.
+  const handled = Promise.resolve().then(() => def.handler(ctx as Parameters<RouteDef["handler"]>[0]));
+  const [count, answer] = await Promise.allSettled([counted, handled]);
   if (count.status === "rejected") throw count.reason;
   if (answer.status === "rejected") throw answer.reason;
   return answer.value;
