@@ -8,7 +8,7 @@ import { accounts, credentials } from "../db/tables/tenancy";
 import { ApiError } from "./errors";
 import { safeEqual, sha256Hex } from "./crypto";
 import { cachedPrincipal, cacheTtlMs, rememberPrincipal } from "./credential-cache";
-import type { CredentialKind, Principal } from "./principal";
+import type { CredentialKind, CredentialPrincipal, Principal } from "./principal";
 import { missingScopes, type Scope } from "./scopes";
 
 export interface AuthRule {
@@ -90,9 +90,7 @@ async function lookup(db: Db, secret: string, now: number, ttlMs: number): Promi
   return principal?.principal ?? null;
 }
 
-type Found = Extract<Principal, { kind: "oauth" | "private_app" | "developer" }>;
-
-async function readPrincipal(db: Db, hash: string, now: number): Promise<{ principal: Found; expiresAt: number | null } | null> {
+async function readPrincipal(db: Db, hash: string, now: number): Promise<{ principal: CredentialPrincipal; expiresAt: number | null } | null> {
   const found = await db
     .select({ row: credentials, rateLimit: accounts.rateLimit })
     .from(credentials)
@@ -113,7 +111,7 @@ async function readPrincipal(db: Db, hash: string, now: number): Promise<{ princ
   return { principal: principalOf(row, hash, rateLimit), expiresAt: row.expiresAt };
 }
 
-function principalOf(row: typeof credentials.$inferSelect, hash: string, rateLimit: number | null): Found {
+function principalOf(row: typeof credentials.$inferSelect, hash: string, rateLimit: number | null): CredentialPrincipal {
   switch (row.kind) {
     case "private_app":
       return { kind: "private_app", portalId: row.portalId!, privateAppId: row.privateAppId!, scopes: row.scopes, credentialKey: hash, rateLimit };

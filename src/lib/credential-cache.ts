@@ -10,9 +10,7 @@
  *     (`forgetCredentials`), and in other isolates within the TTL;
  *   - unknown, revoked and expired secrets are never cached: they always reach D1.
  */
-import type { Principal } from "./principal";
-
-type Cached = Extract<Principal, { kind: "oauth" | "private_app" | "developer" }>;
+import type { CredentialPrincipal as Cached } from "./principal";
 
 interface Entry {
   principal: Cached;

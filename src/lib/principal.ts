@@ -20,3 +20,5 @@ export type Principal =
 export type CredentialKind = Exclude<Principal["kind"], "anonymous">;
 export type AccountPrincipal = Extract<Principal, { kind: "oauth" | "private_app" | "session" }>;
 export type DeveloperPrincipal = Extract<Principal, { kind: "developer" }>;
+/** What a bearer credential stored in D1 resolves to (and what the isolate's credential cache keeps). */
+export type CredentialPrincipal = Extract<Principal, { kind: "oauth" | "private_app" | "developer" }>;
