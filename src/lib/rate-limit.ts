@@ -1,11 +1,13 @@
 /**
  * @module Rate limits (reference §1.4; issue 9): 110 requests per rolling 10 s for each install and each
  * private app, configurable per account. Counted in the RateLimiter Durable Object, one per credential
- * holder; every response of a limited request carries the X-Service-RateLimit-* headers.
+ * holder, through this isolate's leases (rate-lease.ts, issue 8); every response of a limited request
+ * carries the X-Service-RateLimit-* headers.
  */
 import type { RateDecision } from "../durable-objects/rate-limiter";
 import { ApiError } from "./errors";
 import type { Principal } from "./principal";
+import { isolateLeases, type LeaseBook } from "./rate-lease";
 
 export const DEFAULT_RATE_LIMIT = 110;
 export const RATE_INTERVAL_MS = 10_000;
@@ -26,11 +28,14 @@ export function rateHeaders(d: RateDecision): Record<string, string> {
 }
 
 /** Counts the request; throws the 429 envelope when the bucket is empty. */
-export async function consume(env: Env, p: Principal, now: number): Promise<RateDecision | null> {
+export async function consume(env: Env, p: Principal, now: number, leases: LeaseBook = isolateLeases): Promise<RateDecision | null> {
   const bucket = rateKey(p);
   if (!bucket) return null;
+  const leased = leases.spend(bucket.key, bucket.max, RATE_INTERVAL_MS, now);
+  if (leased) return leased;
   const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(bucket.key));
-  const decision = await stub.hit(bucket.max, RATE_INTERVAL_MS, now);
+  const want = leases.want(bucket.key, bucket.max, now);
+  const decision = leases.keep(bucket.key, await stub.take(bucket.max, RATE_INTERVAL_MS, now, want), now);
   if (!decision.allowed) {
     throw new ApiError("RATE_LIMITS", "You have reached your ten_secondly_rolling limit.", {
       extra: { errorType: "RATE_LIMIT", policyName: "TEN_SECONDLY_ROLLING" },

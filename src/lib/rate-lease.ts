@@ -1,0 +1,70 @@
+/**
+ * @module Rate-limit leases (issue 8): an isolate that serves a caller quickly takes several requests'
+ * worth of the caller's budget from the RateLimiter object at once and spends them without asking again.
+ *
+ * Every authenticated request used to wait for a Durable Object call (in production a network hop to
+ * wherever the object lives). With leases a busy caller pays it about once per lease. The limits:
+ *   - never more than the limit: leased requests are counted by the object when granted and spent only
+ *     within the fixed window they were granted in, so its sliding count is never behind what was served;
+ *   - a lease starts at one request and doubles only while the previous one ran out within HOT_MS, up to a
+ *     tenth of the limit (a limit below 20 is never leased, so it stays exact);
+ *   - what a lease holds and does not spend is lost to the caller until the window ends (≤ 10 s): at most
+ *     a tenth of the limit per isolate that served the caller in that window;
+ *   - `remaining` is the object's figure at the grant plus what this isolate still holds: exact for a
+ *     caller served by one isolate, and behind by what other isolates spent since otherwise.
+ */
+import type { RateDecision } from "../durable-objects/rate-limiter";
+
+/** A lease doubles only when the previous one ran out this quickly. */
+export const HOT_MS = 1_000;
+/** Buckets remembered per isolate; the oldest go first. */
+const MAX_LEASES = 10_000;
+
+interface Lease {
+  max: number;
+  /** Requests granted and not yet spent. */
+  left: number;
+  /** The object's `remaining` when it granted this lease. */
+  remaining: number;
+  windowEnd: number;
+  grantedAt: number;
+  size: number;
+}
+
+/** The largest lease for a limit: a tenth of it, and 1 (no lease) below 20. */
+export const leaseCap = (max: number) => Math.max(1, Math.floor(max / 10));
+
+export class LeaseBook {
+  private readonly leases = new Map<string, Lease>();
+
+  /** Spends one leased request, or returns null when the object must be asked. */
+  spend(key: string, max: number, intervalMs: number, now: number): RateDecision | null {
+    const l = this.leases.get(key);
+    if (!l || l.max !== max || l.left <= 0 || now >= l.windowEnd) return null;
+    l.left -= 1;
+    return { allowed: true, max, remaining: l.remaining + l.left, intervalMs, retryAfterMs: 0, granted: 1, windowEnd: l.windowEnd };
+  }
+
+  /** How many requests to ask the object for. */
+  want(key: string, max: number, now: number): number {
+    const l = this.leases.get(key);
+    if (!l || l.max !== max) return 1;
+    const hot = l.left <= 0 && now < l.windowEnd && now - l.grantedAt < HOT_MS;
+    return hot ? Math.min(leaseCap(max), l.size * 2) : 1;
+  }
+
+  /** Keeps what the object granted beyond this request; returns the decision this request answers with. */
+  keep(key: string, d: RateDecision, now: number): RateDecision {
+    if (!d.allowed) {
+      this.leases.delete(key);
+      return d;
+    }
+    if (!this.leases.has(key) && this.leases.size >= MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
+    const left = d.granted - 1;
+    this.leases.set(key, { max: d.max, left, remaining: d.remaining, windowEnd: d.windowEnd, grantedAt: now, size: d.granted });
+    return { ...d, remaining: d.remaining + left, granted: 1 };
+  }
+}
+
+/** This isolate's leases. */
+export const isolateLeases = new LeaseBook();

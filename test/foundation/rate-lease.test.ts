@@ -1,0 +1,104 @@
+/**
+ * Rate-limit leases (src/lib/rate-lease.ts; README "Decisions"): what an isolate may spend without asking
+ * the RateLimiter object, and what that costs the caller. Each LeaseBook plays one isolate; the object is
+ * the real Durable Object, and time is passed in explicitly.
+ */
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { RateLimiter } from "../../src/durable-objects/rate-limiter";
+import { ApiError } from "../../src/lib/errors";
+import type { Principal } from "../../src/lib/principal";
+import { consume, RATE_INTERVAL_MS } from "../../src/lib/rate-limit";
+import { HOT_MS, LeaseBook, leaseCap } from "../../src/lib/rate-lease";
+
+const T0 = 1_800_000_000_000; // the start of a 10 s window
+
+let next = 1;
+function caller(rateLimit: number): Principal {
+  return { kind: "private_app", portalId: 1, privateAppId: 900_000 + next++, scopes: [], credentialKey: "k", rateLimit };
+}
+
+/** The object's count for the caller's current fixed window. */
+async function counted(p: Principal): Promise<{ start: number; count: number }> {
+  const key = p.kind === "private_app" ? `private-app:${p.privateAppId}` : "";
+  const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key));
+  return runInDurableObject(stub, (o: RateLimiter, state) => state.storage.kv.get("w") as { start: number; count: number });
+}
+
+async function attempt(p: Principal, now: number, book: LeaseBook): Promise<number | "429"> {
+  try {
+    const d = await consume(env, p, now, book);
+    return d!.remaining;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 429) return "429";
+    throw err;
+  }
+}
+
+describe("rate-limit leases", () => {
+  it("one isolate serving a busy caller: remaining counts down by one and the limit+1st request is refused", async () => {
+    const p = caller(110);
+    const book = new LeaseBook();
+    const seen: (number | "429")[] = [];
+    for (let i = 0; i < 111; i++) seen.push(await attempt(p, T0 + i, book));
+    expect(seen).toEqual([...Array.from({ length: 110 }, (_, i) => 109 - i), "429"]);
+    expect(await counted(p)).toMatchObject({ start: T0, count: 110 });
+  });
+
+  it("a lease doubles while it runs out quickly, up to a tenth of the limit, and is counted when granted", async () => {
+    const p = caller(110);
+    const book = new LeaseBook();
+    for (let i = 0; i < 8; i++) await attempt(p, T0 + i, book);
+    // Leases of 1, 2, 4 and 8: the object counted 15 for 8 served.
+    expect((await counted(p)).count).toBe(15);
+    for (let i = 8; i < 40; i++) await attempt(p, T0 + i, book);
+    // ... then 11 at most (a tenth of 110): 15 + 11 + 11 + 11 = 48 counted for 40 served.
+    expect(leaseCap(110)).toBe(11);
+    expect((await counted(p)).count).toBe(48);
+  });
+
+  it("a caller that is not busy takes one request at a time", async () => {
+    const p = caller(110);
+    const book = new LeaseBook();
+    for (let i = 0; i < 5; i++) await attempt(p, T0 + i * (HOT_MS + 1), book);
+    expect((await counted(p)).count).toBe(5);
+  });
+
+  it("a limit below 20 is never leased, so it stays exact however busy the caller", async () => {
+    const p = caller(19);
+    const book = new LeaseBook();
+    for (let i = 0; i < 6; i++) await attempt(p, T0 + i, book);
+    expect((await counted(p)).count).toBe(6);
+  });
+
+  it("two isolates sharing a caller never serve more than the limit, and strand less than a tenth each", async () => {
+    const p = caller(110);
+    const books = [new LeaseBook(), new LeaseBook()];
+    let served = 0;
+    for (let i = 0; i < 300; i++) {
+      if ((await attempt(p, T0 + i, books[(i * 7) % 3 === 0 ? 0 : 1]!)) !== "429") served++;
+    }
+    expect(served).toBeLessThanOrEqual(110);
+    expect(served).toBeGreaterThanOrEqual(110 - 2 * (leaseCap(110) - 1));
+    expect((await counted(p)).count).toBe(110);
+  });
+
+  it("what a lease still holds at the end of its window is not spent in the next one", async () => {
+    const p = caller(110);
+    const book = new LeaseBook();
+    const end = T0 + RATE_INTERVAL_MS;
+    for (let i = 0; i < 4; i++) await attempt(p, end - 10 + i, book); // leases of 1, 2 and 4: 3 left over
+    expect((await counted(p)).count).toBe(7);
+    // The next request, in the next window, asks the object again (and starts over at a lease of 1).
+    await attempt(p, end + 1, book);
+    expect(await counted(p)).toMatchObject({ start: end, count: 1 });
+  });
+
+  it("a changed limit (operator PATCH) drops the lease taken under the old one", async () => {
+    const p = caller(110);
+    const book = new LeaseBook();
+    for (let i = 0; i < 4; i++) await attempt(p, T0 + i, book); // a lease of 4 with 3 left
+    const lowered = { ...p, rateLimit: 5 } as Principal;
+    expect(await attempt(lowered, T0 + 10, book)).toBe("429"); // 7 already counted against 5
+  });
+});
