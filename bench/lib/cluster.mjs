@@ -5,7 +5,9 @@
  *    max_batch_timeout 2, max_retries 5 and the dead-letter queue exactly as deployed; ADMIN_TOKEN set;
  *    ALLOW_LOOPBACK_OUTBOUND "true" so card data fetches can reach the local integrator;
  *  - `bench`: the bench-only Worker on the same D1 database, queue and Durable Objects, reached with the
- *    Host header `bench.local`.
+ *    Host header `bench.local`. Miniflare sends a routed request straight to its Worker, so requests to
+ *    the bench Worker skip the static-assets front (asset lookup, then the Worker) that the production
+ *    Worker, the fallback, sits behind; giving the bench Worker `assets` does not change that.
  * D1 is migrated by applying migrations/*.sql in order through the D1 binding.
  */
 import fs from "node:fs";
@@ -95,9 +97,6 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio 
         compatibilityDate: prod.compatibilityDate,
         compatibilityFlags: prod.compatibilityFlags,
         routes: [`${BENCH_HOST}/*`],
-        // The same static-assets front as the production Worker, so a request to either pays the same
-        // asset-router hop and the floors of figure 3 compare like with like.
-        assets: prod.assets,
         bindings: { ...prod.bindings, ...vars },
         d1Databases: { DB: d1Id, __D1_BETA__DB: d1Id },
         queueProducers: { ...prod.queueProducers, BENCH_SINK: { queueName: "crm-edge-bench-sink" } },

@@ -21,6 +21,10 @@ export function rows(results) {
       value = `${n(r.value.messagesPerSecond)} msg/s (${n(r.value.ms / 1000, 2)} s)`;
       base = `${n(r.baseline.messagesPerSecond)} msg/s (${n(r.baseline.ms / 1000, 2)} s)`;
       target = "ratio ≥ 0.25";
+    } else if (id.startsWith("read_floor")) {
+      const v = r.value;
+      value = `${n(v.rps)} req/s as a route behind the production front (own ${ms(v.ownMs)}/request; measured ${n(v.measuredRps)} req/s on the bench Worker, whose no-op did ${n(v.benchNoopRps)})`;
+      base = `${n(r.baseline.rps)} req/s, ${lat(r.baseline)}`;
     } else if (id.startsWith("read_")) {
       value = `${n(r.value.rps)} req/s, ${lat(r.value)}`;
       base = `${n(r.baseline.rps)} req/s, ${lat(r.baseline)}`;

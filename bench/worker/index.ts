@@ -9,15 +9,20 @@
  *   GET  /__bench/profile           the cost of each platform primitive a request uses, timed in the isolate
  *   POST /__bench/profile-request   one route's time with and without its Durable Object and D1 round trips
  *   GET  /__bench/profile-consumer  the sync consumer's steps timed one by one on batches of 100 messages
+ *   GET  /__bench/noop              this Worker's own no-op (204): what the floors are measured from
  *   GET  /__bench/floor/d1-row      platform floor: one D1 primary-key read answered as JSON
  *   GET  /__bench/floor/d1-page     the contact list's own D1 query (101 rows) answered as raw JSON: no
  *                                   credential, rate limit, validation or presentation
+ * Requests reach this Worker by its route, which Miniflare sends straight to it, past the static-assets
+ * front the production Worker's requests go through; figure 3 therefore measures each floor's own cost
+ * against /__bench/noop and adds it to the production Worker's /healthz (bench/suites/reads.mjs).
  */
 import app from "../../src/index";
 import { makeDb } from "../../src/db/client";
 import { messageId, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../src/queue/messages";
 import { commitAndAck, decideOrder, decodeBatch, planDeliveries, Settler } from "../../src/queue/sync-consumer";
 import { readPlanContext } from "../../src/services/ecomm/plan";
+import type { RateDecision } from "../../src/durable-objects/rate-limiter";
 import { CountingD1 } from "./counting-d1";
 
 interface BenchEnv extends Env {
@@ -113,7 +118,9 @@ async function profile(env: BenchEnv, url: URL): Promise<Response> {
 /** A rate limiter namespace that always allows, answering in the isolate (no Durable Object call). */
 const instantLimiter = {
   idFromName: () => ({}),
-  get: () => ({ hit: (max: number, intervalMs: number) => ({ allowed: true, max, remaining: max, intervalMs, retryAfterMs: 0 }) }),
+  get: () => ({
+    take: (max: number, intervalMs: number, now: number): RateDecision => ({ allowed: true, max, remaining: max - 1, intervalMs, retryAfterMs: 0, granted: 1, windowEnd: now + intervalMs }),
+  }),
 } as unknown as Env["RATE_LIMITER"];
 
 /**
@@ -263,6 +270,7 @@ async function floor(env: BenchEnv, url: URL): Promise<Response> {
 export default {
   async fetch(req, env, ctx) {
     const url = new URL(req.url);
+    if (url.pathname === "/__bench/noop") return new Response(null, { status: 204 });
     if (url.pathname.startsWith("/__bench/floor/")) return floor(env, url);
     if (url.pathname === "/__bench/baseline/upsert" && req.method === "POST") return baselineUpsert(req, env, url);
     if (url.pathname === "/__bench/baseline/enqueue" && req.method === "PUT") return baselineEnqueue(req, env);
