@@ -137,6 +137,12 @@ export function portalOf(p: Principal): number {
   throw new ApiError("FORBIDDEN", "This endpoint requires an account credential.");
 }
 
+/** The install behind an OAuth token: for routes that need both an app and an account (they accept OAuth only). */
+export function installOf(p: Principal): { portalId: number; appId: number } {
+  if (p.kind === "oauth") return { portalId: p.portalId, appId: p.appId };
+  throw new ApiError("FORBIDDEN", "This endpoint requires an OAuth access token.");
+}
+
 /** A developer key may only act for its own app; another app's resources are not found (no existence leak). */
 export function requireOwnApp(p: Principal, appId: number): void {
   if (p.kind === "developer" && p.appId !== appId) throw new ApiError("OBJECT_NOT_FOUND", `App ${appId} not found`);

@@ -182,6 +182,38 @@ export const syncBody = z.object({
   messages: z.array(syncMessage).min(1, "messages must hold 1 to 200 messages").max(200, "messages must hold 1 to 200 messages"),
 });
 
+// ------------------------------------------------------------------------------------------------ imports
+
+const importStartedAt = z
+  .number({ error: "importStartedAt must be the epoch milliseconds of the import webhook" })
+  .int()
+  .min(0)
+  .max(Number.MAX_SAFE_INTEGER);
+const count = (field: string) => z.number({ error: `${field} must be a non-negative integer` }).int().min(0).max(100_000_000);
+
+/** An import carries the store's existing records: UPSERT only (v1 import pages had no action at all). */
+const importMessage = syncMessage.extend({
+  action: z.literal("UPSERT", { error: "an import page carries only UPSERT messages" }).default("UPSERT"),
+});
+
+/** reference §3.7: `{importStartedAt, pageNumber, messages, storeId, objectType}`; 500 per page as v1 documented. */
+export const importPageBody = z.object({
+  importStartedAt,
+  pageNumber: z.number({ error: "pageNumber must be a positive integer" }).int().min(1).max(1_000_000),
+  storeId: z.string().min(1).max(100),
+  objectType: ecommObjectType,
+  messages: z.array(importMessage).min(1, "messages must hold 1 to 500 messages").max(500, "messages must hold 1 to 500 messages"),
+});
+
+/** reference §3.7: `{importStartedAt, pageCount, itemCount, storeId, objectType}`. */
+export const importEndBody = z.object({
+  importStartedAt,
+  pageCount: count("pageCount"),
+  itemCount: count("itemCount"),
+  storeId: z.string().min(1).max(100),
+  objectType: ecommObjectType,
+});
+
 // ------------------------------------------------------------------------------------------ status, errors
 
 export const statusParams = z.object({

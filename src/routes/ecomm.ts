@@ -4,13 +4,14 @@
  */
 import type { z } from "zod";
 import type { AuthRule } from "../lib/auth";
-import { portalOf, requireOwnApp } from "../lib/auth";
+import { installOf, portalOf, requireOwnApp } from "../lib/auth";
 import { badRequest, notFound } from "../lib/errors";
 import { json, noContent } from "../lib/http";
 import { loopbackAllowed } from "../lib/outbound";
 import { route, type RouteDef } from "../lib/route";
 import { buildQueueMessages, sendToQueue } from "../services/ecomm/enqueue";
 import { importWebhookUri, presentImport, sendImport } from "../services/ecomm/import-webhook";
+import { importEnd, importPage } from "../services/ecomm/imports";
 import { SUNSET_HEADERS } from "../services/ecomm/model";
 import { deleteSettings, presentSettings, putSettings, requireSettings, settingsOwnerFor } from "../services/ecomm/settings";
 import { listErrors, syncStatus } from "../services/ecomm/status";
@@ -22,6 +23,8 @@ const account: AuthRule = { kinds: ["oauth", "private_app"], scopes: ["integrati
 /** Settings are app-level (developer key + appId) or account-level (the account's token), spec 4.2. */
 const settingsAuth: AuthRule = { kinds: ["developer", "oauth", "private_app"], scopes: ["integration-sync"] };
 const developer: AuthRule = { kinds: ["developer"] };
+/** Only an install knows both an app and an account (reference §1.1: `/sync/errors` takes an OAuth token). */
+const install: AuthRule = { kinds: ["oauth"], scopes: ["integration-sync"] };
 
 /** A bridge route: the common tag and the sunset headers (spec 9.2). */
 function bridge<PS extends z.ZodType, QS extends z.ZodType, BS extends z.ZodType>(
@@ -136,6 +139,31 @@ export const ecommRoutes = [
     },
   }),
   bridge({
+    method: "POST",
+    path: `${BASE}/imports/page`,
+    summary: "One page of an import the app was asked for: queued like sync messages (204; OAuth apps only)",
+    auth: install,
+    body: s.importPageBody,
+    maxBodyBytes: SYNC_MAX_BODY,
+    responses: { 204: { description: "Queued" } },
+    handler: async ({ db, env, principal, body, now, correlationId }) => {
+      await importPage(db, env.SYNC_QUEUE, installOf(principal), body, correlationId, now);
+      return noContent();
+    },
+  }),
+  bridge({
+    method: "POST",
+    path: `${BASE}/imports/end`,
+    summary: "The end of one object type of an import, with the integrator's page and item counts (204; OAuth apps only)",
+    auth: install,
+    body: s.importEndBody,
+    responses: { 204: { description: "Recorded" } },
+    handler: async ({ db, principal, body, now }) => {
+      await importEnd(db, installOf(principal), body, now);
+      return noContent();
+    },
+  }),
+  bridge({
     method: "PUT",
     path: `${BASE}/sync/messages`,
     summary: "Queue up to 200 sync messages of one object type for a store (204: queued, not applied)",
@@ -164,6 +192,15 @@ export const ecommRoutes = [
     responses: { 200: { description: "The status", schema: s.statusResponse } },
     handler: async ({ db, principal, params }) =>
       json(await syncStatus(db, portalOf(principal), params.storeId, params.objectType, params.externalObjectId)),
+  }),
+  bridge({
+    method: "GET",
+    path: `${BASE}/sync/errors`,
+    summary: "Sync errors of the token's app in the token's account, newest first (OAuth only)",
+    auth: install,
+    query: s.errorsQuery,
+    responses: { 200: { description: "A page of errors", schema: s.errorsListResponse } },
+    handler: async ({ db, principal, query, url }) => json(await listErrors(db, installOf(principal), query, url)),
   }),
   bridge({
     method: "GET",

@@ -1,10 +1,11 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, expectError, tenant, type Tenant } from "../helpers/api";
+import { admin, call, expectError, tenant, type Tenant } from "../helpers/api";
 import { BRIDGE, status, traffic } from "./helpers";
 import { bridgeTenant, deliver, qmsg } from "./queue-helpers";
 
 const PORTAL_ERRORS = `${BRIDGE}/sync/errors/portal`;
+const ERRORS = `${BRIDGE}/sync/errors`;
 
 /** Seeds sync errors directly (rows as the consumer writes them) so times and order are exact. */
 async function seedErrors(t: Tenant, rows: { ext: string; type?: string; objectType?: string; status?: string; at: number; appId?: number | null }[]) {
@@ -177,5 +178,37 @@ describe("GET /sync/errors/app/:appId", () => {
     expectError(await call("GET", path), 401, "INVALID_AUTHENTICATION");
     expectError(await call("GET", `${path}?limit=500`, { token: t.developerKey }), 400, "VALIDATION_ERROR");
     expect(ids(await call("GET", path, { token: t.developerKey }))).toEqual(["x"]);
+  });
+});
+
+describe("GET /sync/errors (OAuth: the token's app in the token's account; reference §1.1, §3.6)", () => {
+  it("lists the errors of syncs under the token's app in its account: not account-level ones, not other accounts'", async () => {
+    const t = await tenant();
+    const other = await tenant();
+    // The same app installed in a second account: its errors there belong to that install only.
+    const second = await admin("POST", `/admin/v1/accounts/${other.portalId}/installs`, { appId: t.appId });
+    await seedErrors(t, [
+      { ext: "app-old", at: 1000 },
+      { ext: "account-level", at: 2000, appId: null },
+      { ext: "app-new", at: 3000, type: "INVALID_EMAIL_ADDRESS" },
+      { ext: "app-resolved", at: 4000, status: "RESOLVED" },
+    ]);
+    await seedErrors(other, [{ ext: "same-app-other-account", at: 5000, appId: t.appId }]);
+    const res = await call("GET", ERRORS, { token: t.oauth });
+    expect(res.status, res.text).toBe(200);
+    expect(ids(res)).toEqual(["app-new", "app-old"]);
+    expect(res.json.results[0]).toMatchObject({ portalId: t.portalId, externalObjectId: "app-new", type: "INVALID_EMAIL_ADDRESS", status: "OPEN" });
+    expect(ids(await call("GET", `${ERRORS}?includeResolved=true&limit=1&page=2`, { token: t.oauth }))).toEqual(["app-new"]);
+    expect(ids(await call("GET", ERRORS, { token: second.access_token }))).toEqual(["same-app-other-account"]);
+  });
+
+  it("auth: OAuth only (a private app or a developer key is 403: neither is an install), 401 without, scopes", async () => {
+    const t = await tenant();
+    expectError(await call("GET", ERRORS, { token: t.pat }), 403, "FORBIDDEN");
+    expectError(await call("GET", `${ERRORS}?hapikey=${t.developerKey}`), 403, "FORBIDDEN");
+    expectError(await call("GET", ERRORS), 401, "INVALID_AUTHENTICATION");
+    expectError(await call("GET", `${ERRORS}?limit=0`, { token: t.oauth }), 400, "VALIDATION_ERROR");
+    const narrow = await tenant({ scopes: ["e-commerce"] });
+    expectError(await call("GET", ERRORS, { token: narrow.oauth }), 403, "MISSING_SCOPES");
   });
 });

@@ -212,6 +212,13 @@ export const BODY_ID_FIXTURES: Record<string, Fixture> = {
   "PUT /extensions/ecomm/v2/sync/messages": (w) => [
     { path: `${BRIDGE}/sync/messages`, body: { storeId: w.ids.store, objectType: "CONTACT", messages: [{ externalObjectId: "x", action: "UPSERT", properties: {} }] }, status: 400 },
   ],
+  // reference §3.7: an import of a store the caller's account does not have is a 400 of the request.
+  "POST /extensions/ecomm/v2/imports/page": (w) => [
+    { path: `${BRIDGE}/imports/page`, body: { importStartedAt: 1, pageNumber: 1, storeId: w.ids.store, objectType: "PRODUCT", messages: [{ externalObjectId: "x" }] }, status: 400 },
+  ],
+  "POST /extensions/ecomm/v2/imports/end": (w) => [
+    { path: `${BRIDGE}/imports/end`, body: { importStartedAt: 1, pageCount: 0, itemCount: 0, storeId: w.ids.store, objectType: "PRODUCT" }, status: 400 },
+  ],
   "GET /extensions/ecomm/v2/settings": (w) => [
     { path: `${BRIDGE}/settings?appId=${w.a.appId}`, tokens: [...accountOnly(w), { name: "B's developer key", bearer: w.b.developerKey }] },
   ],

@@ -148,3 +148,21 @@ export const ecommImports = sqliteTable(
   },
   (t) => [index("ecomm_imports_store").on(t.portalId, t.storeId)],
 );
+
+/**
+ * The end of an import's object type (`POST /imports/end`, reference §3.7): the integrator's own page and
+ * item counts. Once a type has ended, more pages of it for that import are refused.
+ */
+export const ecommImportEnds = sqliteTable(
+  "ecomm_import_ends",
+  {
+    portalId: integer("portal_id").notNull(),
+    storeId: text("store_id").notNull(),
+    importStartedAt: integer("import_started_at").notNull(),
+    objectType: text("object_type", { enum: ECOMM_OBJECT_TYPES }).notNull(),
+    pageCount: integer("page_count").notNull(),
+    itemCount: integer("item_count").notNull(),
+    endedAt: integer("ended_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.portalId, t.storeId, t.importStartedAt, t.objectType] })],
+);

@@ -17,9 +17,11 @@ export interface EnqueueInput {
   requestId: string;
   receivedAt: number;
   body: z.output<typeof syncBody>;
+  /** The date of a message without changedAt; the receive time unless given (import pages: imports.ts). */
+  defaultChangedAt?: number;
 }
 
-const fieldError = (field: string, message: string) =>
+export const fieldError = (field: string, message: string) =>
   badRequest(`Invalid body: ${field}: ${message}`, {
     errors: [{ message: `${field}: ${message}`, code: "INVALID", in: "body", context: { propertyName: [field] } }],
   });
@@ -42,7 +44,7 @@ export async function buildQueueMessages(db: Db, input: EnqueueInput): Promise<S
     message: {
       externalObjectId: m.externalObjectId,
       action: m.action,
-      changedAt: m.changedAt ?? input.receivedAt, // spec 2.4: omitted -> the receive time
+      changedAt: m.changedAt ?? input.defaultChangedAt ?? input.receivedAt, // spec 2.4: omitted -> the receive time
       ...(m.properties ? { properties: m.properties } : {}),
       ...(m.associations ? { associations: m.associations } : {}),
     },

@@ -56,12 +56,14 @@ export async function syncStatus(db: Db, portalId: number, storeId: string, obje
   };
 }
 
-export type ErrorScope = { portalId: number } | { appId: number };
+/** The account's errors, the app's, or (OAuth `GET /sync/errors`) the app's in one account. */
+export type ErrorScope = { portalId: number; appId?: number } | { appId: number };
 
 /** Newest first; `page` is a 1-based record offset and `paging` appears only when more exist (reference §3.6). */
 export async function listErrors(db: Db, scope: ErrorScope, q: ErrorsQuery, url: URL) {
   const filters: (SQL | undefined)[] = [
-    "portalId" in scope ? eq(ecommSyncErrors.portalId, scope.portalId) : eq(ecommSyncErrors.appId, scope.appId),
+    "portalId" in scope ? eq(ecommSyncErrors.portalId, scope.portalId) : undefined,
+    scope.appId !== undefined ? eq(ecommSyncErrors.appId, scope.appId) : undefined,
     q.includeResolved ? undefined : eq(ecommSyncErrors.status, "OPEN"),
     q.objectType ? eq(ecommSyncErrors.objectType, q.objectType) : undefined,
     q.errorType ? eq(ecommSyncErrors.type, q.errorType) : undefined,
