@@ -7,7 +7,9 @@
  *   - never more than the limit: leased requests are counted by the object when granted and spent only
  *     within the fixed window they were granted in, so its sliding count is never behind what was served;
  *   - a lease starts at one request and doubles only while the previous one ran out within HOT_MS, up to a
- *     tenth of the limit (a limit below 20 is never leased, so it stays exact);
+ *     tenth of the limit (a limit below 20 is never leased, so it stays exact); while one lease is being
+ *     asked for, concurrent requests of the same caller ask for themselves only, and what any grant holds
+ *     beyond its request joins the isolate's lease (never replaces it);
  *   - what a lease holds and does not spend is lost to the caller until the window ends (≤ 10 s): at most
  *     a tenth of the limit per isolate that served the caller in that window;
  *   - `remaining` is the object's figure at the grant plus what this isolate still holds: exact for a
@@ -29,6 +31,8 @@ interface Lease {
   windowEnd: number;
   grantedAt: number;
   size: number;
+  /** A lease (more than one request) is being asked for: concurrent requests ask for one each. */
+  asking: boolean;
 }
 
 /** The largest lease for a limit: a tenth of it, and 1 (no lease) below 20. */
@@ -45,24 +49,44 @@ export class LeaseBook {
     return { allowed: true, max, remaining: l.remaining + l.left, intervalMs, retryAfterMs: 0, granted: 1, windowEnd: l.windowEnd };
   }
 
-  /** How many requests to ask the object for. */
+  /** How many requests to ask the object for; a caller of `want` must call `keep` or `failed` after. */
   want(key: string, max: number, now: number): number {
     const l = this.leases.get(key);
-    if (!l || l.max !== max) return 1;
+    if (!l || l.max !== max || l.asking) return 1;
     const hot = l.left <= 0 && now < l.windowEnd && now - l.grantedAt < HOT_MS;
-    return hot ? Math.min(leaseCap(max), l.size * 2) : 1;
+    const ask = hot ? Math.min(leaseCap(max), l.size * 2) : 1;
+    if (ask > 1) l.asking = true;
+    return ask;
   }
 
   /** Keeps what the object granted beyond this request; returns the decision this request answers with. */
-  keep(key: string, d: RateDecision, now: number): RateDecision {
+  keep(key: string, asked: number, d: RateDecision, now: number): RateDecision {
+    const l = this.leases.get(key);
+    if (l && asked > 1) l.asking = false;
     if (!d.allowed) {
-      this.leases.delete(key);
+      if (l && l.left <= 0) this.leases.delete(key);
       return d;
     }
-    if (!this.leases.has(key) && this.leases.size >= MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
-    const left = d.granted - 1;
-    this.leases.set(key, { max: d.max, left, remaining: d.remaining, windowEnd: d.windowEnd, grantedAt: now, size: d.granted });
-    return { ...d, remaining: d.remaining + left, granted: 1 };
+    const extra = d.granted - 1;
+    if (l && l.max === d.max && l.windowEnd === d.windowEnd) {
+      // Joins what this isolate holds; the object's figure is the lower of the two grants'.
+      l.left += extra;
+      l.remaining = Math.min(l.remaining, d.remaining);
+      if (asked > 1) {
+        l.size = d.granted;
+        l.grantedAt = now;
+      }
+      return { ...d, remaining: l.remaining + l.left, granted: 1 };
+    }
+    if (!l && this.leases.size >= MAX_LEASES) this.leases.delete(this.leases.keys().next().value!);
+    this.leases.set(key, { max: d.max, left: extra, remaining: d.remaining, windowEnd: d.windowEnd, grantedAt: now, size: d.granted, asking: false });
+    return { ...d, remaining: d.remaining + extra, granted: 1 };
+  }
+
+  /** The object could not be asked (the request fails): a later request may ask for a lease again. */
+  failed(key: string, asked: number): void {
+    const l = this.leases.get(key);
+    if (l && asked > 1) l.asking = false;
   }
 }
 

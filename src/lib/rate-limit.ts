@@ -35,7 +35,14 @@ export async function consume(env: Env, p: Principal, now: number, leases: Lease
   if (leased) return leased;
   const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(bucket.key));
   const want = leases.want(bucket.key, bucket.max, now);
-  const decision = leases.keep(bucket.key, await stub.take(bucket.max, RATE_INTERVAL_MS, now, want), now);
+  let granted: RateDecision;
+  try {
+    granted = await stub.take(bucket.max, RATE_INTERVAL_MS, now, want);
+  } catch (err) {
+    leases.failed(bucket.key, want);
+    throw err;
+  }
+  const decision = leases.keep(bucket.key, want, granted, now);
   if (!decision.allowed) {
     throw new ApiError("RATE_LIMITS", "You have reached your ten_secondly_rolling limit.", {
       extra: { errorType: "RATE_LIMIT", policyName: "TEN_SECONDLY_ROLLING" },

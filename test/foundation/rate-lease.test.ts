@@ -57,6 +57,31 @@ describe("rate-limit leases", () => {
     expect((await counted(p)).count).toBe(48);
   });
 
+  it("concurrent requests in one isolate ask for one lease between them, and no leased request is dropped", async () => {
+    const p = caller(110);
+    const book = new LeaseBook();
+    for (let i = 0; i < 3; i++) await attempt(p, T0 + i, book); // leases of 1 and 2, both spent: the next is 4
+    const burst = await Promise.all(Array.from({ length: 10 }, () => attempt(p, T0 + 3, book)));
+    expect(burst.every((r) => r !== "429")).toBe(true);
+    // One request asked for 4, the nine alongside it for 1 each: 3 + 4 + 9 counted for 13 served.
+    expect((await counted(p)).count).toBe(16);
+    // The 3 left over are spent before the object is asked again.
+    for (let i = 0; i < 3; i++) await attempt(p, T0 + 4 + i, book);
+    expect((await counted(p)).count).toBe(16);
+  });
+
+  it("a lease ask that failed (the object could not be reached) does not keep later requests from asking again", async () => {
+    const p = caller(110);
+    const book = new LeaseBook();
+    for (let i = 0; i < 3; i++) await attempt(p, T0 + i, book);
+    const key = `private-app:${(p as { privateAppId: number }).privateAppId}`;
+    const asked = book.want(key, 110, T0 + 3);
+    expect(asked).toBe(4);
+    expect(book.want(key, 110, T0 + 3)).toBe(1); // while that ask is out, others ask for themselves
+    book.failed(key, asked);
+    expect(book.want(key, 110, T0 + 3)).toBe(4);
+  });
+
   it("a caller that is not busy takes one request at a time", async () => {
     const p = caller(110);
     const book = new LeaseBook();
