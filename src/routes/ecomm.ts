@@ -126,15 +126,15 @@ export const ecommRoutes = [
     method: "POST",
     path: `${BASE}/stores/:storeId/import`,
     summary: "Ask the integrator to import the store's data (sends the signed import webhook; OAuth apps only)",
-    auth: { kinds: ["oauth"], scopes: ["integration-sync"] },
+    auth: install,
     params: s.storeParams,
     responses: { 200: { description: "The outcome of the webhook call", schema: s.importResponse } },
     handler: async ({ db, env, principal, params, now }) => {
-      if (principal.kind !== "oauth") throw notFound();
-      const store = await requireStore(db, principal.portalId, params.storeId);
-      const uri = await importWebhookUri(db, principal.appId);
-      if (!uri) throw badRequest(`App ${principal.appId} has no webhookUri in its ecommerce settings`);
-      const row = await sendImport(db, env, { portalId: principal.portalId, appId: principal.appId, storeId: store.storeId, trigger: "REQUESTED" }, uri, now);
+      const { portalId, appId } = installOf(principal);
+      const store = await requireStore(db, portalId, params.storeId);
+      const uri = await importWebhookUri(db, appId);
+      if (!uri) throw badRequest(`App ${appId} has no webhookUri in its ecommerce settings`);
+      const row = await sendImport(db, env, { portalId, appId, storeId: store.storeId, trigger: "REQUESTED" }, uri, now);
       return json(presentImport(row));
     },
   }),
