@@ -26,12 +26,14 @@ export const fieldError = (field: string, message: string) =>
     errors: [{ message: `${field}: ${message}`, code: "INVALID", in: "body", context: { propertyName: [field] } }],
   });
 
+/** reference §3.3: an unknown store is a validation error of the request, not a 404 of the route. */
+export const unknownStore = (storeId: string) => fieldError("storeId", `store ${storeId} does not exist in this account`);
+
 /** Builds the queue messages; throws the 400 naming the first offending field. */
 export async function buildQueueMessages(db: Db, input: EnqueueInput): Promise<SyncQueueMessage[]> {
   const { body } = input;
-  // reference §3.3: an unknown store is a validation error of the request, not a 404 of the route.
   const store = await findStore(db, input.portalId, body.storeId);
-  if (!store) throw fieldError("storeId", `store ${body.storeId} does not exist in this account`);
+  if (!store) throw unknownStore(body.storeId);
   const msgs = body.messages.map((m, i): SyncQueueMessage => ({
     v: SYNC_MESSAGE_VERSION,
     id: messageId(input.receivedAt, input.requestId, i),

@@ -15,7 +15,7 @@ import type { z } from "zod";
 import type { Db } from "../../db/client";
 import { ecommImportEnds, ecommImports, type EcommObjectType } from "../../db/tables/ecomm";
 import type { importEndBody, importPageBody } from "../../routes/ecomm.schemas";
-import { buildQueueMessages, fieldError, sendToQueue } from "./enqueue";
+import { buildQueueMessages, fieldError, sendToQueue, unknownStore } from "./enqueue";
 import { findStore } from "./stores";
 
 interface Caller {
@@ -59,7 +59,7 @@ export async function importPage(db: Db, queue: Queue, c: Caller, body: z.output
 }
 
 export async function importEnd(db: Db, c: Caller, body: z.output<typeof importEndBody>, now: number) {
-  if (!(await findStore(db, c.portalId, body.storeId))) throw fieldError("storeId", `store ${body.storeId} does not exist in this account`);
+  if (!(await findStore(db, c.portalId, body.storeId))) throw unknownStore(body.storeId);
   await requireImport(db, c, body);
   const key = { portalId: c.portalId, storeId: body.storeId, importStartedAt: body.importStartedAt, objectType: body.objectType };
   const counts = { pageCount: body.pageCount, itemCount: body.itemCount, endedAt: now };
