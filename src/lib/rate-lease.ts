@@ -54,7 +54,14 @@ export class LeaseBook {
     const l = this.leases.get(key);
     if (!l || l.max !== max || l.asking) return 1;
     const hot = l.left <= 0 && now < l.windowEnd && now - l.grantedAt < HOT_MS;
-    const ask = hot ? Math.min(leaseCap(max), l.size * 2) : 1;
+    if (!hot) {
+      // The caller went quiet (or the window ended): start over at one request, timed from now, so a
+      // caller that is busy again grows its lease again instead of asking the object per request.
+      l.size = 1;
+      l.grantedAt = now;
+      return 1;
+    }
+    const ask = Math.min(leaseCap(max), l.size * 2);
     if (ask > 1) l.asking = true;
     return ask;
   }

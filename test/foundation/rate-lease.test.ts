@@ -89,6 +89,17 @@ describe("rate-limit leases", () => {
     expect((await counted(p)).count).toBe(5);
   });
 
+  it("a caller busy again after a pause in the same window starts over at a lease of 1 and doubles again", async () => {
+    const p = caller(110);
+    const book = new LeaseBook();
+    for (let i = 0; i < 3; i++) await attempt(p, T0 + i, book); // leases of 1 and 2, both spent
+    expect((await counted(p)).count).toBe(3);
+    const back = T0 + 1 + HOT_MS + 500; // the last grant is older than HOT_MS: the caller went quiet
+    for (let i = 0; i < 8; i++) await attempt(p, back + i, book);
+    // Leases of 1, 2, 4 and 8 again: 15 counted for 8 served, not one object call per request.
+    expect((await counted(p)).count).toBe(3 + 15);
+  });
+
   it("a limit below 20 is never leased, so it stays exact however busy the caller", async () => {
     const p = caller(19);
     const book = new LeaseBook();
