@@ -23,6 +23,9 @@ const authorizeQuery = z.object({
 
 const decisionBody = authorizeQuery.extend({ csrf: z.string(), decision: z.enum(["approve", "deny"]) });
 
+/** A token-request field: a string of at most 4 KiB, or absent (anything else reads as absent). */
+const field = () => z.string().max(4096).optional().catch(undefined);
+
 const splitScopes = (s: string) => s.split(/[\s+]+/).filter(Boolean);
 
 type AuthorizeInput = z.infer<typeof authorizeQuery>;
@@ -116,24 +119,33 @@ export const oauthRoutes = [
     tag,
     auth: { kinds: [] },
     bodyFormat: "form",
+    // Every field is read leniently (a missing, repeated or overlong one becomes absent) and judged by the
+    // handler, so a malformed request still gets the OAuth error fields clients branch on (reference §10 #13)
+    // instead of the generic validation envelope. An overlong code or token simply matches nothing.
     body: z.object({
-      grant_type: z.string(),
-      code: z.string().max(200).optional(),
-      redirect_uri: z.string().max(2000).optional(),
-      refresh_token: z.string().max(200).optional(),
-      client_id: z.string().max(200).default(""),
-      client_secret: z.string().max(200).default(""),
-      code_verifier: z.string().min(43).max(128).optional(),
+      grant_type: field(),
+      code: field(),
+      redirect_uri: field(),
+      refresh_token: field(),
+      client_id: field(),
+      client_secret: field(),
+      code_verifier: field(),
     }),
     responses: { 200: { description: "Tokens" }, 400: { description: "OAuth error with error/error_description and status/message" } },
     handler: async ({ db, body, now }) => {
+      const clientId = body.client_id ?? "";
+      const clientSecret = body.client_secret ?? "";
       if (body.grant_type === "authorization_code") {
         if (!body.code || !body.redirect_uri) throw oauth.oauthError("BAD_AUTH_CODE", "invalid_request", "code and redirect_uri are required");
+        // RFC 7636 §4.1: a verifier is 43 to 128 characters.
+        if (body.code_verifier !== undefined && (body.code_verifier.length < 43 || body.code_verifier.length > 128)) {
+          throw oauth.oauthError("BAD_AUTH_CODE", "invalid_request", "code_verifier must be 43 to 128 characters");
+        }
         const tokens = await oauth.exchangeCode(db, {
           code: body.code,
           redirectUri: body.redirect_uri,
-          clientId: body.client_id,
-          clientSecret: body.client_secret,
+          clientId,
+          clientSecret,
           codeVerifier: body.code_verifier,
           now,
         });
@@ -141,7 +153,7 @@ export const oauthRoutes = [
       }
       if (body.grant_type === "refresh_token") {
         if (!body.refresh_token) throw oauth.oauthError("BAD_REFRESH_TOKEN", "invalid_request", "missing or invalid refresh token");
-        const tokens = await oauth.refresh(db, { refreshToken: body.refresh_token, clientId: body.client_id, clientSecret: body.client_secret, now });
+        const tokens = await oauth.refresh(db, { refreshToken: body.refresh_token, clientId, clientSecret, now });
         return json({ ...tokens, token_use: "access_token" }, 200, { "cache-control": "no-store" });
       }
       throw oauth.oauthError("BAD_GRANT_TYPE", "unsupported_grant_type", "grant_type must be authorization_code or refresh_token");

@@ -95,23 +95,46 @@ export async function refresh(db: Db, input: { refreshToken: string; clientId: s
   const row = await db.select().from(credentials).where(and(eq(credentials.tokenHash, hash), eq(credentials.kind, "refresh"))).get();
   if (!row || row.revokedAt !== null) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
   if (row.appId !== app.appId) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token was not issued to this client");
-  if (row.rotatedAt !== null) {
-    // RFC 9700 §4.14.2: reuse of a rotated refresh token revokes the whole family.
-    await db.update(credentials).set({ revokedAt: input.now }).where(eq(credentials.familyId, row.familyId!));
-    forgetCredentials();
-    throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
-  }
+  if (row.rotatedAt !== null) throw await reuse(db, row.familyId!, input.now);
+  // Rotation is claimed before anything is issued, so of concurrent refreshes with one token exactly one
+  // proceeds; the others presented a token that is now rotated, which is reuse (RFC 9700 §4.14.2).
+  const claimed = await db
+    .update(credentials)
+    .set({ rotatedAt: input.now })
+    .where(and(eq(credentials.tokenHash, hash), isNull(credentials.rotatedAt), isNull(credentials.revokedAt)))
+    .returning({ tokenHash: credentials.tokenHash })
+    .all();
+  if (claimed.length !== 1) throw await reuse(db, row.familyId!, input.now);
+  // A scope the operator has since removed from the app is not renewed (PATCH /admin/v1/apps/:appId).
+  const scopes = row.scopes.filter((s) => app.scopes.includes(s));
   const { statements, tokens } = await tokenPairStatements(
     db,
-    { installId: row.installId!, portalId: row.portalId!, appId: app.appId, userId: row.userId, scopes: row.scopes },
+    { installId: row.installId!, portalId: row.portalId!, appId: app.appId, userId: row.userId, scopes },
     input.now,
     row.familyId ?? undefined,
   );
-  await db.batch([
-    db.update(credentials).set({ rotatedAt: input.now }).where(and(eq(credentials.tokenHash, hash), isNull(credentials.rotatedAt))),
-    ...statements,
-  ]);
+  let presented: { revokedAt: number | null }[];
+  try {
+    // The presented token is read back in the same transaction: a concurrent reuse that revoked the family
+    // between the claim and this batch did not see the new pair, so it is revoked here instead.
+    [, , presented] = await db.batch([
+      ...statements,
+      db.select({ revokedAt: credentials.revokedAt }).from(credentials).where(eq(credentials.tokenHash, hash)),
+    ]);
+  } catch (err) {
+    // Nothing was issued: give the token back so the client can retry instead of re-authorizing.
+    await db.update(credentials).set({ rotatedAt: null }).where(and(eq(credentials.tokenHash, hash), eq(credentials.rotatedAt, input.now)));
+    throw err;
+  }
+  if (presented[0]?.revokedAt != null) throw await reuse(db, row.familyId!, input.now);
   return tokens;
+}
+
+/** Reuse of a rotated refresh token revokes its whole family (RFC 9700 §4.14.2). */
+async function reuse(db: Db, familyId: string, now: number): Promise<ApiError> {
+  await db.update(credentials).set({ revokedAt: now }).where(eq(credentials.familyId, familyId));
+  forgetCredentials();
+  return oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
 }
 
 /** Token introspection rows (reference §8.3, §8.4); null when unknown, revoked or expired. */

@@ -1,6 +1,10 @@
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
+import { makeDb } from "../../src/db/client";
+import type { ApiError } from "../../src/lib/errors";
+import { sha256Hex } from "../../src/lib/crypto";
+import { refresh as refreshService } from "../../src/services/oauth";
 import { describe, expect, it } from "vitest";
-import { BASE, call, expectError, tenant } from "../helpers/api";
+import { ADMIN, BASE, call, expectError, tenant } from "../helpers/api";
 import { authorize, challenge, exchange, form, REDIRECT, refresh, signIn } from "../helpers/oauth-flow";
 
 describe("OAuth 2.0 (reference §8; RFC 9700)", () => {
@@ -57,6 +61,70 @@ describe("OAuth 2.0 (reference §8; RFC 9700)", () => {
     expect(await replay.json()).toMatchObject({ status: "BAD_REFRESH_TOKEN", error: "invalid_grant" });
     expectError(await call("GET", "/crm/v3/objects/contacts", { token: first.access_token! }), 401, "INVALID_AUTHENTICATION");
     expect((await refresh(t, first.refresh_token!)).status).toBe(400);
+  });
+
+  it("concurrent refreshes with one token: one is served, the others count as reuse and revoke the family", async () => {
+    const t = await tenant();
+    // Both refreshes read the token before either writes: every db.batch waits until two are pending (or
+    // 200 ms passed, when the code under test lets only one get that far). The D1 underneath is the real one.
+    let waiting: (() => void)[] = [];
+    const d1 = new Proxy(env.DB, {
+      get(target, key) {
+        if (key !== "batch") return Reflect.get(target, key).bind(target);
+        return async (statements: D1PreparedStatement[]) => {
+          await new Promise<void>((go) => {
+            waiting.push(go);
+            if (waiting.length === 2) {
+              waiting.forEach((w) => w());
+              waiting = [];
+            } else setTimeout(go, 200);
+          });
+          return target.batch(statements);
+        };
+      },
+    });
+    const db = makeDb(d1);
+    const input = { refreshToken: t.refresh, clientId: t.clientId, clientSecret: t.clientSecret, now: Date.now() };
+    const answers = await Promise.allSettled([refreshService(db, input), refreshService(db, input)]);
+    // Before the fix both were served, each with a live, independent token pair.
+    expect(answers.filter((a) => a.status === "fulfilled").length).toBeLessThanOrEqual(1);
+    for (const a of answers.filter((x) => x.status === "rejected")) {
+      expect((a.reason as ApiError).init.extra).toMatchObject({ status: "BAD_REFRESH_TOKEN", error: "invalid_grant" });
+    }
+    // RFC 9700 §4.14.2: a rotated token was presented again, so nothing of its family may still work,
+    // including a pair written after the revocation.
+    const family = await env.DB.prepare("select family_id from credentials where token_hash = ?").bind(await sha256Hex(t.refresh)).first<string>("family_id");
+    const live = await env.DB.prepare("select count(*) as n from credentials where family_id = ? and revoked_at is null").bind(family).first<number>("n");
+    expect(live).toBe(0);
+    expect((await refresh(t, t.refresh)).status).toBe(400);
+  });
+
+  it("a scope the operator removed from the app is not carried into tokens issued by a later refresh", async () => {
+    const t = await tenant();
+    expect((await call("GET", "/content/api/v2/blog-posts", { token: t.oauth })).status).toBe(200);
+    const granted = (await call("GET", `/oauth/v1/access-tokens/${t.oauth}`)).json.scopes as string[];
+    const kept = granted.filter((s) => s !== "content");
+    expect((await call("PATCH", `/admin/v1/apps/${t.appId}`, { token: ADMIN, body: { scopes: kept } })).status).toBe(200);
+    const next = (await (await refresh(t, t.refresh)).json()) as Record<string, string>;
+    expectError(await call("GET", "/content/api/v2/blog-posts", { token: next.access_token! }), 403, "MISSING_SCOPES");
+    expect((await call("GET", `/oauth/v1/access-tokens/${next.access_token}`)).json.scopes).not.toContain("content");
+  });
+
+  it("malformed token requests get the OAuth error fields too (reference §10 #13), not only the generic envelope", async () => {
+    const t = await tenant();
+    const cases: [Record<string, string>, string, string][] = [
+      [{}, "BAD_GRANT_TYPE", "unsupported_grant_type"],
+      [{ code: "abc" }, "BAD_GRANT_TYPE", "unsupported_grant_type"],
+      [{ grant_type: "authorization_code", client_id: t.clientId, client_secret: t.clientSecret, code: "c".repeat(300), redirect_uri: REDIRECT }, "BAD_AUTH_CODE", "invalid_grant"],
+      [{ grant_type: "refresh_token", client_id: t.clientId, client_secret: t.clientSecret, refresh_token: "r".repeat(250) }, "BAD_REFRESH_TOKEN", "invalid_grant"],
+      [{ grant_type: "authorization_code", client_id: t.clientId, client_secret: t.clientSecret, code: "abc", redirect_uri: REDIRECT, code_verifier: "short" }, "BAD_AUTH_CODE", "invalid_request"],
+      [{ grant_type: "refresh_token", client_id: "x".repeat(300), client_secret: "s", refresh_token: t.refresh }, "BAD_CLIENT_ID", "invalid_client"],
+    ];
+    for (const [fields, status, error] of cases) {
+      const res = await form("/oauth/v1/token", fields);
+      expect(res.status, JSON.stringify(fields).slice(0, 80)).toBe(400);
+      expect(await res.json()).toMatchObject({ status, error, message: expect.any(String), error_description: expect.any(String) });
+    }
   });
 
   it("refresh tokens can be revoked (204) and are then refused", async () => {
