@@ -5,7 +5,7 @@
 import { and, asc, eq, gt, sql, type AnyColumn } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { crmAssociations, crmObjects, type ObjectType } from "../db/tables/crm";
-import { conflict, notFound } from "../lib/errors";
+import { badRequest, conflict, notFound } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
 
 export type CrmRow = typeof crmObjects.$inferSelect;
@@ -64,6 +64,23 @@ export async function getObject(db: Db, portalId: number, type: ObjectType, id: 
   return row;
 }
 
+/** A record holds at most this many properties, however many PATCHes brought them (200 per request). */
+export const MAX_RECORD_PROPERTIES = 1000;
+/** ... and at most this much stored JSON: the request body cap, well under D1's 2 MB row limit (platform §1). */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** A merged record past either cap is refused with a 400 instead of reaching D1 (which fails with SQLITE_TOOBIG). */
+function checkRecordSize(props: Record<string, string>) {
+  const count = Object.keys(props).length;
+  if (count > MAX_RECORD_PROPERTIES) {
+    throw badRequest(`A record holds at most ${MAX_RECORD_PROPERTIES} properties; this update would leave ${count}`);
+  }
+  const bytes = new TextEncoder().encode(JSON.stringify(props)).length;
+  if (bytes > MAX_RECORD_BYTES) {
+    throw badRequest(`A record's properties may take at most 1 MiB; this update would leave ${bytes} bytes`);
+  }
+}
+
 /** Merges properties; an empty string clears a property. */
 export async function updateObject(
   db: Db,
@@ -79,6 +96,7 @@ export async function updateObject(
     if (v === "") delete props[k];
     else props[k] = v;
   }
+  checkRecordSize(props);
   try {
     const row = await db
       .update(crmObjects)

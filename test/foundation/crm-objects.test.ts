@@ -51,6 +51,29 @@ describe("CRM objects /crm/v3/objects/{objectType} (issue 2 §5)", () => {
     expect((await call("POST", "/crm/v3/objects/contacts", { token: other.pat, body: { properties: { email: "jo@example.com" } } })).status).toBe(201);
   });
 
+  it("a record's merged properties are capped (count and size): PATCHes that would pass them get 400, never 500", async () => {
+    const t = await tenant({ rateLimit: 100_000 });
+    const id = (await call("POST", "/crm/v3/objects/contacts", { token: t.pat, body: { properties: { email: "big@x.co" } } })).json.id;
+    const batch = (round: number, size: number) => Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`p${round}_${i}`, "x".repeat(size)]));
+    // Count: four PATCHes of 200 new small properties reach 801; the fifth would pass 1,000.
+    for (let round = 0; round < 4; round++) {
+      expect((await call("PATCH", `/crm/v3/objects/contacts/${id}`, { token: t.pat, body: { properties: batch(round, 1) } })).status).toBe(200);
+    }
+    const many = expectError(await call("PATCH", `/crm/v3/objects/contacts/${id}`, { token: t.pat, body: { properties: batch(4, 1) } }), 400, "VALIDATION_ERROR");
+    expect(many.message).toContain("1000 properties");
+    // Size: 2.5 KB values, 200 at a time, pass 1 MiB of stored properties on the third PATCH (D1 refused rows
+    // past 2 MB with a 500 before).
+    const sized = (await call("POST", "/crm/v3/objects/contacts", { token: t.pat, body: { properties: { email: "wide@x.co" } } })).json.id;
+    expect((await call("PATCH", `/crm/v3/objects/contacts/${sized}`, { token: t.pat, body: { properties: batch(0, 2500) } })).status).toBe(200);
+    expect((await call("PATCH", `/crm/v3/objects/contacts/${sized}`, { token: t.pat, body: { properties: batch(1, 2500) } })).status).toBe(200);
+    const wide = expectError(await call("PATCH", `/crm/v3/objects/contacts/${sized}`, { token: t.pat, body: { properties: batch(2, 2500) } }), 400, "VALIDATION_ERROR");
+    expect(wide.message).toContain("1 MiB");
+    // Nothing of a refused PATCH was written; clearing properties still works.
+    const kept = await call("GET", `/crm/v3/objects/contacts/${sized}`, { token: t.pat });
+    expect(Object.keys(kept.json.properties).filter((k) => k.startsWith("p2_"))).toEqual([]);
+    expect((await call("PATCH", `/crm/v3/objects/contacts/${sized}`, { token: t.pat, body: { properties: { p0_0: "" } } })).status).toBe(200);
+  });
+
   it("associates records both ways and lists them with ?associations=", async () => {
     const t = await tenant();
     const deal = (await call("POST", "/crm/v3/objects/deals", { token: t.pat, body: { properties: { dealname: "D" } } })).json.id;
