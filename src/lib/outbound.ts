@@ -86,6 +86,9 @@ function classifyV6(g: number[]): HostClass {
   if (g[0] === 0x2001 && g[1] === 0x0db8) return "blocked"; // documentation
   if (g[0] === 0x0100 && allZero(1, 4)) return "blocked"; // discard-only
   if (g[0] === 0x2001 && g[1]! < 0x0200) return "blocked"; // IETF protocol assignments (Teredo, ORCHID...)
+  // Only global unicast (2000::/3) is public; this also covers IPv4-translated ::ffff:0:0/96 (RFC 2765),
+  // which a translator would carry to an IPv4 address the checks above never saw.
+  if ((g[0]! & 0xe000) !== 0x2000) return "blocked";
   return "public";
 }
 

@@ -42,6 +42,11 @@ describe("outbound guard: SSRF attempts in every encoding are refused before any
     "https://[::ffff:169.254.169.254]/",
     "https://[::ffff:a9fe:a9fe]/",
     "https://[64:ff9b::a9fe:a9fe]/",
+    // IPv4-translated (::ffff:0:0/96) and anything else outside global unicast 2000::/3.
+    "https://[::ffff:0:7f00:1]/",
+    "https://[::ffff:0:a9fe:a9fe]/",
+    "https://[64:ff9b:1::a9fe:a9fe]/",
+    "https://[4000::1]/",
     "https://[2002:7f00:1::]/",
     "https://[fd00::1]/",
     "https://[fe80::1]/",
