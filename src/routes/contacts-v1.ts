@@ -20,6 +20,11 @@ const listQuery = z.object({
     .default(20),
   // Only vidOffset pages; offset= and vid-offset= are ignored like the real service (reference §10 #3).
   vidOffset: z.string().regex(/^\d{1,15}$/, "vidOffset must be a contact vid").transform(Number).optional(),
+  // reference §2.1: adds `list-memberships`. Airbyte sends "True"; any casing of true counts.
+  showListMemberships: z
+    .string()
+    .optional()
+    .transform((v) => v?.toLowerCase() === "true"),
   property: z
     .union([z.string(), z.array(z.string())])
     .transform((v) => (Array.isArray(v) ? v : [v]))
@@ -43,6 +48,7 @@ const contactEntry = z.object({
     z.object({ vid: z.number(), "saved-at-timestamp": z.number(), "deleted-changed-timestamp": z.number(), identities: z.array(identity) }),
   ),
   "merge-audits": z.array(z.unknown()),
+  "list-memberships": z.array(z.unknown()).optional(),
 });
 const listResponse = z.object({ contacts: z.array(contactEntry), "has-more": z.boolean(), "vid-offset": z.number() });
 
@@ -105,7 +111,11 @@ export const contactsV1Routes = [
       const wanted = query.property ?? DEFAULT_PROPERTIES;
       const last = page.rows.at(-1);
       return json({
-        contacts: page.rows.map((r) => presentV1Contact(r, url.origin, wanted)),
+        // There are no contact lists here, so a contact is a member of none (reference §2.2: `[]`).
+        contacts: page.rows.map((r) => {
+          const c = presentV1Contact(r, url.origin, wanted);
+          return query.showListMemberships ? { ...c, "list-memberships": [] } : c;
+        }),
         "has-more": page.hasMore,
         "vid-offset": last ? last.id : (query.vidOffset ?? 0),
       });

@@ -38,6 +38,19 @@ describe("GET /contacts/v1/lists/all/contacts/all (spec 2.1, 4.1)", () => {
     expect(ours["identity-profiles"][0].identities[0]).toMatchObject({ value: "c0@example.com", "is-primary": true });
   });
 
+  it("showListMemberships=True (as Airbyte sends it) adds an empty list-memberships array; otherwise the key is absent", async () => {
+    const t = await tenant();
+    await seed(t.pat, 2);
+    const rec = await recording("airbyte-source-hubspot/contacts_v1_all__airbyte_1.json");
+    const res = await call("GET", `${PATH}?${new URLSearchParams(rec.query as Record<string, string>)}`, { token: t.pat });
+    expect(res.status).toBe(200);
+    // The recording's contacts carry list-memberships (an array): ours too, empty since there are no lists.
+    expect(Array.isArray(rec.responseBody.contacts[0]["list-memberships"])).toBe(true);
+    for (const c of res.json.contacts) expect(c["list-memberships"]).toEqual([]);
+    for (const c of (await call("GET", PATH, { token: t.pat })).json.contacts) expect(c).not.toHaveProperty("list-memberships");
+    for (const c of (await call("GET", `${PATH}?showListMemberships=false`, { token: t.pat })).json.contacts) expect(c).not.toHaveProperty("list-memberships");
+  });
+
   it("defaults to 20, clamps count to 100 and pages only through vidOffset", async () => {
     const t = await tenant();
     const ids = await seed(t.pat, 23);
