@@ -1,6 +1,6 @@
 /** @module zod schemas of the blog content API v2 (spec 2.13, 4.4; reference §6): snake_case, epoch-ms longs. */
 import { z } from "zod";
-import { POST_STATES } from "../db/tables/content";
+import { POST_STATES, type PostState } from "../db/tables/content";
 
 /** A numeric path id; anything else is a 400 (issue 6). */
 export const idParam = z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number);
@@ -91,10 +91,15 @@ export type SortField = (typeof SORT_FIELDS)[number];
 export const listPostsQuery = pageQuery.extend({
   content_group_id: z.string().regex(/^\d{1,15}$/, "content_group_id must be a numeric id").transform(Number).optional(),
   blog_author_id: z.string().regex(/^\d{1,15}$/, "blog_author_id must be a numeric id").transform(Number).optional(),
+  // Matched case-insensitively. An unknown state is not a 400: the real service answers 200 with an empty page
+  // for state=TRUE, INVALID and false (recorded: hubspot-ruby-apptopia blog_posts_v2_list__one_month_blog_posts_filter_state__{2,3,6,7}).
+  // null is that "matches no post" filter.
   state: z
     .string()
-    .transform((s) => s.toUpperCase())
-    .pipe(z.enum(POST_STATES, { error: `state must be one of ${POST_STATES.join(", ")}` }))
+    .transform((s): PostState | null => {
+      const upper = s.toUpperCase();
+      return (POST_STATES as readonly string[]).includes(upper) ? (upper as PostState) : null;
+    })
     .optional(),
   archived: z.enum(["true", "false"], { error: "archived must be true or false" }).transform((v) => v === "true").optional(),
   created__gt: epochQuery,

@@ -220,6 +220,7 @@ const SORT_COLUMNS: Record<SortField, AnyColumn> = {
 
 /** Live (not deleted) posts of the account matching the common v2 filters, one page plus the total. */
 export async function listPosts(db: Db, portalId: number, q: ListPostsQuery): Promise<Page<PostRow>> {
+  if (q.state === null) return { rows: [], total: 0 }; // an unknown state matches no post (see listPostsQuery)
   const conds: (SQL | undefined)[] = [eq(blogPosts.portalId, portalId), eq(blogPosts.deletedAt, 0)];
   if (q.content_group_id !== undefined) conds.push(eq(blogPosts.contentGroupId, q.content_group_id));
   if (q.blog_author_id !== undefined) conds.push(eq(blogPosts.blogAuthorId, q.blog_author_id));

@@ -63,6 +63,16 @@ export function recording(relative: string): Recording {
   return RECORDINGS[key]!;
 }
 
+/** Every recording whose path under reference/traffic/ starts with `prefix`, as [relative path, recording], sorted by path. */
+export function recordingsUnder(prefix: string): [string, Recording][] {
+  const found = new Map<string, Recording>();
+  for (const [key, rec] of Object.entries(RECORDINGS)) {
+    const relative = key.slice(key.indexOf("/reference/traffic/") + "/reference/traffic/".length);
+    if (relative.startsWith(prefix) && !found.has(relative)) found.set(relative, rec);
+  }
+  return [...found].sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true }));
+}
+
 /** JSON type of a value, telling null, arrays and objects apart. */
 export function jsonType(v: unknown): string {
   if (v === null) return "null";
