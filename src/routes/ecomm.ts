@@ -9,7 +9,7 @@ import { badRequest, notFound } from "../lib/errors";
 import { json, noContent } from "../lib/http";
 import { loopbackAllowed } from "../lib/outbound";
 import { route, type RouteDef } from "../lib/route";
-import { buildQueueMessages, sendToQueue } from "../services/ecomm/enqueue";
+import { buildQueueMessages, enqueue } from "../services/ecomm/enqueue";
 import { importWebhookUri, presentImport, sendImport } from "../services/ecomm/import-webhook";
 import { importEnd, importPage } from "../services/ecomm/imports";
 import { SUNSET_HEADERS } from "../services/ecomm/model";
@@ -179,7 +179,7 @@ export const ecommRoutes = [
         receivedAt: now,
         body,
       });
-      await sendToQueue(env.SYNC_QUEUE, msgs);
+      await enqueue(db, env.SYNC_QUEUE, msgs);
       return noContent();
     },
   }),

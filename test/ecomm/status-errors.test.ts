@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { admin, call, expectError, tenant, type Tenant } from "../helpers/api";
-import { BRIDGE, status, traffic } from "./helpers";
+import { accountSettings, BRIDGE, processed, status, store, sync, traffic, waitForStatus } from "./helpers";
 import { bridgeTenant, deliver, qmsg } from "./queue-helpers";
 
 const PORTAL_ERRORS = `${BRIDGE}/sync/errors/portal`;
@@ -40,6 +40,27 @@ describe("GET /sync/status/:storeId/:objectType/:externalObjectId", () => {
     const expected = Object.keys(rec.responseBody).map((k) => (k === "hubspotId" ? "serviceId" : k));
     for (const k of expected) expect(res.json).toHaveProperty(k);
     expect((await status(t.pat, "PRODUCT", "p/1 x")).json.serviceId).toBe(res.json.serviceId); // any token of the account
+  });
+
+  it("an accepted, not yet processed object has a status with nothing processed (200), then its link", async () => {
+    const t = await tenant();
+    await accountSettings(t);
+    await store(t.pat);
+    await sync(t.pat, "PRODUCT", [{ externalObjectId: "queued-1", properties: { title: "A" } }]);
+    // The consumer waits up to max_batch_timeout (2 s) for a fuller batch: this read comes first.
+    const early = await status(t.pat, "PRODUCT", "queued-1");
+    expect(early.status).toBe(200);
+    expect(early.json).toMatchObject({ storeId: "shop", objectType: "PRODUCT", externalObjectId: "queued-1", errors: [], numErrors: 0 });
+    const done = await waitForStatus(t.pat, "PRODUCT", "queued-1", processed);
+    expect(done.serviceId).toEqual(expect.any(Number));
+    // Another object of the same request body was never sent: still 404; another account sees nothing.
+    expectError(await status(t.pat, "PRODUCT", "queued-2"), 404, "OBJECT_NOT_FOUND");
+    const b = await tenant();
+    await store(b.pat);
+    expectError(await status(b.pat, "PRODUCT", "queued-1"), 404, "OBJECT_NOT_FOUND");
+    // A refused request (unknown store) leaves nothing pending.
+    expect((await call("PUT", `${BRIDGE}/sync/messages`, { token: t.pat, body: { storeId: "nope", objectType: "PRODUCT", messages: [{ externalObjectId: "q3" }] } })).status).toBe(400);
+    expect((await env.DB.prepare("select count(*) as n from ecomm_pending where portal_id = ?").bind(t.portalId).first<number>("n"))).toBe(1);
   });
 
   it("404 for an object never synced and for an unknown store; 400 for a bad object type or path", async () => {

@@ -166,3 +166,20 @@ export const ecommImportEnds = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.portalId, t.storeId, t.importStartedAt, t.objectType] })],
 );
+
+/**
+ * Objects with a queued sync message (spec 4.2 rule 2; reference §3.1: the status answers 200 once the sync
+ * was accepted). Written after the queue took the messages; the status reads it only while the object has
+ * neither a link nor an error, so a row left after processing is never seen. Removed with its store.
+ */
+export const ecommPending = sqliteTable(
+  "ecomm_pending",
+  {
+    portalId: integer("portal_id").notNull(),
+    storeId: text("store_id").notNull(),
+    objectType: text("object_type", { enum: ECOMM_OBJECT_TYPES }).notNull(),
+    externalId: text("external_id").notNull(),
+    queuedAt: integer("queued_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.portalId, t.storeId, t.objectType, t.externalId] })],
+);

@@ -3,7 +3,10 @@
  * on the sync queue (spec 4.2 rule 1: the response means only "queued"). Nothing is written to the CRM
  * on the request path. Either every message passes every check or nothing is enqueued.
  */
+import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { ecommPending } from "../../db/tables/ecomm";
+import { rawStatement } from "../../lib/d1-raw";
 import { ApiError, badRequest } from "../../lib/errors";
 import { chunkForSendBatch, MAX_QUEUE_MESSAGE_BYTES, messageId, queueBytes, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../queue/messages";
 import type { z } from "zod";
@@ -103,4 +106,23 @@ async function sendChunk(queue: Queue, chunk: SyncQueueMessage[], delays: readon
  */
 export async function sendToQueue(queue: Queue, msgs: SyncQueueMessage[], delays: readonly number[] = SEND_RETRY_DELAYS_MS): Promise<void> {
   await Promise.all(chunkForSendBatch(msgs).map((chunk) => sendChunk(queue, chunk, delays)));
+}
+
+/**
+ * Queues the messages (sendToQueue), then records their objects as pending so their status answers 200
+ * from the 204 on, not 404 until the consumer has run (reference §3.1: hubspot-php reads the status one
+ * second after its sync and expects 200). One statement; written only once the queue took every message,
+ * so a refused request leaves no pending object behind.
+ */
+export async function enqueue(db: Db, queue: Queue, msgs: SyncQueueMessage[]): Promise<void> {
+  await sendToQueue(queue, msgs);
+  const first = msgs[0];
+  if (!first) return;
+  const ids = JSON.stringify([...new Set(msgs.map((m) => m.message.externalObjectId))]);
+  await rawStatement(
+    db,
+    sql`insert into ${ecommPending} (portal_id, store_id, object_type, external_id, queued_at)
+        select ${first.portalId}, ${first.storeId}, ${first.objectType}, value, ${first.receivedAt} from json_each(${ids}) where true
+        on conflict do nothing`,
+  ).run();
 }

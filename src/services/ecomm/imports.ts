@@ -15,7 +15,7 @@ import type { z } from "zod";
 import type { Db } from "../../db/client";
 import { ecommImportEnds, ecommImports, type EcommObjectType } from "../../db/tables/ecomm";
 import type { importEndBody, importPageBody } from "../../routes/ecomm.schemas";
-import { buildQueueMessages, fieldError, sendToQueue, unknownStore } from "./enqueue";
+import { buildQueueMessages, enqueue, fieldError, unknownStore } from "./enqueue";
 import { findStore } from "./stores";
 
 interface Caller {
@@ -55,7 +55,7 @@ export async function importPage(db: Db, queue: Queue, c: Caller, body: z.output
   const msgs = await buildQueueMessages(db, { ...c, requestId, receivedAt: now, body, defaultChangedAt: body.importStartedAt });
   const imp = await requireImport(db, c, body);
   if (imp.endedAt !== null) throw fieldError("objectType", `the import of ${body.objectType} started at ${body.importStartedAt} has ended`);
-  await sendToQueue(queue, msgs);
+  await enqueue(db, queue, msgs);
 }
 
 export async function importEnd(db: Db, c: Caller, body: z.output<typeof importEndBody>, now: number) {

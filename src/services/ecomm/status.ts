@@ -5,7 +5,7 @@
  */
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { ecommLinks, ecommSyncErrors, type EcommObjectType } from "../../db/tables/ecomm";
+import { ecommLinks, ecommPending, ecommSyncErrors, type EcommObjectType } from "../../db/tables/ecomm";
 import { notFound } from "../../lib/errors";
 import type { ErrorsQuery } from "../../routes/ecomm.schemas";
 import { requireStore } from "./stores";
@@ -26,7 +26,7 @@ export const presentError = (e: ErrorRow) => ({
 
 export async function syncStatus(db: Db, portalId: number, storeId: string, objectType: EcommObjectType, externalId: string) {
   await requireStore(db, portalId, storeId);
-  const [links, errors] = await db.batch([
+  const [links, errors, pending] = await db.batch([
     db
       .select({ serviceId: ecommLinks.serviceId, processedAt: ecommLinks.processedAt })
       .from(ecommLinks)
@@ -42,9 +42,18 @@ export async function syncStatus(db: Db, portalId: number, storeId: string, obje
           eq(ecommSyncErrors.externalId, externalId),
         ),
       ),
+    db
+      .select({ queuedAt: ecommPending.queuedAt })
+      .from(ecommPending)
+      .where(
+        and(eq(ecommPending.portalId, portalId), eq(ecommPending.storeId, storeId), eq(ecommPending.objectType, objectType), eq(ecommPending.externalId, externalId)),
+      ),
   ]);
   const link = links[0];
-  if (!link && !errors.length) throw notFound(`No sync status for ${objectType} ${externalId} in store ${storeId}`);
+  // Queued and not processed yet: a status with nothing processed (enqueue.ts), not a 404.
+  if (!link && !errors.length && !pending.length) {
+    throw notFound(`No sync status for ${objectType} ${externalId} in store ${storeId}: no sync message for it was accepted`);
+  }
   return {
     storeId,
     objectType,

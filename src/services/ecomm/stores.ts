@@ -7,7 +7,7 @@
 import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
-import { ecommImportEnds, ecommImports, ecommLinks, ecommPipelines, ecommPipelineStages, ecommStores, ecommSyncErrors } from "../../db/tables/ecomm";
+import { ecommImportEnds, ecommImports, ecommLinks, ecommPending, ecommPipelines, ecommPipelineStages, ecommStores, ecommSyncErrors } from "../../db/tables/ecomm";
 import { notFound } from "../../lib/errors";
 import type { UninstallHook } from "../uninstall-hooks";
 import { PIPELINE_ID, PIPELINE_LABEL, PIPELINE_STAGES } from "./model";
@@ -101,6 +101,7 @@ function storeCleanupStatements(db: Db, portalId: number, which: SQL | undefined
     db.delete(ecommLinks).where(and(eq(ecommLinks.portalId, portalId), inArray(ecommLinks.storeId, storeIds))),
     db.delete(ecommSyncErrors).where(and(eq(ecommSyncErrors.portalId, portalId), inArray(ecommSyncErrors.storeId, storeIds))),
     db.delete(ecommImportEnds).where(and(eq(ecommImportEnds.portalId, portalId), inArray(ecommImportEnds.storeId, storeIds))),
+    db.delete(ecommPending).where(and(eq(ecommPending.portalId, portalId), inArray(ecommPending.storeId, storeIds))),
     db.delete(ecommImports).where(and(eq(ecommImports.portalId, portalId), inArray(ecommImports.storeId, storeIds))),
     db.delete(ecommStores).where(inAccount),
   ];
