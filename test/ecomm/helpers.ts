@@ -38,7 +38,10 @@ export const fullMappings = () => ({
 
 export const settingsBody = (over: Record<string, unknown> = {}) => ({ enabled: true, webhookUri: null, mappings: fullMappings(), ...over });
 
-/** App-level settings (developer key) govern OAuth syncs; account-level ones govern private-app syncs. */
+/**
+ * App-level settings (developer key) govern the app's OAuth syncs; account-level ones (the account's token)
+ * govern private-app syncs, and OAuth syncs of an app that has no app-level settings.
+ */
 export async function appSettings(t: Tenant, over: Record<string, unknown> = {}) {
   const res = await call("PUT", `${BRIDGE}/settings?appId=${t.appId}`, { token: t.developerKey, body: settingsBody(over) });
   expect(res.status, res.text).toBe(200);
