@@ -24,7 +24,10 @@ export const syncQueueMessage = z.object({
   /** Unique, and sorts by receive time: the last-write-wins tie-breaker when changedAt is equal. */
   id: z.string().min(1).max(200),
   portalId: z.number().int(),
-  /** The OAuth app whose settings govern the message; null means the account-level settings (private app). */
+  /**
+   * The OAuth app that sent the message: its settings govern it, or the account's when the app has none
+   * (decided when it is processed, services/ecomm/settings.ts). Null (private app): the account's settings.
+   */
   appId: z.number().int().nullable(),
   storeId: z.string(),
   storeGen: z.string(),

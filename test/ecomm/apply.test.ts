@@ -1,8 +1,8 @@
 /** The apply rules of spec 2.2–2.5 and 4.2, driven through the real consumer (worker.queue). */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, tenant } from "../helpers/api";
-import { accountSettings, appSettings, BRIDGE, store } from "./helpers";
+import { admin, call, tenant } from "../helpers/api";
+import { accountSettings, appSettings, BRIDGE, fullMappings, store } from "./helpers";
 import { associations, bridgeTenant, deliver, errorRow, linkRow, qmsg, record, storeGen, type Origin } from "./queue-helpers";
 
 const serviceIdOf = async (o: Origin, type: string, ext: string) => (await linkRow(o, type, ext))!.service_id!;
@@ -100,27 +100,83 @@ describe("translation through the mappings", () => {
 });
 
 describe("which settings govern a sync", () => {
+  /** PRODUCT mappings that send the external `title` to a different CRM property. */
+  const titleTo = (servicePropertyName: string) => ({
+    mappings: { ...fullMappings(), PRODUCT: { properties: [{ externalPropertyName: "title", servicePropertyName, dataType: "STRING" }] } },
+  });
+
   it("no settings: NO_SYNC_SETTINGS; disabled settings: SETTINGS_NOT_ENABLED", async () => {
     const t = await tenant();
     await store(t.oauth);
     const origin = { portalId: t.portalId, appId: t.appId, storeId: "shop", storeGen: await storeGen(t.portalId, "shop") };
-    await deliver([qmsg(origin, "PRODUCT", { externalObjectId: "p1" })]);
-    expect(await errorRow(origin, "PRODUCT", "p1")).toMatchObject({ type: "NO_SYNC_SETTINGS", status: "OPEN" });
+    await deliver([qmsg(origin, "PRODUCT", { externalObjectId: "p1" }), qmsg({ ...origin, appId: null }, "PRODUCT", { externalObjectId: "p3" })]);
+    expect(await errorRow(origin, "PRODUCT", "p1")).toMatchObject({
+      type: "NO_SYNC_SETTINGS",
+      status: "OPEN",
+      details: `No ecommerce settings exist for app ${t.appId} or for this account.`,
+    });
+    expect(await errorRow(origin, "PRODUCT", "p3")).toMatchObject({ type: "NO_SYNC_SETTINGS", details: "No ecommerce settings exist for this account." });
     await appSettings(t, { enabled: false });
     await deliver([qmsg(origin, "PRODUCT", { externalObjectId: "p2" })]);
     expect(await errorRow(origin, "PRODUCT", "p2")).toMatchObject({ type: "SETTINGS_NOT_ENABLED", status: "OPEN" });
   });
 
-  it("an OAuth sync uses its app's settings; a private-app sync uses the account's settings", async () => {
+  it("an OAuth sync of an app without app-level settings uses the token's account's settings, like a private-app sync", async () => {
     const t = await tenant();
-    await accountSettings(t); // account-level only
+    await accountSettings(t); // account-level only (spec 4.2: no appId when building for a single account)
     await store(t.pat);
     const gen = await storeGen(t.portalId, "shop");
     const viaApp = { portalId: t.portalId, appId: t.appId, storeId: "shop", storeGen: gen };
     const viaPat = { ...viaApp, appId: null };
     await deliver([qmsg(viaApp, "PRODUCT", { externalObjectId: "p1", properties: { title: "A" } }), qmsg(viaPat, "PRODUCT", { externalObjectId: "p2", properties: { title: "B" } })]);
-    expect(await errorRow(viaApp, "PRODUCT", "p1")).toMatchObject({ type: "NO_SYNC_SETTINGS" });
+    expect(await errorRow(viaApp, "PRODUCT", "p1")).toBeNull();
+    expect((await record(await serviceIdOf(viaApp, "PRODUCT", "p1"))).properties).toEqual({ name: "A" });
     expect((await record(await serviceIdOf(viaPat, "PRODUCT", "p2"))).properties).toEqual({ name: "B" });
+  });
+
+  it("app-level settings win over the account's for the app's OAuth syncs; the account's still govern private-app syncs", async () => {
+    const t = await tenant();
+    await accountSettings(t, titleTo("description"));
+    await appSettings(t, titleTo("name"));
+    await store(t.oauth);
+    const gen = await storeGen(t.portalId, "shop");
+    const viaApp = { portalId: t.portalId, appId: t.appId, storeId: "shop", storeGen: gen };
+    const viaPat = { ...viaApp, appId: null };
+    await deliver([qmsg(viaApp, "PRODUCT", { externalObjectId: "p1", properties: { title: "A" } }), qmsg(viaPat, "PRODUCT", { externalObjectId: "p2", properties: { title: "B" } })]);
+    expect((await record(await serviceIdOf(viaApp, "PRODUCT", "p1"))).properties).toEqual({ name: "A" });
+    expect((await record(await serviceIdOf(viaPat, "PRODUCT", "p2"))).properties).toEqual({ description: "B" });
+
+    // Existence decides, not `enabled`: the app's paused settings pause its syncs, they do not fall through.
+    await appSettings(t, { ...titleTo("name"), enabled: false });
+    await deliver([qmsg(viaApp, "PRODUCT", { externalObjectId: "p3", properties: { title: "C" } })]);
+    expect(await errorRow(viaApp, "PRODUCT", "p3")).toMatchObject({ type: "SETTINGS_NOT_ENABLED" });
+
+    // Decided when the message is processed: once the app's settings are deleted, the account's govern.
+    expect((await call("DELETE", `${BRIDGE}/settings?appId=${t.appId}`, { token: t.developerKey })).status).toBe(204);
+    await deliver([qmsg(viaApp, "PRODUCT", { externalObjectId: "p3", properties: { title: "C" } })]);
+    expect((await record(await serviceIdOf(viaApp, "PRODUCT", "p3"))).properties).toEqual({ description: "C" });
+    expect(await errorRow(viaApp, "PRODUCT", "p3")).toMatchObject({ status: "RESOLVED" });
+  });
+
+  it("another account's account-level settings never apply, even to the same app's syncs in one batch", async () => {
+    const a = await tenant();
+    const b = await tenant();
+    // a's app installed in b's account too; only b has settings (account-level), a has none, the app none.
+    const inB = (await admin("POST", `/admin/v1/accounts/${b.portalId}/installs`, { appId: a.appId })).access_token as string;
+    await accountSettings(b, titleTo("description"));
+    await store(a.oauth);
+    await store(inB);
+    const inA = { portalId: a.portalId, appId: a.appId, storeId: "shop", storeGen: await storeGen(a.portalId, "shop") };
+    const appInB = { portalId: b.portalId, appId: a.appId, storeId: "shop", storeGen: await storeGen(b.portalId, "shop") };
+    await deliver([
+      qmsg(inA, "PRODUCT", { externalObjectId: "p1", properties: { title: "A" } }),
+      qmsg(appInB, "PRODUCT", { externalObjectId: "p1", properties: { title: "B" } }),
+      qmsg({ ...inA, appId: null }, "PRODUCT", { externalObjectId: "p2", properties: { title: "A2" } }),
+    ]);
+    expect(await errorRow(inA, "PRODUCT", "p1")).toMatchObject({ type: "NO_SYNC_SETTINGS", status: "OPEN" });
+    expect(await errorRow(inA, "PRODUCT", "p2")).toMatchObject({ type: "NO_SYNC_SETTINGS", status: "OPEN" });
+    expect((await linkRow(inA, "PRODUCT", "p1"))?.service_id ?? null).toBeNull();
+    expect((await record(await serviceIdOf(appInB, "PRODUCT", "p1"))).properties).toEqual({ description: "B" });
   });
 });
 

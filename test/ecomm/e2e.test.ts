@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { call, tenant } from "../helpers/api";
-import { accountSettings, appSettings, BRIDGE, errored, processed, store, sync, waitForStatus } from "./helpers";
+import { accountSettings, appSettings, BRIDGE, errored, processed, settingsBody, store, sync, waitForStatus } from "./helpers";
 
 describe("ecommerce bridge end to end (PUT -> queue -> SyncOrder -> D1)", () => {
   it("creates a contact from a sync message (OAuth app settings)", async () => {
@@ -18,6 +18,20 @@ describe("ecommerce bridge end to end (PUT -> queue -> SyncOrder -> D1)", () => 
     const rec = await call("GET", `/crm/v3/objects/contacts/${s.serviceId}`, { token: t.oauth });
     expect(rec.json.properties).toMatchObject({ email: "Ann@Example.com", firstname: "Ann" });
     expect(rec.json.properties.unmapped).toBeUndefined();
+  });
+
+  it("a single-account OAuth integrator: settings without appId, a store, a contact (the account's settings govern)", async () => {
+    const t = await tenant();
+    const put = await call("PUT", `${BRIDGE}/settings`, { token: t.oauth, body: settingsBody() });
+    expect(put.status, put.text).toBe(200);
+    // What GET answers this caller is what governs its syncs (the app has no settings).
+    expect((await call("GET", `${BRIDGE}/settings`, { token: t.oauth })).json).toEqual(put.json);
+    await store(t.oauth);
+    await sync(t.oauth, "CONTACT", [{ externalObjectId: "c1", properties: { customer_email: "solo@example.com", firstname: "Solo" } }]);
+    const s = await waitForStatus(t.oauth, "CONTACT", "c1", (x) => processed(x) || errored(x));
+    expect(s).toMatchObject({ errors: [], numErrors: 0, serviceId: expect.any(Number) });
+    const rec = await call("GET", `/crm/v3/objects/contacts/${s.serviceId}`, { token: t.oauth });
+    expect(rec.json.properties).toMatchObject({ email: "solo@example.com", firstname: "Solo" });
   });
 
   it("syncs products, deals and line items with their associations (private app, account settings)", async () => {

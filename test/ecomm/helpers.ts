@@ -38,7 +38,10 @@ export const fullMappings = () => ({
 
 export const settingsBody = (over: Record<string, unknown> = {}) => ({ enabled: true, webhookUri: null, mappings: fullMappings(), ...over });
 
-/** App-level settings (developer key) govern OAuth syncs; account-level ones govern private-app syncs. */
+/**
+ * App-level settings (developer key) govern the app's OAuth syncs; account-level ones (the account's token)
+ * govern private-app syncs, and OAuth syncs of an app that has no app-level settings.
+ */
 export async function appSettings(t: Tenant, over: Record<string, unknown> = {}) {
   const res = await call("PUT", `${BRIDGE}/settings?appId=${t.appId}`, { token: t.developerKey, body: settingsBody(over) });
   expect(res.status, res.text).toBe(200);
@@ -104,10 +107,19 @@ export const errored = (s: { numErrors: number }) => s.numErrors > 0;
  * A recorded traffic file (never copied into the repo). It lives at ../shared/reference/traffic relative
  * to the repo root; worktrees one level deeper fall back to the absolute /work/shared location.
  */
-export async function traffic(file: string): Promise<{ requestBody: any; responseBody: any; query: Record<string, string> }> { // eslint-disable-line @typescript-eslint/no-explicit-any -- recorded JSON
+export async function traffic<T = { requestBody: any; responseBody: any; query: Record<string, string> }>(file: string): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any -- recorded JSON
   try {
     return (await import(/* @vite-ignore */ `/../shared/reference/traffic/${file}`)).default;
   } catch {
     return (await import(/* @vite-ignore */ `/work/shared/reference/traffic/${file}`)).default;
   }
+}
+
+/** A request a client put on the wire (traffic/clients_wire/probe_out.json). */
+export interface WireRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  label: string;
 }

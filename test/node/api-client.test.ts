@@ -109,7 +109,7 @@ describe("@hubspot/api-client 14.0.1: apiRequest against the v1 paths", () => {
     expect(await refused.json()).toMatchObject({ status: "error", category: "FORBIDDEN" });
   });
 
-  it("ecommerce settings with only a developer key (the recorded request), and the account's stores with the token", async () => {
+  it("ecommerce settings with only a developer key (the recorded request's credential, a valid body), and the account's stores with the token", async () => {
     const t = await tenant();
     const devOnly = new Client({ developerApiKey: t.developerKey, basePath: workerUrl() });
     const settings = {

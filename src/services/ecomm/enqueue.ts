@@ -15,7 +15,7 @@ import { findStore } from "./stores";
 
 export interface EnqueueInput {
   portalId: number;
-  /** The OAuth app that sent the request (its settings govern the sync); null for a private app. */
+  /** The OAuth app that sent the request (its settings govern the sync, else the account's); null for a private app. */
   appId: number | null;
   requestId: string;
   receivedAt: number;

@@ -1,7 +1,7 @@
 /**
- * @module Keys of the sync apply path: an object's link key, the settings owner a message is governed by,
- * and the associations a message names (spec 2.4: the v2 `associations` map, else the v1 `hs_assoc__*`
- * properties).
+ * @module Keys of the sync apply path: an object's link key, store and email keys, and the associations a
+ * message names (spec 2.4: the v2 `associations` map, else the v1 `hs_assoc__*` properties). The settings
+ * that govern a message are chosen in settings.ts (`governingSettings`).
  */
 import type { EcommObjectType } from "../../db/tables/ecomm";
 import type { SyncQueueMessage } from "../../queue/messages";
@@ -23,7 +23,6 @@ export const keyOf = (m: SyncQueueMessage): LinkKey => ({
 });
 export const keyString = (k: LinkKey) => JSON.stringify([k.portalId, k.storeId, k.objectType, k.externalId]);
 
-export const ownerKey = (portalId: number, appId: number | null) => (appId === null ? `portal:${portalId}` : `app:${appId}`);
 export const storeKey = (portalId: number, storeId: string) => JSON.stringify([portalId, storeId]);
 export const emailKey = (portalId: number, email: string) => `${portalId}|${email}`;
 

@@ -8,7 +8,8 @@ import { crmObjects } from "../../db/tables/crm";
 import { ecommLinks, ecommPipelineStages, ecommSettings, ecommStores } from "../../db/tables/ecomm";
 import type { SyncQueueMessage } from "../../queue/messages";
 import { inJson } from "../crm";
-import { emailKey, keyOf, keyString, ownerKey, storeKey, targetsOf, type LinkKey } from "./keys";
+import { emailKey, keyOf, keyString, storeKey, targetsOf, type LinkKey } from "./keys";
+import { settingsKey, syncSettingsOwners, type SettingsRow } from "./settings";
 import { isValidEmail } from "./translate";
 
 export const linkQuery = (db: Db, keys: LinkKey[]) =>
@@ -40,7 +41,8 @@ function candidateEmails(msgs: SyncQueueMessage[]): [number, string][] {
 
 /** What planning reads from D1. `readKeys` are the object keys whose link was looked up (found or not). */
 export interface PlanContext {
-  settings: Map<string, typeof ecommSettings.$inferSelect>;
+  /** Every settings row that could govern a message, by `settingsKey`; pick with `governingSettings`. */
+  settings: Map<string, SettingsRow>;
   stores: Map<string, typeof ecommStores.$inferSelect>;
   stages: Map<number, Set<string>>;
   links: Map<string, { serviceId: number | null; messageId: string }>;
@@ -51,12 +53,14 @@ export interface PlanContext {
 
 /**
  * Everything planning needs, in ONE D1 round trip that does not depend on the ordering decision, so the
- * consumer runs it alongside the SyncOrder RPCs: settings, stores, stages, the links of the messages'
- * objects and of the objects their `associations` name, and the owners of every email a contact message
- * could set. (Only v1 `hs_assoc__*` association properties can need a second read, see planBatch.)
+ * consumer runs it alongside the SyncOrder RPCs: settings (of every candidate owner, in one query), stores,
+ * stages, the links of the messages' objects and of the objects their `associations` name, and the owners
+ * of every email a contact message could set. (Only v1 `hs_assoc__*` association properties can need a
+ * second read, see planBatch.)
  */
 export async function readPlanContext(db: Db, msgs: SyncQueueMessage[]): Promise<PlanContext> {
-  const owners = [...new Map(msgs.map((m) => [ownerKey(m.portalId, m.appId), m.appId === null ? ["portal", m.portalId] : ["app", m.appId]])).values()];
+  // Every owner whose settings could govern a message (an OAuth message: its app's, then its account's).
+  const owners = [...new Map(msgs.flatMap((m) => syncSettingsOwners(m.portalId, m.appId)).map((o) => [settingsKey(o), [o.kind, o.id]])).values()];
   const stores = [...new Map(msgs.map((m) => [storeKey(m.portalId, m.storeId), [m.portalId, m.storeId]])).values()];
   const dealPortals = [...new Set(msgs.filter((m) => m.objectType === "DEAL").map((m) => m.portalId))];
   const keys = new Map<string, LinkKey>();
@@ -103,7 +107,7 @@ export async function readPlanContext(db: Db, msgs: SyncQueueMessage[]): Promise
     stages.set(s.portalId, set);
   }
   return {
-    settings: new Map(settingsRows.map((s) => [`${s.ownerKind}:${s.ownerId}`, s])),
+    settings: new Map(settingsRows.map((s) => [settingsKey({ kind: s.ownerKind, id: s.ownerId }), s])),
     stores: new Map(storeRows.map((s) => [storeKey(s.portalId, s.storeId), s])),
     stages,
     links: new Map(linkRows.map((l) => [keyString(l), { serviceId: l.serviceId, messageId: l.messageId }])),

@@ -8,9 +8,10 @@
 import type { Db } from "../../db/client";
 import type { EcommObjectType } from "../../db/tables/ecomm";
 import type { SyncQueueMessage } from "../../queue/messages";
-import { emailKey, keyOf, keyString, ownerKey, storeKey, targetsOf, type LinkKey } from "./keys";
+import { emailKey, keyOf, keyString, storeKey, targetsOf, type LinkKey } from "./keys";
 import { ASSOC_PROPERTY, PIPELINE_ID, type SyncErrorType } from "./model";
 import { linkQuery, type PlanContext } from "./plan-context";
+import { governingSettings } from "./settings";
 import { isValidEmail, translate, type SyncFailure } from "./translate";
 
 export { readPlanContext, type PlanContext } from "./plan-context";
@@ -74,7 +75,7 @@ export async function planBatch(db: Db, ctx: PlanContext, msgs: SyncQueueMessage
   const translations = new Map<string, Translation | SyncFailure>();
   const unread = new Map<string, LinkKey>();
   for (const m of ordered) {
-    const settings = ctx.settings.get(ownerKey(m.portalId, m.appId));
+    const settings = governingSettings(ctx.settings, m.portalId, m.appId);
     if (!settings || m.message.action === "DELETE") continue;
     const t = translate(settings.mappings[m.objectType]?.properties ?? [], m.message.properties ?? {});
     if (!("patch" in t)) {
@@ -114,9 +115,9 @@ export async function planBatch(db: Db, ctx: PlanContext, msgs: SyncQueueMessage
       out.set(m.id, { kind: "drop", reason: "already applied (redelivery)" });
       continue;
     }
-    const settings = ctx.settings.get(ownerKey(m.portalId, m.appId));
+    const settings = governingSettings(ctx.settings, m.portalId, m.appId);
     if (!settings) {
-      const whose = m.appId === null ? "this account" : `app ${m.appId}`;
+      const whose = m.appId === null ? "this account" : `app ${m.appId} or for this account`;
       out.set(m.id, fail(m, { type: "NO_SYNC_SETTINGS", details: `No ecommerce settings exist for ${whose}.` }));
       continue;
     }

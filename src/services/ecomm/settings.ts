@@ -1,7 +1,9 @@
 /**
  * @module Ecommerce settings (spec 2.2; reference §3.2). Two owners: an app (developer key + appId) and
- * an account (its own token). Which settings govern a sync is decided by the credential that sent it:
- * an OAuth access token uses its app's settings, a private-app token the account's.
+ * an account (its own token). Which settings govern a sync is decided when the consumer processes it
+ * (`governingSettings`): a sync sent with an OAuth access token uses its app's settings when the app has
+ * any, otherwise the token's account's (spec 4.2: no appId "when building for a single account"); a sync
+ * sent with a private-app token uses the account's.
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -21,8 +23,9 @@ export type SettingsRow = typeof ecommSettings.$inferSelect;
 
 /**
  * Which settings a settings request acts on. A developer key needs `?appId=` of its own app. An account
- * token acts on its account's settings; an OAuth token may read (never change) its own app's settings
- * with `?appId=`, because app settings are shared by every account the app is installed in.
+ * token acts on its account's settings (which govern the token's syncs unless its app has settings, see
+ * `governingSettings`); an OAuth token may read (never change) its own app's settings with `?appId=`,
+ * because app settings are shared by every account the app is installed in.
  */
 export function settingsOwnerFor(principal: Principal, appId: number | undefined, write: boolean): SettingsOwner {
   switch (principal.kind) {
@@ -43,9 +46,29 @@ export function settingsOwnerFor(principal: Principal, appId: number | undefined
   }
 }
 
-/** The settings a sync message is governed by (see module comment). */
-export const syncSettingsOwner = (portalId: number, appId: number | null): SettingsOwner =>
-  appId === null ? { kind: "portal", id: portalId } : { kind: "app", id: appId };
+/** The key of an owner's row in a map of settings rows (`${ownerKind}:${ownerId}`). */
+export const settingsKey = (owner: SettingsOwner) => `${owner.kind}:${owner.id}`;
+
+/**
+ * The owners whose settings may govern a sync message, in precedence order: the app's (app-level, set
+ * with the developer key) before the account's (account-level). A private-app message (appId null) has
+ * only the account. The consumer reads every candidate in its one settings query.
+ */
+export const syncSettingsOwners = (portalId: number, appId: number | null): SettingsOwner[] =>
+  appId === null ? [{ kind: "portal", id: portalId }] : [{ kind: "app", id: appId }, { kind: "portal", id: portalId }];
+
+/**
+ * The settings that govern a sync message: those of the first candidate owner that has settings at all.
+ * Existence decides, not `enabled`: an app's disabled settings pause its syncs in every account (they do
+ * not fall through to an account's). Undefined when no candidate has settings (NO_SYNC_SETTINGS).
+ */
+export function governingSettings(rows: ReadonlyMap<string, SettingsRow>, portalId: number, appId: number | null): SettingsRow | undefined {
+  for (const owner of syncSettingsOwners(portalId, appId)) {
+    const row = rows.get(settingsKey(owner));
+    if (row) return row;
+  }
+  return undefined;
+}
 
 export const getSettings = (db: Db, owner: SettingsOwner) =>
   db
