@@ -50,7 +50,8 @@ export async function decideAll(
     [...groups].map(async ([name, group]) => {
       const entries: OrderEntry[] = group.map((m) => ({ externalObjectId: m.message.externalObjectId, id: m.id, changedAt: m.message.changedAt }));
       try {
-        const verdicts = await orderStub(ns, name).decide(entries);
+        const { portalId, storeId, storeGen } = group[0]!;
+        const verdicts = await orderStub(ns, name).decide(entries, { portalId, storeId, storeGen });
         group.forEach((m, i) => out.set(m.id, verdicts[i] ?? new Error("no verdict")));
       } catch (err) {
         const error = err instanceof Error ? err : new Error(String(err));

@@ -29,12 +29,52 @@ interface Stamp {
 /** Total order of messages of one object: changedAt, then message id (deterministic, spec 2.4 rule 2). */
 export const isNewer = (a: Stamp, b: Stamp) => a.changedAt > b.changedAt || (a.changedAt === b.changedAt && a.id > b.id);
 
+/** The store generation an ordering object serves (its name holds the same, sync-order-client.ts). */
+export interface OrderStore {
+  portalId: number;
+  storeId: string;
+  storeGen: string;
+}
+
+/** How often an ordering object checks that its store generation still exists. */
+export const SWEEP_MS = 24 * 60 * 60 * 1000;
+
 export class SyncOrder extends DurableObject<Env> {
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env);
-    ctx.storage.sql.exec(
-      "CREATE TABLE IF NOT EXISTS lww (external_id TEXT PRIMARY KEY, changed_at INTEGER NOT NULL, message_id TEXT NOT NULL)",
-    );
+  /** The lww table exists in storage (it is created on first use, so a swept object stays empty). */
+  private ready = false;
+
+  private table(): void {
+    if (this.ready) return;
+    this.ctx.storage.sql.exec("CREATE TABLE IF NOT EXISTS lww (external_id TEXT PRIMARY KEY, changed_at INTEGER NOT NULL, message_id TEXT NOT NULL)");
+    this.ready = true;
+  }
+
+  /**
+   * Remembers which store generation this object orders and arms the daily sweep. A deleted (or redefined)
+   * store's objects are never named again, so without the sweep their state would be kept, and billed,
+   * forever.
+   */
+  private track(store: OrderStore): void {
+    const kv = this.ctx.storage.kv;
+    if (kv.get("store")) return;
+    kv.put("store", store);
+    void this.ctx.storage.setAlarm(Date.now() + SWEEP_MS);
+  }
+
+  /** The sweep: everything goes once the store generation is gone from D1; otherwise check again later. */
+  override async alarm(): Promise<void> {
+    const store = this.ctx.storage.kv.get<OrderStore>("store");
+    if (!store) return;
+    const row = await this.env.DB.prepare("select generation from ecomm_stores where portal_id = ? and store_id = ?")
+      .bind(store.portalId, store.storeId)
+      .first<{ generation: string }>();
+    if (row?.generation === store.storeGen) {
+      await this.ctx.storage.setAlarm(Date.now() + SWEEP_MS);
+      return;
+    }
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.ready = false;
   }
 
   /**
@@ -43,7 +83,9 @@ export class SyncOrder extends DurableObject<Env> {
    * (or rewrites it unchanged for a redelivered winner), and RETURNING lists exactly the entries that are
    * now the winners. It commits before the answer leaves the object (output gate).
    */
-  decide(entries: OrderEntry[]): Verdict[] {
+  decide(entries: OrderEntry[], store?: OrderStore): Verdict[] {
+    this.table();
+    if (store) this.track(store);
     const best = new Map<string, number>();
     entries.forEach((e, i) => {
       const at = best.get(e.externalObjectId);
@@ -69,6 +111,7 @@ export class SyncOrder extends DurableObject<Env> {
 
   /** The recorded winner of one object (status and tests). */
   winner(externalObjectId: string): Stamp | null {
+    this.table();
     const row = this.ctx.storage.sql
       .exec<{ changed_at: number; message_id: string }>("SELECT changed_at, message_id FROM lww WHERE external_id = ?", externalObjectId)
       .toArray()[0];

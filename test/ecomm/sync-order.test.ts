@@ -1,8 +1,9 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { fnv1a, orderStub, SHARDS, shardName } from "../../src/durable-objects/sync-order-client";
-import type { SyncOrder } from "../../src/durable-objects/sync-order";
-import { unique } from "../helpers/api";
+import { SWEEP_MS, type SyncOrder } from "../../src/durable-objects/sync-order";
+import { call, tenant, unique } from "../helpers/api";
+import { BRIDGE } from "./helpers";
 
 const stub = () => orderStub(env.SYNC_ORDER, unique("order"));
 const e = (externalObjectId: string, changedAt: number, id: string) => ({ externalObjectId, changedAt, id });
@@ -53,5 +54,38 @@ describe("SyncOrder: per-object last-write-wins", () => {
     expect([...shards].every((s) => s >= 0 && s < SHARDS)).toBe(true);
     expect(shards.size).toBe(Math.min(SHARDS, 200));
     expect(JSON.parse(name("abc")).slice(0, 4)).toEqual([1, "s", "g", "CONTACT"]);
+  });
+
+  it("an object whose store generation is gone empties itself at its daily sweep; a live store's keeps its state", async () => {
+    const t = await tenant();
+    expect((await call("PUT", `${BRIDGE}/stores`, { token: t.pat, body: { id: "swept", label: "S" } })).status).toBe(200);
+    const generation = (await env.DB.prepare("select generation from ecomm_stores where portal_id = ? and store_id = 'swept'").bind(t.portalId).first<string>("generation"))!;
+    const live = stub();
+    const orphan = stub();
+    await live.decide([e("a", 1, "m1")], { portalId: t.portalId, storeId: "swept", storeGen: generation });
+    await orphan.decide([e("a", 1, "m1")], { portalId: t.portalId, storeId: "swept", storeGen: "an-older-generation" });
+    for (const s of [live, orphan]) {
+      const due = await runInDurableObject(s, (_o: SyncOrder, state) => state.storage.getAlarm());
+      expect(due).toBeGreaterThan(Date.now() + SWEEP_MS - 60_000);
+    }
+
+    expect(await runDurableObjectAlarm(live)).toBe(true);
+    await runInDurableObject(live, async (obj: SyncOrder, state) => {
+      expect(obj.winner("a")).toEqual({ changedAt: 1, id: "m1" });
+      expect(await state.storage.getAlarm()).toBeGreaterThan(Date.now()); // checks again tomorrow
+    });
+
+    expect(await runDurableObjectAlarm(orphan)).toBe(true);
+    await runInDurableObject(orphan, async (_obj: SyncOrder, state) => {
+      expect(await state.storage.getAlarm()).toBeNull();
+      expect(state.storage.kv.get("store")).toBeUndefined();
+      expect([...state.storage.sql.exec("select name from sqlite_master where name = 'lww'")]).toEqual([]);
+    });
+
+    // Deleting the store makes the live one an orphan too.
+    expect((await call("DELETE", `${BRIDGE}/stores/swept`, { token: t.pat })).status).toBe(204);
+    expect(await runDurableObjectAlarm(live)).toBe(true);
+    await runInDurableObject(live, async (_obj: SyncOrder, state) => expect(await state.storage.getAlarm()).toBeNull());
+    expect(await live.decide([e("a", 1, "m1")])).toEqual(["apply"]); // an emptied object still answers
   });
 });
