@@ -58,11 +58,13 @@ const accountOnly = (w: World): Cred[] => [
 ];
 
 /**
- * Routes of one app that take its developer key or an OAuth token of it (spec 5.2: timeline setup): B's
- * credentials minus A's app installed in B. That token *is* A's app: on A's app path it acts for the app,
- * not for another tenant (event types are the app's, shared by its installs).
+ * Routes of one app that take its developer key or an OAuth token of it (spec 5.2: timeline setup, app
+ * sync errors): B's credentials minus A's app installed in B. That token *is* A's app: on A's app path it
+ * acts for the app, not for another tenant (event types are the app's, shared by its installs; its
+ * app errors are its own account's, checked below with status 200 and none of A's data).
  */
 const otherApps = (w: World): Cred[] => credentialsFor(["developer", "oauth"], w).filter((c) => c.bearer !== w.shared);
+const aAppInB = (w: World): Cred[] => [{ name: "A's app installed in B", bearer: w.shared }];
 
 const enc = encodeURIComponent;
 
@@ -129,7 +131,11 @@ export const FIXTURES: Record<string, Fixture> = {
     { path: `${BRIDGE}/sync/status/${w.ids.bStore}/CONTACT/${enc(w.ids.syncedExt)}` },
   ],
   "GET /extensions/ecomm/v2/sync/errors/portal/:portalId": (w) => [{ path: `${BRIDGE}/sync/errors/portal/${w.a.portalId}` }],
-  "GET /extensions/ecomm/v2/sync/errors/app/:appId": (w) => [{ path: `${BRIDGE}/sync/errors/app/${w.a.appId}` }],
+  "GET /extensions/ecomm/v2/sync/errors/app/:appId": (w) => [
+    { path: `${BRIDGE}/sync/errors/app/${w.a.appId}`, tokens: otherApps(w) },
+    // A's app's token for B's account: its own install's errors only, none of A's account (spec 5.2 decision).
+    { path: `${BRIDGE}/sync/errors/app/${w.a.appId}?includeResolved=true`, status: 200, tokens: aAppInB(w) },
+  ],
 
   // Timeline setup (developer key or OAuth token of the app): A's app in the path (every credential but A's
   // app installed in B, see otherApps), or B's own app with A's event type or property (every credential).
