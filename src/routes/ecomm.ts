@@ -22,9 +22,19 @@ const BASE = "/extensions/ecomm/v2";
 const account: AuthRule = { kinds: ["oauth", "private_app"], scopes: ["integration-sync"] };
 /** Settings are app-level (developer key + appId) or account-level (the account's token), spec 4.2. */
 const settingsAuth: AuthRule = { kinds: ["developer", "oauth", "private_app"], scopes: ["integration-sync"] };
-const developer: AuthRule = { kinds: ["developer"] };
 /** Only an install knows both an app and an account (reference §1.1: `/sync/errors` takes an OAuth token). */
 const install: AuthRule = { kinds: ["oauth"], scopes: ["integration-sync"] };
+/**
+ * `/sync/errors/app/{appId}`: spec 5.2 says app errors were "originally defined with a developer key in
+ * `hapikey`; current use is a private app token or OAuth", and spec 4.2 / reference §1.1 still describe
+ * the developer key, so both are accepted. The developer key sees every error of its app; an install's
+ * OAuth token only its own account's (`installOf`, as on `/sync/errors`), so an app's token for one
+ * customer never reads another customer's errors. Scope `integration-sync`, as on the rest of the bridge
+ * (reference §3 and §8.5: it is the bridge's scope; `e-commerce` covers products and line items, not the
+ * bridge). Private-app tokens stay refused (403): a private app belongs to one account and has no link
+ * to a developer app id, so nothing ties it to the `{appId}` of the path.
+ */
+const appOrInstall: AuthRule = { kinds: ["developer", ...install.kinds], scopes: install.scopes };
 
 /** A bridge route: the common tag and the sunset headers (spec 9.2). */
 function bridge<PS extends z.ZodType, QS extends z.ZodType, BS extends z.ZodType>(
@@ -227,14 +237,16 @@ export const ecommRoutes = [
   bridge({
     method: "GET",
     path: `${BASE}/sync/errors/app/:appId`,
-    summary: "Sync errors of every sync governed by the app's settings, newest first (developer key)",
-    auth: developer,
+    summary:
+      "Sync errors of syncs governed by the app's settings, newest first: all of them with the app's developer key, the token's account's with an OAuth token of the app",
+    auth: appOrInstall,
     params: s.appParams,
     query: s.errorsQuery,
     responses: { 200: { description: "A page of errors", schema: s.errorsListResponse } },
     handler: async ({ db, principal, params, query, url }) => {
       requireOwnApp(principal, params.appId);
-      return json(await listErrors(db, { appId: params.appId }, query, url));
+      const scope = principal.kind === "developer" ? { appId: params.appId } : installOf(principal);
+      return json(await listErrors(db, scope, query, url));
     },
   }),
 ];

@@ -15,6 +15,12 @@ const SECURITY: Record<string, Record<string, string[]>[]> = {
   admin: [{ adminToken: [] }],
 };
 
+/** The route's security requirements, each once: OAuth and the developer key both allow a Bearer token. */
+function security(r: RouteDef): Record<string, string[]>[] {
+  const all = r.auth.kinds.flatMap((k) => SECURITY[k] ?? []);
+  return all.filter((req, i) => all.findIndex((o) => JSON.stringify(o) === JSON.stringify(req)) === i);
+}
+
 export function buildDocument(routes: RouteDef[]) {
   const paths: ZodOpenApiPathsObject = {};
   for (const r of routes) {
@@ -24,7 +30,7 @@ export function buildDocument(routes: RouteDef[]) {
       summary: r.summary,
       tags: [r.tag],
       operationId: `${r.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? "").toUpperCase())}`,
-      security: r.auth.kinds.flatMap((k) => SECURITY[k] ?? []),
+      security: security(r),
       requestParams: {
         ...(r.params ? { path: r.params as never } : {}),
         ...(r.query ? { query: r.query as never } : {}),

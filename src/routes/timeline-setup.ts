@@ -1,6 +1,7 @@
 /**
  * @module Timeline setup `/integrations/v1/{appId}/timeline/event-types[/...]` (spec 4.3; reference §4):
- * event types and their properties, authenticated by the app's developer key (as `hapikey` or Bearer).
+ * event types and their properties, authenticated by the app's developer key (as `hapikey` or Bearer) or
+ * by an OAuth access token of an install of that app (spec 5.2, see `setup` below).
  * Creates and updates answer 200 with the stored object, lists are bare arrays, deletes 204 (reference §0).
  * The `userId` query parameter old clients send is accepted and ignored (reference §1.1).
  */
@@ -12,7 +13,19 @@ import { route } from "../lib/route";
 import * as types from "../services/timeline-types";
 import * as s from "./timeline.schemas";
 
-const developer: AuthRule = { kinds: ["developer"] };
+/**
+ * Spec 5.2: event-type setup "was originally defined with a developer key in `hapikey`; current use is a
+ * private app token or OAuth". Spec 4.3 and reference §4 still describe the developer key, so it keeps
+ * working; an OAuth access token of an install of the path's app is accepted beside it. Event types
+ * belong to the app, not to an account, so such a token acts for its app here: `requireOwnApp` gives
+ * another app's token (like another app's developer key) a 404, and the change applies to every account
+ * the app is installed in, as it does with the developer key.
+ * Scope `timeline` (reference §8.5: "manage custom events on CRM records"), the one timeline event
+ * writes need too; a developer key carries no scopes (scopes are checked on OAuth and private-app tokens).
+ * Private-app tokens stay refused (403): a private app belongs to one account and has no link to a
+ * developer app id, so nothing ties it to the `{appId}` of the path.
+ */
+const setup: AuthRule = { kinds: ["developer", "oauth"], scopes: ["timeline"] };
 const tag = "Timeline setup";
 const base = "/integrations/v1/:appId/timeline/event-types";
 
@@ -31,7 +44,7 @@ export const timelineSetupRoutes = [
     path: base,
     summary: "Create a timeline event type",
     tag,
-    auth: developer,
+    auth: setup,
     params: s.appParams,
     body: s.createEventTypeBody,
     responses: { 200: { description: "The saved event type", schema: s.eventTypeResponse } },
@@ -47,7 +60,7 @@ export const timelineSetupRoutes = [
     path: base,
     summary: "List the app's event types (a bare array)",
     tag,
-    auth: developer,
+    auth: setup,
     params: s.appParams,
     responses: { 200: { description: "Event types", schema: s.eventTypeList } },
     handler: async ({ db, principal, params }) => {
@@ -60,7 +73,7 @@ export const timelineSetupRoutes = [
     path: `${base}/:eventTypeId`,
     summary: "Read an event type",
     tag,
-    auth: developer,
+    auth: setup,
     params: s.eventTypeParams,
     responses: { 200: { description: "The event type", schema: s.eventTypeResponse } },
     handler: async ({ db, principal, params }) => {
@@ -73,7 +86,7 @@ export const timelineSetupRoutes = [
     path: `${base}/:eventTypeId`,
     summary: "Update an event type (fields left out keep their value; null clears a template)",
     tag,
-    auth: developer,
+    auth: setup,
     params: s.eventTypeParams,
     body: s.updateEventTypeBody,
     responses: { 200: { description: "The updated event type", schema: s.eventTypeResponse } },
@@ -89,7 +102,7 @@ export const timelineSetupRoutes = [
     path: `${base}/:eventTypeId`,
     summary: "Delete an event type with its properties and events",
     tag,
-    auth: developer,
+    auth: setup,
     params: s.eventTypeParams,
     responses: { 204: { description: "Deleted" } },
     handler: async ({ db, principal, params }) => {
@@ -103,7 +116,7 @@ export const timelineSetupRoutes = [
     path: `${base}/:eventTypeId/properties`,
     summary: "Add a property to an event type",
     tag,
-    auth: developer,
+    auth: setup,
     params: s.eventTypeParams,
     body: s.createPropertyBody,
     responses: { 200: { description: "The saved property", schema: s.propertyResponse } },
@@ -118,7 +131,7 @@ export const timelineSetupRoutes = [
     path: `${base}/:eventTypeId/properties`,
     summary: "List an event type's properties (a bare array)",
     tag,
-    auth: developer,
+    auth: setup,
     params: s.eventTypeParams,
     responses: { 200: { description: "Properties", schema: s.propertyList } },
     handler: async ({ db, principal, params }) => {
@@ -132,7 +145,7 @@ export const timelineSetupRoutes = [
     path: `${base}/:eventTypeId/properties`,
     summary: "Update a property named by the id in the body (its name cannot change)",
     tag,
-    auth: developer,
+    auth: setup,
     params: s.eventTypeParams,
     body: s.updatePropertyBody,
     responses: { 200: { description: "The updated property", schema: s.propertyResponse } },
@@ -152,7 +165,7 @@ export const timelineSetupRoutes = [
     path: `${base}/:eventTypeId/properties/:propertyId`,
     summary: "Delete a property",
     tag,
-    auth: developer,
+    auth: setup,
     params: s.propertyParams,
     responses: { 204: { description: "Deleted" } },
     handler: async ({ db, principal, params }) => {

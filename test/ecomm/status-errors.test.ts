@@ -188,17 +188,62 @@ describe("GET /sync/errors/app/:appId", () => {
     expect(ids(await call("GET", PORTAL_ERRORS, { token: t.pat })).sort()).toEqual(["via-app", "via-pat"]);
   });
 
-  it("auth and isolation: only that app's developer key", async () => {
+  it("auth and isolation: that app's developer key or OAuth token; another app's is 404, a private app's 403", async () => {
     const { t, origin } = await bridgeTenant();
     await deliver([qmsg(origin, "CONTACT", { externalObjectId: "x", properties: {} })]);
     const other = await tenant();
     const path = `${BRIDGE}/sync/errors/app/${t.appId}`;
     expectError(await call("GET", path, { token: other.developerKey }), 404, "OBJECT_NOT_FOUND");
-    expectError(await call("GET", path, { token: t.oauth }), 403, "FORBIDDEN");
-    expectError(await call("GET", path, { token: t.pat }), 403, "FORBIDDEN");
+    expectError(await call("GET", path, { token: other.oauth }), 404, "OBJECT_NOT_FOUND");
+    expect(expectError(await call("GET", path, { token: t.pat }), 403, "FORBIDDEN").message).toContain("private app token");
     expectError(await call("GET", path), 401, "INVALID_AUTHENTICATION");
+    expectError(await call("GET", `${path}?hapikey=${t.oauth}`), 401, "INVALID_AUTHENTICATION");
     expectError(await call("GET", `${path}?limit=500`, { token: t.developerKey }), 400, "VALIDATION_ERROR");
+    expectError(await call("GET", `${path}?limit=500`, { token: t.oauth }), 400, "VALIDATION_ERROR");
     expect(ids(await call("GET", path, { token: t.developerKey }))).toEqual(["x"]);
+    expect(ids(await call("GET", path, { token: t.oauth }))).toEqual(["x"]);
+  });
+
+  it("with an OAuth token of the app (spec 5.2): only the token's account's errors; the developer key still sees every account's", async () => {
+    const t = await tenant();
+    const other = await tenant();
+    // The same app installed in a second account, and another app installed in the first.
+    const second = (await admin("POST", `/admin/v1/accounts/${other.portalId}/installs`, { appId: t.appId })).access_token as string;
+    await seedErrors(t, [
+      { ext: "mine-old", at: 1000 },
+      { ext: "account-level", at: 2000, appId: null },
+      { ext: "mine-new", at: 3000, type: "INVALID_EMAIL_ADDRESS" },
+      { ext: "mine-resolved", at: 4000, status: "RESOLVED" },
+      { ext: "other-app-here", at: 4500, appId: other.appId },
+    ]);
+    await seedErrors(other, [
+      { ext: "same-app-other-account", at: 5000, appId: t.appId },
+      { ext: "other-app-there", at: 6000, appId: other.appId },
+    ]);
+    const path = `${BRIDGE}/sync/errors/app/${t.appId}`;
+    const res = await call("GET", path, { token: t.oauth });
+    expect(res.status, res.text).toBe(200);
+    expect(ids(res)).toEqual(["mine-new", "mine-old"]);
+    expect(res.json.results.every((e: { portalId: number }) => e.portalId === t.portalId)).toBe(true);
+    expect(ids(await call("GET", `${path}?includeResolved=true`, { token: t.oauth }))).toEqual(["mine-resolved", "mine-new", "mine-old"]);
+    // Paging stays within the account: one record past the end of its errors, nothing of the other account.
+    const paged = await call("GET", `${path}?limit=1&page=2`, { token: t.oauth });
+    expect(ids(paged)).toEqual(["mine-old"]);
+    expect(paged.json.paging).toBeUndefined();
+    expect(ids(await call("GET", path, { token: second }))).toEqual(["same-app-other-account"]);
+    // The same answer as GET /sync/errors, which lists the token's app in the token's account.
+    expect(ids(await call("GET", ERRORS, { token: t.oauth }))).toEqual(ids(res));
+    // The developer key keeps seeing the app's errors in every account.
+    expect(ids(await call("GET", `${path}?hapikey=${t.developerKey}`))).toEqual(["same-app-other-account", "mine-new", "mine-old"]);
+    // The other app's token on its own path sees only its own app's errors in its own account.
+    expect(ids(await call("GET", `${BRIDGE}/sync/errors/app/${other.appId}`, { token: other.oauth }))).toEqual(["other-app-there"]);
+  });
+
+  it("an OAuth token needs the integration-sync scope", async () => {
+    const narrow = await tenant({ scopes: ["oauth", "e-commerce", "timeline"] });
+    const err = expectError(await call("GET", `${BRIDGE}/sync/errors/app/${narrow.appId}`, { token: narrow.oauth }), 403, "MISSING_SCOPES");
+    expect(err.errors[0].context.requiredScopes).toEqual(["integration-sync"]);
+    expect((await call("GET", `${BRIDGE}/sync/errors/app/${narrow.appId}`, { token: narrow.developerKey })).status).toBe(200);
   });
 });
 

@@ -16,4 +16,16 @@ describe("GET /openapi.json (issue 2 §7)", () => {
     const create = res.json.paths["/admin/v1/accounts"].post;
     expect(create.requestBody.content["application/json"].schema).toBeDefined();
   });
+
+  it("lists each security requirement of an operation once (OAuth and the developer key both allow Bearer)", async () => {
+    const res = await call("GET", "/openapi.json");
+    for (const [path, item] of Object.entries(res.json.paths as Record<string, Record<string, { security?: unknown[] }>>)) {
+      for (const [method, op] of Object.entries(item)) {
+        const seen = (op.security ?? []).map((x) => JSON.stringify(x));
+        expect(new Set(seen).size, `${method} ${path}`).toBe(seen.length);
+      }
+    }
+    expect(res.json.paths["/extensions/ecomm/v2/sync/errors/app/{appId}"].get.security).toEqual([{ developerKey: [] }, { bearer: [] }]);
+    expect(res.json.paths["/extensions/ecomm/v2/settings"].put.security).toEqual([{ developerKey: [] }, { bearer: [] }]);
+  });
 });

@@ -2,8 +2,10 @@
  * The authentication matrix, generated over the whole route table (issue 9; platform §5.2, §5.3 API2 and
  * API5): every account-level route refuses no credential, unknown, malformed, expired and revoked
  * (uninstalled) tokens, refresh tokens, account hapikeys, developer keys, and tokens without the scope;
- * every developer-key route refuses account tokens; every operator route refuses everything but the
- * operator token. The requests are the owner's own valid requests, so nothing but the credential is wrong.
+ * every developer-key route refuses account tokens; a route of one app (`:appId`) that takes the app's
+ * developer key and its OAuth token (spec 5.2) still takes the key; every operator route refuses
+ * everything but the operator token. The requests are the owner's own valid requests, so nothing but the
+ * credential is wrong.
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +22,8 @@ const key = (r: RouteDef) => `${r.method} ${r.path}`;
 const kinds = (r: RouteDef) => r.auth.kinds as readonly string[];
 const accountRoutes = allRoutes.filter((r) => kinds(r).includes("oauth") || kinds(r).includes("private_app"));
 const developerRoutes = allRoutes.filter((r) => kinds(r).length === 1 && kinds(r)[0] === "developer");
+/** Account routes that also take the developer key of the path's app (spec 5.2: timeline setup, app sync errors). */
+const appRoutes = accountRoutes.filter((r) => kinds(r).includes("developer") && /\/:appId(\/|$)/.test(r.path));
 const adminRoutes = allRoutes.filter((r) => kinds(r).includes("admin"));
 /** The web app's pages and their JSON helpers: a signed-in session, never a bearer token. */
 const sessionRoutes = allRoutes.filter((r) => kinds(r).length === 1 && kinds(r)[0] === "session");
@@ -157,6 +161,19 @@ describe.each(developerRoutes.map((r) => [key(r), r] as const))("authentication:
   }
 });
 
+describe.each(appRoutes.map((r) => [key(r), r] as const))("authentication: %s (developer key or the app's OAuth token)", (_name, r) => {
+  it("no credential, unknown developer key as ?hapikey → 401", async () => {
+    expectError(await request(r), 401, "INVALID_AUTHENTICATION");
+    expectError(await request(r, { hapikey: crypto.randomUUID() }), 401, "INVALID_AUTHENTICATION");
+  });
+  if (r.method === "GET") {
+    it("control: the app's own developer key gets 200, as Bearer and as ?hapikey", async () => {
+      expect((await request(r, { bearer: w.a.developerKey })).status).toBe(200);
+      expect((await request(r, { hapikey: w.a.developerKey })).status).toBe(200);
+    });
+  }
+});
+
 describe.each(adminRoutes.map((r) => [key(r), r] as const))("authentication: %s (operator)", (_name, r) => {
   it("anything but the operator token → 401", async () => {
     expectError(await request(r), 401, "INVALID_AUTHENTICATION");
@@ -192,6 +209,8 @@ describe("the matrix covers the route table", () => {
     const rest = allRoutes.filter((r) => !covered.has(r));
     expect(rest.filter((r) => kinds(r).length > 0).map(key)).toEqual([]);
     expect(accountRoutes.length + developerRoutes.length + adminRoutes.length).toBeGreaterThan(60);
+    // Timeline setup (9 routes) and app sync errors take the developer key or the app's OAuth token.
+    expect(appRoutes.length).toBeGreaterThanOrEqual(10);
   });
 });
 

@@ -57,6 +57,15 @@ const accountOnly = (w: World): Cred[] => [
   { name: "B's OAuth token", bearer: w.b.oauth },
 ];
 
+/**
+ * Routes of one app that take its developer key or an OAuth token of it (spec 5.2: timeline setup, app
+ * sync errors): B's credentials minus A's app installed in B. That token *is* A's app: on A's app path it
+ * acts for the app, not for another tenant (event types are the app's, shared by its installs; its
+ * app errors are its own account's, checked below with status 200 and none of A's data).
+ */
+const otherApps = (w: World): Cred[] => credentialsFor(["developer", "oauth"], w).filter((c) => c.bearer !== w.shared);
+const aAppInB = (w: World): Cred[] => [{ name: "A's app installed in B", bearer: w.shared }];
+
 const enc = encodeURIComponent;
 
 /**
@@ -122,39 +131,44 @@ export const FIXTURES: Record<string, Fixture> = {
     { path: `${BRIDGE}/sync/status/${w.ids.bStore}/CONTACT/${enc(w.ids.syncedExt)}` },
   ],
   "GET /extensions/ecomm/v2/sync/errors/portal/:portalId": (w) => [{ path: `${BRIDGE}/sync/errors/portal/${w.a.portalId}` }],
-  "GET /extensions/ecomm/v2/sync/errors/app/:appId": (w) => [{ path: `${BRIDGE}/sync/errors/app/${w.a.appId}` }],
+  "GET /extensions/ecomm/v2/sync/errors/app/:appId": (w) => [
+    { path: `${BRIDGE}/sync/errors/app/${w.a.appId}`, tokens: otherApps(w) },
+    // A's app's token for B's account: its own install's errors only, none of A's account (spec 5.2 decision).
+    { path: `${BRIDGE}/sync/errors/app/${w.a.appId}?includeResolved=true`, status: 200, tokens: aAppInB(w) },
+  ],
 
-  // Timeline setup (developer key): A's app in the path, or B's own app with A's event type or property.
-  "POST /integrations/v1/:appId/timeline/event-types": (w) => [{ path: typesPath(w.a.appId), body: { name: "B's type" } }],
-  "GET /integrations/v1/:appId/timeline/event-types": (w) => [{ path: typesPath(w.a.appId) }],
+  // Timeline setup (developer key or OAuth token of the app): A's app in the path (every credential but A's
+  // app installed in B, see otherApps), or B's own app with A's event type or property (every credential).
+  "POST /integrations/v1/:appId/timeline/event-types": (w) => [{ path: typesPath(w.a.appId), body: { name: "B's type" }, tokens: otherApps(w) }],
+  "GET /integrations/v1/:appId/timeline/event-types": (w) => [{ path: typesPath(w.a.appId), tokens: otherApps(w) }],
   "GET /integrations/v1/:appId/timeline/event-types/:eventTypeId": (w) => [
-    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}` },
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}`, tokens: otherApps(w) },
     { path: `${typesPath(w.b.appId)}/${w.ids.eventType}` },
   ],
   "PUT /integrations/v1/:appId/timeline/event-types/:eventTypeId": (w) => [
-    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}`, body: { name: "renamed by B" } },
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}`, body: { name: "renamed by B" }, tokens: otherApps(w) },
     { path: `${typesPath(w.b.appId)}/${w.ids.eventType}`, body: { name: "renamed by B" } },
   ],
   "DELETE /integrations/v1/:appId/timeline/event-types/:eventTypeId": (w) => [
-    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}` },
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}`, tokens: otherApps(w) },
     { path: `${typesPath(w.b.appId)}/${w.ids.eventType}` },
   ],
   "POST /integrations/v1/:appId/timeline/event-types/:eventTypeId/properties": (w) => [
-    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties`, body: { name: "added", label: "by B", propertyType: "String" } },
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties`, body: { name: "added", label: "by B", propertyType: "String" }, tokens: otherApps(w) },
     { path: `${typesPath(w.b.appId)}/${w.ids.eventType}/properties`, body: { name: "added", label: "by B", propertyType: "String" } },
   ],
   "GET /integrations/v1/:appId/timeline/event-types/:eventTypeId/properties": (w) => [
-    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties` },
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties`, tokens: otherApps(w) },
     { path: `${typesPath(w.b.appId)}/${w.ids.eventType}/properties` },
   ],
   "PUT /integrations/v1/:appId/timeline/event-types/:eventTypeId/properties": (w) => [
-    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties`, body: { id: w.ids.property, label: "by B" } },
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties`, body: { id: w.ids.property, label: "by B" }, tokens: otherApps(w) },
     { path: `${typesPath(w.b.appId)}/${w.ids.eventType}/properties`, body: { id: w.ids.property, label: "by B" } },
     // B's own app and event type, A's property id in the body.
     { path: `${typesPath(w.b.appId)}/${w.ids.bEventType}/properties`, body: { id: w.ids.property, label: "by B" } },
   ],
   "DELETE /integrations/v1/:appId/timeline/event-types/:eventTypeId/properties/:propertyId": (w) => [
-    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties/${w.ids.property}` },
+    { path: `${typesPath(w.a.appId)}/${w.ids.eventType}/properties/${w.ids.property}`, tokens: otherApps(w) },
     { path: `${typesPath(w.b.appId)}/${w.ids.eventType}/properties/${w.ids.property}` },
     { path: `${typesPath(w.b.appId)}/${w.ids.bEventType}/properties/${w.ids.property}` },
   ],

@@ -1,7 +1,7 @@
 /** Event types `/integrations/v1/{appId}/timeline/event-types` (spec 2.6, 4.3, 8; reference §4.1–4.2). */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, expectError, tenant } from "../helpers/api";
+import { admin, call, expectError, tenant } from "../helpers/api";
 import { createProp, createRecord, createType, dev, expectStored, getEvent, typesPath } from "./helpers";
 import { traffic } from "./traffic";
 
@@ -160,10 +160,15 @@ describe("event-types credentials", () => {
     expectError(await call("GET", typesPath(t.appId)), 401, "INVALID_AUTHENTICATION");
   });
 
-  it.each(["oauth", "pat"] as const)("refuses an account token (%s) with 403", async (kind) => {
+  it("refuses a private-app token with 403: a private app has no developer app behind it (spec 5.2 decision)", async () => {
     const t = await tenant();
-    expectError(await call("POST", typesPath(t.appId), { token: t[kind], body: { name: "x" } }), 403, "FORBIDDEN");
-    expectError(await call("GET", typesPath(t.appId), { token: t[kind] }), 403, "FORBIDDEN");
+    const type = await createType(t);
+    const err = expectError(await call("POST", typesPath(t.appId), { token: t.pat, body: { name: "x" } }), 403, "FORBIDDEN");
+    expect(err.message).toContain("private app token");
+    expectError(await call("GET", typesPath(t.appId), { token: t.pat }), 403, "FORBIDDEN");
+    expectError(await call("PUT", `${typesPath(t.appId)}/${type.id}`, { token: t.pat, body: { name: "x" } }), 403, "FORBIDDEN");
+    expectError(await call("GET", `${typesPath(t.appId)}/${type.id}/properties`, { token: t.pat }), 403, "FORBIDDEN");
+    expect((await dev(t, "GET", `${typesPath(t.appId)}/${type.id}`)).json.name).toBe("Webinar");
   });
 
   it("another app's developer key sees nothing of this app (404)", async () => {
@@ -184,6 +189,106 @@ describe("event-types credentials", () => {
   it("an invalid developer key is a 401", async () => {
     const t = await tenant();
     expectError(await call("GET", `${typesPath(t.appId)}?hapikey=not-a-key`), 401, "INVALID_AUTHENTICATION");
+  });
+});
+
+describe("event types and properties with an OAuth access token of the app (spec 5.2)", () => {
+  const oauth = (token: string, method: string, path: string, body?: unknown) => call(method, path, { token, body });
+
+  it("the app's own token creates, lists, reads, updates and deletes types and properties; the developer key sees the same", async () => {
+    const t = await tenant();
+    const base = typesPath(t.appId);
+    let res = await oauth(t.oauth, "POST", base, { name: "Via OAuth", applicationId: t.appId, headerTemplate: "{{title}}" });
+    expect(res.status, res.text).toBe(200);
+    const type = res.json as { id: number };
+    expect(type).toMatchObject({ name: "Via OAuth", applicationId: t.appId, headerTemplate: "{{title}}", objectType: "CONTACT" });
+    const byKey = await createType(t, { name: "Via key" });
+
+    res = await oauth(t.oauth, "GET", base);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.map((x: { id: number }) => x.id)).toEqual([type.id, byKey.id]);
+    expect((await dev(t, "GET", base)).json).toEqual(res.json);
+    expect((await oauth(t.oauth, "GET", `${base}/${type.id}`)).json).toEqual(type);
+
+    res = await oauth(t.oauth, "PUT", `${base}/${type.id}`, { name: "Renamed", detailTemplate: "d" });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ id: type.id, name: "Renamed", headerTemplate: "{{title}}", detailTemplate: "d" });
+    expect((await dev(t, "GET", `${base}/${type.id}`)).json).toEqual(res.json);
+
+    const props = `${base}/${type.id}/properties`;
+    res = await oauth(t.oauth, "POST", props, { name: "title", label: "Title", propertyType: "String" });
+    expect(res.status, res.text).toBe(200);
+    const prop = res.json as { id: number };
+    expect(prop).toMatchObject({ name: "title", label: "Title", eventTypeId: type.id });
+    res = await oauth(t.oauth, "PUT", props, { id: prop.id, label: "Renamed title" });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ id: prop.id, name: "title", label: "Renamed title" });
+    res = await oauth(t.oauth, "GET", props);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual([expect.objectContaining({ id: prop.id, label: "Renamed title" })]);
+    expect((await dev(t, "GET", props)).json).toEqual(res.json);
+
+    // The type set up with the token is usable for events, as one set up with the developer key.
+    const contact = await createRecord(t, "contacts", { email: `${type.id}@oauth-setup.example` });
+    await expectStored(t, { id: "e1", eventTypeId: type.id, objectId: contact, title: "hello" });
+
+    res = await oauth(t.oauth, "DELETE", `${props}/${prop.id}`);
+    expect(res.status, res.text).toBe(204);
+    expect((await dev(t, "GET", props)).json).toEqual([]);
+    res = await oauth(t.oauth, "DELETE", `${base}/${type.id}`);
+    expect(res.status, res.text).toBe(204);
+    expectError(await dev(t, "GET", `${base}/${type.id}`), 404, "OBJECT_NOT_FOUND");
+    // The developer key still manages what the token did not touch.
+    expect((await dev(t, "DELETE", `${base}/${byKey.id}`)).status).toBe(204);
+  });
+
+  it("a token of the same app installed in another account manages the same app's types (they are the app's, not an account's)", async () => {
+    const t = await tenant();
+    const other = await tenant();
+    const second = (await admin("POST", `/admin/v1/accounts/${other.portalId}/installs`, { appId: t.appId })).access_token as string;
+    const type = await createType(t, { name: "Shared" });
+    const res = await oauth(second, "GET", typesPath(t.appId));
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.map((x: { id: number }) => x.id)).toEqual([type.id]);
+  });
+
+  it("another app's token sees nothing of this app (404, as another app's developer key) and changes nothing", async () => {
+    const a = await tenant();
+    const b = await tenant();
+    const type = await createType(a);
+    const prop = await createProp(a, type.id, { name: "p", label: "P", propertyType: "String" });
+    const asB = (method: string, path: string, body?: unknown) => oauth(b.oauth, method, path, body);
+    const base = typesPath(a.appId);
+    expectError(await asB("GET", base), 404, "OBJECT_NOT_FOUND");
+    expectError(await asB("POST", base, { name: "x" }), 404, "OBJECT_NOT_FOUND");
+    expectError(await asB("GET", `${base}/${type.id}`), 404, "OBJECT_NOT_FOUND");
+    expectError(await asB("PUT", `${base}/${type.id}`, { name: "stolen" }), 404, "OBJECT_NOT_FOUND");
+    expectError(await asB("DELETE", `${base}/${type.id}`), 404, "OBJECT_NOT_FOUND");
+    expectError(await asB("POST", `${base}/${type.id}/properties`, { name: "q", label: "Q", propertyType: "String" }), 404, "OBJECT_NOT_FOUND");
+    expectError(await asB("GET", `${base}/${type.id}/properties`), 404, "OBJECT_NOT_FOUND");
+    expectError(await asB("PUT", `${base}/${type.id}/properties`, { id: prop.id, label: "stolen" }), 404, "OBJECT_NOT_FOUND");
+    expectError(await asB("DELETE", `${base}/${type.id}/properties/${prop.id}`), 404, "OBJECT_NOT_FOUND");
+    // Under its own app's path, B's token cannot reach A's type or property either.
+    const own = typesPath(b.appId);
+    expectError(await asB("GET", `${own}/${type.id}`), 404, "OBJECT_NOT_FOUND");
+    expectError(await asB("PUT", `${own}/${type.id}/properties`, { id: prop.id, label: "stolen" }), 404, "OBJECT_NOT_FOUND");
+    expectError(await asB("DELETE", `${own}/${type.id}/properties/${prop.id}`), 404, "OBJECT_NOT_FOUND");
+    expect((await dev(a, "GET", `${base}/${type.id}`)).json.name).toBe("Webinar");
+    expect((await dev(a, "GET", `${base}/${type.id}/properties`)).json).toEqual([prop]);
+  });
+
+  it("needs the timeline scope; a body applicationId must still be the path's app", async () => {
+    const t = await tenant({ scopes: ["oauth", "integration-sync", "crm.objects.contacts.read"] });
+    const err = expectError(await oauth(t.oauth, "POST", typesPath(t.appId), { name: "x" }), 403, "MISSING_SCOPES");
+    expect(err.errors[0].context.requiredScopes).toEqual(["timeline"]);
+    expectError(await oauth(t.oauth, "GET", typesPath(t.appId)), 403, "MISSING_SCOPES");
+    const full = await tenant();
+    expectError(await oauth(full.oauth, "POST", typesPath(full.appId), { name: "x", applicationId: full.appId + 1 }), 400, "VALIDATION_ERROR");
+  });
+
+  it("an OAuth token sent as ?hapikey is still refused (401): only the developer key travels in the query", async () => {
+    const t = await tenant();
+    expectError(await call("GET", `${typesPath(t.appId)}?hapikey=${t.oauth}`), 401, "INVALID_AUTHENTICATION");
   });
 });
 

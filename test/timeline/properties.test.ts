@@ -141,13 +141,14 @@ describe("GET, PUT, DELETE properties", () => {
 });
 
 describe("properties credentials", () => {
-  it("requires the app's developer key", async () => {
+  it("requires the app's developer key or an OAuth token of the app (spec 5.2); a private-app token is 403", async () => {
     const t = await tenant();
     const type = await createType(t);
     const body = { name: "p", label: "P", propertyType: "String" };
     expectError(await call("POST", propsPath(t.appId, type.id), { body }), 401, "INVALID_AUTHENTICATION");
-    expectError(await call("POST", propsPath(t.appId, type.id), { token: t.oauth, body }), 403, "FORBIDDEN");
+    expectError(await call("POST", propsPath(t.appId, type.id), { token: t.pat, body }), 403, "FORBIDDEN");
     expectError(await call("GET", propsPath(t.appId, type.id), { token: t.pat }), 403, "FORBIDDEN");
+    expect((await call("POST", propsPath(t.appId, type.id), { token: t.oauth, body })).status).toBe(200);
   });
 
   it("another app's developer key gets 404 and changes nothing", async () => {
