@@ -2,6 +2,7 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { users } from "../db/tables/tenancy";
+import { safeNext } from "../lib/app-session";
 import { verifyPassword } from "../lib/crypto";
 import { escapeHtml, page, PAGE_CSP } from "../lib/html";
 import { html } from "../lib/http";
@@ -10,9 +11,6 @@ import { checkCsrf, endSession, readSession, sessionCookie, startSession } from 
 
 const tag = "Session";
 const headers = { "content-security-policy": PAGE_CSP, "cache-control": "no-store" };
-
-/** Only same-site relative paths are followed after sign-in (no open redirect). */
-const safeNext = (next: string | undefined) => (next && next.startsWith("/") && !next.startsWith("//") ? next : "/app");
 
 function loginPage(next: string, error?: string) {
   return page(
@@ -35,7 +33,7 @@ export const sessionRoutes = [
     query: z.object({ next: z.string().max(2000).optional() }),
     hidden: true,
     responses: { 200: { description: "HTML" } },
-    handler: ({ query }) => html(loginPage(safeNext(query.next)), 200, headers),
+    handler: ({ query, url }) => html(loginPage(safeNext(query.next, url)), 200, headers),
   }),
   route({
     method: "POST",
@@ -48,15 +46,16 @@ export const sessionRoutes = [
     hidden: true,
     responses: { 303: { description: "Signed in" }, 401: { description: "Wrong email or password" } },
     handler: async ({ db, body, url, now }) => {
+      const next = safeNext(body.next, url);
       const candidates = await db.select().from(users).where(eq(users.email, body.email.trim().toLowerCase())).limit(5).all();
       let user: (typeof candidates)[number] | undefined;
       for (const c of candidates) if (await verifyPassword(body.password, c.passwordHash)) user = c;
       if (candidates.length === 0) await verifyPassword(body.password, null); // same cost for unknown emails
-      if (!user) return html(loginPage(safeNext(body.next), "Wrong email or password."), 401, headers);
+      if (!user) return html(loginPage(next, "Wrong email or password."), 401, headers);
       const s = await startSession(db, user.userId, user.portalId, now);
       return new Response(null, {
         status: 303,
-        headers: { location: safeNext(body.next), "set-cookie": sessionCookie(url, s.token, s.maxAgeS), "cache-control": "no-store" },
+        headers: { location: next, "set-cookie": sessionCookie(url, s.token, s.maxAgeS), "cache-control": "no-store" },
       });
     },
   }),
