@@ -62,6 +62,20 @@ export async function endSession(db: Db, request: Request) {
   if (token) await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
 }
 
+/**
+ * A form another site made the browser post here. Sign-in has no session yet, hence no session CSRF token
+ * to check (login CSRF: an attacker's page signing the victim in to the attacker's account); browsers say
+ * where the request comes from instead, in `Sec-Fetch-Site` (Fetch Metadata) and `Origin`. Only this
+ * origin (or the user's own navigation, `none`) may post; `same-site` is refused too, a sibling host being
+ * another party. A request with neither header is not from a browser that could be tricked, and passes.
+ */
+export function isCrossSitePost(request: Request, url: URL): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin" && site !== "none") return true;
+  const origin = request.headers.get("origin");
+  return origin !== null && origin !== url.origin;
+}
+
 /** Every state-changing form posts the session's CSRF token back. */
 export function checkCsrf(session: Session, presented: string | undefined): void {
   if (!presented || !safeEqual(presented, session.csrfToken)) {

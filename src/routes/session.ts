@@ -1,4 +1,8 @@
-/** @module Sign-in and sign-out pages for users of an account (PBKDF2 passwords, session cookie, CSRF). */
+/**
+ * @module Sign-in and sign-out pages for users of an account: PBKDF2 passwords, the session cookie, CSRF
+ * (a session's token on forms; the browser's Origin / Sec-Fetch-Site on sign-in, which has no session yet)
+ * and a `next` that never leaves the app (safeNext).
+ */
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { users } from "../db/tables/tenancy";
@@ -7,7 +11,7 @@ import { verifyPassword } from "../lib/crypto";
 import { escapeHtml, page, PAGE_CSP } from "../lib/html";
 import { html } from "../lib/http";
 import { route } from "../lib/route";
-import { checkCsrf, endSession, readSession, sessionCookie, startSession } from "../lib/session";
+import { checkCsrf, endSession, isCrossSitePost, readSession, sessionCookie, startSession } from "../lib/session";
 
 const tag = "Session";
 const headers = { "content-security-policy": PAGE_CSP, "cache-control": "no-store" };
@@ -44,9 +48,16 @@ export const sessionRoutes = [
     bodyFormat: "form",
     body: z.object({ email: z.string().max(254), password: z.string().max(200), next: z.string().max(2000).optional() }),
     hidden: true,
-    responses: { 303: { description: "Signed in" }, 401: { description: "Wrong email or password" } },
-    handler: async ({ db, body, url, now }) => {
+    responses: {
+      303: { description: "Signed in" },
+      401: { description: "Wrong email or password" },
+      403: { description: "Posted by another site's page (login CSRF)" },
+    },
+    handler: async ({ db, request, body, url, now }) => {
       const next = safeNext(body.next, url);
+      if (isCrossSitePost(request, url)) {
+        return html(loginPage(next, "This sign-in form was sent from another site. Sign in on this page instead."), 403, headers);
+      }
       const candidates = await db.select().from(users).where(eq(users.email, body.email.trim().toLowerCase())).limit(5).all();
       let user: (typeof candidates)[number] | undefined;
       for (const c of candidates) if (await verifyPassword(body.password, c.passwordHash)) user = c;

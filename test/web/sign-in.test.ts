@@ -1,5 +1,6 @@
 /**
- * Sign-in hardening (security audit of the web sign-in): `next` never leads off the app.
+ * Sign-in hardening (security audit of the web sign-in): `next` never leads off the app, and a sign-in
+ * form posted by another site is refused (login CSRF).
  */
 import { describe, expect, it } from "vitest";
 import { BASE, call, tenant } from "../helpers/api";
@@ -12,6 +13,9 @@ function login(fields: Record<string, string>, headers: Record<string, string> =
     headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
   });
 }
+
+/** The error line of the sign-in page. */
+const alertOf = (html: string) => /<p class="error" role="alert">([^<]*)<\/p>/.exec(html)?.[1];
 
 describe("where sign-in returns to (next)", () => {
   it.each([
@@ -64,5 +68,44 @@ describe("where sign-in returns to (next)", () => {
     const t = await tenant();
     const res = await login({ email: t.userEmail, password: PASSWORD, next });
     expect(res.headers.get("location")).toBe(next.replace(BASE, ""));
+  });
+});
+
+describe("login CSRF: a sign-in form posted by another site", () => {
+  it.each([
+    ["a foreign Origin", { origin: "https://evil.example" }],
+    ["Origin null (sandboxed or opaque)", { origin: "null" }],
+    ["this host on another scheme", { origin: "http://crm.test" }],
+    ["Sec-Fetch-Site: cross-site", { "sec-fetch-site": "cross-site" }],
+    ["Sec-Fetch-Site: same-site (a sibling host)", { "sec-fetch-site": "same-site" }],
+    ["Sec-Fetch-Site: cross-site with a forged same Origin", { "sec-fetch-site": "cross-site", origin: BASE }],
+  ])("%s → 403, no session cookie", async (_name, headers) => {
+    const t = await tenant();
+    const res = await login({ email: t.userEmail, password: PASSWORD, next: "/app" }, headers);
+    expect(res.status).toBe(403);
+    expect(res.headers.get("set-cookie")).toBeNull();
+    expect(res.headers.get("location")).toBeNull();
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(alertOf(res.text)).toContain("sent from another site");
+  });
+
+  it.each([
+    ["this origin, as a browser sends it", { origin: BASE, "sec-fetch-site": "same-origin" }],
+    ["Origin only", { origin: BASE }],
+    ["Sec-Fetch-Site only", { "sec-fetch-site": "same-origin" }],
+    ["neither header (not a browser)", {}],
+  ])("%s → signed in", async (_name, headers) => {
+    const t = await tenant();
+    const res = await login({ email: t.userEmail, password: PASSWORD }, headers);
+    expect(res.status).toBe(303);
+    expect(res.headers.get("set-cookie")).toMatch(/^crm_session=/);
+  });
+
+  it("a refused cross-site post is not counted as a failed sign-in", async () => {
+    const t = await tenant();
+    for (let i = 0; i < 11; i++) {
+      expect((await login({ email: t.userEmail, password: "guess" }, { origin: "https://evil.example" })).status).toBe(403);
+    }
+    expect((await login({ email: t.userEmail, password: PASSWORD })).status).toBe(303);
   });
 });
