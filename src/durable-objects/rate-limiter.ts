@@ -1,6 +1,6 @@
 /**
- * @module Rate limiting (issue 9; reference §1.4): one object per install or private app, counting
- * requests in a sliding 10-second window (two fixed windows, the previous one weighted by its
+ * @module Rate limiting (issue 9; reference §1.4): one object per install, private app or web app user,
+ * counting requests in a sliding 10-second window (two fixed windows, the previous one weighted by its
  * overlap); sign-in attempts use the same objects with their own keys and a 15-minute window
  * (src/lib/login-throttle.ts). The counts live in the object's storage, never in isolate memory, so every
  * Worker isolate sees the same budget.
