@@ -1,7 +1,9 @@
 /**
- * @module Rate limiting (issue 9; reference §1.4): one object per install or private app, counting requests
- * in a sliding 10-second window (two fixed windows, the previous one weighted by its overlap). The counts
- * live in the object's storage, never in isolate memory, so every Worker isolate sees the same budget.
+ * @module Rate limiting (issue 9; reference §1.4): one object per install, private app or web app user,
+ * counting requests in a sliding 10-second window (two fixed windows, the previous one weighted by its
+ * overlap); sign-in attempts use the same objects with their own keys and a 15-minute window
+ * (src/lib/login-throttle.ts). The counts live in the object's storage, never in isolate memory, so every
+ * Worker isolate sees the same budget.
  *
  * An isolate may take several requests' worth at once (a lease, src/lib/rate-lease.ts): they are counted
  * here when granted, and spent by the isolate only within the fixed window they were granted in, so the
@@ -47,6 +49,21 @@ export class RateLimiter extends DurableObject<Env> {
     w.count += granted;
     this.ctx.storage.kv.put("w", w);
     return { allowed: true, max, remaining: max - used - granted, intervalMs, retryAfterMs: 0, granted, windowEnd };
+  }
+
+  /**
+   * Returns `n` of what a `take` granted in the fixed window ending at `windowEnd`: a sign-in attempt is
+   * counted before its password is checked and given back when it succeeds (src/lib/login-throttle.ts).
+   * Once that window has passed out of the sliding window there is nothing left to give back.
+   */
+  giveBack(intervalMs: number, windowEnd: number, n: number): void {
+    const w = this.ctx.storage.kv.get<Window>("w");
+    if (!w) return;
+    const grantedIn = windowEnd - intervalMs;
+    if (w.start === grantedIn) w.count = Math.max(0, w.count - n);
+    else if (w.start === windowEnd) w.previous = Math.max(0, w.previous - n);
+    else return;
+    this.ctx.storage.kv.put("w", w);
   }
 
   /** One request: `take` without a lease. */

@@ -9,7 +9,31 @@ import { checkCsrf, readSession, type Session } from "./session";
 
 export const CSRF_HEADER = "x-csrf-token";
 
-/** The session, or the redirect to `/login?next=<this page>` (same-site relative path only, see session.ts). */
+/** Where sign-in lands when `next` is missing or not allowed. */
+export const DEFAULT_NEXT = "/app";
+
+/**
+ * Where sign-in may send the browser afterwards (`next`): only back to where a sign-in is asked for, which
+ * is a page of the web app (`pageSession` below) or the OAuth consent page (`GET /oauth/authorize`), on this
+ * origin; anything else lands on `/app` (no open redirector: reference §5.2). `next` is resolved the way a
+ * browser resolves a Location, so `/\evil.example`, a tab or newline inside `//` and every other spelling
+ * of another host are seen as that host; only the path and query are sent back.
+ */
+export function safeNext(next: string | undefined, base: URL): string {
+  if (!next) return DEFAULT_NEXT;
+  let target: URL;
+  try {
+    target = new URL(next, base);
+  } catch {
+    return DEFAULT_NEXT;
+  }
+  if (target.origin !== base.origin) return DEFAULT_NEXT;
+  const path = target.pathname;
+  const allowed = path === "/app" || path.startsWith("/app/") || path === "/oauth/authorize";
+  return allowed ? path + target.search : DEFAULT_NEXT;
+}
+
+/** The session, or the redirect to `/login?next=<this page>` (followed after sign-in, see `safeNext`). */
 export async function pageSession(db: Db, request: Request, url: URL, now: number): Promise<Session | Response> {
   const session = await readSession(db, request, now);
   if (session) return session;

@@ -10,6 +10,7 @@ import { safeEqual, sha256Hex } from "./crypto";
 import { cachedPrincipal, cacheTtlMs, rememberPrincipal } from "./credential-cache";
 import type { CredentialKind, CredentialPrincipal, Principal } from "./principal";
 import { missingScopes, type Scope } from "./scopes";
+import { readSession } from "./session";
 
 export interface AuthRule {
   /** Credential kinds the route accepts; empty means public. */
@@ -47,8 +48,13 @@ export async function authenticate(
   db: Db,
   now: number,
 ): Promise<Principal> {
-  if (rule.kinds.length === 0 || (rule.kinds.length === 1 && rule.kinds[0] === "session")) {
-    return { kind: "anonymous" };
+  if (rule.kinds.length === 0) return { kind: "anonymous" };
+  if (rule.kinds.length === 1 && rule.kinds[0] === "session") {
+    // The web app answers a missing session itself (a redirect to /login, or 401); a signed-in user is a
+    // principal so that their requests are counted (src/lib/rate-limit.ts). The handler's own read of the
+    // session is answered from this one (readSession).
+    const s = await readSession(db, request, now);
+    return s ? { kind: "session", portalId: s.portalId, userId: s.userId, csrfToken: s.csrfToken, rateLimit: s.rateLimit } : { kind: "anonymous" };
   }
   const cred = presented(request, url);
   if (!cred) throw new ApiError("INVALID_AUTHENTICATION", NO_CREDENTIALS);

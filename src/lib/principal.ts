@@ -15,7 +15,8 @@ export type Principal =
     }
   | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null }
   | { kind: "developer"; appId: number; credentialKey: string }
-  | { kind: "session"; portalId: number; userId: number; csrfToken: string };
+  /** A signed-in user of the web app (session cookie); rateLimit as for an install, counted per user. */
+  | { kind: "session"; portalId: number; userId: number; csrfToken: string; rateLimit: number | null };
 
 export type CredentialKind = Exclude<Principal["kind"], "anonymous">;
 export type AccountPrincipal = Extract<Principal, { kind: "oauth" | "private_app" | "session" }>;

@@ -1,8 +1,8 @@
 /**
- * @module Rate limits (reference §1.4; issue 9): 110 requests per rolling 10 s for each install and each
- * private app, configurable per account. Counted in the RateLimiter Durable Object, one per credential
- * holder, through this isolate's leases (rate-lease.ts, issue 8); every response of a limited request
- * carries the X-Service-RateLimit-* headers.
+ * @module Rate limits (reference §1.4; issue 9): 110 requests per rolling 10 s for each install, each
+ * private app and each signed-in web app user, configurable per account. Counted in the RateLimiter
+ * Durable Object, one per credential holder, through this isolate's leases (rate-lease.ts, issue 8); every
+ * response of a limited request carries the X-Service-RateLimit-* headers.
  */
 import type { RateDecision } from "../durable-objects/rate-limiter";
 import { ApiError } from "./errors";
@@ -12,10 +12,15 @@ import { isolateLeases, type LeaseBook } from "./rate-lease";
 export const DEFAULT_RATE_LIMIT = 110;
 export const RATE_INTERVAL_MS = 10_000;
 
-/** The bucket a principal draws from; null for credentials that are not rate limited (developer, admin). */
+/**
+ * The bucket a principal draws from; null for callers that are not rate limited (developer, admin, and
+ * anonymous: sign-in is throttled by its own count, src/lib/login-throttle.ts). A signed-in user of the web
+ * app has one bucket however many sessions they hold, with the account's limit, like an install.
+ */
 export function rateKey(p: Principal): { key: string; max: number } | null {
   if (p.kind === "oauth") return { key: `install:${p.installId}`, max: p.rateLimit ?? DEFAULT_RATE_LIMIT };
   if (p.kind === "private_app") return { key: `private-app:${p.privateAppId}`, max: p.rateLimit ?? DEFAULT_RATE_LIMIT };
+  if (p.kind === "session") return { key: `user:${p.userId}`, max: p.rateLimit ?? DEFAULT_RATE_LIMIT };
   return null;
 }
 

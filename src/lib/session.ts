@@ -4,7 +4,7 @@
  */
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { sessions, users } from "../db/tables/tenancy";
+import { accounts, sessions, users } from "../db/tables/tenancy";
 import { randomToken, safeEqual, sha256Hex } from "./crypto";
 import { ApiError } from "./errors";
 
@@ -16,6 +16,8 @@ export interface Session {
   portalId: number;
   email: string;
   csrfToken: string;
+  /** The account's requests per 10 s (the session's rate-limit bucket, src/lib/rate-limit.ts); null = default. */
+  rateLimit: number | null;
 }
 
 function cookieValue(request: Request, name: string): string | null {
@@ -45,21 +47,53 @@ export async function startSession(db: Db, userId: number, portalId: number, now
   return { token, maxAgeS: SESSION_TTL_MS / 1000 };
 }
 
-export async function readSession(db: Db, request: Request, now: number): Promise<Session | null> {
+/**
+ * Sessions already read for a request: authentication reads the session to count the request against its
+ * rate limit (src/lib/auth.ts), and the handler reads it again; the second read is this lookup, not D1.
+ */
+const readFor = new WeakMap<Request, Promise<Session | null>>();
+
+export function readSession(db: Db, request: Request, now: number): Promise<Session | null> {
+  let read = readFor.get(request);
+  if (!read) {
+    read = lookupSession(db, request, now);
+    readFor.set(request, read);
+    read.catch(() => readFor.delete(request)); // a failed read is not remembered
+  }
+  return read;
+}
+
+async function lookupSession(db: Db, request: Request, now: number): Promise<Session | null> {
   const token = cookieValue(request, SESSION_COOKIE);
   if (!token) return null;
   const row = await db
-    .select({ userId: sessions.userId, portalId: sessions.portalId, csrfToken: sessions.csrfToken, email: users.email })
+    .select({ userId: sessions.userId, portalId: sessions.portalId, csrfToken: sessions.csrfToken, email: users.email, rateLimit: accounts.rateLimit })
     .from(sessions)
     .innerJoin(users, eq(users.userId, sessions.userId))
+    .leftJoin(accounts, eq(accounts.portalId, sessions.portalId))
     .where(and(eq(sessions.tokenHash, await sha256Hex(token)), gt(sessions.expiresAt, now)))
     .get();
-  return row ?? null;
+  return row ? { ...row, rateLimit: row.rateLimit ?? null } : null;
 }
 
 export async function endSession(db: Db, request: Request) {
+  readFor.delete(request);
   const token = cookieValue(request, SESSION_COOKIE);
   if (token) await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
+}
+
+/**
+ * A form another site made the browser post here. Sign-in has no session yet, hence no session CSRF token
+ * to check (login CSRF: an attacker's page signing the victim in to the attacker's account); browsers say
+ * where the request comes from instead, in `Sec-Fetch-Site` (Fetch Metadata) and `Origin`. Only this
+ * origin (or the user's own navigation, `none`) may post; `same-site` is refused too, a sibling host being
+ * another party. A request with neither header is not from a browser that could be tricked, and passes.
+ */
+export function isCrossSitePost(request: Request, url: URL): boolean {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null && site !== "same-origin" && site !== "none") return true;
+  const origin = request.headers.get("origin");
+  return origin !== null && origin !== url.origin;
 }
 
 /** Every state-changing form posts the session's CSRF token back. */

@@ -1,18 +1,21 @@
-/** @module Sign-in and sign-out pages for users of an account (PBKDF2 passwords, session cookie, CSRF). */
+/**
+ * @module Sign-in and sign-out pages for users of an account: PBKDF2 passwords, the session cookie, CSRF
+ * (a session's token on forms; the browser's Origin / Sec-Fetch-Site on sign-in, which has no session yet),
+ * throttled sign-in (src/lib/login-throttle.ts) and a `next` that never leaves the app (safeNext).
+ */
 import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { users } from "../db/tables/tenancy";
+import { safeNext } from "../lib/app-session";
 import { verifyPassword } from "../lib/crypto";
 import { escapeHtml, page, PAGE_CSP } from "../lib/html";
 import { html } from "../lib/http";
+import { giveBack, loginBuckets, startAttempt } from "../lib/login-throttle";
 import { route } from "../lib/route";
-import { checkCsrf, endSession, readSession, sessionCookie, startSession } from "../lib/session";
+import { checkCsrf, endSession, isCrossSitePost, readSession, sessionCookie, startSession } from "../lib/session";
 
 const tag = "Session";
 const headers = { "content-security-policy": PAGE_CSP, "cache-control": "no-store" };
-
-/** Only same-site relative paths are followed after sign-in (no open redirect). */
-const safeNext = (next: string | undefined) => (next && next.startsWith("/") && !next.startsWith("//") ? next : "/app");
 
 function loginPage(next: string, error?: string) {
   return page(
@@ -35,7 +38,7 @@ export const sessionRoutes = [
     query: z.object({ next: z.string().max(2000).optional() }),
     hidden: true,
     responses: { 200: { description: "HTML" } },
-    handler: ({ query }) => html(loginPage(safeNext(query.next)), 200, headers),
+    handler: ({ query, url }) => html(loginPage(safeNext(query.next, url)), 200, headers),
   }),
   route({
     method: "POST",
@@ -46,17 +49,36 @@ export const sessionRoutes = [
     bodyFormat: "form",
     body: z.object({ email: z.string().max(254), password: z.string().max(200), next: z.string().max(2000).optional() }),
     hidden: true,
-    responses: { 303: { description: "Signed in" }, 401: { description: "Wrong email or password" } },
-    handler: async ({ db, body, url, now }) => {
-      const candidates = await db.select().from(users).where(eq(users.email, body.email.trim().toLowerCase())).limit(5).all();
+    responses: {
+      303: { description: "Signed in" },
+      401: { description: "Wrong email or password" },
+      403: { description: "Posted by another site's page (login CSRF)" },
+      429: { description: "Too many failed sign-ins for this email address or client address (Retry-After)" },
+    },
+    handler: async ({ db, env, request, body, url, now }) => {
+      const next = safeNext(body.next, url);
+      if (isCrossSitePost(request, url)) {
+        return html(loginPage(next, "This sign-in form was sent from another site. Sign in on this page instead."), 403, headers);
+      }
+      const email = body.email.trim().toLowerCase();
+      // Counted before any password is hashed: a throttled attempt costs no PBKDF2.
+      const attempt = await startAttempt(env, await loginBuckets(email, request), now);
+      if (!attempt.allowed) {
+        // The count frees up just after retryAfterMs (the end of the fixed window), hence the +1 ms.
+        const seconds = Math.ceil((attempt.retryAfterMs + 1) / 1000);
+        const error = `Too many failed sign-ins. Try again in ${Math.ceil(attempt.retryAfterMs / 60_000)} minute(s).`;
+        return html(loginPage(next, error), 429, { ...headers, "retry-after": String(seconds) });
+      }
+      const candidates = await db.select().from(users).where(eq(users.email, email)).limit(5).all();
       let user: (typeof candidates)[number] | undefined;
       for (const c of candidates) if (await verifyPassword(body.password, c.passwordHash)) user = c;
       if (candidates.length === 0) await verifyPassword(body.password, null); // same cost for unknown emails
-      if (!user) return html(loginPage(safeNext(body.next), "Wrong email or password."), 401, headers);
+      if (!user) return html(loginPage(next, "Wrong email or password."), 401, headers); // stays counted
+      await giveBack(env, attempt.counted);
       const s = await startSession(db, user.userId, user.portalId, now);
       return new Response(null, {
         status: 303,
-        headers: { location: safeNext(body.next), "set-cookie": sessionCookie(url, s.token, s.maxAgeS), "cache-control": "no-store" },
+        headers: { location: next, "set-cookie": sessionCookie(url, s.token, s.maxAgeS), "cache-control": "no-store" },
       });
     },
   }),

@@ -37,6 +37,7 @@ export const webApiRoutes = [
     auth: session,
     params: s.cardParams,
     hidden: true,
+    callsOut: true, // counted before the integrator is called: a limited session never reaches it
     responses: { 200: { description: "The card; a failing integrator gives status ERROR", schema: s.cardResponse } },
     handler: async ({ db, env, request, params, now }) => {
       const user = await apiSession(db, request, now, { csrf: false });

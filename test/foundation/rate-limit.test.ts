@@ -78,4 +78,26 @@ describe("rate limits (reference §1.4)", () => {
       expect(limiter.hit(2, 10_000, t0 + 20_000)).toMatchObject({ allowed: true, remaining: 1 });
     });
   });
+
+  it("giveBack returns a grant to the window it was counted in, also once the next window has begun", async () => {
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`test-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, (limiter: RateLimiter, state) => {
+      const t0 = 1_000_000_000_000;
+      const first = limiter.hit(2, 10_000, t0);
+      limiter.hit(2, 10_000, t0 + 1);
+      expect(limiter.hit(2, 10_000, t0 + 2).allowed).toBe(false);
+      limiter.giveBack(10_000, first.windowEnd, 1);
+      expect(limiter.hit(2, 10_000, t0 + 3)).toMatchObject({ allowed: true, remaining: 0 });
+      // Next window: the two counted ones weigh fully at its start; one given back frees one.
+      expect(limiter.hit(2, 10_000, t0 + 10_000).allowed).toBe(false);
+      limiter.giveBack(10_000, first.windowEnd, 1);
+      expect(limiter.hit(2, 10_000, t0 + 10_000)).toMatchObject({ allowed: true, remaining: 0 });
+      // Nothing is given back to a window that has slid out, nor below zero.
+      expect(state.storage.kv.get("w")).toEqual({ start: t0 + 10_000, count: 1, previous: 1 });
+      limiter.giveBack(10_000, first.windowEnd - 10_000, 5);
+      expect(state.storage.kv.get("w")).toEqual({ start: t0 + 10_000, count: 1, previous: 1 });
+      limiter.giveBack(10_000, first.windowEnd + 10_000, 5);
+      expect(state.storage.kv.get("w")).toEqual({ start: t0 + 10_000, count: 0, previous: 1 });
+    });
+  });
 });

@@ -1,9 +1,9 @@
 /**
  * The record page's JSON endpoints (issue 7): one card per request and card actions, authenticated by
- * the session cookie, CSRF-checked on POST, scoped to the session's account.
+ * the session cookie, CSRF-checked on POST, scoped to the session's account, rate limited per user.
  */
-import { describe, expect, it } from "vitest";
-import { call, expectError, tenant, unique } from "../helpers/api";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { admin, call, expectError, tenant, unique } from "../helpers/api";
 import { received, script } from "../helpers/integrator";
 import { createRecord, defineCard, queryPairs, signedRequest } from "../cards/helpers";
 import { page, postAction, signIn } from "./helpers";
@@ -168,5 +168,66 @@ describe("POST /app/api/cards/:objectType/:objectId/:cardId/actions", () => {
     const { card, id, b } = await setup();
     const res = await call("GET", `${cardUrl("contacts", id, card.id)}/actions`, { headers: { cookie: b.cookie } });
     expectError(res, 405, "METHOD_NOT_ALLOWED");
+  });
+});
+
+describe("rate limit of signed-in users", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** A session cookie straight from POST /login (no page visited, so nothing counted yet). */
+  async function cookieFor(email: string) {
+    const res = await call("POST", "/login", {
+      raw: new URLSearchParams({ email, password: "correct horse battery" }).toString(),
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
+    expect(res.status).toBe(303);
+    return { cookie: (res.headers.get("set-cookie") ?? "").split(";")[0]!, csrf: "" };
+  }
+
+  it("the (limit+1)th card fetch in a window is a 429 that never reaches the integrator; the user's sessions share one count, another user has their own", async () => {
+    // The clock the Worker reads is pinned to the start of a 10-second window, so the window cannot turn mid-test.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Math.ceil(Date.now() / 10_000) * 10_000 + 10_000);
+    const t = await tenant({ rateLimit: 3 });
+    const card = await defineCard(t, {});
+    await script(card.fetchPath, { body: JSON.stringify({ results: [] }) });
+    const id = await createRecord(t, "contacts", { email: `${unique()}@example.com` }); // the private app's own bucket
+    const b = await cookieFor(t.userEmail);
+    const url = cardUrl("contacts", id, card.id);
+
+    for (let i = 0; i < 3; i++) {
+      const res = await page(b, url);
+      expect(res.status, res.text).toBe(200);
+      expect(res.headers.get("x-service-ratelimit-max")).toBe("3");
+      expect(res.headers.get("x-service-ratelimit-remaining")).toBe(String(2 - i));
+    }
+    const limited = await page(b, url);
+    const body = expectError(limited, 429, "RATE_LIMITS");
+    expect(body.policyName).toBe("TEN_SECONDLY_ROLLING");
+    expect(limited.headers.get("x-service-ratelimit-remaining")).toBe("0");
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await received(card.fetchPath)).toHaveLength(3);
+
+    // Signing in again gives no fresh budget: pages and card actions of any session of the user are counted.
+    const again = await cookieFor(t.userEmail);
+    expectError(await page(again, url), 429, "RATE_LIMITS");
+    expectError(await page(again, "/app"), 429, "RATE_LIMITS");
+    expectError(await postAction(again, `${url}/actions`, { action: { type: "ACTION_HOOK", httpMethod: "POST", uri: `${card.body.baseUris[0]}/hook` } }, "x"), 429, "RATE_LIMITS");
+    expect(await received(card.fetchPath)).toHaveLength(3);
+
+    const colleague = `${unique("u")}@example.com`;
+    await admin("POST", `/admin/v1/accounts/${t.portalId}/users`, { email: colleague, password: "correct horse battery" });
+    expect((await page(await cookieFor(colleague), url)).status).toBe(200);
+    expect(await received(card.fetchPath)).toHaveLength(4);
+  });
+
+  it("signed-out requests are not counted (they are answered without any work)", async () => {
+    const t = await tenant({ rateLimit: 1 });
+    for (let i = 0; i < 3; i++) expect((await page(null, "/app")).status).toBe(302);
+    const res = await page(await cookieFor(t.userEmail), "/app");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-service-ratelimit-remaining")).toBe("0");
   });
 });
