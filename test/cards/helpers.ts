@@ -45,14 +45,16 @@ export async function createRecord(t: Tenant, type: string, properties: Record<s
 
 export const viewPath = (type: string, id: number, userId: number) => `/crm/v3/objects/${type}/${id}/cards?userId=${userId}`;
 
-/** The one request the integrator got on `path`, its signature checked (v3 and v2 separately). */
+/** The one request the integrator got on `path`, its signature checked (v3, and v2 separately with `allowV2`). */
 export async function signedRequest(path: string, secret: string): Promise<Recorded> {
   const all = await received(path);
   expect(all).toHaveLength(1);
   const req = all[0]!;
   const base = { secret, method: req.method, uri: req.url, body: req.body };
   expect(await verifySignature({ ...base, headers: req.headers })).toEqual({ ok: true, version: "v3" });
-  expect(await verifySignature({ ...base, headers: { "x-service-signature": req.headers["x-service-signature"] } })).toEqual({ ok: true, version: "v2" });
+  const v2only = { "x-service-signature": req.headers["x-service-signature"] };
+  expect(await verifySignature({ ...base, headers: v2only })).toEqual({ ok: false, reason: "no v3 signature header" }); // v3 is required by default
+  expect(await verifySignature({ ...base, headers: v2only, allowV2: true })).toEqual({ ok: true, version: "v2" });
   expect(req.headers["x-service-signature-version"]).toBe("v2");
   return req;
 }
