@@ -24,7 +24,11 @@ function appendQuery(uri: string, pairs: [string, string][]): string {
   return new URL(`${url.origin}${url.pathname}${url.search ? `${url.search}&` : "?"}${signableQuery(pairs)}`).toString();
 }
 
-/** spec 7.1: the JSON `message` of the reply is shown for 2xx and for 4xx/5xx alike. */
+/**
+ * spec 7.1: a 2xx reply shows success and 4xx/5xx an error, whatever the body; the JSON `message` of the
+ * reply is shown for both when there is one (spec 4.6: the service "tries to parse" the reply). A body
+ * that is not JSON therefore changes nothing for a 2xx (no message), and is explained for an error.
+ */
 function outcomeOf(status: number, text: string): ActionOutcome {
   const ok = status >= 200 && status <= 299;
   let message: string | null = null;
@@ -33,7 +37,8 @@ function outcomeOf(status: number, text: string): ActionOutcome {
     try {
       parsed = JSON.parse(text);
     } catch {
-      return { ok: false, integratorStatus: status, message: `The integrator's reply (HTTP ${status}) is not valid JSON` };
+      if (ok) return { ok, integratorStatus: status, message: null };
+      return { ok, integratorStatus: status, message: `The integrator's reply (HTTP ${status}) is not valid JSON` };
     }
     const m = (parsed as { message?: unknown } | null)?.message;
     if (typeof m === "string") message = m.slice(0, MAX_MESSAGE);

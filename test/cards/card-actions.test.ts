@@ -80,14 +80,17 @@ describe("action hooks (spec 2.11, 4.6, 7.1)", () => {
     expect(await received(`${base0}/edit`)).toEqual([]);
   });
 
-  it("the integrator's reply: 4xx and 5xx are not ok, the JSON message is passed on, a reply without JSON is explained", async () => {
+  it("the integrator's reply: 2xx is ok and 4xx/5xx are not, whatever the body; the JSON message is passed on; an error without JSON is explained", async () => {
     const { t, card, id, base, base0 } = await setup();
     const replies: [Record<string, unknown>, unknown][] = [
       [{ status: 400, body: JSON.stringify({ message: "Ticket is locked" }) }, { ok: false, integratorStatus: 400, message: "Ticket is locked" }],
       [{ status: 404, body: "" }, { ok: false, integratorStatus: 404, message: "The integrator answered HTTP 404" }],
       [{ status: 503, body: JSON.stringify({ message: "down for maintenance" }) }, { ok: false, integratorStatus: 503, message: "down for maintenance" }],
       [{ status: 500, body: "<html>oops</html>" }, { ok: false, integratorStatus: 500, message: "The integrator's reply (HTTP 500) is not valid JSON" }],
-      [{ status: 200, body: "OK!" }, { ok: false, integratorStatus: 200, message: "The integrator's reply (HTTP 200) is not valid JSON" }],
+      // spec 7.1: a 2xx shows success; there is just no message to show when the body is not JSON.
+      [{ status: 200, body: "OK!" }, { ok: true, integratorStatus: 200, message: null }],
+      [{ status: 201, body: "<html>created</html>", headers: { "content-type": "text/html" } }, { ok: true, integratorStatus: 201, message: null }],
+      [{ status: 409, body: "conflict" }, { ok: false, integratorStatus: 409, message: "The integrator's reply (HTTP 409) is not valid JSON" }],
       [{ status: 200, body: JSON.stringify({ other: 1 }) }, { ok: true, integratorStatus: 200, message: null }],
       [{ status: 204, body: "" }, { ok: true, integratorStatus: 204, message: null }],
       [{ bytes: 1024 * 1024 + 1 }, { ok: false, integratorStatus: null, message: "The integrator's response is larger than 1048576 bytes" }],
