@@ -9,6 +9,8 @@
  *
  * Actions (spec 2.11): ACTION_HOOK runs at once and shows the integrator's message; a
  * CONFIRMATION_ACTION_HOOK asks first; IFRAME opens the modal, and DONE from the iframe reloads the card.
+ * Each action is posted back exactly as the card data carried it, with its `actionToken`: the server runs
+ * only actions it showed this user on this record, and refuses an expired token (the card then reloads).
  */
 import { callApi, failureText } from "./api.js";
 import { formatValue, h, isHttpUrl, unbox } from "./format.js";
@@ -18,7 +20,7 @@ import { confirmAction, openIframe } from "./modal.js";
  * An action as the card data carries it (cards.md, "Actions").
  * @typedef {{ type: "IFRAME" | "ACTION_HOOK" | "CONFIRMATION_ACTION_HOOK", label?: string, uri: string,
  *   associatedObjectProperties?: string[], httpMethod?: string, width?: number, height?: number,
- *   confirmationMessage?: string, confirmButtonText?: string, cancelButtonText?: string }} Action
+ *   confirmationMessage?: string, confirmButtonText?: string, cancelButtonText?: string, actionToken: string }} Action
  */
 /** @typedef {{ name: string, label: string, dataType: string, options?: import("./format.js").StatusOption[] }} Definition */
 /** @typedef {{ label: string, dataType: string, value: unknown, currencyCode?: string, linkLabel?: string, optionType?: string }} ItemProperty */
@@ -122,6 +124,19 @@ function setBusy(el, busy) {
   else el.removeAttribute("aria-busy");
 }
 
+/** Refusals that mean the card's data is out of date: reloading it gives actions that run. */
+const STALE_ACTION = ["ACTION_TOKEN_EXPIRED", "ACTION_NOT_OFFERED"];
+
+/**
+ * The `code` of the first entry of an error envelope's `errors`, or "".
+ * @param {unknown} body
+ */
+function errorCode(body) {
+  const errors = body && typeof body === "object" ? /** @type {{ errors?: unknown }} */ (body).errors : undefined;
+  const first = Array.isArray(errors) ? errors[0] : undefined;
+  return first && typeof first === "object" && typeof first.code === "string" ? first.code : "";
+}
+
 /**
  * @param {Card} card
  * @param {Action} action
@@ -146,6 +161,7 @@ async function runAction(card, action, opener) {
   setBusy(opener, true);
   let res = null;
   try {
+    // The action exactly as the card data carried it, its actionToken included (cards.md, "Action tokens").
     res = await callApi("POST", `${card.url}/actions`, { action });
   } catch {
     res = null;
@@ -154,6 +170,7 @@ async function runAction(card, action, opener) {
   }
   if (!res || !res.ok) {
     notify(card, "error", failureText(res));
+    if (res && STALE_ACTION.includes(errorCode(res.body))) void load(card); // show the actions the card offers now
     return;
   }
   const out = res.body;

@@ -14,6 +14,12 @@ export function base64url(bytes: Uint8Array): string {
   return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
+/** The inverse of base64url (throws on characters outside the alphabet, as atob does). */
+export function fromBase64url(text: string): Uint8Array {
+  const std = text.replace(/-/g, "+").replace(/_/g, "/");
+  return fromBase64(std + "=".repeat((4 - (std.length % 4)) % 4));
+}
+
 export function base64(bytes: Uint8Array): string {
   let bin = "";
   for (const b of bytes) bin += String.fromCharCode(b);

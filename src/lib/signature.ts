@@ -54,13 +54,20 @@ export interface VerifyInput {
   body?: string;
   headers: Headers | Record<string, string | undefined>;
   now?: number;
+  /**
+   * Accept a request that carries only the v2 signature. Off by default: v2 covers no timestamp, so a
+   * captured request with its v3 headers stripped would verify forever. Turn it on only while a sender
+   * that cannot sign v3 is still being served, and dedupe replays yourself.
+   */
+  allowV2?: boolean;
 }
 
 export type VerifyResult = { ok: true; version: "v2" | "v3" } | { ok: false; reason: string };
 
 /**
- * For integrators: checks v3 when present (timestamp within 5 minutes, then constant-time comparison),
- * otherwise v2.
+ * For integrators: requires v3 (timestamp within 5 minutes, then constant-time comparison). The v2
+ * signature is checked only when the v3 headers are absent and the caller opted in with `allowV2`; a
+ * present but wrong v3 signature never falls back to v2.
  */
 export async function verifySignature(input: VerifyInput): Promise<VerifyResult> {
   const get = (name: string) =>
@@ -74,6 +81,7 @@ export async function verifySignature(input: VerifyInput): Promise<VerifyResult>
     const expected = await signV3(input.secret, input.method, decodeForV3(input.uri), body, ts);
     return safeEqual(expected, v3) ? { ok: true, version: "v3" } : { ok: false, reason: "v3 signature mismatch" };
   }
+  if (!input.allowV2) return { ok: false, reason: "no v3 signature header" };
   const v2 = get("x-service-signature");
   if (!v2) return { ok: false, reason: "no signature header" };
   const expected = await signV2(input.secret, input.method, input.uri, body);

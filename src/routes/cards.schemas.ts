@@ -1,6 +1,7 @@
 /** @module zod schemas of the CRM card view and action endpoints under `/crm/v3/objects/{objectType}/{objectId}/cards`. */
 import { z } from "zod";
-import { actionSchema, HTTP_METHODS } from "../services/card-response";
+import { ACTION_TOKEN_TTL_MS } from "../services/card-action-token";
+import { HTTP_METHODS, postedActionSchema } from "../services/card-response";
 import { CARD_RECORD_TYPES } from "../services/cards";
 
 const id = z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number);
@@ -11,9 +12,10 @@ export const actionParams = viewParams.extend({ cardId: id });
 
 const userId = z.union([z.number().int().positive(), z.string().regex(/^\d{1,15}$/, "userId must be a numeric user id").transform(Number)]);
 export const viewQuery = z.object({ userId: z.string({ error: "userId is required" }).regex(/^\d{1,15}$/, "userId must be a numeric user id").transform(Number) });
-export const actionBody = z.object({ userId, action: actionSchema(false) });
+export const actionBody = z.object({ userId, action: postedActionSchema });
 
-const action = z.object({
+/** An action as the card view shows it: the integrator's fields plus the service's actionToken. */
+export const shownAction = z.object({
   type: z.enum(["IFRAME", "ACTION_HOOK", "CONFIRMATION_ACTION_HOOK"]),
   label: z.string(),
   uri: z.string(),
@@ -24,7 +26,13 @@ const action = z.object({
   confirmationMessage: z.string().optional(),
   confirmButtonText: z.string().optional(),
   cancelButtonText: z.string().optional(),
+  actionToken: z.string().meta({
+    description:
+      `Set by the service: proof that the integrator offered this action to this user on this record (bound to the app, card, account, record and user, and to the action's type, httpMethod, uri, associatedObjectProperties and IFRAME size; valid for ${ACTION_TOKEN_TTL_MS / 60_000} minutes). Post the action back with it to run it.`,
+  }),
 });
+/** A shown item: what the integrator sent (spec 2.10, reduced), with its actions as shown. */
+export const shownItem = z.looseObject({ objectId: z.number().int(), title: z.string(), link: z.string().nullable(), actions: z.array(shownAction) });
 
 const card = z.object({
   cardId: z.number().int(),
@@ -32,13 +40,13 @@ const card = z.object({
   title: z.string(),
   status: z.enum(["OK", "ERROR"]),
   error: z.string().optional(),
-  results: z.array(z.record(z.string(), z.unknown())),
+  results: z.array(shownItem),
   totalCount: z.number().int().optional(),
   allItemsLink: z.string().optional(),
   itemLabel: z.string().optional(),
-  settingsAction: action.optional(),
-  primaryAction: action.optional(),
-  secondaryActions: z.array(action).optional(),
+  settingsAction: shownAction.optional(),
+  primaryAction: shownAction.optional(),
+  secondaryActions: z.array(shownAction).optional(),
   warnings: z.array(z.string()).optional(),
 });
 export const viewResponse = z.object({ cards: z.array(card) });

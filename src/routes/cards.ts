@@ -1,6 +1,7 @@
 /**
  * @module CRM cards on a record (spec 4.6, 2.11): `GET .../cards` asks every installed app's record types
- * for their card data; `POST .../cards/:cardId/actions` runs an action a card offered.
+ * for their card data, each action with the token that lets this viewer run it on this record;
+ * `POST .../cards/:cardId/actions` runs an action a card offered, and only such an action.
  */
 import type { AuthRule } from "../lib/auth";
 import { portalOf, requireScopes } from "../lib/auth";
@@ -49,12 +50,15 @@ const cardViewRoutes = [
   route({
     method: "POST",
     path: `${base}/:cardId/actions`,
-    summary: "Run a card action: call an action hook (signed) or get the iframe URL",
+    summary: "Run an action the card view offered (with its actionToken): call the action hook (signed) or get the iframe URL",
     tag,
     auth: account,
     params: s.actionParams,
     body: s.actionBody,
-    responses: { 200: { description: "The integrator's outcome, or the iframe to open", schema: s.actionResponse } },
+    responses: {
+      200: { description: "The integrator's outcome, or the iframe to open", schema: s.actionResponse },
+      400: { description: "Nothing was called: the action was not offered (missing or wrong actionToken), its token expired, its uri is outside the baseUris or gives a parameter the service sends another value" },
+    },
     handler: async ({ db, env, principal, params, body, now }) => {
       const v = await viewer(db, principal, params.objectType, params.objectId, body.userId);
       const card = (await installedCards(db, v.portalId, v.type)).find((c) => c.id === params.cardId);

@@ -1,8 +1,9 @@
 /**
  * @module JSON endpoints of the record page's script (issue 7), authenticated by the session cookie:
- * one card's data (so each card loads, fails and reloads on its own) and running a card action (spec 2.11,
- * 4.6). State-changing calls carry the session's CSRF token in `X-CSRF-Token`. They call the same card
- * services as the API (`/crm/v3/objects/.../cards`); the viewing user is the signed-in one.
+ * one card's data (so each card loads, fails and reloads on its own), whose actions carry the tokens that
+ * let the signed-in user run them on this record, and running such an action (spec 2.11, 4.6).
+ * State-changing calls carry the session's CSRF token in `X-CSRF-Token`. They call the same card services
+ * as the API (`/crm/v3/objects/.../cards`); the viewing user is the signed-in one.
  */
 import type { Db } from "../db/client";
 import type { AuthRule } from "../lib/auth";
@@ -49,7 +50,7 @@ export const webApiRoutes = [
   route({
     method: "POST",
     path: `${base}/actions`,
-    summary: "Run a card action: an action hook (signed call) or the iframe URL (signed-in session, X-CSRF-Token)",
+    summary: "Run an action the card offered, with its actionToken: an action hook (signed call) or the iframe URL (signed-in session, X-CSRF-Token)",
     tag,
     auth: session,
     params: s.cardParams,

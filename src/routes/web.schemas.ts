@@ -1,8 +1,8 @@
 /** @module zod schemas of the web app's pages and of the JSON endpoints its scripts call (issue 7). */
 import { z } from "zod";
-import { actionSchema } from "../services/card-response";
+import { postedActionSchema } from "../services/card-response";
 import { SEARCH_MAX_LENGTH } from "../services/web-records";
-import { actionParams, actionResponse, viewParams } from "./cards.schemas";
+import { actionParams, actionResponse, shownAction, shownItem, viewParams } from "./cards.schemas";
 
 /** Pages take any segment and answer an HTML 404 page for unknown types or ids (after the sign-in check). */
 export const listParams = z.object({ objectType: z.string().max(100) });
@@ -21,8 +21,8 @@ export const recordQuery = z.object({
 export const cardParams = actionParams;
 export { viewParams };
 
-/** The browser posts back the action object the card showed (spec 2.11); the user is the session's. */
-export const actionBody = z.object({ action: actionSchema(false) });
+/** The browser posts back the action object the card showed, with its actionToken (spec 2.11); the user is the session's. */
+export const actionBody = z.object({ action: postedActionSchema });
 export { actionResponse };
 
 const definition = z.object({
@@ -35,9 +35,17 @@ const definition = z.object({
 /** One card as the page renders it: the cards service's view plus the record type's property definitions. */
 export const cardResponse = z.object({
   cardId: z.number().int(),
+  appId: z.number().int(),
   title: z.string(),
   status: z.enum(["OK", "ERROR"]),
   error: z.string().optional(),
   propertyDefinitions: z.array(definition),
-  results: z.array(z.record(z.string(), z.unknown())),
+  results: z.array(shownItem),
+  totalCount: z.number().int().optional(),
+  allItemsLink: z.string().optional(),
+  itemLabel: z.string().optional(),
+  settingsAction: shownAction.optional(),
+  primaryAction: shownAction.optional(),
+  secondaryActions: z.array(shownAction).optional(),
+  warnings: z.array(z.string()).optional(),
 });

@@ -1,14 +1,19 @@
 /**
- * @module Running a card action (spec 2.11, 4.6, 7.1). Hooks are called by the service, signed, with the
- * data-fetch query parameters plus the action's record properties (query string for GET and DELETE, JSON
- * body otherwise); the reply's JSON `message` is handed back. IFRAME actions are never called here: the
- * caller gets the unsigned iframe URL with the property values appended.
+ * @module Running a card action (spec 2.11, 4.6, 7.1). Only an action the integrator offered runs: it must
+ * lie under the card's baseUris, give no query parameter the service sets another value, and carry the
+ * actionToken the card view attached for this viewer and record (card-action-token.ts); otherwise nothing
+ * is called.
+ * Hooks are called by the service, signed, with the data-fetch query parameters plus the action's record
+ * properties (query string for GET and DELETE, JSON body otherwise); the reply's JSON `message` is handed
+ * back. IFRAME actions are never called here: the caller gets the unsigned iframe URL with the property
+ * values appended.
  */
-import { badRequest, describeCause } from "../lib/errors";
+import { badRequest, describeCause, type ApiError } from "../lib/errors";
 import { guardedFetch, loopbackAllowed, OutboundError } from "../lib/outbound";
 import { signableQuery, signatureHeaders } from "../lib/signature";
-import { underBaseUris, type Action } from "./card-response";
-import { CARD_MAX_BYTES, cardTimeoutMs, dataFetchParams, outboundReason, outboundUrl, propertyValues, type InstalledCard, type Viewer } from "./cards";
+import { actionKey, checkActionToken } from "./card-action-token";
+import { conflictingQueryParam, underBaseUris, type PostedAction } from "./card-response";
+import { actionBinding, appendedPairs, CARD_MAX_BYTES, cardTimeoutMs, outboundReason, outboundUrl, propertyValues, type InstalledCard, type Viewer } from "./cards";
 
 const MAX_MESSAGE = 2000;
 
@@ -24,7 +29,11 @@ function appendQuery(uri: string, pairs: [string, string][]): string {
   return new URL(`${url.origin}${url.pathname}${url.search ? `${url.search}&` : "?"}${signableQuery(pairs)}`).toString();
 }
 
-/** spec 7.1: the JSON `message` of the reply is shown for 2xx and for 4xx/5xx alike. */
+/**
+ * spec 7.1: a 2xx reply shows success and 4xx/5xx an error, whatever the body; the JSON `message` of the
+ * reply is shown for both when there is one (spec 4.6: the service "tries to parse" the reply). A body
+ * that is not JSON therefore changes nothing for a 2xx (no message), and is explained for an error.
+ */
 function outcomeOf(status: number, text: string): ActionOutcome {
   const ok = status >= 200 && status <= 299;
   let message: string | null = null;
@@ -33,7 +42,8 @@ function outcomeOf(status: number, text: string): ActionOutcome {
     try {
       parsed = JSON.parse(text);
     } catch {
-      return { ok: false, integratorStatus: status, message: `The integrator's reply (HTTP ${status}) is not valid JSON` };
+      if (ok) return { ok, integratorStatus: status, message: null };
+      return { ok, integratorStatus: status, message: `The integrator's reply (HTTP ${status}) is not valid JSON` };
     }
     const m = (parsed as { message?: unknown } | null)?.message;
     if (typeof m === "string") message = m.slice(0, MAX_MESSAGE);
@@ -42,28 +52,74 @@ function outcomeOf(status: number, text: string): ActionOutcome {
   return { ok, integratorStatus: status, message };
 }
 
-export async function runAction(v: Viewer, card: InstalledCard, action: Action, env: Env, now: number): Promise<ActionOutcome> {
-  // spec 2.9: every action URI must lie under one of the record type's baseUris; otherwise nothing is called.
-  if (!underBaseUris(action.uri, card.baseUris)) {
-    throw badRequest("The action's uri is not under the card's baseUris", {
-      errors: [{ message: "action.uri: is not under the card's baseUris", code: "NOT_UNDER_BASE_URIS", in: "body", context: { propertyName: ["action.uri"] } }],
-    });
+/** Why an action is not run; each maps to one 400 below. */
+type Refusal = { kind: "not_under_base_uris" } | { kind: "conflicting_query_parameter"; name: string } | { kind: "not_offered" } | { kind: "token_expired" };
+
+/**
+ * Whether the service may run `action` for this viewer: null when it may. Checked before anything is
+ * called; the token is checked last, so the cheaper rules name their own reason.
+ */
+async function refusalOf(v: Viewer, card: InstalledCard, action: PostedAction, appended: [string, string][], now: number): Promise<Refusal | null> {
+  // spec 2.9: every action URI must lie under one of the record type's baseUris (checked again here: they
+  // may have been narrowed since the card was shown).
+  if (!underBaseUris(action.uri, card.baseUris)) return { kind: "not_under_base_uris" };
+  // Defence in depth: the service's own parameters come after the uri's query, and the integrator must
+  // not read a first `portalId` (or userId, ...) other than the one the service sends.
+  const clash = conflictingQueryParam(action.uri, appended);
+  if (clash !== undefined) return { kind: "conflicting_query_parameter", name: clash };
+  switch (await checkActionToken(await actionKey(card.clientSecret), actionBinding(v, card), action, action.actionToken, now)) {
+    case "valid":
+      return null;
+    case "expired":
+      return { kind: "token_expired" };
+    case "invalid":
+      return { kind: "not_offered" };
   }
-  const props = propertyValues(v.record, action.associatedObjectProperties);
+}
+
+/** The 400 of a refusal, in the API's error envelope, pointing at the field to blame. */
+function refusalError(r: Refusal): ApiError {
+  const fail = (message: string, code: string, field: string, context: Record<string, unknown> = {}) =>
+    badRequest(message, { errors: [{ message: `${field}: ${message}`, code, in: "body", context: { propertyName: [field], ...context } }] });
+  switch (r.kind) {
+    case "not_under_base_uris":
+      return badRequest("The action's uri is not under the card's baseUris", {
+        errors: [{ message: "action.uri: is not under the card's baseUris", code: "NOT_UNDER_BASE_URIS", in: "body", context: { propertyName: ["action.uri"] } }],
+      });
+    case "conflicting_query_parameter":
+      return fail(
+        `The action's uri gives the query parameter ${r.name} another value than the service sends for this user and record`,
+        "CONFLICTING_QUERY_PARAMETER",
+        "action.uri",
+        { parameter: r.name },
+      );
+    case "not_offered":
+      return fail(
+        "This action was not offered by the card for this record and user: run an action exactly as the card view returned it, with its actionToken",
+        "ACTION_NOT_OFFERED",
+        "action.actionToken",
+      );
+    case "token_expired":
+      return fail("This action's token has expired: view the card again and run the action it returns", "ACTION_TOKEN_EXPIRED", "action.actionToken");
+  }
+}
+
+export async function runAction(v: Viewer, card: InstalledCard, action: PostedAction, env: Env, now: number): Promise<ActionOutcome> {
+  const appended = appendedPairs(v, card, action); // what goes after the uri's own query, checked and then sent
+  const refusal = await refusalOf(v, card, action, appended, now);
+  if (refusal) throw refusalError(refusal);
 
   if (action.type === "IFRAME") {
     // spec 4.6: no signature; the integrator verifies the iframe by its own means.
-    return { ok: true, iframeUrl: appendQuery(action.uri, props), width: action.width, height: action.height };
+    return { ok: true, iframeUrl: appendQuery(action.uri, appended), width: action.width, height: action.height };
   }
 
   const method = action.httpMethod;
-  const params = dataFetchParams(v, card);
-  const sent = new Set(params.map(([k]) => k));
-  const extra = props.filter(([k]) => !sent.has(k)); // a property already sent as a data-fetch parameter is not repeated
+  const props = propertyValues(v.record, action.associatedObjectProperties);
   const inQuery = method === "GET" || method === "DELETE";
   const timeoutMs = cardTimeoutMs(env);
   try {
-    const url = outboundUrl(action.uri, inQuery ? [...params, ...extra] : params, loopbackAllowed(env));
+    const url = outboundUrl(action.uri, appended, loopbackAllowed(env));
     const body = inQuery ? "" : JSON.stringify(Object.fromEntries(props));
     const headers: Record<string, string> = { ...(await signatureHeaders(card.clientSecret, method, url, body, now)), accept: "application/json" };
     if (!inQuery) headers["content-type"] = "application/json";

@@ -28,14 +28,16 @@ const scalar = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null(
 
 /**
  * An action as the integrator returns it (spec 2.11). `forDisplay` (the data-fetch output) requires the
- * label users see and the confirmation text; an action posted back to the actions endpoint needs neither.
+ * label users see and the confirmation text; an action posted back to the actions endpoint needs neither,
+ * but carries `extra` fields (its actionToken, see postedActionSchema).
  */
-export function actionSchema(forDisplay: boolean) {
+export function actionSchema<E extends z.ZodRawShape = Record<never, never>>(forDisplay: boolean, extra?: E) {
   const label = forDisplay ? z.string().min(1).max(200) : z.string().max(200).optional();
   const common = {
     label,
     uri: z.string().min(1).max(2000),
     associatedObjectProperties: z.array(propertyName).max(50).default([]),
+    ...(extra as E),
   };
   const httpMethod = z
     .string()
@@ -62,6 +64,68 @@ export function actionSchema(forDisplay: boolean) {
 }
 const displayAction = actionSchema(true);
 export type Action = z.output<ReturnType<typeof actionSchema>>;
+
+/**
+ * An action posted back to run it: the action object as the card view showed it, including the
+ * `actionToken` the service attached (card-action-token.ts). Labels and confirmation texts are not needed.
+ */
+export const postedActionSchema = actionSchema(false, {
+  actionToken: z
+    .string({ error: "actionToken is required: post the action back as the card view returned it, with its actionToken" })
+    .min(1)
+    .max(200)
+    .meta({ description: "The actionToken the card view attached to this action; the action runs only if it matches." }),
+});
+export type PostedAction = z.output<typeof postedActionSchema>;
+
+/** A query name as lenient parsers see it: case-folded, `name[...]` (PHP, qs) folded to `name`. */
+const foldName = (name: string) => name.replace(/\[.*$/s, "").toLowerCase();
+
+/** Form decoding of one query component (`+` is a space), as servers read it; a bad escape stays as is. */
+function decodeComponent(raw: string): string {
+  const spaced = raw.replace(/\+/g, " ");
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+/** The decoded pairs of a query string, split on `&` and on `;` (which some older parsers also accept). */
+function queryPairs(search: string): [string, string][] {
+  return search
+    .replace(/^\?/, "")
+    .split(/[&;]/)
+    .filter((pair) => pair !== "")
+    .map((pair) => {
+      const at = pair.indexOf("=");
+      return at < 0 ? [decodeComponent(pair), ""] : [decodeComponent(pair.slice(0, at)), decodeComponent(pair.slice(at + 1))];
+    });
+}
+
+/**
+ * The first query parameter of `uri` that the service also appends (`appended`, the pairs it adds after
+ * the uri's own query) with another value, or undefined. Most frameworks read the first of two equal
+ * names, so `?portalId=<other account>` in an action uri would reach the integrator as the portal of a
+ * validly signed request (audit finding; defence in depth behind the action token). Integrators do put
+ * the portalId, userId or record id they received into their action URLs: the same value twice is
+ * harmless and allowed. Names are compared as lenient parsers read them (case, `name[]`, `%xx`, `;`).
+ */
+export function conflictingQueryParam(uri: string, appended: readonly (readonly [string, string])[]): string | undefined {
+  let search: string;
+  try {
+    search = new URL(uri).search;
+  } catch {
+    return undefined; // not a URL: refused by the baseUris rule
+  }
+  const values = new Map<string, Set<string>>();
+  for (const [k, v] of appended) values.set(foldName(k), (values.get(foldName(k)) ?? new Set()).add(v));
+  const clash = queryPairs(search).find(([name, value]) => {
+    const theirs = values.get(foldName(name));
+    return theirs !== undefined && !(theirs.size === 1 && theirs.has(value));
+  });
+  return clash?.[0];
+}
 
 /** spec 2.10: an item-specific property. */
 const itemProperty = z
@@ -143,10 +207,15 @@ interface CardConfig {
   baseUris: string[];
   propertyDefinitions: StoredPropertyDefinition[];
   title: string;
+  /** The query parameter of the action's uri that contradicts what the service appends for this viewer, if any. */
+  queryConflict?: (action: Action) => string | undefined;
 }
 
+/** One shown item: its id, title, link, defined properties and own `properties`, and its actions. */
+export type CardItem = Record<string, unknown> & { actions: Action[] };
+
 export type CardBody = {
-  results: Record<string, unknown>[];
+  results: CardItem[];
   totalCount?: number;
   allItemsLink?: string;
   itemLabel: string;
@@ -185,12 +254,18 @@ export function parseCardResponse(text: string, card: CardConfig): Parsed {
       warnings.push(`${where} dropped: its uri is not under the record type's baseUris`); // spec 2.9
       return undefined;
     }
+    const clash = card.queryConflict?.(parsed.data);
+    if (clash !== undefined) {
+      // It could not run (the actions endpoint refuses it too), so it is not shown.
+      warnings.push(`${where} dropped: its uri's query gives ${clash} another value than the service sends when it calls the action`);
+      return undefined;
+    }
     return parsed.data;
   };
   const keepActions = (values: unknown[] | undefined, where: string) =>
     (values ?? []).flatMap((v, i) => keepAction(v, `${where}.${i}`) ?? []);
 
-  const results: Record<string, unknown>[] = [];
+  const results: CardItem[] = [];
   for (const [i, value] of top.data.results.slice(0, MAX_RESULTS).entries()) {
     const item = resultItem.safeParse(value);
     if (!item.success) return { ok: false, error: `The integrator's response does not match the data-fetch format: ${describeIssue(item.error, `results.${i}`)}` };
@@ -203,8 +278,7 @@ export function parseCardResponse(text: string, card: CardConfig): Parsed {
       out[def.name] = checked.data;
     }
     if (item.data.properties) out.properties = item.data.properties;
-    out.actions = keepActions(item.data.actions, `results.${i}.actions`);
-    results.push(out);
+    results.push({ ...out, actions: keepActions(item.data.actions, `results.${i}.actions`) });
   }
 
   const d = top.data;

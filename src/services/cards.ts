@@ -11,7 +11,8 @@ import { apps, installs, type users } from "../db/tables/tenancy";
 import { describeCause } from "../lib/errors";
 import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../lib/outbound";
 import { signableQuery, signatureHeaders } from "../lib/signature";
-import { parseCardResponse, type CardBody } from "./card-response";
+import { actionKey, mintActionToken, type ActionBinding } from "./card-action-token";
+import { conflictingQueryParam, parseCardResponse, type Action, type CardBody } from "./card-response";
 import { scopesCover, type CardTypeRow } from "./card-types";
 import type { CrmRow } from "./crm";
 
@@ -90,11 +91,34 @@ export function dataFetchParams(v: Viewer, card: CardTypeRow): [string, string][
   return pairs;
 }
 
+/** Who sees the card's actions, and where: what an action token is bound to (card-action-token.ts). */
+export function actionBinding(v: Viewer, card: CardTypeRow): ActionBinding {
+  return { appId: card.appId, cardId: card.id, portalId: v.portalId, objectType: CARD_TYPE_OF[v.type], objectId: v.record.id, userId: v.user.userId };
+}
+
 /** Values of the named record properties that have one, in the given order. */
 export function propertyValues(record: CrmRow, names: readonly string[]): [string, string][] {
   const values = recordValues(record);
   return names.flatMap((n): [string, string][] => (values[n] !== undefined && values[n] !== "" ? [[n, values[n]]] : []));
 }
+
+/**
+ * The query pairs the service appends after `action`'s own uri query when `v` runs it (spec 2.11, 4.6): for
+ * a hook the data-fetch parameters, then for GET and DELETE the action's property values not already
+ * among them; for an IFRAME only the property values. The one definition used to build the call and to
+ * check the uri's own query against it.
+ */
+export function appendedPairs(v: Viewer, card: CardTypeRow, action: Action): [string, string][] {
+  const props = propertyValues(v.record, action.associatedObjectProperties);
+  if (action.type === "IFRAME") return props;
+  const params = dataFetchParams(v, card);
+  if (action.httpMethod !== "GET" && action.httpMethod !== "DELETE") return params;
+  const sent = new Set(params.map(([k]) => k));
+  return [...params, ...props.filter(([k]) => !sent.has(k))]; // a property already sent as a data-fetch parameter is not repeated
+}
+
+/** The parameter of `action`'s uri query that contradicts what the service appends for `v`, if any. */
+const queryConflict = (v: Viewer, card: CardTypeRow, action: Action) => conflictingQueryParam(action.uri, appendedPairs(v, card, action));
 
 /**
  * `uri` with `pairs` appended after any query it already has, as the exact string that goes on the wire
@@ -133,6 +157,22 @@ export type CardView = {
   error?: string;
 } & Partial<CardBody> & { results: CardBody["results"] };
 
+/**
+ * The card's actions, each with the token that lets this viewer run it on this record (audit fix: only
+ * actions the integrator offered can run). Every place an action appears gets one: item actions, the
+ * primary, secondary and settings actions.
+ */
+async function offerActions(body: CardBody, v: Viewer, card: InstalledCard, now: number): Promise<CardBody> {
+  const key = await actionKey(card.clientSecret);
+  const binding = actionBinding(v, card);
+  const offer = async (a: Action): Promise<Action> => ({ ...a, actionToken: await mintActionToken(key, binding, a, now) });
+  const out: CardBody = { ...body, results: await Promise.all(body.results.map(async (item) => ({ ...item, actions: await Promise.all(item.actions.map(offer)) }))) };
+  if (body.primaryAction) out.primaryAction = await offer(body.primaryAction);
+  if (body.settingsAction) out.settingsAction = await offer(body.settingsAction);
+  if (body.secondaryActions) out.secondaryActions = await Promise.all(body.secondaryActions.map(offer));
+  return out;
+}
+
 /** One card's data fetch (the record page loads each card on its own, issue 7); never rejects. */
 export async function fetchCard(v: Viewer, card: InstalledCard, env: Env, now: number): Promise<CardView> {
   const head = { cardId: card.id, appId: card.appId, title: card.title };
@@ -146,8 +186,8 @@ export async function fetchCard(v: Viewer, card: InstalledCard, env: Env, now: n
       { allowLoopback: loopbackAllowed(env), timeoutMs, maxBytes: CARD_MAX_BYTES },
     );
     if (res.status < 200 || res.status > 299) return failed(`The integrator answered HTTP ${res.status}`);
-    const parsed = parseCardResponse(res.text, card);
-    return parsed.ok ? { ...head, status: "OK", ...parsed.body } : failed(parsed.error);
+    const parsed = parseCardResponse(res.text, { ...card, queryConflict: (a) => queryConflict(v, card, a) });
+    return parsed.ok ? { ...head, status: "OK", ...(await offerActions(parsed.body, v, card, now)) } : failed(parsed.error);
   } catch (err) {
     if (!(err instanceof OutboundError)) console.error(`card ${card.id}: unexpected failure: ${describeCause(err)}`);
     return failed(outboundReason(err, timeoutMs));

@@ -3,6 +3,9 @@ import { admin, call, expectError, tenant, unique } from "../helpers/api";
 import { integratorPath, integratorUrl, received, script } from "../helpers/integrator";
 import { createRecord, defineCard, queryPairs, signedRequest, TYPES, viewPath } from "./helpers";
 
+/** An action token as the view attaches it (card-action-token.ts). */
+const TOKEN = expect.stringMatching(/^v1\.\d+\.[\w-]{43}$/);
+
 const ok = (body: unknown) => ({ body: JSON.stringify(body) });
 
 describe("data fetch: the signed request the integrator receives (spec 4.6, 5.6)", () => {
@@ -190,10 +193,11 @@ describe("data fetch: what the card shows (spec 2.10–2.12)", () => {
         { label: "Docs", dataType: "LINK", value: "https://example.com/docs", linkLabel: "Open" },
         { label: "Health", dataType: "STATUS", value: "Errors", optionType: "DANGER" },
       ],
+      // Each with the token that lets this user run it on this record (card-actions.test.ts).
       actions: [
-        { type: "IFRAME", width: 890, height: 748, uri: `${base}/edit`, label: "Edit", associatedObjectProperties: [] },
-        { type: "ACTION_HOOK", httpMethod: "PUT", uri: `${base}/tickets/245/resolve`, label: "Resolve", associatedObjectProperties: [] },
-        { ...confirm, httpMethod: "DELETE", confirmButtonText: "OK", cancelButtonText: "Cancel" },
+        { type: "IFRAME", width: 890, height: 748, uri: `${base}/edit`, label: "Edit", associatedObjectProperties: [], actionToken: TOKEN },
+        { type: "ACTION_HOOK", httpMethod: "PUT", uri: `${base}/tickets/245/resolve`, label: "Resolve", associatedObjectProperties: [], actionToken: TOKEN },
+        { ...confirm, httpMethod: "DELETE", confirmButtonText: "OK", cancelButtonText: "Cancel", actionToken: TOKEN },
       ],
     });
     // An id sent as a numeric string becomes a number; a missing link is null (spec 2.10).
@@ -201,9 +205,9 @@ describe("data fetch: what the card shows (spec 2.10–2.12)", () => {
     expect(c).toMatchObject({
       itemLabel: "See all tickets",
       allItemsLink: "https://example.com/all",
-      settingsAction: { type: "IFRAME", label: "Settings" },
-      primaryAction: { type: "IFRAME", label: "Create Ticket" },
-      secondaryActions: [{ type: "ACTION_HOOK", httpMethod: "POST", label: "Sync" }],
+      settingsAction: { type: "IFRAME", label: "Settings", actionToken: TOKEN },
+      primaryAction: { type: "IFRAME", label: "Create Ticket", actionToken: TOKEN },
+      secondaryActions: [{ type: "ACTION_HOOK", httpMethod: "POST", label: "Sync", actionToken: TOKEN }],
     });
     expect(c.totalCount).toBeUndefined();
   });
@@ -263,6 +267,36 @@ describe("data fetch: what the card shows (spec 2.10–2.12)", () => {
     expect(c.warnings).toContain("results.0.actions.2 dropped: its uri is not under the record type's baseUris");
     expect(c.warnings).toContain("settingsAction dropped: a settingsAction must be an IFRAME action");
     expect(c.warnings.find((w: string) => w.startsWith("results.0.actions.7"))).toContain("httpMethod");
+  });
+
+  it("drops an action whose uri gives a parameter the service sends another value, and makes no token for it", async () => {
+    const t = await tenant();
+    const card = await defineCard(t, { associatedHubSpotObjectTypeProperties: { CONTACT: ["email"] } });
+    const base = card.body.baseUris[0]!;
+    const id = await createRecord(t, "contacts", { email: "zoe@example.com", firstname: "Zoë" });
+    const hook = (query: string, extra: Record<string, unknown> = {}) => ({ type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/x${query}`, label: query, ...extra });
+    await script(card.fetchPath, ok({
+      results: [],
+      secondaryActions: [
+        hook("?portalId=1"),
+        hook("?userId=1"),
+        hook("?associatedObjectType=DEAL"),
+        hook("?email=boss@example.com"),
+        hook("?firstname=Bob", { httpMethod: "GET", associatedObjectProperties: ["firstname"] }),
+        // Kept: the values the service sends, its own names, a property that goes in the body.
+        hook(`?portalId=${t.portalId}&userId=${t.userId}&associatedObjectId=${id}&email=zoe@example.com`),
+        hook("?ticket=1&portal=2"),
+        hook("?firstname=Bob", { associatedObjectProperties: ["firstname"] }),
+        { type: "IFRAME", uri: `${base}/frame?portalId=1`, label: "iframe", width: 1, height: 1 },
+      ],
+    }));
+    const [c] = (await call("GET", viewPath("contacts", id, t.userId), { token: t.oauth })).json.cards;
+    expect(c.status).toBe("OK");
+    expect(c.secondaryActions.map((a: { label: string }) => a.label)).toEqual([`?portalId=${t.portalId}&userId=${t.userId}&associatedObjectId=${id}&email=zoe@example.com`, "?ticket=1&portal=2", "?firstname=Bob", "iframe"]);
+    for (const a of c.secondaryActions) expect(a.actionToken).toEqual(TOKEN);
+    expect(c.warnings).toEqual(
+      ["portalId", "userId", "associatedObjectType", "email", "firstname"].map((name, i) => `secondaryActions.${i} dropped: its uri's query gives ${name} another value than the service sends when it calls the action`),
+    );
   });
 });
 

@@ -21,9 +21,10 @@ const recorded = (name: string) => {
 
 /**
  * The samples carry placeholders for values their code computes (`<associatedObjectId>`, `<DOMAIN>`...).
- * They are filled in the way the integrator would: the record id, the record type's action base, a number.
+ * They are filled in the way the integrator would: the ids its data fetch received (portal, user, record),
+ * the record type's action base, a number.
  */
-function fill(value: unknown, ctx: { recordId: number; base: string }, key?: string): unknown {
+function fill(value: unknown, ctx: { recordId: number; base: string; portalId: number; userId: number }, key?: string): unknown {
   if (Array.isArray(value)) return value.map((v) => fill(v, ctx));
   if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v, ctx, k)]));
   if (typeof value !== "string") return value;
@@ -31,6 +32,9 @@ function fill(value: unknown, ctx: { recordId: number; base: string }, key?: str
   return value
     .replace("<DOMAIN>", ctx.base)
     .replace("<truncated in excerpt>", `${ctx.base}/iframe`)
+    .replaceAll("<portalId>", String(ctx.portalId))
+    .replaceAll("<userId>", String(ctx.userId))
+    .replace(/<(dealId|associatedObjectId|hs_object_id)>/g, String(ctx.recordId))
     .replace(/<[^>]+>/g, "42");
 }
 
@@ -99,7 +103,7 @@ describe("recorded integrator payloads served by the local integrator are accept
       expect(upd.status, upd.text).toBe(200);
     }
     const rec = recorded(sample.file);
-    const payload = fill(rec.responseBody ?? rec.responseBody_partial, { recordId, base }) as { results: Record<string, unknown>[] };
+    const payload = fill(rec.responseBody ?? rec.responseBody_partial, { recordId, base, portalId: t.portalId, userId: t.userId }) as { results: Record<string, unknown>[] };
     await script(card.fetchPath, { body: JSON.stringify(payload) });
 
     const res = await call("GET", viewPath(sample.recordType, recordId, t.userId), { token: t.oauth });
@@ -119,6 +123,16 @@ describe("recorded integrator payloads served by the local integrator are accept
     }
     expect(out.primaryAction !== undefined).toBe(sample.kept.primary ?? false);
     expect(out.secondaryActions?.length ?? 0).toBe(sample.kept.secondary ?? 0);
+
+    // Every kept action runs as shown, with the token the view gave it: iframes give their URL, hooks on the
+    // local integrator are called (it answers 200 to paths nobody scripted). Hooks on a sample's own host are
+    // not run: tests never leave this machine.
+    const kept = [...out.results.flatMap((r) => r.actions as Record<string, unknown>[]), ...(out.primaryAction ? [out.primaryAction] : []), ...(out.secondaryActions ?? [])] as Record<string, unknown>[];
+    for (const action of kept.filter((a) => a.type === "IFRAME" || String(a.uri).startsWith(base))) {
+      const ran = await call("POST", `/crm/v3/objects/${sample.recordType}/${recordId}/cards/${card.id}/actions`, { token: t.oauth, body: { userId: t.userId, action } });
+      expect(ran.status, `${String(action.uri)}: ${ran.text}`).toBe(200);
+      expect(ran.json.ok, `${String(action.uri)}: ${ran.text}`).toBe(true);
+    }
   });
 
   it("the newer v3 'sections' sample is not this API's format and turns the card ERROR", async () => {

@@ -15,4 +15,18 @@ describe("OpenAPI document", () => {
       ]),
     );
   });
+
+  it("documents the actionToken: on every shown action, and required back on every kind of posted action", async () => {
+    const doc = (await call("GET", "/openapi.json")).json;
+    const posted = doc.paths["/crm/v3/objects/{objectType}/{objectId}/cards/{cardId}/actions"].post;
+    const variants = posted.requestBody.content["application/json"].schema.properties.action.oneOf as { properties: { type: { const: string } }; required: string[] }[];
+    expect(variants.map((v) => v.properties.type.const)).toEqual(["IFRAME", "ACTION_HOOK", "CONFIRMATION_ACTION_HOOK"]);
+    for (const v of variants) expect(v.required).toContain("actionToken");
+    expect(Object.keys(posted.responses)).toEqual(expect.arrayContaining(["200", "400"]));
+    const card = doc.paths["/crm/v3/objects/{objectType}/{objectId}/cards"].get.responses["200"].content["application/json"].schema.properties.cards.items;
+    for (const shown of [card.properties.primaryAction, card.properties.settingsAction, card.properties.secondaryActions.items, card.properties.results.items.properties.actions.items]) {
+      expect(shown.required).toContain("actionToken");
+      expect(shown.properties.actionToken.description).toContain("Set by the service");
+    }
+  });
 });

@@ -4,7 +4,8 @@
  * own app, user and a few resources to mix ids with. `ownParam` names A's value for a route's path parameter.
  */
 import type { RouteDef } from "../../src/lib/route";
-import { defineCard } from "../cards/helpers";
+import { defineCard, minted } from "../cards/helpers";
+import { integratorUrl } from "./integrator";
 import { createAuthor, createPost, createTopic, TOKENS, V2 } from "../content/helpers";
 import { accountSettings, appSettings, store } from "../ecomm/helpers";
 import { deliver, qmsg, storeGen } from "../ecomm/queue-helpers";
@@ -45,6 +46,11 @@ export interface World {
     card: number;
     cardFetchPath: string;
     cardActionBase: string;
+    /**
+     * An action hook of A's card with a genuine actionToken for A's user on A's contact (minted with the
+     * app's secret, as the card view would: viewing would call the integrator, which the suites watch).
+     */
+    cardAction: Record<string, unknown>;
   };
 }
 
@@ -105,6 +111,7 @@ export async function buildWorld(): Promise<World> {
 
   // A CRM card of A's app, served by the local integrator.
   const card = await defineCard(a, { title: mark("card") });
+  const cardAction = await minted(a, card.id, contact, { type: "ACTION_HOOK", httpMethod: "POST", uri: `${integratorUrl()}${card.actionBase}/go`, label: "Go" });
 
   const bSession = await signIn(b);
   return {
@@ -135,6 +142,7 @@ export async function buildWorld(): Promise<World> {
       card: card.id,
       cardFetchPath: card.fetchPath,
       cardActionBase: card.actionBase,
+      cardAction,
     },
   };
 }

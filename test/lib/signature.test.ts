@@ -42,9 +42,34 @@ describe("signatures (spec 5.6, reference §9 vectors)", () => {
     expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers, now: now - 300_001 })).toMatchObject({ ok: false }); // from the future
     expect(await verifySignature({ secret: SECRET, method: "GET", uri: uri + "x", headers, now })).toMatchObject({ ok: false });
     expect(await verifySignature({ secret: "other", method: "GET", uri, headers, now })).toMatchObject({ ok: false });
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: {} })).toMatchObject({ ok: false, reason: "no v3 signature header" });
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: {}, allowV2: true })).toMatchObject({ ok: false, reason: "no signature header" });
+  });
+
+  it("requires v3 by default: a captured request with its v3 headers stripped is refused, at any time", async () => {
+    const now = 1_700_000_000_000;
+    const uri = "https://int.example.com/actions/delete?portalId=1";
+    const headers = await signatureHeaders(SECRET, "DELETE", uri, "", now);
+    const stripped = { "x-service-signature": headers["x-service-signature"], "x-service-signature-version": "v2" };
+    for (const later of [now, now + 300_001, now + 30 * 86_400_000]) {
+      expect(await verifySignature({ secret: SECRET, method: "DELETE", uri, headers: stripped, now: later })).toEqual({ ok: false, reason: "no v3 signature header" });
+    }
+    // Stripping only the timestamp does not help either: the v3 signature is still there, checked and refused.
+    const noTimestamp = { ...stripped, "x-service-signature-v3": headers["x-service-signature-v3"] };
+    expect(await verifySignature({ secret: SECRET, method: "DELETE", uri, headers: noTimestamp, now })).toMatchObject({ ok: false, reason: "timestamp outside the 5-minute window" });
+  });
+
+  it("accepts v2 alone only with allowV2, and never falls back to v2 when a v3 signature is present but wrong", async () => {
+    const now = 1_700_000_000_000;
+    const uri = "https://int.example.com/fetch?userEmail=a@b.co";
+    const headers = await signatureHeaders(SECRET, "GET", uri, "", now);
     const v2only = { "x-service-signature": headers["x-service-signature"] };
-    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: v2only })).toEqual({ ok: true, version: "v2" });
-    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: {} })).toMatchObject({ ok: false, reason: "no signature header" });
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: v2only, allowV2: true })).toEqual({ ok: true, version: "v2" });
+    expect(await verifySignature({ secret: "other", method: "GET", uri, headers: v2only, allowV2: true })).toEqual({ ok: false, reason: "v2 signature mismatch" });
+    const badV3 = { ...headers, "x-service-signature-v3": "AAAA" };
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: badV3, now, allowV2: true })).toEqual({ ok: false, reason: "v3 signature mismatch" });
+    const staleV3 = await verifySignature({ secret: SECRET, method: "GET", uri, headers, now: now + 300_001, allowV2: true });
+    expect(staleV3).toEqual({ ok: false, reason: "timestamp outside the 5-minute window" });
   });
 });
 
@@ -56,6 +81,6 @@ describe("signatureHeaders on a URI the URL serialiser re-encodes", () => {
     const headers = await signatureHeaders(SECRET, "GET", uri, "", now);
     expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers, now })).toEqual({ ok: true, version: "v3" });
     const v2only = { "x-service-signature": headers["x-service-signature"] };
-    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: v2only })).toEqual({ ok: true, version: "v2" });
+    expect(await verifySignature({ secret: SECRET, method: "GET", uri, headers: v2only, allowV2: true })).toEqual({ ok: true, version: "v2" });
   });
 });

@@ -27,13 +27,17 @@ function sdkChecks(t: NodeTenant, req: Captured, url = req.url) {
   };
 }
 
-/** An app with a CONTACT card whose data fetch goes to a fresh path on the local integrator. */
-async function cardSetup(answer: unknown) {
+/**
+ * An app with a CONTACT card whose data fetch goes to a fresh path on the local integrator and answers
+ * `answer` (given the card's action base URI, so its actions can lie under it).
+ */
+async function cardSetup(answer: unknown | ((hookBase: string) => unknown)) {
   const t = await tenant();
   const client = new Client({ accessToken: t.oauth, developerApiKey: t.developerKey, basePath: workerUrl() });
   const fetchPath = integratorPath("sig-fetch");
   const hookPath = integratorPath("sig-hook");
-  const script = await fetch(`${integratorUrl()}/__script`, { method: "POST", body: JSON.stringify({ path: fetchPath, body: JSON.stringify(answer) }) });
+  const body = typeof answer === "function" ? answer(`${integratorUrl()}${hookPath}`) : answer;
+  const script = await fetch(`${integratorUrl()}/__script`, { method: "POST", body: JSON.stringify({ path: fetchPath, body: JSON.stringify(body) }) });
   expect(script.status).toBe(204);
   const created = await client.apiRequest({
     method: "POST",
@@ -57,7 +61,8 @@ async function viewContact(client: Client, t: NodeTenant, properties: Record<str
   const contact = await client.crm.contacts.basicApi.create({ properties, associations: [] });
   const res = await client.apiRequest({ path: `/crm/v3/objects/contacts/${contact.id}/cards?userId=${t.userId}` });
   expect(res.status).toBe(200);
-  return { contactId: contact.id, view: (await res.json()) as { cards: { cardId: number; status: string; results: { objectId: number; title: string }[] }[] } };
+  type View = { cards: { cardId: number; status: string; results: { objectId: number; title: string; actions?: Record<string, unknown>[] }[] }[] };
+  return { contactId: contact.id, view: (await res.json()) as View };
 }
 
 describe("@hubspot/api-client 14.0.1: Signature.isValid on the Worker's outbound card requests", () => {
@@ -80,13 +85,16 @@ describe("@hubspot/api-client 14.0.1: Signature.isValid on the Worker's outbound
   });
 
   it("verifies v2 and v3 of a POST action hook, whose JSON body is signed", async () => {
-    const answer = { results: [{ objectId: 8, title: "Order 8" }] };
-    const { t, client, card, hookPath } = await cardSetup(answer);
-    const { contactId } = await viewContact(client, t, { email: "hook@example.com", firstname: "Hook" });
+    // The card offers the hook; it is run as the view returned it, with its actionToken (docs/cards.md).
+    const hook = (base: string) => ({ type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/refund`, label: "Refund", associatedObjectProperties: ["firstname"] });
+    const { t, client, card, hookPath } = await cardSetup((base: string) => ({ results: [{ objectId: 8, title: "Order 8", actions: [hook(base)] }] }));
+    const { contactId, view } = await viewContact(client, t, { email: "hook@example.com", firstname: "Hook" });
+    const [action] = view.cards[0]!.results[0]!.actions!;
+    expect(action).toMatchObject({ ...hook(`${integratorUrl()}${hookPath}`), actionToken: expect.any(String) });
     const res = await client.apiRequest({
       method: "POST",
       path: `/crm/v3/objects/contacts/${contactId}/cards/${card.id}/actions`,
-      body: { userId: t.userId, action: { type: "ACTION_HOOK", httpMethod: "POST", uri: `${integratorUrl()}${hookPath}/refund`, label: "Refund", associatedObjectProperties: ["firstname"] } },
+      body: { userId: t.userId, action },
     });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true, integratorStatus: 200, message: "ok" });

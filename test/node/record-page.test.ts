@@ -301,6 +301,37 @@ describe("the record page in Chromium", () => {
     await page.close();
   });
 
+  it("posts an action back with the token its card data carried; a refused token shows why and reloads the card", async () => {
+    const page = await openRecord();
+    const tickets = card(page, "Support tickets");
+    const fetches = (await received(paths.tickets)).length;
+    const calls = (await received(`${paths.actions}/resolve`)).length;
+    const posted = page.waitForRequest((r) => r.method() === "POST" && r.url().endsWith("/actions"));
+    await openItemAction(page, "Resolve");
+    const sent = (await posted).postDataJSON() as { action: Record<string, unknown> };
+    expect(sent.action).toMatchObject({ type: "ACTION_HOOK", httpMethod: "POST", uri: `${integratorUrl()}${paths.actions}/resolve`, label: "Resolve" });
+    expect(sent.action.actionToken).toMatch(/^v1\.\d+\.[\w-]{43}$/);
+    await tickets.getByRole("status").filter({ hasText: "resolved" }).waitFor();
+    expect(await received(`${paths.actions}/resolve`)).toHaveLength(calls + 1);
+    await until("the card to reload after the action", async () => (await received(paths.tickets)).length === fetches + 1);
+    await tickets.locator('.card-body[aria-busy="false"] .card-item').first().waitFor();
+
+    // A token that no longer holds (here altered on the way, as a stale or forged one would be): the server
+    // calls nothing, the page says why and reloads the card to get actions that run.
+    await page.route("**/actions", async (route) => {
+      const data = route.request().postDataJSON() as { action: Record<string, unknown> };
+      const [version, expiresAt, mac] = String(data.action.actionToken).split(".");
+      await route.continue({ postData: JSON.stringify({ action: { ...data.action, actionToken: `${version}.${Number(expiresAt) + 1}.${mac}` } }) });
+    });
+    await openItemAction(page, "Resolve");
+    const alert = tickets.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain("This action was not offered by the card for this record and user");
+    await until("the card to reload after the refusal", async () => (await received(paths.tickets)).length === fetches + 2);
+    expect(await received(`${paths.actions}/resolve`)).toHaveLength(calls + 1);
+    await page.close();
+  });
+
   it("asks before a confirmation action hook: Keep it calls nothing, Delete it calls the hook", async () => {
     const page = await openRecord();
     const dialog = page.locator("#confirm-dialog");

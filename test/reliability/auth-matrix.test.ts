@@ -14,7 +14,6 @@ import type { RouteDef } from "../../src/lib/route";
 import { allRoutes } from "../../src/routes";
 import { admin, ADMIN, BASE, call, expectError, send, unique } from "../helpers/api";
 import { expire } from "../helpers/auth-suite";
-import { integratorUrl } from "../helpers/integrator";
 import { authorize, exchange, refresh } from "../helpers/oauth-flow";
 import { buildWorld, ownParam, type World } from "../helpers/world";
 
@@ -41,10 +40,7 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
   const body: Record<string, unknown> = {
     "POST /crm/v3/objects/:objectType": { properties: {} },
     "PATCH /crm/v3/objects/:objectType/:objectId": { properties: {} },
-    "POST /crm/v3/objects/:objectType/:objectId/cards/:cardId/actions": {
-      userId: w.a.userId,
-      action: { type: "IFRAME", uri: `${integratorUrl()}${ids.cardActionBase}/x`, width: 10, height: 10 },
-    },
+    "POST /crm/v3/objects/:objectType/:objectId/cards/:cardId/actions": { userId: w.a.userId, action: ids.cardAction },
   };
   if (key(r) === "GET /crm/v3/objects/:objectType/:objectId/cards") path += `?userId=${w.a.userId}`;
   if (r.path.startsWith("/extensions/sales-objects/v1/object-types") && r.method === "GET" && !r.path.endsWith(":objectTypeId")) path += `?applicationId=${w.a.appId}`;
@@ -194,7 +190,7 @@ describe.each(sessionRoutes.map((r) => [key(r), r] as const))("web session: %s",
   };
   const path = r.path.replace(":objectType", "contacts").replace(/:[A-Za-z]+/g, "1");
   it("no session, or any bearer token instead of one, is refused", async () => {
-    const body = r.method === "POST" ? JSON.stringify({ action: { type: "IFRAME", uri: "https://example.com/x", label: "x", width: 1, height: 1 } }) : undefined;
+    const body = r.method === "POST" ? JSON.stringify({ action: { type: "IFRAME", uri: "https://example.com/x", label: "x", width: 1, height: 1, actionToken: "x" } }) : undefined;
     for (const authorization of [undefined, `Bearer ${w.a.oauth}`, `Bearer ${w.a.pat}`, `Bearer ${w.a.developerKey}`, `Bearer ${ADMIN}`]) {
       const headers: Record<string, string> = body ? { "content-type": "application/json" } : {};
       if (authorization) headers.authorization = authorization;

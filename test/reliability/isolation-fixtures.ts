@@ -77,11 +77,11 @@ export const FIXTURES: Record<string, Fixture> = {
   "GET /app/:objectType/:objectId": (w) => [{ path: `/app/contacts/${w.ids.contact}` }, { path: `/app/companies/${w.ids.company}` }],
   // (A's app is also installed in B's account, so its card on B's own records is B's to see: not a target.)
   "GET /app/api/cards/:objectType/:objectId/:cardId": (w) => [{ path: `/app/api/cards/contacts/${w.ids.contact}/${w.ids.card}` }],
+  // A's action with A's genuine token: on A's record (404), and replayed on B's own record, where A's app
+  // is installed too (the card is shown there, but the token was not made for that record and user: 400).
   "POST /app/api/cards/:objectType/:objectId/:cardId/actions": (w) => [
-    {
-      path: `/app/api/cards/contacts/${w.ids.contact}/${w.ids.card}/actions`,
-      body: { action: { type: "ACTION_HOOK", uri: `${integratorUrl()}${w.ids.cardActionBase}/go`, httpMethod: "POST", label: "Go" } },
-    },
+    { path: `/app/api/cards/contacts/${w.ids.contact}/${w.ids.card}/actions`, body: { action: w.ids.cardAction } },
+    { path: `/app/api/cards/contacts/${w.ids.bContact}/${w.ids.card}/actions`, body: { action: w.ids.cardAction }, status: 400 },
   ],
   // Operator routes: account credentials of any kind never reach them.
   "POST /admin/v1/accounts/:portalId/private-apps": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/private-apps`, body: { name: "x" }, status: 401 }],
@@ -116,10 +116,9 @@ export const FIXTURES: Record<string, Fixture> = {
     { path: `/crm/v3/objects/contacts/${w.ids.bContact}/cards?userId=${w.a.userId}`, status: 400 },
   ],
   "POST /crm/v3/objects/:objectType/:objectId/cards/:cardId/actions": (w) => [
-    {
-      path: `/crm/v3/objects/contacts/${w.ids.contact}/cards/${w.ids.card}/actions`,
-      body: { userId: w.b.userId, action: { type: "ACTION_HOOK", uri: `${integratorUrl()}${w.ids.cardActionBase}/go`, httpMethod: "POST" } },
-    },
+    { path: `/crm/v3/objects/contacts/${w.ids.contact}/cards/${w.ids.card}/actions`, body: { userId: w.b.userId, action: w.ids.cardAction } },
+    // A's genuine token replayed by B on B's own record (A's app is installed in B): not offered there, 400.
+    { path: `/crm/v3/objects/contacts/${w.ids.bContact}/cards/${w.ids.card}/actions`, body: { userId: w.b.userId, action: w.ids.cardAction }, status: 400 },
   ],
 
   // Ecommerce bridge.

@@ -9,7 +9,7 @@
 import { describe, expect, it } from "vitest";
 import { call, tenant, type Tenant } from "../helpers/api";
 import { integratorPath, integratorUrl, received, script } from "../helpers/integrator";
-import { callWithEnv, createRecord, defineCard, TYPES, viewPath } from "../cards/helpers";
+import { callWithEnv, createRecord, defineCard, minted, TYPES, viewPath } from "../cards/helpers";
 import { BRIDGE, settingsBody } from "../ecomm/helpers";
 
 const port = () => new URL(integratorUrl()).port;
@@ -30,10 +30,15 @@ async function card(t: Tenant, overrides: Record<string, unknown> = {}) {
 }
 
 const hook = (uri: string, httpMethod = "GET") => ({ type: "ACTION_HOOK", httpMethod, uri, label: "Go", associatedObjectProperties: [] });
-const runAction = (t: Tenant, record: number, cardId: number, action: unknown, env?: Record<string, string>) =>
-  env
-    ? callWithEnv(env, "POST", `/crm/v3/objects/contacts/${record}/cards/${cardId}/actions`, { token: t.oauth, body: { userId: t.userId, action } })
-    : call("POST", `/crm/v3/objects/contacts/${record}/cards/${cardId}/actions`, { token: t.oauth, body: { userId: t.userId, action } });
+/**
+ * Runs `action` with a valid action token minted with the app's secret (test/cards/helpers.ts), so what is
+ * tested here is the outbound guard behind the token check: several of these URLs no card view would show.
+ */
+async function runAction(t: Tenant, record: number, cardId: number, action: Record<string, unknown>, env?: Record<string, string>) {
+  const body = { userId: t.userId, action: await minted(t, cardId, record, action) };
+  const path = `/crm/v3/objects/contacts/${record}/cards/${cardId}/actions`;
+  return env ? callWithEnv(env, "POST", path, { token: t.oauth, body }) : call("POST", path, { token: t.oauth, body });
+}
 
 /** A chain of `hops` redirects on the integrator ending at `end`; returns the first URL and every path. */
 async function chain(root: string, hops: number, end: string) {

@@ -5,10 +5,22 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { admin, call, expectError, tenant, unique } from "../helpers/api";
 import { received, script } from "../helpers/integrator";
-import { createRecord, defineCard, queryPairs, signedRequest } from "../cards/helpers";
-import { page, postAction, signIn } from "./helpers";
+import { createRecord, defineCard, minted, queryPairs, signedRequest } from "../cards/helpers";
+import { page, postAction, signIn, type Browser } from "./helpers";
 
 const cardUrl = (type: string, id: number, cardId: number) => `/app/api/cards/${type}/${id}/${cardId}`;
+
+/**
+ * Actions as the record page receives them: the card's data fetch answers `actions` as secondary actions,
+ * and the page's card endpoint returns them with their actionTokens.
+ */
+async function shown(b: Browser, card: { id: number; fetchPath: string }, id: number, actions: Record<string, unknown>[]) {
+  await script(card.fetchPath, { body: JSON.stringify({ results: [], secondaryActions: actions.map((a) => ({ label: "Go", ...a })) }) });
+  const res = await page(b, cardUrl("contacts", id, card.id));
+  expect(res.json.status, res.text).toBe("OK");
+  expect(res.json.secondaryActions).toHaveLength(actions.length);
+  return res.json.secondaryActions as Record<string, unknown>[];
+}
 
 /** A tenant with a contact card (status definitions, requesting `email`), a contact, and a signed-in browser. */
 async function setup() {
@@ -95,7 +107,8 @@ describe("POST /app/api/cards/:objectType/:objectId/:cardId/actions", () => {
     const { t, card, id, base, basePath, b } = await setup();
     const path = `${basePath}/resolve`;
     await script(path, { body: JSON.stringify({ message: "Ticket resolved" }) });
-    const action = { type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/resolve`, label: "Resolve", associatedObjectProperties: ["firstname"] };
+    const [action] = await shown(b, card, id, [{ type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/resolve`, label: "Resolve", associatedObjectProperties: ["firstname"] }]);
+    expect(action!.actionToken).toMatch(/^v1\./);
     const res = await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, { action });
     expect(res.status, res.text).toBe(200);
     expect(res.json).toEqual({ ok: true, integratorStatus: 200, message: "Ticket resolved" });
@@ -104,9 +117,30 @@ describe("POST /app/api/cards/:objectType/:objectId/:cardId/actions", () => {
     expect(queryPairs(req.url)[0]).toEqual(["userId", String(t.userId)]);
   });
 
+  it("runs only actions the card offered to this user on this record: nothing is called otherwise", async () => {
+    const { t, card, id, base, basePath, b } = await setup();
+    const [action] = await shown(b, card, id, [{ type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/resolve` }]);
+    const post = (body: unknown, who = b, record = id) => postAction(who, `${cardUrl("contacts", record, card.id)}/actions`, body);
+    // Without the token, with another action's uri or method, and with a forged portalId.
+    expect(expectError(await post({ action: { ...action, actionToken: undefined } }), 400, "VALIDATION_ERROR").errors[0].context.propertyName).toEqual(["action.actionToken"]);
+    for (const forged of [{ ...action, uri: `${base}/delete-account` }, { ...action, httpMethod: "DELETE" }, { ...action, actionToken: "v1.1.x" }]) {
+      expect(expectError(await post({ action: forged }), 400, "VALIDATION_ERROR").errors[0].code).toBe("ACTION_NOT_OFFERED");
+    }
+    const portal = await minted(t, card.id, id, { type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/delete-account?portalId=1` });
+    expect(expectError(await post({ action: portal }), 400, "VALIDATION_ERROR").errors[0].code).toBe("CONFLICTING_QUERY_PARAMETER");
+    // The same token on another record of the account, and by another user of it.
+    expect(expectError(await post({ action }, b, await createRecord(t, "contacts")), 400, "VALIDATION_ERROR").errors[0].code).toBe("ACTION_NOT_OFFERED");
+    const colleague = await admin("POST", `/admin/v1/accounts/${t.portalId}/users`, { email: `${unique("u")}@example.com`, password: "correct horse battery" });
+    const other = await signIn({ ...t, userId: colleague.userId, userEmail: colleague.email });
+    expect(expectError(await post({ action }, other), 400, "VALIDATION_ERROR").errors[0].code).toBe("ACTION_NOT_OFFERED");
+    expect(await received(basePath)).toEqual([]);
+    // The signed-in user it was shown to runs it.
+    expect((await post({ action })).json).toEqual({ ok: true, integratorStatus: 200, message: "ok" });
+  });
+
   it("gives the iframe URL of an IFRAME action without calling it", async () => {
     const { card, id, base, basePath, b } = await setup();
-    const action = { type: "IFRAME", uri: `${base}/edit?x=1`, width: 890, height: 748, label: "Edit", associatedObjectProperties: ["firstname"] };
+    const [action] = await shown(b, card, id, [{ type: "IFRAME", uri: `${base}/edit?x=1`, width: 890, height: 748, label: "Edit", associatedObjectProperties: ["firstname"] }]);
     const res = await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, { action });
     expect(res.json).toEqual({ ok: true, iframeUrl: `${base}/edit?x=1&firstname=Zo%C3%AB`, width: 890, height: 748 });
     expect(await received(`${basePath}/edit`)).toEqual([]);
@@ -117,7 +151,7 @@ describe("POST /app/api/cards/:objectType/:objectId/:cardId/actions", () => {
     ["a wrong CSRF token", "not-the-token"],
   ])("refuses %s with 403 and calls nothing", async (_name, csrf) => {
     const { card, id, base, basePath, b } = await setup();
-    const action = { type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/csrf` };
+    const [action] = await shown(b, card, id, [{ type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/csrf` }]);
     const res = await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, { action }, csrf);
     expectError(res, 403, "FORBIDDEN");
     expect(await received(`${basePath}/csrf`)).toEqual([]);
@@ -127,21 +161,22 @@ describe("POST /app/api/cards/:objectType/:objectId/:cardId/actions", () => {
     const { t, card, id, base, basePath, b } = await setup();
     const second = await signIn(t); // same user, another session: another token
     expect(second.csrf).not.toBe(b.csrf);
-    const action = { type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/csrf2` };
+    const [action] = await shown(b, card, id, [{ type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/csrf2` }]);
     expectError(await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, { action }, second.csrf), 403, "FORBIDDEN");
     expect(await received(`${basePath}/csrf2`)).toEqual([]);
   });
 
   it("needs a session", async () => {
-    const { card, id, base } = await setup();
-    const action = { type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/x` };
+    const { card, id, base, b } = await setup();
+    const [action] = await shown(b, card, id, [{ type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/x` }]);
     expectError(await postAction(null, `${cardUrl("contacts", id, card.id)}/actions`, { action }, "x"), 401, "INVALID_AUTHENTICATION");
   });
 
   it.each([
     ["no action", {}, "action"],
     ["an unknown action type", { action: { type: "LINK", uri: "https://x.example" } }, "action.type"],
-    ["an IFRAME without a size", { action: { type: "IFRAME", uri: "https://x.example" } }, "action.width"],
+    ["an IFRAME without a size", { action: { type: "IFRAME", uri: "https://x.example", actionToken: "x" } }, "action.width"],
+    ["an action without its token", { action: { type: "IFRAME", uri: "https://x.example", width: 1, height: 1 } }, "action.actionToken"],
   ])("refuses %s", async (_name, body, field) => {
     const { card, id, b } = await setup();
     const res = expectError(await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, body), 400, "VALIDATION_ERROR");
@@ -149,17 +184,17 @@ describe("POST /app/api/cards/:objectType/:objectId/:cardId/actions", () => {
   });
 
   it("refuses a URI outside the card's baseUris and calls nothing", async () => {
-    const { card, id, base, basePath, b } = await setup();
-    const action = { type: "ACTION_HOOK", httpMethod: "GET", uri: `${base}-evil/x` };
+    const { t, card, id, base, basePath, b } = await setup();
+    const action = await minted(t, card.id, id, { type: "ACTION_HOOK", httpMethod: "GET", uri: `${base}-evil/x` }); // a token the view could not give
     const res = expectError(await postAction(b, `${cardUrl("contacts", id, card.id)}/actions`, { action }), 400, "VALIDATION_ERROR");
     expect(res.errors[0].context.propertyName).toEqual(["action.uri"]);
     expect(await received(`${basePath}-evil`)).toEqual([]);
   });
 
   it("is a 404 on another account's record", async () => {
-    const { card, id, base, basePath } = await setup();
+    const { card, id, base, basePath, b } = await setup();
     const intruder = await signIn(await tenant());
-    const action = { type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/steal` };
+    const [action] = await shown(b, card, id, [{ type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/steal` }]); // a genuine token of the owner
     expectError(await postAction(intruder, `${cardUrl("contacts", id, card.id)}/actions`, { action }), 404, "OBJECT_NOT_FOUND");
     expect(await received(`${basePath}/steal`)).toEqual([]);
   });
