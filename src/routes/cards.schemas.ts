@@ -34,7 +34,8 @@ export const shownAction = z.object({
 /** A shown item: what the integrator sent (spec 2.10, reduced), with its actions as shown. */
 export const shownItem = z.looseObject({ objectId: z.number().int(), title: z.string(), link: z.string().nullable(), actions: z.array(shownAction) });
 
-const card = z.object({
+/** One card as the views show it (`GET .../cards`; the record page's card endpoint adds to it). */
+export const shownCard = z.object({
   cardId: z.number().int(),
   appId: z.number().int(),
   title: z.string(),
@@ -49,7 +50,7 @@ const card = z.object({
   secondaryActions: z.array(shownAction).optional(),
   warnings: z.array(z.string()).optional(),
 });
-export const viewResponse = z.object({ cards: z.array(card) });
+export const viewResponse = z.object({ cards: z.array(shownCard) });
 
 export const actionResponse = z.union([
   z.object({ ok: z.boolean(), integratorStatus: z.number().int().nullable(), message: z.string().nullable() }),

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { postedActionSchema } from "../services/card-response";
 import { SEARCH_MAX_LENGTH } from "../services/web-records";
-import { actionParams, actionResponse, shownAction, shownItem, viewParams } from "./cards.schemas";
+import { actionParams, actionResponse, shownCard, viewParams } from "./cards.schemas";
 
 /** Pages take any segment and answer an HTML 404 page for unknown types or ids (after the sign-in check). */
 export const listParams = z.object({ objectType: z.string().max(100) });
@@ -33,19 +33,4 @@ const definition = z.object({
 });
 
 /** One card as the page renders it: the cards service's view plus the record type's property definitions. */
-export const cardResponse = z.object({
-  cardId: z.number().int(),
-  appId: z.number().int(),
-  title: z.string(),
-  status: z.enum(["OK", "ERROR"]),
-  error: z.string().optional(),
-  propertyDefinitions: z.array(definition),
-  results: z.array(shownItem),
-  totalCount: z.number().int().optional(),
-  allItemsLink: z.string().optional(),
-  itemLabel: z.string().optional(),
-  settingsAction: shownAction.optional(),
-  primaryAction: shownAction.optional(),
-  secondaryActions: z.array(shownAction).optional(),
-  warnings: z.array(z.string()).optional(),
-});
+export const cardResponse = shownCard.extend({ propertyDefinitions: z.array(definition) });
