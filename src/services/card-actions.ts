@@ -83,9 +83,7 @@ function refusalError(r: Refusal): ApiError {
     badRequest(message, { errors: [{ message: `${field}: ${message}`, code, in: "body", context: { propertyName: [field], ...context } }] });
   switch (r.kind) {
     case "not_under_base_uris":
-      return badRequest("The action's uri is not under the card's baseUris", {
-        errors: [{ message: "action.uri: is not under the card's baseUris", code: "NOT_UNDER_BASE_URIS", in: "body", context: { propertyName: ["action.uri"] } }],
-      });
+      return fail("The action's uri is not under the card's baseUris", "NOT_UNDER_BASE_URIS", "action.uri");
     case "conflicting_query_parameter":
       return fail(
         `The action's uri gives the query parameter ${r.name} another value than the service sends for this user and record`,
