@@ -5,3 +5,4 @@ export * from "./tables/timeline";
 export * from "./tables/content";
 export * from "./tables/cards";
 export * from "./tables/ecomm";
+export * from "./tables/shards";

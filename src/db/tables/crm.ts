@@ -21,11 +21,16 @@ export const crmObjects = sqliteTable(
     /** Stable LEAD_GUID identity and profile token of a contact (spec 2.1). */
     guid: text("guid").notNull(),
     archived: integer("archived", { mode: "boolean" }).notNull().default(false),
+    /** Set (with archived) on a contact merged into another (issue 18 merge-vids): reads of it resolve here. */
+    mergedInto: integer("merged_into"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [
     index("crm_objects_list").on(t.portalId, t.objectType, t.archived, t.id),
+    // The v1 recent lists (issue 18), newest first: recently updated and recently created.
+    index("crm_objects_recent_updated").on(t.portalId, t.objectType, t.archived, t.updatedAt, t.id),
+    index("crm_objects_recent_created").on(t.portalId, t.objectType, t.archived, t.createdAt, t.id),
     uniqueIndex("crm_objects_contact_email")
       .on(t.portalId, t.email)
       .where(sql`${t.objectType} = 'contacts' and ${t.archived} = 0 and ${t.email} is not null`),
@@ -41,4 +46,32 @@ export const crmAssociations = sqliteTable(
     toId: integer("to_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.portalId, t.fromId, t.toType, t.toId] })],
+);
+
+/**
+ * One merge of a contact into another (issue 18, `POST /contacts/v1/contact/merge-vids/{vid}`): the
+ * survivor's `merged-vids` and `merge-audits`, and the merged-away contact's identities (its email stays
+ * findable as a secondary identity of the survivor). A later merge of the survivor moves these rows on.
+ */
+export const contactMerges = sqliteTable(
+  "contact_merges",
+  {
+    portalId: integer("portal_id").notNull(),
+    mergedVid: integer("merged_vid").notNull(),
+    canonicalVid: integer("canonical_vid").notNull(),
+    /** The merged-away contact's lower-cased email (null when it had none) and its LEAD_GUID. */
+    mergedEmail: text("merged_email"),
+    mergedGuid: text("merged_guid").notNull(),
+    mergedCreatedAt: integer("merged_created_at").notNull(),
+    /** The survivor's email at the time of the merge (merge-audits `merged_to_email`). */
+    survivorEmail: text("survivor_email"),
+    firstName: text("first_name"),
+    propertiesMoved: integer("properties_moved").notNull(),
+    mergedAt: integer("merged_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.portalId, t.mergedVid] }),
+    index("contact_merges_canonical").on(t.portalId, t.canonicalVid),
+    index("contact_merges_email").on(t.portalId, t.mergedEmail),
+  ],
 );

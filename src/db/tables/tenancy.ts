@@ -8,7 +8,9 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 
 const now = sql`(cast(unixepoch('subsecond') * 1000 as integer))`;
 
-export const accounts = sqliteTable("accounts", {
+export const accounts = sqliteTable(
+  "accounts",
+  {
   portalId: integer("portal_id").primaryKey({ autoIncrement: true }),
   name: text("name").notNull(),
   /** JSON array of add-on names, e.g. ["transactional-email"]. */
@@ -16,7 +18,16 @@ export const accounts = sqliteTable("accounts", {
   /** Requests per 10 s for each install / private app; null means the default (110). */
   rateLimit: integer("rate_limit"),
   createdAt: integer("created_at").notNull().default(now),
-});
+  /**
+   * The shard database holding the account's data: a `SHARD_<n>` binding (issue 16, docs/scaling.md).
+   * null = the control-plane database itself, where accounts created before sharding keep their data
+   * until an operator moves them.
+   */
+  shard: text("shard"),
+  },
+  // Placement counts accounts per shard and the operator lists a shard's accounts (issue 16).
+  (t) => [index("accounts_shard").on(t.shard, t.portalId)],
+);
 
 export const apps = sqliteTable("apps", {
   appId: integer("app_id").primaryKey({ autoIncrement: true }),
@@ -25,6 +36,11 @@ export const apps = sqliteTable("apps", {
   clientSecret: text("client_secret").notNull(),
   redirectUris: text("redirect_uris", { mode: "json" }).$type<string[]>().notNull(),
   scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
+  /**
+   * Refresh-token rotation with reuse detection (RFC 9700 §4.14.2), opt-in per app for public clients.
+   * Off by default: like the real service, a refresh returns the same refresh token (issue 17 §1).
+   */
+  refreshTokenRotation: integer("refresh_token_rotation", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull().default(now),
 });
 

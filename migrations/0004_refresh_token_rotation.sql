@@ -1,0 +1,1 @@
+ALTER TABLE `apps` ADD `refresh_token_rotation` integer DEFAULT false NOT NULL;

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// Applies drizzle-kit's migrations (migrations/) to the control plane `DB` and to every shard binding
+// `SHARD_<n>` declared in wrangler.toml (issue 16, docs/scaling.md), then starts each shard's ids in its
+// own range. Usage: npm run migrate -- --local [--persist-to DIR]   |   npm run migrate -- --remote
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+
+const args = process.argv.slice(2);
+const remote = args.includes("--remote");
+const local = args.includes("--local");
+if (remote === local) {
+  console.error("usage: npm run migrate -- --local [--persist-to DIR] | --remote");
+  process.exit(2);
+}
+const persistAt = args.indexOf("--persist-to");
+const persist = persistAt >= 0 ? ["--persist-to", args[persistAt + 1]] : [];
+const where = [remote ? "--remote" : "--local", ...persist];
+
+/** Every D1 binding of wrangler.toml: DB first, then the shards in number order. */
+export function d1Bindings(toml = readFileSync("wrangler.toml", "utf8")) {
+  const found = [...toml.matchAll(/\[\[d1_databases\]\][^[]*?binding\s*=\s*"([^"]+)"/g)].map((m) => m[1]);
+  const shards = found.filter((b) => /^SHARD_\d+$/.test(b)).sort((a, b) => Number(a.slice(6)) - Number(b.slice(6)));
+  return { control: found.includes("DB") ? "DB" : null, shards };
+}
+
+// A copy of ID_TABLES in src/db/id-ranges.ts: change both together.
+const ID_TABLES = ["crm_objects", "blogs", "blog_authors", "blog_topics", "blog_posts", "smtp_tokens", "ecomm_links", "ecomm_imports", "timeline_events"];
+const ID_RANGE = 100_000_000_000;
+
+const run = (cmd) => {
+  const r = spawnSync("npx", ["wrangler", ...cmd], { stdio: "inherit", env: { ...process.env, CI: "true" } });
+  if (r.status !== 0) {
+    console.error(`migrate: wrangler ${cmd.join(" ")} failed`);
+    process.exit(r.status ?? 1);
+  }
+};
+
+const { control, shards } = d1Bindings();
+if (!control) throw new Error("wrangler.toml declares no DB binding");
+for (const binding of [control, ...shards]) {
+  console.log(`\n== migrating ${binding} (${remote ? "remote" : "local"})`);
+  run(["d1", "migrations", "apply", binding, ...where]);
+  if (binding === control) continue;
+  const n = Number(binding.slice("SHARD_".length));
+  if (!(n >= 1 && n <= 9999)) throw new Error(`${binding}: shard numbers run from 1 to 9999 (docs/scaling.md)`);
+  const seed = ID_TABLES.map(
+    (t) => `insert into sqlite_sequence (name, seq) select '${t}', ${n * ID_RANGE} where not exists (select 1 from sqlite_sequence where name = '${t}');`,
+  ).join(" ");
+  run(["d1", "execute", binding, ...where, "--command", seed]);
+}
+console.log(`\nmigrated ${control} and ${shards.length} shard(s): ${shards.join(", ") || "none"}`);

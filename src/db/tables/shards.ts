@@ -1,0 +1,47 @@
+/**
+ * @module Shard-side bookkeeping of account moves (issue 16 §2; docs/scaling.md "Fencing"). The table exists
+ * in every database (one schema everywhere) but only matters on a shard: a row fences the account there.
+ * The triggers of migration 0005 (a drizzle-kit --custom migration) refuse every insert, update and delete
+ * of the account's rows while it is fenced, so no isolate, however stale its directory entry, can write to
+ * a shard the account is leaving or has left.
+ */
+import { sql } from "drizzle-orm";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+export const FENCE_STATES = ["moving", "moved", "incoming"] as const;
+export type FenceState = (typeof FENCE_STATES)[number];
+
+export const accountFences = sqliteTable("account_fences", {
+  portalId: integer("portal_id").primaryKey(),
+  /**
+   * moving: on the source while the copy runs (writes get a retryable 503); moved: on the source once the
+   * account lives elsewhere; incoming: on the target while the copy arrives (hidden from fan-out reads).
+   */
+  state: text("state", { enum: FENCE_STATES }).notNull(),
+  createdAt: integer("created_at").notNull(),
+  /**
+   * 1 only inside the mover's own batches (set first, cleared last, one transaction): lets the purge of a
+   * moved account and the lifting of a fence through while every other writer stays refused.
+   */
+  unlocked: integer("unlocked").notNull().default(0),
+});
+
+export const MOVE_PHASES = ["fencing", "copying", "verifying", "switching", "draining", "purging", "done", "failed"] as const;
+export type MovePhase = (typeof MOVE_PHASES)[number];
+
+/**
+ * Control plane: the state of each account's latest move (issue 16 §2), written by the account's
+ * AccountMover Durable Object at every step and shown as `move` by `GET /admin/v1/accounts/{portalId}`
+ * until the move is done. A failed move stays, with its reason, until the next move replaces it.
+ */
+export const accountMoves = sqliteTable("account_moves", {
+  portalId: integer("portal_id").primaryKey(),
+  source: text("source").notNull(),
+  target: text("target").notNull(),
+  phase: text("phase", { enum: MOVE_PHASES }).notNull(),
+  /** Rows copied so far, by table. */
+  copied: text("copied", { mode: "json" }).$type<Record<string, number>>().notNull().default(sql`'{}'`),
+  error: text("error"),
+  startedAt: integer("started_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
