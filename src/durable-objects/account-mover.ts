@@ -1,0 +1,187 @@
+/**
+ * @module AccountMover: moves one account from its shard to another (issue 16 §2; docs/scaling.md "Moves").
+ * One object per account (named by portalId). It runs by itself on alarms, a bounded step per alarm,
+ * keeping its progress in its own storage, so a crash or redeploy resumes where it stopped:
+ *
+ *   fencing   → the source refuses the account's writes ("moving": 503 + Retry-After), the target
+ *               is marked "incoming" (hidden from fan-out reads) and cleared of any leftover rows;
+ *   copying   → every account table, in chunks within D1's limits (100 bound values per statement);
+ *   verifying → per table, row count and a digest of every row, source against target;
+ *   switching → the target's fence lifted, the directory (control plane) names the target, the source
+ *               fence becomes "moved": from here no write can land on the source, whatever an isolate
+ *               has cached;
+ *   draining  → waits out the credential-cache TTL, after which no isolate reads the source either;
+ *   purging   → the source's rows deleted in chunks; then done.
+ *
+ * A failure before the switch removes the partial copy, lifts both fences and records why (phase
+ * "failed"): the account stays whole on its source. After the switch a failing purge is retried later.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { eq } from "drizzle-orm";
+import { controlDb, shardBinding } from "../db/shards";
+import { accountMoves, type MovePhase } from "../db/tables/shards";
+import { accounts } from "../db/tables/tenancy";
+import { cacheTtlMs } from "../lib/credential-cache";
+import { copyChunk, deleteChunk, digest } from "../services/moves/copy";
+import { ACCOUNT_TABLES } from "../services/moves/tables";
+
+export interface MovePlan {
+  portalId: number;
+  source: string;
+  target: string;
+}
+
+interface Progress extends MovePlan {
+  phase: MovePhase;
+  table: number;
+  after: number;
+  copied: Record<string, number>;
+  drainUntil?: number;
+  purgeFailures?: number;
+}
+
+/** Wall time one alarm may spend before it hands over to the next (keeps each invocation short). */
+const STEP_BUDGET_MS = 2_000;
+const PURGE_RETRY_MS = 30_000;
+
+export class AccountMover extends DurableObject<Env> {
+  private get progress(): Progress | undefined {
+    return this.ctx.storage.kv.get<Progress>("move");
+  }
+
+  private set progress(p: Progress | undefined) {
+    if (p) this.ctx.storage.kv.put("move", p);
+    else this.ctx.storage.kv.delete("move");
+  }
+
+  /** Starts a move; refuses (false) while another move of the account runs. */
+  async start(plan: MovePlan): Promise<boolean> {
+    if (this.progress) return false;
+    this.progress = { ...plan, phase: "fencing", table: 0, after: 0, copied: {} };
+    await this.record("fencing", {});
+    await this.ctx.storage.setAlarm(Date.now());
+    return true;
+  }
+
+  override async alarm(): Promise<void> {
+    const started = Date.now();
+    while (this.progress && Date.now() - started < STEP_BUDGET_MS) {
+      const p = this.progress;
+      if (p.phase === "draining" && Date.now() < p.drainUntil!) {
+        await this.ctx.storage.setAlarm(p.drainUntil!);
+        return;
+      }
+      try {
+        await this.step(p);
+      } catch (err) {
+        await this.fail(p, err);
+        return;
+      }
+    }
+    if (this.progress) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  private async step(p: Progress): Promise<void> {
+    const src = shardBinding(this.env, p.source);
+    const dst = shardBinding(this.env, p.target);
+    switch (p.phase) {
+      case "fencing": {
+        const now = Date.now();
+        await dst.batch([
+          dst.prepare("insert into account_fences (portal_id, state, created_at) values (?, 'incoming', ?) on conflict (portal_id) do update set state = 'incoming', unlocked = 0").bind(p.portalId, now),
+        ]);
+        for (const t of ACCOUNT_TABLES) while ((await deleteChunk(dst, t, p.portalId)) > 0);
+        await src.prepare("insert into account_fences (portal_id, state, created_at) values (?, 'moving', ?) on conflict (portal_id) do update set state = 'moving', unlocked = 0").bind(p.portalId, now).run();
+        return this.advance(p, "copying");
+      }
+      case "copying": {
+        const table = ACCOUNT_TABLES[p.table];
+        if (!table) return this.advance(p, "verifying");
+        const r = await copyChunk(src, dst, p.target, table, p.portalId, p.after);
+        p.copied[table.name] = (p.copied[table.name] ?? 0) + r.copied;
+        if (r.done) {
+          p.table++;
+          p.after = 0;
+        } else p.after = r.last;
+        this.progress = p;
+        await this.record("copying", p.copied);
+        return;
+      }
+      case "verifying": {
+        for (const t of ACCOUNT_TABLES) {
+          const [a, b] = await Promise.all([digest(src, t, p.portalId), digest(dst, t, p.portalId)]);
+          if (a.rows !== b.rows || a.sha256 !== b.sha256) throw new Error(`verification failed on ${t.name}: source ${a.rows} rows, target ${b.rows} rows, digests ${a.sha256 === b.sha256 ? "equal" : "differ"}`);
+        }
+        return this.advance(p, "switching");
+      }
+      case "switching": {
+        await dst.prepare("delete from account_fences where portal_id = ?").bind(p.portalId).run();
+        const control = controlDb(this.env);
+        await control.update(accounts).set({ shard: p.target === "DB" ? null : p.target }).where(eq(accounts.portalId, p.portalId));
+        await src.prepare("update account_fences set state = 'moved', unlocked = 0 where portal_id = ?").bind(p.portalId).run();
+        p.drainUntil = Date.now() + cacheTtlMs(this.env) + 1_000;
+        return this.advance(p, "draining");
+      }
+      case "draining":
+        return this.advance(p, "purging");
+      case "purging": {
+        const table = ACCOUNT_TABLES[p.table];
+        if (!table) {
+          await this.record("done", p.copied);
+          this.progress = undefined;
+          return;
+        }
+        if ((await deleteChunk(src, table, p.portalId)) === 0) p.table++;
+        this.progress = p;
+        return;
+      }
+      default:
+        this.progress = undefined;
+    }
+  }
+
+  private async advance(p: Progress, phase: MovePhase): Promise<void> {
+    p.phase = phase;
+    p.table = 0;
+    p.after = 0;
+    this.progress = p;
+    await this.record(phase, p.copied);
+  }
+
+  /** Before the switch: undo and report. After it: the move stands; the purge is retried later. */
+  private async fail(p: Progress, err: unknown): Promise<void> {
+    const why = err instanceof Error ? err.message : String(err);
+    console.error(`move of account ${p.portalId} ${p.source} → ${p.target} failed in ${p.phase}: ${why}`);
+    if (p.phase === "draining" || p.phase === "purging") {
+      p.purgeFailures = (p.purgeFailures ?? 0) + 1;
+      this.progress = p;
+      await this.record(p.phase, p.copied, `purge of the source failed (will retry): ${why}`).catch(() => undefined);
+      await this.ctx.storage.setAlarm(Date.now() + PURGE_RETRY_MS);
+      return;
+    }
+    try {
+      const src = shardBinding(this.env, p.source);
+      const dst = shardBinding(this.env, p.target);
+      for (const t of ACCOUNT_TABLES) while ((await deleteChunk(dst, t, p.portalId)) > 0);
+      await dst.prepare("delete from account_fences where portal_id = ?").bind(p.portalId).run();
+      await src.prepare("delete from account_fences where portal_id = ? and state = 'moving'").bind(p.portalId).run();
+    } catch (undoErr) {
+      // The undo itself failed: keep the state and try again shortly; the source is still fenced.
+      await this.record(p.phase, p.copied, `failed: ${why}; undo failed, retrying: ${undoErr instanceof Error ? undoErr.message : String(undoErr)}`).catch(() => undefined);
+      await this.ctx.storage.setAlarm(Date.now() + PURGE_RETRY_MS);
+      return;
+    }
+    await this.record("failed", p.copied, `${p.phase}: ${why}`);
+    this.progress = undefined;
+  }
+
+  /** The operator's view of the move (control plane, account_moves), written at every step. */
+  private async record(phase: MovePhase, copied: Record<string, number>, error?: string): Promise<void> {
+    const p = this.progress;
+    if (!p) return;
+    await controlDb(this.env)
+      .update(accountMoves)
+      .set({ phase, copied, error: error ?? null, updatedAt: Date.now() })
+      .where(eq(accountMoves.portalId, p.portalId));
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * @module What a move copies (issue 16 §2): every account table, and how to select one account's rows in
+ * it. The fence triggers (migrations/0008_fences.sql) cover the same tables; test/shards/moves.test.ts
+ * checks that this list and the schema's account tables agree.
+ */
+export interface AccountTable {
+  name: string;
+  /** SQL condition selecting the account's rows, with one `?` for the portalId. */
+  where: string;
+}
+
+const byPortal = (name: string): AccountTable => ({ name, where: "portal_id = ?" });
+
+export const ACCOUNT_TABLES: AccountTable[] = [
+  byPortal("crm_objects"),
+  byPortal("crm_associations"),
+  // Issue 18's merge records. Its FTS5 index `contact_search` is not copied: the triggers of crm_objects
+  // rebuild it on the target as rows are inserted, and empty it on the source as rows are purged.
+  byPortal("contact_merges"),
+  byPortal("blogs"),
+  byPortal("blog_authors"),
+  byPortal("blog_topics"),
+  byPortal("blog_posts"),
+  byPortal("smtp_tokens"),
+  { name: "ecomm_settings", where: "owner_kind = 'portal' and owner_id = ?" },
+  byPortal("ecomm_stores"),
+  byPortal("ecomm_pipelines"),
+  byPortal("ecomm_pipeline_stages"),
+  byPortal("ecomm_links"),
+  byPortal("ecomm_sync_errors"),
+  byPortal("ecomm_imports"),
+  byPortal("ecomm_import_ends"),
+  byPortal("ecomm_pending"),
+  byPortal("timeline_events"),
+  byPortal("timeline_utks"),
+];
+
+/** Control-plane tables: they stay in DB and are never copied (docs/scaling.md lists both kinds). */
+export const CONTROL_TABLES = [
+  "accounts",
+  "apps",
+  "installs",
+  "private_apps",
+  "users",
+  "credentials",
+  "auth_codes",
+  "sessions",
+  "card_types",
+  "timeline_event_types",
+  "timeline_event_properties",
+  "account_moves",
+] as const;
+
+/**
+ * Tables derived from account tables by triggers, never copied: issue 18's FTS5 contact index (and its
+ * `contact_search_*` shadow tables), rebuilt on the target as crm_objects rows are inserted.
+ */
+export const DERIVED_TABLES = ["contact_search"] as const;

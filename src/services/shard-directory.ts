@@ -1,0 +1,90 @@
+/**
+ * @module The operator's view of shards and accounts (issue 16 §2): placement, the shard list with what
+ * balancing needs, and the paged account directory. All of it reads the control plane only.
+ */
+import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { CONTROL_SHARD, shardNames } from "../db/shards";
+import { accounts } from "../db/tables/tenancy";
+import { badRequest, notFound } from "../lib/errors";
+import { readMove, type MoveState } from "./moves/state";
+
+/** Accounts per shard name (null → "DB"), in one grouped read over the accounts_shard index. */
+export async function accountsPerShard(db: Db): Promise<Map<string, number>> {
+  const rows = await db.select({ shard: accounts.shard, n: count() }).from(accounts).groupBy(accounts.shard).all();
+  return new Map(rows.map((r) => [r.shard ?? CONTROL_SHARD, r.n]));
+}
+
+/**
+ * Placement policy: the configured shard with the fewest accounts; ties go to the lowest-numbered shard.
+ * Documented in docs/scaling.md ("Placement"). Without shards (a deployment that declares none), the
+ * control plane itself holds the account, as before issue 16.
+ */
+export async function placeAccount(env: Env, db: Db): Promise<string | null> {
+  const names = shardNames(env);
+  if (!names.length) return null;
+  const counts = await accountsPerShard(db);
+  let best = names[0]!;
+  for (const n of names) if ((counts.get(n) ?? 0) < (counts.get(best) ?? 0)) best = n;
+  return best;
+}
+
+export function requireShardName(env: Env, shard: string): string {
+  if (!shardNames(env).includes(shard)) {
+    throw badRequest(`Unknown shard ${shard}; configured shards: ${shardNames(env).join(", ") || "none"}`, {
+      errors: [{ message: `shard ${shard} is not a configured shard`, in: "body", context: { propertyName: ["shard"] } }],
+    });
+  }
+  return shard;
+}
+
+export async function listShards(env: Env, db: Db) {
+  const counts = await accountsPerShard(db);
+  const names = shardNames(env);
+  const results = names.map((name) => ({ name, accounts: counts.get(name) ?? 0 }));
+  // Accounts from before sharding live on the control plane until moved; the operator sees them too.
+  const legacy = counts.get(CONTROL_SHARD) ?? 0;
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  return {
+    results: [
+      ...results.map(({ name, accounts: n }) => ({ name, accounts: n, share: total ? n / total : 0, placement: true })),
+      ...(legacy ? [{ name: CONTROL_SHARD, accounts: legacy, share: legacy / total, placement: false }] : []),
+    ],
+  };
+}
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+export const presentAccount = (a: AccountRow, move?: MoveState | null) => ({
+  portalId: a.portalId,
+  name: a.name,
+  addons: a.addons,
+  shard: a.shard ?? CONTROL_SHARD,
+  rateLimit: a.rateLimit,
+  createdAt: a.createdAt,
+  ...(move ? { move } : {}),
+});
+
+export async function getAccount(db: Db, portalId: number) {
+  const row = await db.select().from(accounts).where(eq(accounts.portalId, portalId)).get();
+  if (!row) throw notFound(`Account ${portalId} not found`);
+  return presentAccount(row, await readMove(db, portalId));
+}
+
+/** Paged by portalId (`after` = the last portalId of the previous page); optionally one shard's accounts. */
+export async function listAccounts(db: Db, q: { limit: number; after?: number; shard?: string }) {
+  const shardFilter = q.shard === undefined ? undefined : q.shard === CONTROL_SHARD ? isNull(accounts.shard) : eq(accounts.shard, q.shard);
+  const rows = await db
+    .select()
+    .from(accounts)
+    .where(and(shardFilter, q.after !== undefined ? gt(accounts.portalId, q.after) : undefined))
+    .orderBy(asc(accounts.portalId))
+    .limit(q.limit + 1)
+    .all();
+  const page = rows.slice(0, q.limit);
+  const last = page.at(-1);
+  return {
+    results: page.map((r) => presentAccount(r)),
+    ...(rows.length > q.limit && last ? { paging: { next: { after: String(last.portalId) } } } : {}),
+  };
+}

@@ -1,0 +1,22 @@
+/**
+ * @module Test access to an account's own database (issue 16): account tables live on the account's shard,
+ * so a test that checks rows reads them there, never through `env.DB` (the control plane).
+ */
+import { env } from "cloudflare:test";
+import { makeDb } from "../../src/db/client";
+import { shardBinding } from "../../src/db/shards";
+
+/** The raw D1 binding of the account's shard, read from the directory (accounts.shard). */
+export async function accountD1(portalId: number): Promise<D1Database> {
+  const row = await env.DB.prepare("select shard from accounts where portal_id = ?").bind(portalId).first<{ shard: string | null }>();
+  if (!row) throw new Error(`account ${portalId} is not in the directory`);
+  return shardBinding(env, row.shard);
+}
+
+/** The drizzle handle of the account's shard. */
+export async function accountDb(portalId: number) {
+  return makeDb(await accountD1(portalId));
+}
+
+/** Every shard binding of the test configuration (wrangler.toml declares SHARD_1 and SHARD_2). */
+export const SHARDS = ["SHARD_1", "SHARD_2"] as const;
