@@ -1,0 +1,304 @@
+/**
+ * @module The legacy v1 contacts API's storage (issue 18): looking contacts up by vid, email and utk (a
+ * merged-away vid or email resolves to the surviving contact), creating and updating them one at a time or
+ * up to 1,000 per batch as one atomic write, deleting them, and the recent lists. Every function takes the
+ * request's `db` handle and scopes every statement by portal id. Statement counts: docs/contacts.md.
+ */
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { contactMerges, crmObjects } from "../db/tables/crm";
+import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
+import { rawStatement, runRawBatch } from "../lib/d1-raw";
+import { inJson, type CrmRow } from "./crm";
+
+export type MergeRow = typeof contactMerges.$inferSelect;
+
+/** A contact's v1 writes: property name → value; "" clears the property (as in CRM v3). */
+export type PropertyPatch = Record<string, string>;
+
+/** Keys a contact is looked up by; every list is bound as one JSON parameter (D1's 100-parameter cap). */
+export interface Keys {
+  vids?: number[];
+  emails?: string[];
+  utks?: string[];
+}
+
+/** A live contact found for a key: `kind` v (vid), e (email) or u (utk), and the key as asked. */
+export interface Found {
+  kind: "v" | "e" | "u";
+  key: string;
+  row: CrmRow;
+}
+
+export const lowerEmail = (email: string) => email.trim().toLowerCase();
+
+/** The legacy service refuses an address without a local part, an @ and a dotted domain (reference §1.2). */
+export const isValidEmail = (email: string) => /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email.trim());
+
+/** The recorded 400 of an invalid email (reference §1.2: `validationResults` with INVALID_EMAIL). */
+export function invalidEmail(email: string, context?: Record<string, unknown>) {
+  return new ApiError("VALIDATION_ERROR", "Property values were not valid", {
+    extra: { validationResults: [{ isValid: false, message: `Email address ${email} is invalid`, error: "INVALID_EMAIL", name: "email" }] },
+    context,
+  });
+}
+
+/** The recorded 409 of a create with an email that a contact already has (reference §1.2). */
+export function contactExists(row: CrmRow) {
+  const identity: Record<string, unknown>[] = [];
+  if (row.email) identity.push({ value: row.email, type: "EMAIL", timestamp: row.createdAt, isPrimary: true });
+  identity.push({ value: row.guid, type: "LEAD_GUID", timestamp: row.createdAt });
+  return conflict("Contact already exists", {
+    extra: { error: "CONTACT_EXISTS", identityProfile: { vid: row.id, identity, linkedVid: [], isContact: true, savedAtTimestamp: row.updatedAt } },
+  });
+}
+
+export const contactNotFound = () => notFound("contact does not exist");
+
+interface RawRow {
+  kind: "v" | "e" | "u";
+  key: string | number;
+  id: number;
+  portal_id: number;
+  object_type: CrmRow["objectType"];
+  properties: string;
+  email: string | null;
+  guid: string;
+  archived: number;
+  merged_into: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const toRow = (r: RawRow): CrmRow => ({
+  id: r.id,
+  portalId: r.portal_id,
+  objectType: r.object_type,
+  properties: JSON.parse(r.properties) as Record<string, string>,
+  email: r.email,
+  guid: r.guid,
+  archived: Boolean(r.archived),
+  mergedInto: r.merged_into,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/**
+ * Every live contact named by the keys, in ONE statement whatever their number: a vid resolves through
+ * `merged_into` to its survivor, an email through the live contacts' email index and the merged-away
+ * emails of `contact_merges`, a utk through `timeline_utks`. Unknown keys are simply absent.
+ */
+export async function findContacts(db: Db, portalId: number, keys: Keys): Promise<Found[]> {
+  const vids = JSON.stringify(keys.vids ?? []);
+  const emails = JSON.stringify((keys.emails ?? []).map(lowerEmail));
+  const utks = JSON.stringify(keys.utks ?? []);
+  const rows = await db.all<RawRow>(sql`
+    select k.kind, k.key, c.* from (
+      select 'v' as kind, j.value as key, coalesce(o.merged_into, o.id) as target
+        from json_each(${vids}) j cross join crm_objects o
+        on o.id = j.value and o.portal_id = ${portalId} and o.object_type = 'contacts'
+      union all
+      select 'e', j.value, o.id from json_each(${emails}) j cross join crm_objects o
+        on o.portal_id = ${portalId} and o.object_type = 'contacts' and o.archived = 0 and o.email = j.value and o.email is not null
+      union all
+      select 'e', j.value, m.canonical_vid from json_each(${emails}) j cross join contact_merges m
+        on m.portal_id = ${portalId} and m.merged_email = j.value
+      union all
+      select 'u', j.value, t.contact_id from json_each(${utks}) j cross join timeline_utks t
+        on t.portal_id = ${portalId} and t.utk = j.value
+    ) k cross join crm_objects c on c.id = k.target and c.portal_id = ${portalId} and c.object_type = 'contacts' and c.archived = 0`);
+  return rows.map((r) => ({ kind: r.kind, key: String(r.key), row: toRow(r) }));
+}
+
+export async function findOne(db: Db, portalId: number, keys: Keys): Promise<CrmRow> {
+  const [found] = await findContacts(db, portalId, keys);
+  if (!found) throw contactNotFound();
+  return found.row;
+}
+
+/** The merges whose survivor is one of `ids` (one statement), oldest first, grouped by survivor. */
+export async function mergesOf(db: Db, portalId: number, ids: number[]): Promise<Map<number, MergeRow[]>> {
+  const out = new Map<number, MergeRow[]>();
+  if (ids.length === 0) return out;
+  const rows = await db
+    .select()
+    .from(contactMerges)
+    .where(and(eq(contactMerges.portalId, portalId), inJson(contactMerges.canonicalVid, ids)))
+    .orderBy(asc(contactMerges.mergedAt), asc(contactMerges.mergedVid))
+    .all();
+  for (const m of rows) {
+    const list = out.get(m.canonicalVid) ?? [];
+    list.push(m);
+    out.set(m.canonicalVid, list);
+  }
+  return out;
+}
+
+/** Applies a patch to properties: "" clears, anything else sets. */
+export function applyPatch(current: Record<string, string>, patch: PropertyPatch): Record<string, string> {
+  const props = { ...current };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === "") delete props[k];
+    else props[k] = v;
+  }
+  return props;
+}
+
+/** Refuses an invalid `email` property with the recorded INVALID_EMAIL 400. */
+export function checkEmailProperty(patch: PropertyPatch, context?: Record<string, unknown>) {
+  if (patch.email !== undefined && patch.email !== "" && !isValidEmail(patch.email)) throw invalidEmail(patch.email, context);
+}
+
+const isUniqueViolation = (err: unknown) =>
+  err instanceof Error && /UNIQUE constraint failed/i.test(err.message + String((err as { cause?: unknown }).cause ?? ""));
+
+/** Runs a write; another live contact already holding the email becomes the recorded 409. */
+async function guarded<T>(db: Db, portalId: number, email: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    const [holder] = email ? await findContacts(db, portalId, { emails: [email] }) : [];
+    throw holder ? contactExists(holder.row) : conflict("A contact with that email already exists");
+  }
+}
+
+/** `POST /contacts/v1/contact`: a new contact; an email that a contact (or a merged-away one) has is the 409. */
+export async function createContact(db: Db, portalId: number, patch: PropertyPatch, now: number): Promise<CrmRow> {
+  checkEmailProperty(patch);
+  const props = applyPatch({}, patch);
+  if (props.email) {
+    const [holder] = await findContacts(db, portalId, { emails: [props.email] });
+    if (holder) throw contactExists(holder.row);
+  }
+  return guarded(db, portalId, props.email, () =>
+    db
+      .insert(crmObjects)
+      .values({ portalId, objectType: "contacts", properties: props, email: props.email ? lowerEmail(props.email) : null, guid: crypto.randomUUID(), createdAt: now, updatedAt: now })
+      .returning()
+      .get(),
+  );
+}
+
+/** Updates a live contact found beforehand (its id is the survivor's). One statement. */
+export async function updateContact(db: Db, portalId: number, row: CrmRow, patch: PropertyPatch, now: number): Promise<void> {
+  checkEmailProperty(patch);
+  const props = applyPatch(row.properties, patch);
+  await guarded(db, portalId, props.email, () =>
+    db
+      .update(crmObjects)
+      .set({ properties: props, email: props.email ? lowerEmail(props.email) : null, updatedAt: now })
+      .where(and(eq(crmObjects.id, row.id), eq(crmObjects.portalId, portalId), eq(crmObjects.archived, false)))
+      .run(),
+  );
+}
+
+/** `createOrUpdate/email/{email}`: the contact with that email (or merged-away email), else a new one. */
+export async function createOrUpdateByEmail(db: Db, portalId: number, email: string, patch: PropertyPatch, now: number) {
+  if (!isValidEmail(email)) throw invalidEmail(email);
+  const [found] = await findContacts(db, portalId, { emails: [email] });
+  if (found) {
+    await updateContact(db, portalId, found.row, patch, now);
+    return { vid: found.row.id, isNew: false };
+  }
+  const row = await createContact(db, portalId, { email, ...patch }, now);
+  return { vid: row.id, isNew: true };
+}
+
+/** One entry of `POST /contacts/v1/contact/batch`, keyed by vid or by email. */
+export interface BatchEntry {
+  vid?: number;
+  email?: string;
+  properties: PropertyPatch;
+}
+
+/**
+ * `POST /contacts/v1/contact/batch`: up to 1,000 contacts in one atomic write. One read resolves every key;
+ * then ONE insert (every new contact, read from a single JSON parameter) and ONE update (every existing
+ * contact, `UPDATE … FROM json_each`) run in one `db.batch`, so a failure writes nothing. Entries naming the
+ * same contact are applied in order. A bad entry (invalid email, unknown vid) is a 400 naming its index.
+ */
+export async function batchCreateOrUpdate(db: Db, portalId: number, entries: BatchEntry[], now: number) {
+  entries.forEach((e, index) => {
+    if (e.email !== undefined && !isValidEmail(e.email)) throw invalidEmail(e.email, { index: [String(index)] });
+    checkEmailProperty(e.properties, { index: [String(index)] });
+  });
+  const vids = entries.flatMap((e) => (e.vid !== undefined ? [e.vid] : []));
+  const emails = entries.flatMap((e) => (e.vid === undefined && e.email !== undefined ? [lowerEmail(e.email)] : []));
+  const found = await findContacts(db, portalId, { vids, emails });
+  const byVid = new Map(found.filter((f) => f.kind === "v").map((f) => [Number(f.key), f.row]));
+  const byEmail = new Map(found.filter((f) => f.kind === "e").map((f) => [f.key, f.row]));
+
+  const updates = new Map<number, Record<string, string>>();
+  const inserts = new Map<string, Record<string, string>>();
+  entries.forEach((e, index) => {
+    const existing = e.vid !== undefined ? byVid.get(e.vid) : byEmail.get(lowerEmail(e.email!));
+    if (e.vid !== undefined && !existing) {
+      throw badRequest(`contact ${index} (vid ${e.vid}) does not exist`, { context: { index: [String(index)], vid: [String(e.vid)] } });
+    }
+    if (existing) {
+      updates.set(existing.id, applyPatch(updates.get(existing.id) ?? existing.properties, e.properties));
+    } else {
+      const key = lowerEmail(e.email!);
+      inserts.set(key, applyPatch(inserts.get(key) ?? { email: e.email!.trim() }, e.properties));
+    }
+  });
+
+  const emailCol = (p: Record<string, string>) => (p.email ? lowerEmail(p.email) : null);
+  const newRows = JSON.stringify([...inserts.values()].map((p) => ({ p, e: emailCol(p), g: crypto.randomUUID() })));
+  const changed = JSON.stringify([...updates].map(([id, p]) => ({ id, p, e: emailCol(p) })));
+  // The unary + keeps SQLite off the portal index so each JSON row is one primary-key lookup.
+  const statements = [
+    rawStatement(db, sql`
+      insert into crm_objects (portal_id, object_type, properties, email, guid, archived, created_at, updated_at)
+      select ${portalId}, 'contacts', j.value ->> 'p', j.value ->> 'e', j.value ->> 'g', 0, ${now}, ${now}
+      from json_each(${newRows}) j`),
+    rawStatement(db, sql`
+      update crm_objects set properties = j.value ->> 'p', email = j.value ->> 'e', updated_at = ${now}
+      from json_each(${changed}) j
+      where crm_objects.id = j.value ->> 'id' and +crm_objects.portal_id = ${portalId} and +crm_objects.archived = 0`),
+  ];
+  try {
+    await runRawBatch(db, statements);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw conflict("Two contacts of the batch, or a contact of the batch and an existing one, would have the same email");
+    throw err;
+  }
+  return { created: inserts.size, updated: updates.size };
+}
+
+/** `DELETE /contacts/v1/contact/vid/{vid}`: archives the live contact (a merged-away vid is not one). */
+export async function deleteContact(db: Db, portalId: number, vid: number, now: number) {
+  const res = await db
+    .update(crmObjects)
+    .set({ archived: true, updatedAt: now })
+    .where(and(eq(crmObjects.id, vid), eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, "contacts"), eq(crmObjects.archived, false)))
+    .run();
+  if (!res.meta.changes) throw contactNotFound();
+}
+
+/** Which clock a recent list pages on: last modification, or creation. */
+export type RecentKind = "updated" | "created";
+
+/**
+ * A page of live contacts, newest first, after the (time, vid) cursor: one statement on the
+ * `crm_objects_recent_*` index (reads count + 1 rows to set has-more).
+ */
+export async function recentContacts(db: Db, portalId: number, kind: RecentKind, count: number, cursor?: { time: number; vid: number }) {
+  const clock = kind === "updated" ? crmObjects.updatedAt : crmObjects.createdAt;
+  const rows = await db
+    .select()
+    .from(crmObjects)
+    .where(
+      and(
+        eq(crmObjects.portalId, portalId),
+        eq(crmObjects.objectType, "contacts"),
+        eq(crmObjects.archived, false),
+        cursor ? sql`(${clock}, ${crmObjects.id}) < (${cursor.time}, ${cursor.vid})` : undefined,
+      ),
+    )
+    .orderBy(desc(clock), desc(crmObjects.id))
+    .limit(count + 1)
+    .all();
+  return { rows: rows.slice(0, count), hasMore: rows.length > count };
+}
