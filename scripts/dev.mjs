@@ -1,19 +1,23 @@
 #!/usr/bin/env node
-// One command for local development (README): migrate the local D1, start `wrangler dev`, seed a demo
-// account through the operator API (the same path operators and tests use), and print how to call it.
+// One command for local development (README): migrate the local D1, start `wrangler dev` and the demo
+// integrator, seed a demo account through the public and operator APIs (scripts/demo/), and print what to open.
 import { spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { startDemoIntegrator } from "./demo/integrator.mjs";
+import { demoExists, pointCardAt, refreshAccessToken, seedDemo, summary } from "./demo/seed.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const BASE = `http://localhost:${PORT}`;
 const DEMO_FILE = ".wrangler/demo.json";
+// The demo integrator answers the demo's CRM card on loopback (ALLOW_LOOPBACK_OUTBOUND below lets the Worker call it).
+const INTEGRATOR_PORT = Number(process.env.DEMO_INTEGRATOR_PORT ?? PORT + 1);
 
 if (!existsSync(".dev.vars")) copyFileSync(".dev.vars.example", ".dev.vars");
 const adminToken = /^ADMIN_TOKEN=(.*)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1]?.trim();
 if (!adminToken) throw new Error(".dev.vars must define ADMIN_TOKEN");
 
-const wrangler = (args, opts = {}) => spawnSync("npx", ["wrangler", ...args], { stdio: "inherit", ...opts });
-if (wrangler(["d1", "migrations", "apply", "DB", "--local"], { env: { ...process.env, CI: "true" } }).status !== 0) process.exit(1);
+// The control plane and every shard of wrangler.toml (issue 16).
+if (spawnSync("node", ["scripts/migrate.mjs", "--local"], { stdio: "inherit" }).status !== 0) process.exit(1);
 
 const dev = spawn(
   "npx",
@@ -24,16 +28,9 @@ dev.stdout.pipe(process.stdout);
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => dev.kill(sig));
 dev.on("exit", (code) => process.exit(code ?? 0));
 
-async function api(method, path, token, body) {
-  const res = await fetch(`${BASE}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
+/** The app's client secret, once known: the demo integrator verifies every card request with it. */
+let secret;
+const integrator = await startDemoIntegrator({ port: INTEGRATOR_PORT, secret: () => secret, log: (l) => console.log(l) });
 
 async function ready() {
   for (let i = 0; i < 120; i++) {
@@ -47,48 +44,35 @@ async function ready() {
   throw new Error("wrangler dev did not start");
 }
 
-async function seed() {
+/**
+ * The demo account (issue 19 §1): seeded through the API by scripts/demo/seed.mjs when the saved one is
+ * missing from this database; otherwise reused, with a fresh OAuth access token and the card pointed at
+ * this run's demo integrator.
+ */
+async function demoAccount() {
+  let olderDemo = false;
   if (existsSync(DEMO_FILE)) {
-    const demo = JSON.parse(readFileSync(DEMO_FILE, "utf8"));
-    const check = await fetch(`${BASE}/crm/v3/objects/contacts?limit=1`, { headers: { authorization: `Bearer ${demo.privateAppToken}` } });
-    if (check.ok) return demo;
+    const saved = JSON.parse(readFileSync(DEMO_FILE, "utf8"));
+    const exists = await demoExists(BASE, saved);
+    if (exists && saved.cardTypeId) {
+      secret = saved.clientSecret;
+      await pointCardAt(BASE, saved, integrator.url);
+      return saved;
+    }
+    // A demo seeded before issue 19 (no card) is still there: its user keeps demo@example.com, so the
+    // new demo user gets an address of its own (sign-in is by email).
+    olderDemo = exists;
   }
-  const account = await api("POST", "/admin/v1/accounts", adminToken, { name: "Demo account", addons: ["transactional-email"] });
-  const app = await api("POST", "/admin/v1/apps", adminToken, { name: "Demo app", redirectUris: [`${BASE}/oauth-callback`] });
-  const pat = await api("POST", `/admin/v1/accounts/${account.portalId}/private-apps`, adminToken, { name: "Demo private app" });
-  const install = await api("POST", `/admin/v1/accounts/${account.portalId}/installs`, adminToken, { appId: app.appId });
-  const user = await api("POST", `/admin/v1/accounts/${account.portalId}/users`, adminToken, { email: "demo@example.com", password: "demo-password" });
-  for (const [first, last, email] of [["Ada", "Lovelace", "ada@example.com"], ["Alan", "Turing", "alan@example.com"]]) {
-    await api("POST", "/crm/v3/objects/contacts", pat.token, { properties: { firstname: first, lastname: last, email } });
-  }
-  const demo = {
-    portalId: account.portalId,
-    appId: app.appId,
-    clientId: app.clientId,
-    clientSecret: app.clientSecret,
-    developerKey: app.developerKey,
-    privateAppToken: pat.token,
-    oauthAccessToken: install.access_token,
-    oauthRefreshToken: install.refresh_token,
-    userEmail: user.email,
-    userPassword: "demo-password",
-  };
-  mkdirSync(".wrangler", { recursive: true });
-  writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2));
+  console.log("Seeding the demo account through the API (about half a minute: the ecommerce sync goes through the queue)...");
+  const userEmail = olderDemo ? `demo-${Date.now().toString(36)}@example.com` : undefined;
+  const demo = await seedDemo({ baseUrl: BASE, adminToken, integratorUrl: integrator.url, userEmail, log: (l) => console.log(l) });
+  secret = demo.clientSecret;
   return demo;
 }
 
 await ready();
-const demo = await seed();
-console.log(`
-crm-edge is running at ${BASE}  (operator token: ${adminToken}; demo credentials saved in ${DEMO_FILE})
-  account (portalId)   ${demo.portalId}
-  private app token    ${demo.privateAppToken}
-  app ${demo.appId} developer key  ${demo.developerKey}
-  OAuth access token   ${demo.oauthAccessToken}  (expires after 30 minutes; refresh with the refresh token)
-  sign in at ${BASE}/login as ${demo.userEmail} / ${demo.userPassword}  (record pages, timelines, CRM cards and stores under ${BASE}/app)
-
-Try:
-  curl -s '${BASE}/contacts/v1/lists/all/contacts/all?count=10' -H 'Authorization: Bearer ${demo.privateAppToken}'
-  curl -s ${BASE}/openapi.json
-`);
+const demo = await demoAccount();
+await refreshAccessToken(BASE, demo);
+mkdirSync(".wrangler", { recursive: true });
+writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2));
+console.log(summary(BASE, demo, { adminToken, demoFile: DEMO_FILE, integratorUrl: integrator.url }));

@@ -11,7 +11,8 @@ export function localizeTimes(root) {
     const iso = el.getAttribute("datetime");
     const d = iso ? new Date(iso) : null;
     if (!d || Number.isNaN(d.getTime())) continue;
-    el.setAttribute("title", el.textContent ?? "");
+    // The server puts the exact value in `title` (issue 19 §4); keep it, else show the ISO instant on hover.
+    if (!el.hasAttribute("title")) el.setAttribute("title", iso ?? "");
     el.textContent = fmt.format(d);
   }
 }

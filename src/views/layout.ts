@@ -91,7 +91,7 @@ export function appPage(o: ShellOptions): Response {
 <link rel="stylesheet" href="/static/app.css">${scripts}</head>
 <body><a class="skip-link" href="#main">Skip to content</a>
 <header class="topbar"><a class="brand" href="/app">crm-edge</a>
-<nav aria-label="Main"><ul>${nav}</ul></nav>
+<nav aria-label="Main"><ul>${nav}<li><a href="/docs">API reference</a></li></ul></nav>
 <form class="signout" method="post" action="/logout"><input type="hidden" name="csrf" value="${escapeHtml(o.user.csrfToken)}"><span class="who">${escapeHtml(o.user.email)}</span><button type="submit">Sign out</button></form>
 </header>
 <main id="main" tabindex="-1">${o.body}</main></body></html>`;

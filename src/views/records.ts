@@ -8,18 +8,11 @@
 import type { TimelineIFrame } from "../db/tables/timeline";
 import type { ObjectType } from "../db/tables/crm";
 import { escapeHtml } from "../lib/html";
+import { propertyValueHtml, timeTag } from "./time";
 import type { CrmRow } from "../services/crm";
-import { displayName, isPageType, PAGE_TYPES, SUMMARY_PROPERTY, TYPE_LABEL, type PageType } from "../services/web-records";
+import { displayName, isPageType, isRecordType, PAGE_TYPES, SUMMARY_PROPERTY, TYPE_LABEL, type PageType, type RecordType } from "../services/web-records";
 
 const e = escapeHtml;
-
-/** `2016-10-12 13:40 UTC`; the page script replaces it with the reader's local time. */
-function timeTag(ms: number): string {
-  const d = new Date(ms);
-  if (Number.isNaN(d.getTime())) return "";
-  const text = `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-  return `<time datetime="${d.toISOString()}" data-local>${text}</time>`;
-}
 
 export function homeBody(counts: Partial<Record<ObjectType, number>>, storeCount: number): string {
   const tiles = PAGE_TYPES.map(
@@ -97,12 +90,16 @@ function timelineItem(t: TimelineEntry): string {
 }
 
 export interface RecordView {
-  type: PageType;
+  type: RecordType;
   record: CrmRow;
   associations: { type: ObjectType; records: CrmRow[]; total: number }[];
   timeline: { entries: TimelineEntry[]; next: string | null } | null;
   olderLink: string | null;
   cards: { cardId: number; title: string }[];
+  /** Contacts merged into this one (issue 18); their ids redirect here. */
+  mergedVids?: number[];
+  /** A deal's pipeline and stage labels (spec 3), when its stage is one of the account's ecommerce pipeline. */
+  stage?: { pipeline: string; stage: string; stageId: string } | null;
 }
 
 function propertiesList(record: CrmRow): string {
@@ -113,7 +110,7 @@ function propertiesList(record: CrmRow): string {
     ["lastmodifieddate", new Date(record.updatedAt).toISOString()],
   ];
   values.sort(([a], [b]) => a.localeCompare(b));
-  return `<dl class="props">${values.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${e(v)}</dd></div>`).join("")}</dl>`;
+  return `<dl class="props">${values.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${propertyValueHtml(k, v, e)}</dd></div>`).join("")}</dl>`;
 }
 
 function associationsList(v: RecordView): string {
@@ -121,7 +118,7 @@ function associationsList(v: RecordView): string {
   return v.associations
     .map((a) => {
       const items = a.records
-        .map((r) => `<li>${isPageType(a.type) ? `<a href="/app/${a.type}/${r.id}">${e(displayName(r))}</a>` : e(displayName(r))}</li>`)
+        .map((r) => `<li>${isRecordType(a.type) ? `<a href="/app/${a.type}/${r.id}">${e(displayName(r))}</a>` : e(displayName(r))}</li>`)
         .join("");
       const more = a.total > a.records.length ? `<li class="muted">and ${a.total - a.records.length} more</li>` : "";
       return `<h3>${TYPE_LABEL[a.type].many} <span class="count">(${a.total})</span></h3><ul class="assoc">${items}${more}</ul>`;
@@ -161,13 +158,33 @@ const DIALOGS = `<dialog id="confirm-dialog" class="confirm-dialog" aria-labelle
 <div class="modal-head"><h2 id="iframe-title"></h2><button type="button" class="modal-close" aria-label="Close">×</button></div>
 <div class="modal-frame"></div>${GUARD}</dialog>`;
 
+/** What a person looks for first on a deal: where it stands (issue 19 §4). */
+function dealSummary(v: RecordView): string {
+  if (v.type !== "deals") return "";
+  const p = v.record.properties;
+  const stage = v.stage
+    ? `<div><dt>Stage</dt><dd><span class="stage stage-${e(v.stage.stageId)}">${e(v.stage.stage)}</span></dd></div><div><dt>Pipeline</dt><dd>${e(v.stage.pipeline)}</dd></div>`
+    : p.dealstage
+      ? `<div><dt>Stage</dt><dd><span class="stage">${e(p.dealstage)}</span></dd></div>`
+      : "";
+  // Amounts carry no currency in the CRM: shown as a number with two decimals when they are one.
+  const n = p.amount ? Number(p.amount) : NaN;
+  const amountText = Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : (p.amount ?? "");
+  const amount = p.amount ? `<div><dt>Amount</dt><dd>${e(amountText)}</dd></div>` : "";
+  const close = p.closedate ? `<div><dt>Close date</dt><dd>${propertyValueHtml("closedate", p.closedate, e)}</dd></div>` : "";
+  return stage || amount || close ? `<dl class="summary" aria-label="Deal summary">${stage}${amount}${close}</dl>` : "";
+}
+
 export function recordBody(v: RecordView): string {
   const label = TYPE_LABEL[v.type];
   const name = displayName(v.record);
-  return `<nav class="crumbs" aria-label="Breadcrumb"><a href="/app/${v.type}">${label.many}</a></nav>
+  // Products and line items have no list of their own: they are reached from the stores and from deals.
+  const crumb = isPageType(v.type) ? `<a href="/app/${v.type}">${label.many}</a>` : `<a href="/app/stores">Stores</a>`;
+  return `<nav class="crumbs" aria-label="Breadcrumb">${crumb}</nav>
 <div class="record" data-object-type="${v.type}" data-object-id="${v.record.id}">
 <div class="record-main">
-<h1>${e(name)} <span class="muted">${label.one} #${v.record.id}</span></h1>
+<h1>${e(name)} <span class="muted">${label.one} #${v.record.id}</span></h1>${dealSummary(v)}
+${v.mergedVids?.length ? `<p class="merged">Merged from ${v.mergedVids.map((m) => `${label.one.toLowerCase()} #${m}`).join(", ")}</p>` : ""}
 <section aria-labelledby="props-h"><h2 id="props-h">Properties</h2>${propertiesList(v.record)}</section>
 <section aria-labelledby="assoc-h"><h2 id="assoc-h">Associations</h2>${associationsList(v)}</section>
 <section aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2>${timelineSection(v)}</section>

@@ -1,11 +1,11 @@
 /** The web app's pages (issue 7): sign-in redirect, start page, lists with search, record pages, store overview. */
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant, unique, type Tenant } from "../helpers/api";
 import { defineCard } from "../cards/helpers";
 import { bridgeTenant, deliver, qmsg } from "../ecomm/queue-helpers";
 import { createProp, createType, expectStored } from "../timeline/helpers";
 import { cspOf, page, signIn } from "./helpers";
+import { accountD1 } from "../helpers/shards";
 
 async function create(t: Tenant, type: string, properties: Record<string, string>) {
   const res = await call("POST", `/crm/v3/objects/${type}`, { token: t.pat, body: { properties } });
@@ -236,21 +236,23 @@ describe("GET /app/stores", () => {
     expect(res.status).toBe(200);
     expect(res.text).toContain(`<h2 id="store-0">Shop <span class="muted">(shop)</span></h2>`);
     expect(res.text).toContain(`<a href="https://shop.example.com/admin" rel="noopener noreferrer" target="_blank">Store admin</a>`);
-    expect(res.text).toContain("<div><dt>Products</dt><dd>2</dd></div>");
-    expect(res.text).toContain("<div><dt>Contacts</dt><dd>0</dd></div>");
+    expect(res.text).toContain(`<div><dt>Products</dt><dd><a href="/app/stores/shop?type=PRODUCT" aria-label="2 products: list them">2</a></dd></div>`);
+    expect(res.text).toContain(`<div><dt>Contacts</dt><dd><a href="/app/stores/shop?type=CONTACT" aria-label="0 contacts: list them">0</a></dd></div>`);
     expect(res.text).toContain(`Open sync errors <span class="count">(1)</span>`);
-    expect(res.text).toContain("Contacts <code>c&lt;1&gt;</code>");
+    // The contact never got a record, so its error has nothing to link to.
+    expect(res.text).toContain(`Contact <code>c&lt;1&gt;</code> <span class="muted">(no record yet)</span>`);
     expect(res.text).toContain("<code>MISSING_REQUIRED_PROPERTY</code>");
     expect(res.text).not.toContain("other-c");
   });
 
   it("lists the newest 20 open errors of a store and counts all of them; resolved errors are left out", async () => {
     const { t } = await bridgeTenant();
+    const d1 = await accountD1(t.portalId);
     const insert = (ext: string, at: number, status: string) =>
-      env.DB.prepare(
+      d1.prepare(
         "insert into ecomm_sync_errors (portal_id, store_id, object_type, external_id, app_id, message_id, changed_at, errored_at, type, details, status) values (?, 'shop', 'PRODUCT', ?, ?, ?, ?, ?, 'INVALID_NUMBER', ?, ?)",
       ).bind(t.portalId, ext, t.appId, `m-${ext}`, at - 1, at, `details of ${ext}`, status);
-    await env.DB.batch([...Array.from({ length: 22 }, (_, i) => insert(`e${i}`, 1_000 + i, "OPEN")), insert("fixed", 5_000, "RESOLVED")]);
+    await d1.batch([...Array.from({ length: 22 }, (_, i) => insert(`e${i}`, 1_000 + i, "OPEN")), insert("fixed", 5_000, "RESOLVED")]);
     const res = await page(await signIn(t), "/app/stores");
     expect(res.text).toContain(`Open sync errors <span class="count">(22)</span>`);
     expect(res.text.match(/<td role="cell" data-label="Type"><span><code>INVALID_NUMBER<\/code><\/span><\/td>/g)).toHaveLength(20);

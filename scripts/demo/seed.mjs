@@ -1,0 +1,357 @@
+// @ts-check
+/**
+ * @module The demo account of `npm run dev` (issue 19 §1), seeded through the public API and the operator
+ * API only — the paths integrators and operators use, never D1 — so the demo also proves those paths work.
+ * It exercises every capability: the ecommerce bridge (app-level settings with mappings, a store, products,
+ * contacts, deals in several stages and line items through `PUT /sync/messages` and the real queue), the
+ * timeline (event types with properties, Markdown and formatDate templates, an iframe), a CRM card answered
+ * by the demo integrator (integrator.mjs), a published blog post and an SMTP API token.
+ * Used by scripts/dev.mjs and by test/node/demo.test.ts, against any base URL and operator token.
+ */
+import { cardDefinition, TIMELINE_PAGE_PATH } from "./integrator.mjs";
+
+const DAY = 86_400_000;
+export const DEMO_PASSWORD = "demo-password";
+export const STORE_ID = "demo-shop";
+
+/**
+ * @typedef {import("./seed.d.mts").Demo} Demo
+ * @typedef {import("./seed.d.mts").SeedOptions} SeedOptions
+ */
+
+/**
+ * A JSON call with a bearer token. A 429 is waited out (Retry-After) and retried: seeding makes many
+ * calls with one credential and must not trip the account's rate limit.
+ * @param {string} baseUrl
+ * @param {string} method
+ * @param {string} path
+ * @param {string} token
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+export async function call(baseUrl, method, path, token, body) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (res.status === 429 && attempt < 10) {
+      await sleep(1000 * Number(res.headers.get("retry-after") ?? 1));
+      continue;
+    }
+    if (!res.ok) throw new Error(`${method} ${path} -> ${res.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  }
+}
+
+const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Ecommerce mappings (spec 2.2): the shop's field names on the left, CRM properties on the right. */
+const MAPPINGS = {
+  CONTACT: {
+    properties: [
+      { externalPropertyName: "customer_email", servicePropertyName: "email", dataType: "STRING" },
+      { externalPropertyName: "first_name", servicePropertyName: "firstname", dataType: "STRING" },
+      { externalPropertyName: "last_name", servicePropertyName: "lastname", dataType: "STRING" },
+    ],
+  },
+  PRODUCT: {
+    properties: [
+      { externalPropertyName: "title", servicePropertyName: "name", dataType: "STRING" },
+      { externalPropertyName: "price", servicePropertyName: "price", dataType: "NUMBER" },
+      { externalPropertyName: "sku", servicePropertyName: "hs_sku", dataType: "STRING" },
+    ],
+  },
+  DEAL: {
+    properties: [
+      { externalPropertyName: "name", servicePropertyName: "dealname", dataType: "STRING" },
+      { externalPropertyName: "stage", servicePropertyName: "dealstage", dataType: "STRING" },
+      { externalPropertyName: "total", servicePropertyName: "amount", dataType: "NUMBER" },
+      { externalPropertyName: "closed_at", servicePropertyName: "closedate", dataType: "DATETIME" },
+    ],
+  },
+  LINE_ITEM: {
+    properties: [
+      { externalPropertyName: "deal_id", servicePropertyName: "hs_assoc__deal_id", dataType: "STRING" },
+      { externalPropertyName: "product_id", servicePropertyName: "hs_assoc__product_id", dataType: "STRING" },
+      { externalPropertyName: "title", servicePropertyName: "name", dataType: "STRING" },
+      { externalPropertyName: "qty", servicePropertyName: "quantity", dataType: "NUMBER" },
+      { externalPropertyName: "unit_price", servicePropertyName: "price", dataType: "NUMBER" },
+    ],
+  },
+};
+
+/**
+ * What the shop syncs. `order-1003` entered checkout_pending two days ago, so the abandonment cron moves
+ * it to checkout_abandoned the next time it runs (spec 3). `p-gift-card`'s price is not a number: it
+ * stays a sync error, so the store overview shows what an error looks like.
+ * @param {number} now
+ */
+function shopData(now) {
+  const at = (/** @type {number} */ daysAgo) => now - daysAgo * DAY;
+  return {
+    PRODUCT: [
+      { externalObjectId: "p-kettle", action: "UPSERT", changedAt: at(30), properties: { title: "Copper kettle", price: "89.90", sku: "KT-100" } },
+      { externalObjectId: "p-mugs", action: "UPSERT", changedAt: at(30), properties: { title: "Stoneware mugs (set of 4)", price: "39.00", sku: "MG-400" } },
+      { externalObjectId: "p-grinder", action: "UPSERT", changedAt: at(30), properties: { title: "Burr coffee grinder", price: "159.00", sku: "GR-210" } },
+      { externalObjectId: "p-gift-card", action: "UPSERT", changedAt: at(1), properties: { title: "Gift card", price: "twenty", sku: "GC-020" } },
+    ],
+    CONTACT: [
+      // Ada already exists (created through the CRM API): email is unique, so the shop's customer is linked to her.
+      { externalObjectId: "c-ada", action: "UPSERT", changedAt: at(20), properties: { customer_email: "ada@example.com", first_name: "Ada", last_name: "Lovelace" } },
+      { externalObjectId: "c-grace", action: "UPSERT", changedAt: at(20), properties: { customer_email: "grace@example.com", first_name: "Grace", last_name: "Hopper" } },
+    ],
+    DEAL: [
+      { externalObjectId: "order-1001", action: "UPSERT", changedAt: at(10), properties: { name: "Order #1001", stage: "shipped", total: "128.90", closed_at: at(10) }, associations: { CONTACT: ["c-ada"] } },
+      { externalObjectId: "order-1002", action: "UPSERT", changedAt: at(3), properties: { name: "Order #1002", stage: "processed", total: "159.00", closed_at: at(3) }, associations: { CONTACT: ["c-grace"] } },
+      { externalObjectId: "order-1003", action: "UPSERT", changedAt: at(2), properties: { name: "Order #1003 (checkout)", stage: "checkout_pending", total: "89.90" }, associations: { CONTACT: ["c-grace"] } },
+      { externalObjectId: "order-1004", action: "UPSERT", changedAt: at(0.1), properties: { name: "Order #1004", stage: "checkout_completed", total: "78.00", closed_at: at(0.1) }, associations: { CONTACT: ["c-ada"] } },
+    ],
+    LINE_ITEM: [
+      { externalObjectId: "li-1001-1", action: "UPSERT", changedAt: at(10), properties: { deal_id: "order-1001", product_id: "p-kettle", title: "Copper kettle", qty: 1, unit_price: "89.90" } },
+      { externalObjectId: "li-1001-2", action: "UPSERT", changedAt: at(10), properties: { deal_id: "order-1001", product_id: "p-mugs", title: "Stoneware mugs (set of 4)", qty: 1, unit_price: "39.00" } },
+      { externalObjectId: "li-1002-1", action: "UPSERT", changedAt: at(3), properties: { deal_id: "order-1002", product_id: "p-grinder", title: "Burr coffee grinder", qty: 1, unit_price: "159.00" } },
+      { externalObjectId: "li-1003-1", action: "UPSERT", changedAt: at(2), properties: { deal_id: "order-1003", product_id: "p-kettle", title: "Copper kettle", qty: 1, unit_price: "89.90" } },
+      { externalObjectId: "li-1004-1", action: "UPSERT", changedAt: at(0.1), properties: { deal_id: "order-1004", product_id: "p-mugs", title: "Stoneware mugs (set of 4)", qty: 2, unit_price: "39.00" } },
+    ],
+  };
+}
+
+/**
+ * Polls the sync status of each object until the queue consumer has processed it (spec 2.5): a CRM
+ * record id, or an open sync error. Returns the CRM ids by external id.
+ * @param {string} baseUrl
+ * @param {string} token
+ * @param {string} objectType
+ * @param {string[]} ids
+ * @param {number} timeoutMs
+ */
+async function waitProcessed(baseUrl, token, objectType, ids, timeoutMs) {
+  /** @type {Record<string, number | null>} */
+  const done = {};
+  const end = Date.now() + timeoutMs;
+  while (Object.keys(done).length < ids.length) {
+    for (const id of ids.filter((x) => !(x in done))) {
+      const res = await fetch(`${baseUrl}/extensions/ecomm/v2/sync/status/${STORE_ID}/${objectType}/${encodeURIComponent(id)}`, { headers: { authorization: `Bearer ${token}` } });
+      if (res.ok) {
+        const s = await res.json();
+        if (s.serviceId !== null || s.numErrors > 0) done[id] = s.serviceId;
+      } else if (res.status !== 404 && res.status !== 429) throw new Error(`sync status ${objectType} ${id} -> ${res.status} ${await res.text()}`);
+    }
+    if (Object.keys(done).length === ids.length) break;
+    if (Date.now() > end) throw new Error(`the sync queue did not process ${objectType} ${ids.filter((x) => !(x in done)).join(", ")} in ${timeoutMs} ms`);
+    await sleep(500);
+  }
+  return done;
+}
+
+/**
+ * Seeds a new demo account and returns its credentials and the ids the summary links to.
+ * @param {SeedOptions} o
+ * @returns {Promise<Demo>}
+ */
+export async function seedDemo(o) {
+  const { baseUrl, adminToken, integratorUrl } = o;
+  const log = o.log ?? (() => {});
+  const now = o.now ?? Date.now();
+  const syncTimeoutMs = o.syncTimeoutMs ?? 60_000;
+  const admin = (/** @type {string} */ method, /** @type {string} */ path, /** @type {unknown} */ body) => call(baseUrl, method, path, adminToken, body);
+
+  log("demo: account, app, install, private app and user (operator API)");
+  const account = await admin("POST", "/admin/v1/accounts", { name: "Demo account", addons: ["transactional-email"] });
+  const portalId = account.portalId;
+  const app = await admin("POST", "/admin/v1/apps", { name: "Demo shop app", redirectUris: [`${baseUrl}/oauth-callback`] });
+  const pat = await admin("POST", `/admin/v1/accounts/${portalId}/private-apps`, { name: "Demo private app" });
+  const install = await admin("POST", `/admin/v1/accounts/${portalId}/installs`, { appId: app.appId });
+  const user = await admin("POST", `/admin/v1/accounts/${portalId}/users`, { email: o.userEmail ?? "demo@example.com", password: DEMO_PASSWORD });
+  const devKey = app.developerKey;
+  const oauth = install.access_token;
+  const api = (/** @type {string} */ method, /** @type {string} */ path, /** @type {string} */ token, /** @type {unknown} */ body) => call(baseUrl, method, path, token, body);
+
+  log("demo: contacts and a company (CRM API)");
+  /** @type {Record<string, number>} */
+  const contacts = {};
+  for (const [first, last, email, city] of [["Ada", "Lovelace", "ada@example.com", "London"], ["Alan", "Turing", "alan@example.com", "Manchester"]]) {
+    const c = await api("POST", "/crm/v3/objects/contacts", pat.token, { properties: { firstname: first, lastname: last, email, city } });
+    contacts[first.toLowerCase()] = Number(c.id);
+  }
+  const company = await api("POST", "/crm/v3/objects/companies", pat.token, { properties: { name: "Analytical Engines Ltd", domain: "engines.example" } });
+  for (const id of Object.values(contacts)) await api("PUT", `/crm/v3/objects/contacts/${id}/associations/companies/${company.id}`, pat.token);
+
+  log("demo: ecommerce settings, a store, and the shop's records through the sync queue");
+  await api("PUT", `/extensions/ecomm/v2/settings?appId=${app.appId}`, devKey, { enabled: true, webhookUri: null, mappings: MAPPINGS });
+  await api("PUT", "/extensions/ecomm/v2/stores", oauth, { id: STORE_ID, label: "Demo coffee shop", adminUri: "https://shop.example.com/admin" });
+  const shop = shopData(now);
+  /** @type {Record<string, Record<string, number | null>>} */
+  const synced = {};
+  // Line items name their deal and product: they go once those are processed, so none waits for a retry.
+  for (const group of [["PRODUCT", "CONTACT", "DEAL"], ["LINE_ITEM"]]) {
+    for (const type of group) {
+      await api("PUT", "/extensions/ecomm/v2/sync/messages", oauth, { storeId: STORE_ID, objectType: type, messages: shop[/** @type {keyof typeof shop} */ (type)] });
+    }
+    for (const type of group) {
+      synced[type] = await waitProcessed(baseUrl, oauth, type, shop[/** @type {keyof typeof shop} */ (type)].map((m) => m.externalObjectId), syncTimeoutMs);
+    }
+  }
+  const dealId = Number(synced.DEAL?.["order-1001"]);
+  const pendingDealId = Number(synced.DEAL?.["order-1003"]);
+
+  log("demo: timeline event types and events");
+  const webinar = await api("POST", `/integrations/v1/${app.appId}/timeline/event-types`, devKey, {
+    name: "Webinar attended",
+    objectType: "CONTACT",
+    headerTemplate: "Attended **{{webinarName}}**",
+    detailTemplate:
+      "Joined on {{formatDate attendedAt format=\"long\"}} and stayed **{{minutes}} minutes**.\n\n" +
+      "{{#if extraData.questions}}Questions asked:\n\n{{#each extraData.questions}}- {{this}}\n{{/each}}{{/if}}",
+  });
+  for (const [name, label, propertyType] of [["webinarName", "Webinar", "String"], ["attendedAt", "Attended at", "Date"], ["minutes", "Minutes", "Numeric"]]) {
+    await api("POST", `/integrations/v1/${app.appId}/timeline/event-types/${webinar.id}/properties`, devKey, { name, label, propertyType });
+  }
+  const shipment = await api("POST", `/integrations/v1/${app.appId}/timeline/event-types`, devKey, {
+    name: "Shipment update",
+    objectType: "DEAL",
+    headerTemplate: "Parcel {{status}} with **{{carrier}}**",
+    detailTemplate: "Tracking number `{{tracking}}`, updated {{formatDate updatedAt format=\"full\"}}.",
+  });
+  for (const [name, label, propertyType] of [["carrier", "Carrier", "String"], ["status", "Status", "String"], ["tracking", "Tracking number", "String"], ["updatedAt", "Updated", "Date"]]) {
+    await api("POST", `/integrations/v1/${app.appId}/timeline/event-types/${shipment.id}/properties`, devKey, { name, label, propertyType });
+  }
+  const event = (/** @type {Record<string, unknown>} */ e) => api("PUT", `/integrations/v1/${app.appId}/timeline/event`, oauth, e);
+  await event({
+    id: "webinar-edge-2026",
+    eventTypeId: webinar.id,
+    objectId: contacts.ada,
+    timestamp: now - 5 * DAY,
+    webinarName: "CRM at the edge",
+    attendedAt: now - 5 * DAY,
+    minutes: 47,
+    extraData: { questions: ["Does the sync keep the order of updates?", "Can cards call our own API?"] },
+    timelineIFrame: { linkLabel: "Watch the recording", iframeLabel: "Webinar recording", iframeUri: `${integratorUrl}${TIMELINE_PAGE_PATH}`, width: 640, height: 400 },
+  });
+  await event({ id: "webinar-intro-2026", eventTypeId: webinar.id, objectId: contacts.ada, timestamp: now - 12 * DAY, webinarName: "Getting started with crm-edge", attendedAt: now - 12 * DAY, minutes: 30 });
+  await event({ id: "ship-1001-1", eventTypeId: shipment.id, objectId: dealId, timestamp: now - 9 * DAY, carrier: "Parcel Express", status: "picked up", tracking: "PX-40021-DE", updatedAt: now - 9 * DAY });
+  await event({ id: "ship-1001-2", eventTypeId: shipment.id, objectId: dealId, timestamp: now - 8 * DAY, carrier: "Parcel Express", status: "delivered", tracking: "PX-40021-DE", updatedAt: now - 8 * DAY });
+
+  log("demo: CRM card answered by the demo integrator");
+  const card = await api("POST", "/extensions/sales-objects/v1/object-types", devKey, cardDefinition(integratorUrl, app.appId));
+
+  log("demo: a published blog post and an SMTP API token");
+  const slug = "welcome-to-crm-edge";
+  const post = await api("POST", "/content/api/v2/blog-posts", oauth, {
+    name: "Welcome to crm-edge",
+    slug,
+    post_summary: "What this demo account shows.",
+    post_body:
+      "<p>This post was created and published through the blog API (<code>/content/api/v2/blog-posts</code>).</p>" +
+      "<p>Sign in to the web app to see contacts with timelines and CRM cards, deals synced by the ecommerce bridge, and the store overview.</p>",
+    publish_immediately: true,
+  });
+  await api("POST", `/content/api/v2/blog-posts/${post.id}/publish-action`, oauth, { action: "schedule-publish" });
+  const smtp = await api("POST", "/email/public/v1/smtpapi/tokens", oauth, { campaignName: "Demo order confirmations", createdBy: user.email });
+
+  return {
+    portalId,
+    appId: app.appId,
+    clientId: app.clientId,
+    clientSecret: app.clientSecret,
+    developerKey: devKey,
+    privateAppToken: pat.token,
+    oauthAccessToken: oauth,
+    oauthRefreshToken: install.refresh_token,
+    userEmail: user.email,
+    userPassword: DEMO_PASSWORD,
+    storeId: STORE_ID,
+    contactId: contacts.ada ?? 0,
+    dealId,
+    pendingDealId,
+    cardTypeId: card.id,
+    blogPath: `/_blog/${portalId}/${slug}`,
+    smtpUserName: smtp.userName,
+    smtpPassword: smtp.password,
+  };
+}
+
+/**
+ * Whether a saved demo still exists in this database (its private-app token still works): seeding runs
+ * only when it does not.
+ * @param {string} baseUrl
+ * @param {Demo} demo
+ */
+export async function demoExists(baseUrl, demo) {
+  const res = await fetch(`${baseUrl}/crm/v3/objects/contacts?limit=1`, { headers: { authorization: `Bearer ${demo.privateAppToken}` } });
+  return res.ok;
+}
+
+/**
+ * A fresh OAuth access token from the stored refresh token (`POST /oauth/v1/token`, grant_type
+ * refresh_token): the one saved at seeding expires after 30 minutes. Updates `demo` in place.
+ * @param {string} baseUrl
+ * @param {Demo} demo
+ */
+export async function refreshAccessToken(baseUrl, demo) {
+  const res = await fetch(`${baseUrl}/oauth/v1/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ grant_type: "refresh_token", client_id: demo.clientId, client_secret: demo.clientSecret, refresh_token: demo.oauthRefreshToken }),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`POST /oauth/v1/token -> ${res.status} ${text}`);
+  const tokens = JSON.parse(text);
+  demo.oauthAccessToken = tokens.access_token;
+  if (tokens.refresh_token) demo.oauthRefreshToken = tokens.refresh_token;
+  return demo;
+}
+
+/**
+ * Points the demo card at the integrator's current address (a run may use another port than the one
+ * that seeded it). PUT merges (docs/cards.md).
+ * @param {string} baseUrl
+ * @param {Demo} demo
+ * @param {string} integratorUrl
+ */
+export async function pointCardAt(baseUrl, demo, integratorUrl) {
+  const { baseUris, dataFetchUri } = cardDefinition(integratorUrl, demo.appId);
+  await call(baseUrl, "PUT", `/extensions/sales-objects/v1/object-types/${demo.cardTypeId}`, demo.developerKey, { baseUris, dataFetchUri });
+}
+
+/**
+ * What `npm run dev` prints: what to open, and the credentials to call the API with.
+ * @param {string} baseUrl
+ * @param {Demo} demo
+ * @param {{ adminToken: string, demoFile: string, integratorUrl: string }} o
+ */
+export function summary(baseUrl, demo, o) {
+  return `
+crm-edge is running at ${baseUrl}, with a demo account seeded through the API (account ${demo.portalId}).
+
+Open in a browser (sign in as ${demo.userEmail} / ${demo.userPassword}):
+  sign in             ${baseUrl}/login
+  a contact           ${baseUrl}/app/contacts/${demo.contactId}   timeline (webinars, one with an iframe) and the "Shop orders" CRM card
+  a deal              ${baseUrl}/app/deals/${demo.dealId}   synced by the ecommerce bridge: pipeline stage, line items, shipment timeline
+  the store overview  ${baseUrl}/app/stores   synced records per type and the open sync error
+  the blog post       ${baseUrl}${demo.blogPath}   (public, no sign-in)
+  API reference       ${baseUrl}/docs   (the raw description: ${baseUrl}/openapi.json)
+
+Crons (checkout abandonment, scheduled blog posts) do not run by themselves under wrangler dev. Run them with
+  curl '${baseUrl}/cdn-cgi/handler/scheduled'     (or ${baseUrl}/__scheduled)
+and deal ${demo.pendingDealId} ("Order #1003 (checkout)") moves from checkout_pending to checkout_abandoned.
+
+Credentials (all kept in ${o.demoFile}, with the app's client secret and the OAuth refresh token):
+  operator token (ADMIN_TOKEN)  ${o.adminToken}
+  private app token             ${demo.privateAppToken}
+  app developer key (app ${demo.appId})  ${demo.developerKey}
+  OAuth access token            ${demo.oauthAccessToken}
+      fresh for 30 minutes; npm run dev refreshes it on every start. By hand:
+      curl -s -X POST ${baseUrl}/oauth/v1/token -d grant_type=refresh_token -d client_id=${demo.clientId} \\
+        -d client_secret=<clientSecret in ${o.demoFile}> -d refresh_token=<oauthRefreshToken in ${o.demoFile}>
+  SMTP API token                ${demo.smtpUserName} / ${demo.smtpPassword}
+  demo integrator               ${o.integratorUrl}   (answers the CRM card; verifies each request's signature)
+
+Try:
+  curl -s '${baseUrl}/contacts/v1/lists/all/contacts/all?count=10' -H 'Authorization: Bearer ${demo.privateAppToken}'
+  curl -s '${baseUrl}/extensions/ecomm/v2/sync/errors/portal' -H 'Authorization: Bearer ${demo.privateAppToken}'
+`;
+}

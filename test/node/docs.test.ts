@@ -1,0 +1,74 @@
+/**
+ * The API reference page (issue 19 §2) in a real browser: GET /docs renders every operation of
+ * /openapi.json with Swagger UI served from this origin, makes no request that leaves the origin, breaks
+ * no rule of its Content-Security-Policy, and the web app's header links to it.
+ */
+import { describe, expect, it } from "vitest";
+import { launch, screenshot, signInAt } from "./browser";
+import { tenant, workerUrl } from "./helpers";
+
+describe("GET /docs in Chromium", () => {
+  it("shows every operation, its parameters, responses and errors, loading nothing from another origin", async () => {
+    const doc = (await (await fetch(`${workerUrl()}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+    expect(operations).toBeGreaterThan(50);
+
+    const b = await launch();
+    try {
+      const page = await b.context.newPage();
+      const requested: string[] = [];
+      const problems: string[] = [];
+      page.on("request", (r) => requested.push(r.url()));
+      // The favicon is issue 19 §4's (served for every page); any other failed load or console error counts.
+      page.on("response", (r) => {
+        if (r.status() >= 400 && new URL(r.url()).pathname !== "/favicon.ico") problems.push(`${r.status()} ${r.url()}`);
+      });
+      page.on("console", (m) => {
+        if (m.type() === "error" && !m.text().startsWith("Failed to load resource")) problems.push(m.text());
+      });
+      page.on("pageerror", (e) => problems.push(e.message));
+      const res = await page.goto(`${workerUrl()}/docs`);
+      expect(res?.status()).toBe(200);
+      await page.locator(".opblock").first().waitFor();
+      expect(await page.locator(".opblock").count()).toBe(operations);
+      await expect.poll(() => page.locator(".opblock-summary-path").allTextContents()).toContain("/crm/v3/objects/{objectType}/{objectId}");
+
+      await screenshot(page, "docs-top.png", false);
+
+      // One operation opened: its parameters, its body, its success response and the error envelope.
+      const patch = page.locator("#operations-CRM_records-patchCrmV3ObjectsObjectTypeObjectId, .opblock-patch").filter({ hasText: "/crm/v3/objects/{objectType}/{objectId}" }).first();
+      await patch.locator(".opblock-summary").click();
+      const body = patch.locator(".opblock-body");
+      await body.waitFor();
+      await expect.poll(() => body.innerText()).toContain("objectId");
+      const text = await body.innerText();
+      expect(text).toContain("Request body");
+      for (const status of ["200", "400", "401", "404", "429", "500"]) expect(text).toContain(status);
+      expect(text).toContain("OBJECT_NOT_FOUND");
+      await screenshot(page, "docs.png", false);
+
+      const origin = new URL(workerUrl()).origin;
+      const foreign = requested.filter((u) => !u.startsWith("data:") && new URL(u).origin !== origin);
+      expect(foreign).toEqual([]);
+      expect(requested).toContain(`${origin}/vendor/swagger-ui/swagger-ui-bundle.js`);
+      expect(requested).toContain(`${origin}/openapi.json`);
+      expect(problems).toEqual([]); // no CSP refusal, no script error
+    } finally {
+      await b.close();
+    }
+  });
+
+  it("is linked from the web app's header", async () => {
+    const t = await tenant();
+    const b = await launch();
+    try {
+      const page = await b.context.newPage();
+      await signInAt(page, t, "/app/contacts");
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API reference" }).click();
+      await page.waitForURL(`${workerUrl()}/docs`);
+      await page.locator(".opblock").first().waitFor();
+    } finally {
+      await b.close();
+    }
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * What record pages show people (issue 19 §4): a deal's pipeline stage by its label, and dates as people
+ * read them with the exact value on hover, instead of raw ISO strings and epoch milliseconds.
+ */
+import { describe, expect, it } from "vitest";
+import { call, tenant } from "../helpers/api";
+import { bridgeTenant, deliver, qmsg } from "../ecomm/queue-helpers";
+import { page, signIn } from "./helpers";
+
+/** The `<dd>` of one property in the record page's property list. */
+const prop = (html: string, name: string) => new RegExp(`<div><dt>${name}</dt><dd>(.*?)</dd></div>`).exec(html)?.[1];
+
+async function dealIdOf(portalToken: string, name: string) {
+  const res = await call("GET", "/crm/v3/objects/deals?limit=100&properties=dealname", { token: portalToken });
+  const row = (res.json.results as { id: string; properties: { dealname?: string } }[]).find((r) => r.properties.dealname === name);
+  if (!row) throw new Error(`no deal ${name}`);
+  return Number(row.id);
+}
+
+describe("the deal page", () => {
+  it("shows the ecommerce pipeline stage by its label, the amount and the close date", async () => {
+    const { t, origin } = await bridgeTenant();
+    const closed = Date.UTC(2026, 10, 20, 14, 5);
+    await deliver([qmsg(origin, "DEAL", { externalObjectId: "d1", properties: { name: "Order 7", stage: "checkout_pending", closed: String(closed) } })]);
+    const b = await signIn(t);
+    const res = await page(b, `/app/deals/${await dealIdOf(t.pat, "Order 7")}`);
+    expect(res.status).toBe(200);
+    expect(res.text).toContain(
+      `<dl class="summary" aria-label="Deal summary"><div><dt>Stage</dt><dd><span class="stage stage-checkout_pending">Checkout Pending</span></dd></div><div><dt>Pipeline</dt><dd>Ecommerce Pipeline</dd></div>`,
+    );
+    expect(res.text).toContain(`<div><dt>Close date</dt><dd><time datetime="2026-11-20T14:05:00.000Z" title="2026-11-20T14:05:00.000Z (${closed})" data-local>Nov 20, 2026, 2:05 PM UTC</time></dd></div>`);
+  });
+
+  it("shows a stage outside the ecommerce pipeline as it is stored, the amount with two decimals, and no summary for a deal without one", async () => {
+    const t = await tenant();
+    const b = await signIn(t);
+    const make = async (properties: Record<string, string>) => Number((await call("POST", "/crm/v3/objects/deals", { token: t.pat, body: { properties } })).json.id);
+    const staged = await page(b, `/app/deals/${await make({ dealname: "Manual", dealstage: "appointmentscheduled", pipeline: "default", amount: "1234.5" })}`);
+    expect(staged.text).toContain(`<div><dt>Stage</dt><dd><span class="stage">appointmentscheduled</span></dd></div><div><dt>Amount</dt><dd>1,234.50</dd></div>`);
+    expect(staged.text).not.toContain("Ecommerce Pipeline");
+    const bare = await page(b, `/app/deals/${await make({ dealname: "Bare" })}`);
+    expect(bare.text).not.toContain(`class="summary"`);
+  });
+});
+
+describe("dates on record pages", () => {
+  it("shows ISO instants and epoch-ms date properties as readable dates with the exact value on hover; other values stay text", async () => {
+    const t = await tenant();
+    const res = await call("POST", "/crm/v3/objects/contacts", {
+      token: t.pat,
+      body: { properties: { email: "dates@example.com", firstname: "Dee", hs_last_visit_at: "2026-11-23T17:57:51.541Z", renewaldate: "1795000000000", zip: "1795000000000", note: "2026-11-23" } },
+    });
+    expect(res.status, res.text).toBe(201);
+    const html = (await page(await signIn(t), `/app/contacts/${res.json.id}`)).text;
+    expect(prop(html, "hs_last_visit_at")).toBe(`<time datetime="2026-11-23T17:57:51.541Z" title="2026-11-23T17:57:51.541Z" data-local>Nov 23, 2026, 5:57 PM UTC</time>`);
+    expect(prop(html, "renewaldate")).toBe(`<time datetime="2026-11-18T11:06:40.000Z" title="2026-11-18T11:06:40.000Z (1795000000000)" data-local>Nov 18, 2026, 11:06 AM UTC</time>`);
+    // createdate / lastmodifieddate are ISO instants too.
+    expect(prop(html, "createdate")).toMatch(/^<time datetime="[^"]+Z" title="[^"]+Z" data-local>[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2} [AP]M UTC<\/time>$/);
+    // A number in a property whose name is not a date, and a plain date string, are shown as they are.
+    expect(prop(html, "zip")).toBe("1795000000000");
+    expect(prop(html, "note")).toBe("2026-11-23");
+  });
+});
