@@ -1,4 +1,5 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
 
@@ -22,46 +23,64 @@ function testSeams(): Plugin {
 }
 
 /**
- * Two projects, one `npm test`:
+ * Three projects:
  * - workers: unit and integration tests inside workerd (@cloudflare/vitest-pool-workers), real D1,
  *   Queues and Durable Objects, the real migrations applied by test/setup.ts;
- * - node: tests that need a real HTTP server — unmodified npm clients and the browser (Playwright) —
- *   against the Worker started by wrangler's unstable_startWorker in test/node/global-setup.ts.
- * Both share the local integrator started in test/global-setup.ts.
+ * - node: tests that need a real HTTP server — unmodified npm clients, the browser (Playwright), `wrangler dev`
+ *   — against the Worker started by wrangler's unstable_startWorker in test/node/global-setup.ts;
+ * - traffic: replays of the real service's recorded traffic (test/traffic/**), which live in
+ *   ../shared/reference/traffic beside the repository; a clone does not have them, so they are not part of
+ *   `npm test` (workers + node) but of `npm run test:traffic`, which CI runs too (issue 17 §6).
+ * All share the local integrator started in test/global-setup.ts.
  */
 const migrations = await readD1Migrations("./migrations");
 
+// The Worker imports the files of public/ from a generated module (issue 17 §6); the workers pool does not
+// run wrangler's [build] command, so every vitest run generates it first.
+const staticBuild = spawnSync(process.execPath, [fileURLToPath(new URL("./scripts/build-static.mjs", import.meta.url))], { stdio: "inherit" });
+if (staticBuild.status !== 0) throw new Error("scripts/build-static.mjs failed");
+
+/** A project running in workerd against the Worker of wrangler.toml with test bindings. */
+function workersProject(name: string, include: string[], exclude: string[]) {
+  return {
+    plugins: [
+      testSeams(),
+      cloudflareTest({
+        main: "./src/index.ts",
+        wrangler: { configPath: "./wrangler.toml" },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            ADMIN_TOKEN: "test-admin-token",
+            ALLOW_LOOPBACK_OUTBOUND: "true",
+            // Property-based suite (test/fuzz): cases per endpoint and seed, from the environment.
+            FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200",
+            FUZZ_SEED: process.env.FUZZ_SEED ?? "",
+          },
+        },
+      }),
+    ],
+    test: {
+      name,
+      include,
+      exclude,
+      setupFiles: ["./test/setup.ts"],
+      globalSetup: ["./test/global-setup.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
+  };
+}
+
 export default defineConfig({
   test: {
+    // The Worker's structured log lines (one per request, queue batch and cron run; issue 19 §3) are kept
+    // out of the test output: the fuzz suite alone sends tens of thousands of requests. Tests that check
+    // them spy on console.log, which sees them before this filter.
+    onConsoleLog: (log: string) => !log.startsWith('{"type":"'),
     projects: [
-      {
-        plugins: [
-          testSeams(),
-          cloudflareTest({
-            main: "./src/index.ts",
-            wrangler: { configPath: "./wrangler.toml" },
-            miniflare: {
-              bindings: {
-                TEST_MIGRATIONS: migrations,
-                ADMIN_TOKEN: "test-admin-token",
-                ALLOW_LOOPBACK_OUTBOUND: "true",
-                // Property-based suite (test/fuzz): cases per endpoint and seed, from the environment.
-                FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200",
-                FUZZ_SEED: process.env.FUZZ_SEED ?? "",
-              },
-            },
-          }),
-        ],
-        test: {
-          name: "workers",
-          include: ["test/**/*.test.ts"],
-          exclude: ["test/node/**"],
-          setupFiles: ["./test/setup.ts"],
-          globalSetup: ["./test/global-setup.ts"],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      workersProject("workers", ["test/**/*.test.ts"], ["test/node/**", "test/traffic/**"]),
+      workersProject("traffic", ["test/traffic/**/*.test.ts"], []),
       {
         test: {
           name: "node",

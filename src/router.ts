@@ -1,16 +1,22 @@
 /**
  * @module The router: itty-router dispatches to the route table; this file adds what every request needs
- * (correlation id, credential check, schema validation) and the one error envelope (issue 2 §2).
+ * (correlation id, credential check, schema validation) and the one error envelope (issue 2 §2), and the
+ * HTTP semantics every route gets from the table (issue 17 §2): HEAD on every GET route, OPTIONS with
+ * `Allow` on every path.
  */
 import { Router, type IRequest } from "itty-router";
-import { makeDb, type Db } from "./db/client";
+import type { Db, StatementMeter } from "./db/client";
+import { controlDb, shardDb, shardUnavailable } from "./db/shards";
 import { authenticate } from "./lib/auth";
+import { forgetDirectory, isFenceError } from "./lib/directory";
 import { ApiError, errorResponse, internalErrorResponse } from "./lib/errors";
 import { consume, rateHeaders } from "./lib/rate-limit";
 import { DEFAULT_MAX_BODY, parseJsonText, queryObject, readBody, validate } from "./lib/http";
+import { caller, logLine, type RateLog } from "./lib/observability";
 import type { Principal } from "./lib/principal";
 import type { Ctx, RouteDef } from "./lib/route";
 import { allRoutes } from "./routes";
+import { usageRecorder } from "./lib/usage";
 
 type Args = [Env, ExecutionContext];
 interface Req extends IRequest {
@@ -18,6 +24,12 @@ interface Req extends IRequest {
   /** Headers for the response, applied in `finally` so error responses carry them too: the route's
    * `responseHeaders` and, once the request has been counted, the rate-limit headers. */
   responseHeaders?: Record<string, string>;
+  /** What the request's log line and usage data point report (issue 19 §3). */
+  startedAt: number;
+  meter: StatementMeter;
+  template?: string;
+  principal?: Principal;
+  rate?: RateLog;
 }
 
 function compile(path: string): RegExp {
@@ -33,16 +45,24 @@ function compile(path: string): RegExp {
  */
 async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): Promise<Response> {
   const url = new URL(req.url);
-  const db = makeDb(env.DB);
+  const control = controlDb(env, req.meter);
   const now = Date.now();
-  const principal = await authenticate(req, url, def.auth, env, db, now);
-  const counted = consume(env, principal, now).then((decision) => {
-    if (decision) req.responseHeaders = { ...req.responseHeaders, ...rateHeaders(decision) };
-  });
+  const principal = await authenticate(req, url, def.auth, env, control, now);
+  req.principal = principal;
+  const counted = consume(env, principal, now).then(
+    (decision) => {
+      req.rate = decision ? { decision: "allowed", remaining: decision.remaining, max: decision.max } : { decision: "not_limited" };
+      if (decision) req.responseHeaders = { ...req.responseHeaders, ...rateHeaders(decision) };
+    },
+    (err: unknown) => {
+      if (err instanceof ApiError && err.category === "RATE_LIMITS") req.rate = { decision: "limited" };
+      throw err;
+    },
+  );
   counted.catch(() => undefined); // awaited below; this only keeps an early 429 from counting as unhandled
   let ctx: Ctx<unknown, unknown>;
   try {
-    ctx = await context(def, req, env, exec, db, url, principal, now);
+    ctx = await context(def, req, env, exec, control, url, principal, now);
   } catch (err) {
     await counted;
     throw err;
@@ -59,8 +79,17 @@ async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): P
   return answer.value;
 }
 
+/**
+ * The shard of the caller's account (issue 16): an account principal carries it, so this reads nothing.
+ * Operator, developer and public routes get the control plane and resolve an account's shard themselves.
+ */
+function dbFor(env: Env, principal: Principal, control: Db, meter?: StatementMeter): Db {
+  if (principal.kind === "oauth" || principal.kind === "private_app" || principal.kind === "session") return shardDb(env, principal.shard, meter);
+  return control;
+}
+
 /** The validated parts of the request the handler receives. */
-async function context(def: RouteDef, req: Req, env: Env, exec: ExecutionContext, db: Db, url: URL, principal: Principal, now: number) {
+async function context(def: RouteDef, req: Req, env: Env, exec: ExecutionContext, control: Db, url: URL, principal: Principal, now: number) {
   const params: unknown = def.params ? validate(def.params, req.params, "path") : req.params;
   const query: unknown = def.query ? validate(def.query, queryObject(url), "query") : {};
   let body: unknown;
@@ -69,21 +98,79 @@ async function context(def: RouteDef, req: Req, env: Env, exec: ExecutionContext
     const raw = def.bodyFormat === "form" ? Object.fromEntries(new URLSearchParams(text)) : parseJsonText(text);
     body = validate(def.body, raw, "body");
   }
-  const ctx: Ctx<unknown, unknown> = { request: req, env, exec, db, url, params, query, body, principal, correlationId: req.correlationId, now };
+  const db = dbFor(env, principal, control, req.meter);
+  const openShard = (shard: string | null) => shardDb(env, shard, req.meter);
+  const ctx: Ctx<unknown, unknown> = { request: req, env, exec, db, control, openShard, url, params, query, body, principal, correlationId: req.correlationId, now };
   return ctx;
+}
+
+/**
+ * The request's log line and usage data point (issue 19 §3), once its response is known. Requests that no
+ * route matched (404, 405) are logged without a route and not counted as usage.
+ */
+function report(req: Req, status: number, env: Env) {
+  const who = caller(req.principal);
+  const durationMs = Date.now() - req.startedAt;
+  const statements = req.meter.statements;
+  logLine({
+    type: "request",
+    correlationId: req.correlationId,
+    ...who,
+    route: req.template ?? null,
+    method: req.method,
+    status,
+    durationMs,
+    d1Statements: statements,
+    rateLimit: req.rate ?? { decision: "not_counted" },
+  });
+  if (req.template) usageRecorder(env).request({ portalId: who.portalId, route: req.template, method: req.method, credential: who.credential, status, durationMs, statements });
+}
+
+/** What `Allow` lists for a path (RFC 9110 §10.2.1): its methods, HEAD wherever GET is, and OPTIONS. */
+function allowFor(methods: string[]): string {
+  const all = new Set(methods);
+  if (all.has("GET")) all.add("HEAD");
+  all.add("OPTIONS");
+  const order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+  return order.filter((m) => all.has(m)).join(", ");
 }
 
 export function buildRouter(routes: RouteDef[] = allRoutes) {
   const compiled = routes.map((r) => ({ method: r.method, re: compile(r.path) }));
+  const router = dispatcher(routes, compiled);
+  return {
+    /**
+     * A HEAD is answered as its GET would be, body left out (RFC 9110 §9.3.2): the handler runs (the status
+     * and headers depend on it, and it is counted like the GET), the body is dropped here.
+     */
+    async fetch(request: Request, env: Env, exec: ExecutionContext): Promise<Response> {
+      const res = await router.fetch(request, env, exec);
+      if (request.method !== "HEAD" || res.body === null) return res;
+      await res.body.cancel();
+      return new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+    },
+  };
+}
+
+function dispatcher(routes: RouteDef[], compiled: { method: string; re: RegExp }[]) {
   const router = Router<Req, Args>({
     before: [
       (req) => {
         req.correlationId = crypto.randomUUID();
+        req.startedAt = Date.now();
+        req.meter = { statements: 0 };
       },
     ],
     catch: (err, req) => {
       const id = req.correlationId ?? crypto.randomUUID();
-      return err instanceof ApiError ? errorResponse(err, id) : internalErrorResponse(err, id);
+      if (err instanceof ApiError) return errorResponse(err, id);
+      if (isFenceError(err)) {
+        // A fence refused the write: the account is moving, or this isolate's entry for it is stale
+        // (issue 16). Forget it, so the client's retry resolves the account's shard afresh.
+        forgetDirectory();
+        return errorResponse(shardUnavailable("The account is being moved between databases; retry shortly."), id);
+      }
+      return internalErrorResponse(err, id);
     },
     finally: [
       (res: Response, req) => {
@@ -101,20 +188,29 @@ export function buildRouter(routes: RouteDef[] = allRoutes) {
         }
         return out;
       },
+      (res: Response, req, env) => {
+        report(req, res.status, env);
+      },
     ],
   });
   for (const def of routes) {
-    router[def.method.toLowerCase() as "get"](def.path, (req: Req, env: Env, exec: ExecutionContext) => {
+    const handle = (req: Req, env: Env, exec: ExecutionContext) => {
       req.responseHeaders = def.responseHeaders;
+      req.template = def.path;
       return run(def, req, env, exec);
-    });
+    };
+    router[def.method.toLowerCase() as "get"](def.path, handle);
+    if (def.method === "GET") router.head(def.path, handle);
   }
   router.all("*", (req: Req) => {
     const path = new URL(req.url).pathname;
-    const allowed = [...new Set(compiled.filter((c) => c.re.test(path)).map((c) => c.method))];
+    const allowed = compiled.filter((c) => c.re.test(path)).map((c) => c.method);
+    if (allowed.length && req.method === "OPTIONS") {
+      return new Response(null, { status: 204, headers: { allow: allowFor(allowed) } });
+    }
     if (allowed.length) {
       throw new ApiError("METHOD_NOT_ALLOWED", `Method ${req.method} is not allowed on ${path}`, {
-        headers: { allow: allowed.join(", ") },
+        headers: { allow: allowFor(allowed) },
       });
     }
     throw new ApiError("OBJECT_NOT_FOUND", `No route for ${req.method} ${path}`);

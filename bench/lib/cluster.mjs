@@ -18,8 +18,16 @@ import { ROOT } from "./build.mjs";
 
 export const BENCH_HOST = "bench.local";
 
+/**
+ * The production Worker's options from wrangler.toml. The bench runs the single-database configuration
+ * (issue 16): the shard bindings are left out, so every account lives in `DB` (the placement policy's
+ * fallback when a deployment declares no shard) and the bench Worker's direct reads of `DB` see its data.
+ * The sharded configuration is measured by the test suite, not here yet (docs/scaling.md "Bench").
+ */
 export function productionOptions() {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(ROOT, "wrangler.toml"));
+  const d1 = workerOptions.d1Databases ?? {};
+  workerOptions.d1Databases = Object.fromEntries(Object.entries(d1).filter(([binding]) => !binding.startsWith("SHARD_")));
   return workerOptions;
 }
 

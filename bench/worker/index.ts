@@ -119,7 +119,7 @@ async function profile(env: BenchEnv, url: URL): Promise<Response> {
 const instantLimiter = {
   idFromName: () => ({}),
   get: () => ({
-    take: (max: number, intervalMs: number, now: number): RateDecision => ({ allowed: true, max, remaining: max - 1, intervalMs, retryAfterMs: 0, granted: 1, windowEnd: now + intervalMs }),
+    take: (max: number, intervalMs: number, now: number): RateDecision => ({ allowed: true, max, remaining: max - 1, intervalMs, retryAfterMs: 0, granted: 1, spendBy: now, countedUntil: now + intervalMs }),
   }),
 } as unknown as Env["RATE_LIMITER"];
 

@@ -12,19 +12,22 @@
  * applies after a sweep: a late message that completed the checkout wins, and one that sets
  * checkout_pending again restarts the 24 hours from its changedAt. A sync write that commits between
  * two runs is seen by the next run, since the sweep only touches deals whose link is still pending.
+ *
+ * Runs on each shard by itself (src/cron/index.ts, issue 16), bounded per shard. Accounts fenced on the
+ * shard (moving away, or moved and not purged yet) are skipped: their fence would refuse the whole batch.
  */
 import { sql } from "drizzle-orm";
-import { makeDb } from "../db/client";
+import type { Db } from "../db/client";
 import { rawStatement, runRawBatch } from "../lib/d1-raw";
 import { ABANDON_AFTER_MS } from "../services/ecomm/model";
 
 export const MAX_PER_RUN = 1000;
 
-export async function abandonCheckouts(env: Env, now: number): Promise<{ moved: number }> {
-  const db = makeDb(env.DB);
+export async function abandonCheckouts(db: Db, now: number): Promise<{ moved: number }> {
   const cutoff = now - ABANDON_AFTER_MS;
   const due = sql`select id from ecomm_links
     where stage = 'checkout_pending' and stage_entered_at <= ${cutoff}
+      and portal_id not in (select portal_id from account_fences)
     order by stage_entered_at, id limit ${MAX_PER_RUN}`;
   const [, links] = await runRawBatch(db, [
     rawStatement(db, sql`update crm_objects set properties = json_set(properties, '$.dealstage', 'checkout_abandoned'), updated_at = ${now}

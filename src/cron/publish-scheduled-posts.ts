@@ -1,8 +1,8 @@
 /** @module Cron job: publishes scheduled blog posts whose publish_date has come (spec 3; issue 6). */
-import { makeDb } from "../db/client";
+import type { Db } from "../db/client";
 import { publishDuePosts } from "../services/blog-posts";
 
-/** Bounded per run (oldest due first); whatever is left is picked up on the next tick. */
+/** Bounded per run and shard (oldest due first); whatever is left is picked up on the next tick. */
 export const PUBLISH_BATCH = 200;
 
-export const publishScheduledPosts = (env: Env, now: number) => publishDuePosts(makeDb(env.DB), now, PUBLISH_BATCH);
+export const publishScheduledPosts = (db: Db, now: number) => publishDuePosts(db, now, PUBLISH_BATCH);

@@ -9,6 +9,8 @@
  * written to D1. Redelivery of the recorded winner answers "apply" again, so a message whose D1 write
  * failed is retried, and the D1 write is idempotent and guarded by the same pair, so re-applying it is safe.
  */
+import { controlDb, shardBinding } from "../db/shards";
+import { shardOfAccount } from "../lib/directory";
 import { DurableObject } from "cloudflare:workers";
 
 export interface OrderEntry {
@@ -65,9 +67,15 @@ export class SyncOrder extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const store = this.ctx.storage.kv.get<OrderStore>("store");
     if (!store) return;
-    const row = await this.env.DB.prepare("select generation from ecomm_stores where portal_id = ? and store_id = ?")
-      .bind(store.portalId, store.storeId)
-      .first<{ generation: string }>();
+    // The store lives on its account's shard (issue 16); an account gone from the directory has no store.
+    const shard = await shardOfAccount(controlDb(this.env), store.portalId);
+    const row =
+      shard === undefined
+        ? null
+        : await shardBinding(this.env, shard)
+            .prepare("select generation from ecomm_stores where portal_id = ? and store_id = ?")
+            .bind(store.portalId, store.storeId)
+            .first<{ generation: string }>();
     if (row?.generation === store.storeGen) {
       await this.ctx.storage.setAlarm(Date.now() + SWEEP_MS);
       return;

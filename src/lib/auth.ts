@@ -5,7 +5,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, credentials } from "../db/tables/tenancy";
-import { ApiError } from "./errors";
+import { ApiError, refusedToken } from "./errors";
 import { safeEqual, sha256Hex } from "./crypto";
 import { cachedPrincipal, cacheTtlMs, rememberPrincipal } from "./credential-cache";
 import type { CredentialKind, CredentialPrincipal, Principal } from "./principal";
@@ -31,7 +31,7 @@ function presented(request: Request, url: URL): Presented | null {
   const header = request.headers.get("authorization");
   if (header) {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!m?.[1]) throw new ApiError("INVALID_AUTHENTICATION", "The Authorization header must be 'Bearer <token>'.");
+    if (!m?.[1]) throw refusedToken("INVALID_AUTHENTICATION", "The Authorization header must be 'Bearer <token>'.");
     return { secret: m[1], via: "bearer" };
   }
   const hapikey = url.searchParams.get("hapikey");
@@ -54,25 +54,25 @@ export async function authenticate(
     // principal so that their requests are counted (src/lib/rate-limit.ts). The handler's own read of the
     // session is answered from this one (readSession).
     const s = await readSession(db, request, now);
-    return s ? { kind: "session", portalId: s.portalId, userId: s.userId, csrfToken: s.csrfToken, rateLimit: s.rateLimit } : { kind: "anonymous" };
+    return s ? { kind: "session", portalId: s.portalId, userId: s.userId, csrfToken: s.csrfToken, rateLimit: s.rateLimit, shard: s.shard } : { kind: "anonymous" };
   }
   const cred = presented(request, url);
   if (!cred) throw new ApiError("INVALID_AUTHENTICATION", NO_CREDENTIALS);
 
   if (rule.kinds.includes("admin")) {
     if (cred.via === "bearer" && env.ADMIN_TOKEN && safeEqual(cred.secret, env.ADMIN_TOKEN)) return { kind: "admin" };
-    throw new ApiError("INVALID_AUTHENTICATION", "The operator API requires Authorization: Bearer <ADMIN_TOKEN>.");
+    throw refusedToken("INVALID_AUTHENTICATION", "The operator API requires Authorization: Bearer <ADMIN_TOKEN>.");
   }
 
   const principal = await lookup(db, cred.secret, now, cacheTtlMs(env));
   if (cred.via === "hapikey" && principal?.kind !== "developer") {
     // spec 5.2: account API keys are unsupported.
-    throw new ApiError(
+    throw refusedToken(
       "INVALID_AUTHENTICATION",
       "Account API keys (hapikey) are not supported. Use a private app or OAuth access token in the Authorization header.",
     );
   }
-  if (!principal) throw new ApiError("INVALID_AUTHENTICATION", "The access token is invalid or has been revoked.");
+  if (!principal) throw refusedToken("INVALID_AUTHENTICATION", "The access token is invalid or has been revoked.");
   if (!rule.kinds.includes(principal.kind as CredentialKind)) throw wrongKind(principal.kind, rule);
   if (rule.scopes?.length) requireScopes(principal, rule.scopes);
   return principal;
@@ -98,29 +98,30 @@ async function lookup(db: Db, secret: string, now: number, ttlMs: number): Promi
 
 async function readPrincipal(db: Db, hash: string, now: number): Promise<{ principal: CredentialPrincipal; expiresAt: number | null } | null> {
   const found = await db
-    .select({ row: credentials, rateLimit: accounts.rateLimit })
+    .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard })
     .from(credentials)
     .leftJoin(accounts, eq(accounts.portalId, credentials.portalId))
     .where(eq(credentials.tokenHash, hash))
     .get();
   const row = found?.row;
   const rateLimit = found?.rateLimit ?? null;
+  const shard = found?.shard ?? null;
   if (!row || row.revokedAt !== null || row.kind === "refresh") return null;
   if (row.expiresAt !== null && row.expiresAt <= now) {
     const secondsAgo = Math.floor((now - row.expiresAt) / 1000);
-    throw new ApiError(
+    throw refusedToken(
       "EXPIRED_AUTHENTICATION",
       `The OAuth token used to make this call expired ${secondsAgo} second(s) ago.`,
       { context: { "expire time": [new Date(row.expiresAt).toISOString()] } },
     );
   }
-  return { principal: principalOf(row, hash, rateLimit), expiresAt: row.expiresAt };
+  return { principal: principalOf(row, hash, rateLimit, shard), expiresAt: row.expiresAt };
 }
 
-function principalOf(row: typeof credentials.$inferSelect, hash: string, rateLimit: number | null): CredentialPrincipal {
+function principalOf(row: typeof credentials.$inferSelect, hash: string, rateLimit: number | null, shard: string | null): CredentialPrincipal {
   switch (row.kind) {
     case "private_app":
-      return { kind: "private_app", portalId: row.portalId!, privateAppId: row.privateAppId!, scopes: row.scopes, credentialKey: hash, rateLimit };
+      return { kind: "private_app", portalId: row.portalId!, privateAppId: row.privateAppId!, scopes: row.scopes, credentialKey: hash, rateLimit, shard };
     case "developer":
       return { kind: "developer", appId: row.appId!, credentialKey: hash };
     default: // "access" (refresh tokens never reach here)
@@ -133,6 +134,7 @@ function principalOf(row: typeof credentials.$inferSelect, hash: string, rateLim
         scopes: row.scopes,
         credentialKey: hash,
         rateLimit,
+        shard,
       };
   }
 }

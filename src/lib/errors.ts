@@ -19,6 +19,8 @@ export const CATEGORY_STATUS = {
   API_LIMIT: 400,
   RATE_LIMITS: 429,
   INTERNAL_ERROR: 500,
+  /** A shard that cannot serve now (outage, or the account is being moved): retry after `Retry-After`. */
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type Category = keyof typeof CATEGORY_STATUS;
@@ -58,9 +60,26 @@ export const notFound = (message = "resource not found") => new ApiError("OBJECT
 export const conflict = (message: string, init?: ApiErrorInit) => new ApiError("CONFLICT", message, init);
 export const forbidden = (message: string) => new ApiError("FORBIDDEN", message);
 
+/** The challenge of a 401 (RFC 6750 §3): bare when no credential came, `invalid_token` when one was refused. */
+export function bearerChallenge(refused?: string): string {
+  if (refused === undefined) return 'Bearer realm="crm-edge"';
+  // error_description allows %x20-21 / %x23-5B / %x5D-7E only: no quote, no backslash, no control character.
+  const description = refused.replace(/[^\x20-\x7e]|["\\]/g, "'");
+  return `Bearer realm="crm-edge", error="invalid_token", error_description="${description}"`;
+}
+
+/** A 401 for a credential that was presented and refused (unknown, revoked, expired, malformed). */
+export function refusedToken(category: "INVALID_AUTHENTICATION" | "EXPIRED_AUTHENTICATION", message: string, init: ApiErrorInit = {}): ApiError {
+  return new ApiError(category, message, { ...init, headers: { ...init.headers, "www-authenticate": bearerChallenge(message) } });
+}
+
 export const JSON_TYPE = "application/json;charset=utf-8";
 
-/** Builds the error response. A 405 carries an `Allow` header, a 404 `X-Service-NotFound: true`. */
+/**
+ * Builds the error response. A 405 carries an `Allow` header, a 404 `X-Service-NotFound: true`, and every
+ * 401 a `WWW-Authenticate` challenge (RFC 9110 §15.5.2, RFC 6750 §3; issue 17 §2): Bearer unless the
+ * error names its own (the token endpoint's Basic, RFC 6749 §5.2).
+ */
 export function errorResponse(err: ApiError, correlationId: string): Response {
   const body: Record<string, unknown> = {
     status: "error",
@@ -73,6 +92,7 @@ export function errorResponse(err: ApiError, correlationId: string): Response {
   if (err.init.extra) Object.assign(body, err.init.extra);
   const headers = new Headers({ "content-type": JSON_TYPE, "x-service-correlation-id": correlationId });
   if (err.status === 404) headers.set("x-service-notfound", "true");
+  if (err.status === 401) headers.set("www-authenticate", bearerChallenge());
   for (const [k, v] of Object.entries(err.init.headers ?? {})) headers.set(k, v);
   return new Response(JSON.stringify(body), { status: err.status, headers });
 }

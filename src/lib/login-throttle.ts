@@ -27,7 +27,7 @@ interface Bucket {
 /** What an allowed attempt was counted in, so that a success can give it back. */
 interface Counted {
   key: string;
-  windowEnd: number;
+  countedUntil: number;
 }
 
 export type Attempt = { allowed: true; counted: Counted[] } | { allowed: false; retryAfterMs: number };
@@ -67,7 +67,7 @@ export function clientAddress(header: string | null): string | null {
 /** Counts one attempt in every bucket; refused when any is full, and then counted in none. */
 export async function startAttempt(env: Env, buckets: Bucket[], now: number): Promise<Attempt> {
   const decisions = await Promise.all(buckets.map((b) => limiter(env, b.key).take(b.max, LOGIN_WINDOW_MS, now, 1)));
-  const counted = decisions.flatMap((d, i) => (d.allowed ? [{ key: buckets[i]!.key, windowEnd: d.windowEnd }] : []));
+  const counted = decisions.flatMap((d, i) => (d.allowed ? [{ key: buckets[i]!.key, countedUntil: d.countedUntil }] : []));
   if (counted.length === buckets.length) return { allowed: true, counted };
   await giveBack(env, counted);
   return { allowed: false, retryAfterMs: Math.max(...decisions.filter((d) => !d.allowed).map((d) => d.retryAfterMs)) };
@@ -75,5 +75,5 @@ export async function startAttempt(env: Env, buckets: Bucket[], now: number): Pr
 
 /** A successful sign-in is not a failure: its attempt is taken out of the counts again. */
 export async function giveBack(env: Env, counted: Counted[]): Promise<void> {
-  await Promise.all(counted.map((c) => limiter(env, c.key).giveBack(LOGIN_WINDOW_MS, c.windowEnd, 1)));
+  await Promise.all(counted.map((c) => limiter(env, c.key).giveBack(c.countedUntil, 1)));
 }

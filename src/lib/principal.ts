@@ -12,11 +12,13 @@ export type Principal =
       credentialKey: string;
       /** The account's requests per 10 s for each install or private app; null = default. */
       rateLimit: number | null;
+      /** The account's shard (accounts.shard; null = control plane), carried so routing costs no read (issue 16). */
+      shard: string | null;
     }
-  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null }
+  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null; shard: string | null }
   | { kind: "developer"; appId: number; credentialKey: string }
   /** A signed-in user of the web app (session cookie); rateLimit as for an install, counted per user. */
-  | { kind: "session"; portalId: number; userId: number; csrfToken: string; rateLimit: number | null };
+  | { kind: "session"; portalId: number; userId: number; csrfToken: string; rateLimit: number | null; shard: string | null };
 
 export type CredentialKind = Exclude<Principal["kind"], "anonymous">;
 export type AccountPrincipal = Extract<Principal, { kind: "oauth" | "private_app" | "session" }>;

@@ -13,7 +13,15 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B 
   request: Request;
   env: Env;
   exec: ExecutionContext;
+  /**
+   * The database of the caller's account: its shard for account credentials and sessions; the control
+   * plane for operator, developer-key and public routes (issue 16, docs/scaling.md).
+   */
   db: Db;
+  /** The control plane (`DB`): accounts directory, apps, installs, credentials and app-level settings. */
+  control: Db;
+  /** Another account's shard by name (operator routes, issue 16), counted in the request's log line. */
+  openShard: (shard: string | null) => Db;
   url: URL;
   params: P;
   query: Q;
@@ -25,7 +33,15 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B 
 
 export interface ResponseDoc {
   description: string;
+  /** The JSON body; an error status without one is documented with the error envelope (routes/openapi.ts). */
   schema?: z.ZodType;
+  /** A page instead of JSON (sign-in, consent). */
+  html?: boolean;
+  /**
+   * A body that is not JSON although it is labelled JSON, sent exactly as recorded from the real service
+   * (the v1 merge's `SUCCESS`, issue 18). Documented as `x-raw-body`, which the contract test checks verbatim.
+   */
+  rawBody?: string;
 }
 
 export interface RouteDef<
@@ -46,7 +62,13 @@ export interface RouteDef<
   bodyFormat?: "json" | "form";
   maxBodyBytes?: number;
   responses: Record<number, ResponseDoc>;
-  /** Left out of the OpenAPI document (HTML pages, operator-only helpers). */
+  /**
+   * Error statuses the document would derive for the route (routes/openapi.responses.ts) that it never
+   * answers: createOrUpdate creates an unknown email instead of a 404; the v1 merge answers an unknown
+   * vid with the recorded 400 (issue 18).
+   */
+  neverAnswers?: number[];
+  /** Left out of the OpenAPI document (the web app's pages, public blog pages). */
   hidden?: boolean;
   /** Headers set on every response of the route, errors included (e.g. the bridge's Sunset, issue 3). */
   responseHeaders?: Record<string, string>;

@@ -1,16 +1,63 @@
-/** @module Queue entry point: routes each batch to the consumer of its queue. */
+/**
+ * @module Queue entry point: routes each batch to the consumer of its queue, then reports it (issue 19 §3):
+ * one log line per batch with its outcomes, duration and D1 statements, and one usage data point per
+ * settled sync message (account, store, object type, outcome, lag since PUT /sync/messages accepted it).
+ */
+import type { StatementMeter } from "../db/client";
+import { logLine } from "../lib/observability";
+import { usageRecorder, type SyncOutcome } from "../lib/usage";
 import { consumeDeadLetters } from "./dead-letter";
-import { consumeSyncBatch } from "./sync-consumer";
+import { consumeSyncBatch, type Settlement } from "./sync-consumer";
 
 export async function handleQueue(batch: MessageBatch, env: Env, _ctx: ExecutionContext): Promise<void> {
-  switch (batch.queue) {
-    case "crm-edge-sync":
-      await consumeSyncBatch(batch, env);
-      return;
-    case "crm-edge-sync-dlq":
-      return consumeDeadLetters(batch, env);
-    default:
-      console.error(`no consumer for queue ${batch.queue}; retrying batch`);
-      batch.retryAll({ delaySeconds: 30 });
+  const startedAt = Date.now();
+  const meter: StatementMeter = { statements: 0 };
+  let outcomes: Record<string, number> = {};
+  try {
+    switch (batch.queue) {
+      case "crm-edge-sync":
+        outcomes = reportSync(batch, await consumeSyncBatch(batch, env, meter), env, Date.now());
+        return;
+      case "crm-edge-sync-dlq":
+        outcomes = await consumeDeadLetters(batch, env, meter);
+        return;
+      default:
+        console.error(`no consumer for queue ${batch.queue}; retrying batch`);
+        batch.retryAll({ delaySeconds: 30 });
+        outcomes = { retry: batch.messages.length };
+    }
+  } finally {
+    logLine({ type: "queue_batch", queue: batch.queue, messages: batch.messages.length, outcomes, durationMs: Date.now() - startedAt, d1Statements: meter.statements });
   }
+}
+
+export function syncOutcome(s: Settlement): SyncOutcome {
+  if (s.action === "retry") return "retry";
+  if (s.reason.startsWith("applied")) return "applied";
+  if (s.reason.startsWith("recorded")) return "error";
+  if (s.reason.startsWith("stale")) return "stale";
+  return "dropped";
+}
+
+/** The fields of a v1 message body the metrics need, read without a second schema parse (hot path). */
+function origin(body: unknown): { portalId: number; storeId: string; objectType: string; receivedAt: number } | null {
+  if (typeof body !== "object" || body === null) return null;
+  const b = body as Record<string, unknown>;
+  const { portalId, storeId, objectType, receivedAt } = b;
+  if (typeof portalId !== "number" || typeof storeId !== "string" || typeof objectType !== "string" || typeof receivedAt !== "number") return null;
+  return { portalId, storeId, objectType, receivedAt };
+}
+
+/** Counts the batch's settlements by outcome and writes one usage data point per message it can attribute. */
+function reportSync(batch: MessageBatch, settled: Settlement[], env: Env, now: number): Record<string, number> {
+  const usage = usageRecorder(env);
+  const bodies = new Map(batch.messages.map((m) => [m.id, m.body]));
+  const outcomes: Record<string, number> = {};
+  for (const s of settled) {
+    const outcome = syncOutcome(s);
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    const o = origin(bodies.get(s.id));
+    if (o) usage.syncMessage({ portalId: o.portalId, storeId: o.storeId, objectType: o.objectType, outcome, lagMs: Math.max(0, now - o.receivedAt) });
+  }
+  return outcomes;
 }

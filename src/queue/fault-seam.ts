@@ -6,9 +6,10 @@
  * In production this is a no-op. The test run (vitest.config.ts, plugin `testSeams`) resolves this module
  * to test/reliability/fault-injector.ts instead, which tests arm to throw at chosen points; so no injector
  * code exists in the deployed bundle (test/reliability/bundle.test.ts builds it and checks).
+ * `shard:open` (issue 16) fails one shard database as an outage would; its id is the shard's binding name.
  */
 
-export type FaultPoint = "sync:before-decide" | "sync:after-decide" | "sync:commit" | "sync:after-commit" | "dlq:record";
+export type FaultPoint = "sync:before-decide" | "sync:after-decide" | "sync:commit" | "sync:after-commit" | "dlq:record" | "shard:open";
 
 /** `ids` are the sync message ids (SyncQueueMessage.id) the step is about to handle. */
 export function faultPoint(_point: FaultPoint, _ids: readonly string[]): void {}

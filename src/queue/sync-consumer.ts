@@ -8,8 +8,15 @@
  * If the batch's write fails, each message is planned and committed on its own, so one poison message
  * never holds back the others; messages that still fail are retried and, once the queue's retries are
  * exhausted, reach the dead-letter queue, whose consumer records them as sync errors.
+ *
+ * Sharding (issue 16): the batch's accounts are resolved to their shards in one control-plane read (or
+ * the isolate's directory cache), the ordering decision is made once for the batch, and each shard's
+ * messages are planned and committed on that shard on their own, so one failing or fenced shard holds
+ * back only its own messages.
  */
-import { makeDb, type Db } from "../db/client";
+import type { Db, StatementMeter } from "../db/client";
+import { CONTROL_SHARD, controlDb, SHARD_RETRY_AFTER_S, shardDb } from "../db/shards";
+import { forgetDirectory, isFenceError, shardsOfAccounts } from "../lib/directory";
 import { decideAll } from "../durable-objects/sync-order-client";
 import { commitEffects } from "../services/ecomm/commit";
 import { backoffSeconds, planBatch, readPlanContext, type Effect, type PlanContext } from "../services/ecomm/plan";
@@ -92,10 +99,10 @@ export interface Planned {
  * Step 2: plan (reads only). Retries and drops are settled here; the effects go on to the commit.
  * `ctx` is the batch's read, when it was made alongside the ordering decision.
  */
-export async function planDeliveries(db: Db, winners: Delivery[], s: Settler, ctx?: PlanContext): Promise<Planned[]> {
+export async function planDeliveries(db: Db, winners: Delivery[], s: Settler, ctx?: PlanContext, control: Db = db): Promise<Planned[]> {
   const attempts = new Map(winners.map((d) => [d.body.id, d.msg.attempts]));
   const bodies = winners.map((d) => d.body);
-  const outcomes = await planBatch(db, ctx ?? (await readPlanContext(db, bodies)), bodies, attempts);
+  const outcomes = await planBatch(db, ctx ?? (await readPlanContext(db, bodies, control)), bodies, attempts);
   const byId = new Map(winners.map((d) => [d.body.id, d]));
   const planned: Planned[] = [];
   for (const [id, outcome] of outcomes) {
@@ -128,49 +135,109 @@ export async function commitAndAck(db: Db, planned: Planned[], now: number, s: S
   ackPlanned(planned, s);
 }
 
+/**
+ * A message whose write a fence refused (its account is moving, or moved and this isolate's directory
+ * entry is stale): retried after a short delay, with the directory forgotten, so it lands on the new shard.
+ */
+function retryFenced(s: Settler, d: Delivery, err: unknown): void {
+  forgetDirectory();
+  s.retry(d.msg, SHARD_RETRY_AFTER_S, `account is moving between shards: ${why(err)}`);
+}
+
 /** The fallback after a failed batch write: each message planned and committed on its own. */
-export async function applyOneByOne(db: Db, deliveries: Delivery[], now: number, s: Settler): Promise<void> {
+export async function applyOneByOne(db: Db, deliveries: Delivery[], now: number, s: Settler, control: Db = db): Promise<void> {
   for (const d of deliveries) {
     try {
-      await commitAndAck(db, await planDeliveries(db, [d], s), now, s);
+      await commitAndAck(db, await planDeliveries(db, [d], s, undefined, control), now, s);
     } catch (err) {
-      s.backoff(d, `apply failed: ${why(err)}`);
+      if (isFenceError(err)) retryFenced(s, d, err);
+      else s.backoff(d, `apply failed: ${why(err)}`);
     }
   }
 }
 
-export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env): Promise<Settlement[]> {
-  const s = new Settler();
-  const db = makeDb(env.DB);
-  const now = Date.now();
-  const deliveries = decodeBatch(batch.messages, s);
-  if (!deliveries.length) return s.settled;
-  faultPoint("sync:before-decide", deliveries.map((d) => d.body.id));
-  // The plan's read does not depend on the ordering decision: both run at once (it reads a superset).
-  const [winners, ctx] = await Promise.all([
-    decideOrder(env, deliveries, s),
-    readPlanContext(db, deliveries.map((d) => d.body)).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
-  ]);
-  if (!winners.length) return s.settled;
-  faultPoint("sync:after-decide", winners.map((d) => d.body.id));
+interface ShardGroup {
+  db: Db;
+  deliveries: Delivery[];
+  /** The plan's read, started alongside the ordering decision. */
+  ctx?: Promise<PlanContext | Error>;
+}
+
+/**
+ * The batch's messages by shard. Unknown accounts go with the control plane's group, where planning
+ * treats them as before (no store: NO_STORE). A shard that cannot be opened backs off its own messages.
+ */
+async function groupByShard(env: Env, control: Db, deliveries: Delivery[], s: Settler, meter?: StatementMeter): Promise<ShardGroup[]> {
+  const shards = await shardsOfAccounts(control, deliveries.map((d) => d.body.portalId));
+  const byShard = new Map<string, Delivery[]>();
+  for (const d of deliveries) {
+    const name = shards.get(d.body.portalId) ?? CONTROL_SHARD;
+    byShard.set(name, [...(byShard.get(name) ?? []), d]);
+  }
+  const groups: ShardGroup[] = [];
+  for (const [name, ds] of byShard) {
+    try {
+      groups.push({ db: shardDb(env, name, meter), deliveries: ds });
+    } catch (err) {
+      for (const d of ds) s.backoff(d, `shard ${name} unavailable: ${why(err)}`);
+    }
+  }
+  return groups;
+}
+
+/** Steps 2 to 4 for one shard's winners. Never throws: every failure settles its own messages. */
+async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[], now: number, s: Settler): Promise<void> {
+  if (!winners.length) return;
   let planned: Planned[];
   try {
+    const ctx = await group.ctx;
     if (ctx instanceof Error) throw ctx;
-    planned = await planDeliveries(db, winners, s, ctx);
+    planned = await planDeliveries(group.db, winners, s, ctx, control);
   } catch (err) {
     for (const d of winners) s.backoff(d, `plan failed: ${why(err)}`);
-    return s.settled;
+    return;
   }
-  if (!planned.length) return s.settled;
+  if (!planned.length) return;
   try {
-    await commitPlanned(db, planned, now);
+    await commitPlanned(group.db, planned, now);
   } catch (err) {
+    if (isFenceError(err)) {
+      for (const p of planned) retryFenced(s, p.delivery, err);
+      return;
+    }
     console.error(`sync batch write failed, applying its ${planned.length} messages one by one: ${why(err)}`);
-    await applyOneByOne(db, planned.map((p) => p.delivery), now, s);
-    return s.settled;
+    await applyOneByOne(group.db, planned.map((p) => p.delivery), now, s, control);
+    return;
   }
   // A crash here redelivers committed messages; planning then drops them as already applied.
   faultPoint("sync:after-commit", idsOf(planned));
   ackPlanned(planned, s);
+}
+
+/** `meter` counts the batch's D1 statements for its log line (issue 19 §3). */
+export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env, meter?: StatementMeter): Promise<Settlement[]> {
+  const s = new Settler();
+  const control = controlDb(env, meter);
+  const now = Date.now();
+  const decoded = decodeBatch(batch.messages, s);
+  if (!decoded.length) return s.settled;
+  let groups: ShardGroup[];
+  try {
+    groups = await groupByShard(env, control, decoded, s, meter);
+  } catch (err) {
+    for (const d of decoded) s.backoff(d, `account directory unavailable: ${why(err)}`);
+    return s.settled;
+  }
+  const deliveries = groups.flatMap((g) => g.deliveries);
+  if (!deliveries.length) return s.settled;
+  faultPoint("sync:before-decide", deliveries.map((d) => d.body.id));
+  // The plan's reads do not depend on the ordering decision: they run at once (they read a superset).
+  for (const g of groups) {
+    g.ctx = readPlanContext(g.db, g.deliveries.map((d) => d.body), control).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+  }
+  const winners = new Set(await decideOrder(env, deliveries, s));
+  if (!winners.size) return s.settled;
+  faultPoint("sync:after-decide", [...winners].map((d) => d.body.id));
+  await Promise.all(groups.map((g) => applyOnShard(g, control, g.deliveries.filter((d) => winners.has(d)), now, s)));
   return s.settled;
 }

@@ -10,19 +10,52 @@ export const createAccountBody = z.object({
   addons: z.array(z.enum(["transactional-email"])).optional(),
   /** Requests per 10 s for each install and private app (default 110). */
   rateLimit: z.number().int().min(1).max(100_000).optional(),
+  /** The shard to place the account on (issue 16); without it the placement policy picks one. */
+  shard: z.string().min(1).max(64).optional(),
 });
-export const accountResponse = z.object({ portalId: z.number().int(), name: z.string(), addons: z.array(z.string()) });
+export const accountResponse = z.object({ portalId: z.number().int(), name: z.string(), addons: z.array(z.string()), shard: z.string() });
+
+export const moveState = z.object({
+  from: z.string(),
+  to: z.string(),
+  state: z.string(),
+  copied: z.record(z.string(), z.number()),
+  error: z.string().optional(),
+  startedAt: z.number(),
+  updatedAt: z.number(),
+});
+export const accountDetail = accountResponse.extend({
+  rateLimit: z.number().int().nullable(),
+  createdAt: z.number().int(),
+  move: moveState.optional(),
+});
+export const accountsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  after: z.coerce.number().int().min(0).optional(),
+  shard: z.string().min(1).max(64).optional(),
+});
+export const accountList = z.object({
+  results: z.array(accountDetail),
+  paging: z.object({ next: z.object({ after: z.string() }) }).optional(),
+});
+export const shardList = z.object({
+  results: z.array(z.object({ name: z.string(), accounts: z.number().int(), share: z.number(), placement: z.boolean() })),
+});
+export const moveBody = z.object({ shard: z.string().min(1).max(64) });
 
 export const createAppBody = z.object({
   name: z.string().min(1).max(200),
   redirectUris: z.array(z.url()).min(1).max(20),
   scopes: scopeList.optional(),
+  /** Refresh-token rotation with reuse detection (issue 17 §1); off (stable refresh tokens) by default. */
+  refreshTokenRotation: z.boolean().optional(),
 });
 export const appResponse = z.object({
   appId: z.number().int(),
   clientId: z.string(),
   clientSecret: z.string(),
   developerKey: z.string(),
+  refreshTokenRotation: z.boolean(),
 });
 
 export const createPrivateAppBody = z.object({ name: z.string().min(1).max(200), scopes: scopeList.optional() });
@@ -39,3 +72,4 @@ export const installParams = portalParams.extend({ appId: z.coerce.number().int(
 
 export const createUserBody = z.object({ email: z.email().max(254), password: z.string().min(8).max(200).optional() });
 export const userResponse = z.object({ userId: z.number().int(), email: z.string() });
+export const moveStarted = z.object({ portalId: z.number().int(), shard: z.string(), move: moveState });

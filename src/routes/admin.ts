@@ -2,6 +2,8 @@
 import type { AuthRule } from "../lib/auth";
 import { json, noContent } from "../lib/http";
 import { route } from "../lib/route";
+import { startMove } from "../services/moves/start";
+import { getAccount, listAccounts, listShards, requireShardName } from "../services/shard-directory";
 import * as tenancy from "../services/tenancy";
 import * as s from "./admin.schemas";
 
@@ -17,7 +19,10 @@ export const adminRoutes = [
     auth: admin,
     body: s.createAccountBody,
     responses: { 201: { description: "Created", schema: s.accountResponse } },
-    handler: async ({ db, body }) => json(await tenancy.createAccount(db, body), 201),
+    handler: async ({ db, env, body }) => {
+      if (body.shard !== undefined) requireShardName(env, body.shard);
+      return json(await tenancy.createAccount(env, db, body), 201);
+    },
   }),
   route({
     method: "POST",
@@ -63,8 +68,8 @@ export const adminRoutes = [
     auth: admin,
     params: s.installParams,
     responses: { 204: { description: "Uninstalled" } },
-    handler: async ({ db, params, now }) => {
-      await tenancy.uninstallApp(db, params.portalId, params.appId, now);
+    handler: async ({ db, env, params, now }) => {
+      await tenancy.uninstallApp(env, db, params.portalId, params.appId, now);
       return noContent();
     },
   }),
@@ -78,5 +83,48 @@ export const adminRoutes = [
     body: s.createUserBody,
     responses: { 201: { description: "Created", schema: s.userResponse } },
     handler: async ({ db, params, body }) => json(await tenancy.createUser(db, params.portalId, body), 201),
+  }),
+  route({
+    method: "GET",
+    path: "/admin/v1/shards",
+    summary: "The shard databases with their account counts (issue 16)",
+    tag,
+    auth: admin,
+    responses: { 200: { description: "Shards", schema: s.shardList } },
+    handler: async ({ db, env }) => json(await listShards(env, db)),
+  }),
+  route({
+    method: "GET",
+    path: "/admin/v1/accounts",
+    summary: "List accounts with their shard, paged by portalId",
+    tag,
+    auth: admin,
+    query: s.accountsQuery,
+    responses: { 200: { description: "A page of accounts", schema: s.accountList } },
+    handler: async ({ db, query }) => json(await listAccounts(db, query)),
+  }),
+  route({
+    method: "GET",
+    path: "/admin/v1/accounts/:portalId",
+    summary: "An account with its shard, and the state of its move while one runs",
+    tag,
+    auth: admin,
+    params: s.portalParams,
+    responses: { 200: { description: "The account", schema: s.accountDetail } },
+    handler: async ({ db, params }) => json(await getAccount(db, params.portalId)),
+  }),
+  route({
+    method: "POST",
+    path: "/admin/v1/accounts/:portalId/move",
+    summary: "Move an account to another shard; the move runs by itself (GET the account to follow it)",
+    tag,
+    auth: admin,
+    params: s.portalParams,
+    body: s.moveBody,
+    responses: {
+      202: { description: "The move has started", schema: s.moveStarted },
+      409: { description: "The account is already on that shard, or a move of it is running" },
+    },
+    handler: async ({ db, env, params, body, now }) => json(await startMove(env, db, params.portalId, body.shard, now), 202),
   }),
 ];

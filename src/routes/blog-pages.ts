@@ -9,6 +9,8 @@
  * accounts' pages), each page is served with a CSP `sandbox` without allow-same-origin: it runs in an
  * opaque origin, cannot read cookies or storage, and its requests are cross-site.
  */
+import { shardDb } from "../db/shards";
+import { shardOfAccount } from "../lib/directory";
 import { escapeHtml } from "../lib/html";
 import { html } from "../lib/http";
 import { route } from "../lib/route";
@@ -70,10 +72,13 @@ export const blogPageRoutes = [
     auth: { kinds: [] },
     hidden: true,
     responses: { 200: { description: "HTML page" }, 404: { description: "Not published, deleted or unknown" } },
-    handler: async ({ db, url }) => {
+    handler: async ({ control, env, url, now }) => {
       const where = parsePagePath(url.pathname);
       if (!where) return notFoundPage();
-      const post = await findPublishedPost(db, where.portalId, where.slug);
+      // A public page names its account in the path: the directory (cached in the isolate) gives its shard.
+      const shard = await shardOfAccount(control, where.portalId, now);
+      if (shard === undefined) return notFoundPage();
+      const post = await findPublishedPost(shardDb(env, shard), where.portalId, where.slug);
       if (!post) return notFoundPage();
       return html(await renderPost(post), 200, PAGE_HEADERS);
     },

@@ -71,7 +71,8 @@ const optionalFields = Object.fromEntries(Object.entries(postFields).map(([k, v]
   [K in keyof typeof postFields]: z.ZodOptional<(typeof postFields)[K]>;
 };
 
-export const updatePostBody = z.object({ ...optionalFields, deleted_at: deletedAtGuard });
+// Optional: echoing a GET back is accepted, but nothing requires the field (issue 17 §5).
+export const updatePostBody = z.object({ ...optionalFields, deleted_at: deletedAtGuard.optional() });
 export const createPostBody = updatePostBody.extend({ name: postFields.name });
 export type PostInput = z.output<typeof updatePostBody>;
 

@@ -48,7 +48,7 @@ export const cardTypeRoutes = [
     auth: developer,
     body: s.createBody,
     responses: { 200: { description: "The saved record type with its id", schema: s.recordTypeResponse } },
-    handler: async ({ db, principal, body, env, now }) => {
+    handler: async ({ control: db, principal, body, env, now }) => {
       const appId = keyApp(principal, body.applicationId);
       cardTypes.checkUris(body, loopbackAllowed(env));
       return json(cardTypes.present(await cardTypes.createCardType(db, appId, body, now)));
@@ -62,7 +62,7 @@ export const cardTypeRoutes = [
     auth: developer,
     query: s.listQuery,
     responses: { 200: { description: "`{results: [...]}`, oldest first", schema: s.listResponse } },
-    handler: async ({ db, principal, query }) => {
+    handler: async ({ control: db, principal, query }) => {
       const appId = keyApp(principal, query.applicationId);
       return json({ results: (await cardTypes.listCardTypes(db, appId)).map(cardTypes.present) });
     },
@@ -76,7 +76,7 @@ export const cardTypeRoutes = [
     params: s.itemParams,
     query: s.itemQuery,
     responses: { 200: { description: "The record type", schema: s.recordTypeResponse } },
-    handler: async ({ db, principal, params, query }) => {
+    handler: async ({ control: db, principal, params, query }) => {
       const appId = keyApp(principal, query.applicationId);
       return json(cardTypes.present(await cardTypes.getCardType(db, appId, params.objectTypeId)));
     },
@@ -90,7 +90,7 @@ export const cardTypeRoutes = [
     params: s.itemParams,
     body: s.updateBody,
     responses: { 200: { description: "The updated record type", schema: s.recordTypeResponse } },
-    handler: async ({ db, principal, params, body, env, now }) => {
+    handler: async ({ control: db, principal, params, body, env, now }) => {
       const appId = keyApp(principal, body.applicationId);
       const merged = merge(await cardTypes.getCardType(db, appId, params.objectTypeId), body);
       cardTypes.checkUris(merged, loopbackAllowed(env));
@@ -106,7 +106,7 @@ export const cardTypeRoutes = [
     params: s.itemParams,
     query: s.itemQuery,
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ db, principal, params, query }) => {
+    handler: async ({ control: db, principal, params, query }) => {
       const appId = keyApp(principal, query.applicationId);
       await cardTypes.deleteCardType(db, appId, params.objectTypeId);
       return noContent();

@@ -23,11 +23,12 @@ const tag = "CRM cards";
 const base = "/crm/v3/objects/:objectType/:objectId/cards";
 
 /** The viewing user and record, both of the caller's account (another account's record is a 404). */
-async function viewer(db: Db, principal: Principal, type: CardRecordType, objectId: number, userId: number): Promise<Viewer> {
+/** The record is the account's (its shard); the user is in the control plane. */
+async function viewer(db: Db, control: Db, principal: Principal, type: CardRecordType, objectId: number, userId: number): Promise<Viewer> {
   requireScopes(principal, [scopeFor(type, "read")]);
   const portalId = portalOf(principal);
   const record = await getObject(db, portalId, type, objectId);
-  const user = await findUser(db, portalId, userId);
+  const user = await findUser(control, portalId, userId);
   return { portalId, user, record, type };
 }
 
@@ -42,9 +43,9 @@ const cardViewRoutes = [
     query: s.viewQuery,
     responses: { 200: { description: "One entry per card; a failing integrator gives its card status ERROR", schema: s.viewResponse } },
     callsOut: true,
-    handler: async ({ db, env, principal, params, query, now }) => {
-      const v = await viewer(db, principal, params.objectType, params.objectId, query.userId);
-      return json({ cards: await viewCards(db, env, v, now) });
+    handler: async ({ db, control, env, principal, params, query, now }) => {
+      const v = await viewer(db, control, principal, params.objectType, params.objectId, query.userId);
+      return json({ cards: await viewCards(control, env, v, now) });
     },
   }),
   route({
@@ -59,9 +60,9 @@ const cardViewRoutes = [
       200: { description: "The integrator's outcome, or the iframe to open", schema: s.actionResponse },
       400: { description: "Nothing was called: the action was not offered (missing or wrong actionToken), its token expired, its uri is outside the baseUris or gives a parameter the service sends another value" },
     },
-    handler: async ({ db, env, principal, params, body, now }) => {
-      const v = await viewer(db, principal, params.objectType, params.objectId, body.userId);
-      const card = (await installedCards(db, v.portalId, v.type)).find((c) => c.id === params.cardId);
+    handler: async ({ db, control, env, principal, params, body, now }) => {
+      const v = await viewer(db, control, principal, params.objectType, params.objectId, body.userId);
+      const card = (await installedCards(control, v.portalId, v.type)).find((c) => c.id === params.cardId);
       if (!card) throw notFound(`CRM card ${params.cardId} not found on ${params.objectType} records of this account`);
       return json(await runAction(v, card, body.action, env, now));
     },

@@ -14,7 +14,20 @@ export const propertiesInput = z
   .record(propertyName, z.union([z.string().max(65_536), z.number(), z.boolean()]).transform(String))
   .refine((p) => Object.keys(p).length <= 200, "at most 200 properties");
 
-export const createBody = z.object({ properties: propertiesInput });
+/**
+ * One association of a create, as @hubspot/api-client sends it (issue 17 §2). Labels (USER_DEFINED,
+ * INTEGRATOR_DEFINED) do not exist here, so only HUBSPOT_DEFINED ids are accepted; which ids, per pair, is
+ * judged by the handler (src/services/association-types.ts).
+ */
+const associationInput = z.object({
+  to: z.object({ id: z.union([z.string(), z.number()]).transform(String).pipe(z.string().regex(/^\d{1,15}$/, "to.id must be a numeric id")) }),
+  types: z
+    .array(z.object({ associationCategory: z.literal("HUBSPOT_DEFINED", { error: "only HUBSPOT_DEFINED association types exist here" }), associationTypeId: z.number().int() }))
+    .min(1)
+    .max(10),
+});
+
+export const createBody = z.object({ properties: propertiesInput, associations: z.array(associationInput).max(100).optional() });
 export const updateBody = z.object({ properties: propertiesInput });
 
 /**
@@ -26,11 +39,22 @@ const typeList = z
   .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(",")).map((t) => t.trim()).filter(Boolean))
   .pipe(z.array(objectTypeParam).max(OBJECT_TYPES.length));
 
-export const getQuery = z.object({ associations: typeList.optional() });
+/**
+ * Sent by @hubspot/api-client on every read; accepted and not applied: every stored property is returned,
+ * without history, and archived records are deleted (issue 17 §5 documents them).
+ */
+const acceptedReadParams = {
+  properties: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; every property is returned" }),
+  propertiesWithHistory: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; no history is kept" }),
+  archived: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; a deleted record is gone, so only live records are returned" }),
+};
+
+export const getQuery = z.object({ associations: typeList.optional(), ...acceptedReadParams });
 export const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),
   after: z.string().regex(/^\d{1,15}$/, "after must be a cursor from paging.next.after").transform(Number).optional(),
   associations: typeList.optional(),
+  ...acceptedReadParams,
 });
 
 export const objectResponse = z.object({

@@ -1,9 +1,14 @@
 /** @module CRM objects API `/crm/v3/objects/{objectType}` (issue 2 §5). */
+import type { z } from "zod";
+import type { Db } from "../db/client";
 import type { ObjectType } from "../db/tables/crm";
 import type { AuthRule } from "../lib/auth";
 import { portalOf, requireScopes } from "../lib/auth";
+import { badRequest } from "../lib/errors";
 import { json, noContent } from "../lib/http";
+import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
+import { associationTarget } from "../services/association-types";
 import * as crm from "../services/crm";
 import * as s from "./crm-objects.schemas";
 
@@ -33,6 +38,46 @@ export function present(row: crm.CrmRow, associations?: Partial<Record<ObjectTyp
   return out;
 }
 
+/**
+ * The records a create's `associations` point to (issue 17 §2): each type id must be one of the created
+ * type's HUBSPOT_DEFINED ids, and each target a live record of the id's type in this account; otherwise
+ * 400 before anything is written. Reading the targets needs their read scope, as for the association PUT.
+ */
+async function associationTargets(
+  db: Db,
+  principal: Principal,
+  portalId: number,
+  from: ObjectType,
+  input: NonNullable<z.output<typeof s.createBody>["associations"]>,
+): Promise<{ type: ObjectType; id: number }[]> {
+  const wanted: { type: ObjectType; id: number; at: number }[] = [];
+  input.forEach((a, i) => {
+    for (const [j, t] of a.types.entries()) {
+      const to = associationTarget(from, t.associationTypeId);
+      if (!to) {
+        throw badRequest(`associationTypeId ${t.associationTypeId} is not a HUBSPOT_DEFINED association type from ${from}`, {
+          errors: [{ message: "unknown association type for this object type", in: "body", context: { propertyName: [`associations.${i}.types.${j}.associationTypeId`] } }],
+        });
+      }
+      wanted.push({ type: to, id: Number(a.to.id), at: i });
+    }
+  });
+  if (wanted.length === 0) return [];
+  requireScopes(principal, [...new Set(wanted.map((w) => crm.scopeFor(w.type, "read")))]);
+  for (const type of new Set(wanted.map((w) => w.type))) {
+    const ofType = wanted.filter((w) => w.type === type);
+    const found = await crm.existingIds(db, portalId, type, ofType.map((w) => w.id));
+    const missing = ofType.filter((w) => !found.has(w.id));
+    if (missing.length) {
+      throw badRequest(`No ${type} with id ${missing.map((m) => m.id).join(", ")} in this account to associate with`, {
+        errors: missing.map((m) => ({ message: `${type} ${m.id} not found`, in: "body", context: { propertyName: [`associations.${m.at}.to.id`] } })),
+      });
+    }
+  }
+  const unique = new Map(wanted.map((w) => [`${w.type}:${w.id}`, { type: w.type, id: w.id }]));
+  return [...unique.values()];
+}
+
 export const crmObjectRoutes = [
   route({
     method: "POST",
@@ -45,7 +90,9 @@ export const crmObjectRoutes = [
     responses: { 201: { description: "Created", schema: s.objectResponse } },
     handler: async ({ db, principal, params, body, now }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
-      const row = await crm.createObject(db, portalOf(principal), params.objectType, body.properties, now);
+      const portalId = portalOf(principal);
+      const targets = await associationTargets(db, principal, portalId, params.objectType, body.associations ?? []);
+      const row = await crm.createObject(db, portalId, params.objectType, body.properties, now, targets);
       return json(present(row), 201);
     },
   }),

@@ -103,7 +103,7 @@ export type SettingsInput = z.output<typeof settingsBody>;
 export const settingsQuery = z.object({
   appId: numericId.optional(),
   // Accepted and ignored (reference §3.2: hubspot3 always sends it).
-  showProvidedMappings: z.unknown().optional(),
+  showProvidedMappings: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted and ignored (hubspot3 always sends it)" }),
 });
 
 const mappingOut = z.object({ externalPropertyName: z.string(), servicePropertyName: z.string(), dataType: z.enum(DATA_TYPES) });
@@ -253,6 +253,12 @@ export const errorsQuery = z.object({
   includeResolved: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
 });
 export type ErrorsQuery = z.output<typeof errorsQuery>;
+
+/**
+ * `/sync/errors/app/{appId}` also takes `after`, the cursor of its `paging.next.link`: with the developer key
+ * the listing merges every shard's errors (issue 16), and the cursor keeps deep pages cheap.
+ */
+export const appErrorsQuery = errorsQuery.extend({ after: z.string().max(400).optional() });
 
 export const errorsListResponse = z.object({
   results: z.array(syncErrorResponse),

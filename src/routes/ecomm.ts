@@ -13,7 +13,8 @@ import { buildQueueMessages, enqueue } from "../services/ecomm/enqueue";
 import { importWebhookUri, presentImport, sendImport } from "../services/ecomm/import-webhook";
 import { importEnd, importPage } from "../services/ecomm/imports";
 import { SUNSET_HEADERS } from "../services/ecomm/model";
-import { deleteSettings, presentSettings, putSettings, requireSettings, settingsOwnerFor } from "../services/ecomm/settings";
+import { deleteSettings, presentSettings, putSettings, requireSettings, settingsDb, settingsOwnerFor } from "../services/ecomm/settings";
+import { listAppErrors } from "../services/ecomm/app-errors";
 import { listErrors, syncStatus } from "../services/ecomm/status";
 import { deleteStore, listStores, presentStore, requireStore, upsertStore } from "../services/ecomm/stores";
 import * as s from "./ecomm.schemas";
@@ -55,9 +56,9 @@ export const ecommRoutes = [
     query: s.settingsQuery,
     body: s.settingsBody,
     responses: { 200: { description: "The stored settings", schema: s.settingsResponse } },
-    handler: async ({ db, env, principal, query, body, now }) => {
+    handler: async ({ db, control, env, principal, query, body, now }) => {
       const owner = settingsOwnerFor(principal, query.appId, true);
-      return json(presentSettings(await putSettings(db, owner, body, loopbackAllowed(env), now)));
+      return json(presentSettings(await putSettings(settingsDb(owner, db, control), owner, body, loopbackAllowed(env), now)));
     },
   }),
   bridge({
@@ -67,7 +68,10 @@ export const ecommRoutes = [
     auth: settingsAuth,
     query: s.settingsQuery,
     responses: { 200: { description: "The settings", schema: s.settingsResponse } },
-    handler: async ({ db, principal, query }) => json(presentSettings(await requireSettings(db, settingsOwnerFor(principal, query.appId, false)))),
+    handler: async ({ db, control, principal, query }) => {
+      const owner = settingsOwnerFor(principal, query.appId, false);
+      return json(presentSettings(await requireSettings(settingsDb(owner, db, control), owner)));
+    },
   }),
   bridge({
     method: "DELETE",
@@ -76,8 +80,9 @@ export const ecommRoutes = [
     auth: settingsAuth,
     query: s.settingsQuery,
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ db, principal, query }) => {
-      await deleteSettings(db, settingsOwnerFor(principal, query.appId, true));
+    handler: async ({ db, control, principal, query }) => {
+      const owner = settingsOwnerFor(principal, query.appId, true);
+      await deleteSettings(settingsDb(owner, db, control), owner);
       return noContent();
     },
   }),
@@ -88,15 +93,15 @@ export const ecommRoutes = [
     auth: account,
     body: s.storeBody,
     responses: { 200: { description: "The stored store", schema: s.storeResponse } },
-    handler: async ({ db, env, exec, principal, body, now }) => {
+    handler: async ({ db, control, env, exec, principal, body, now }) => {
       const portalId = portalOf(principal);
       const appId = principal.kind === "oauth" ? principal.appId : null;
       const { store, created } = await upsertStore(db, portalId, appId, body, now);
       if (created && appId !== null) {
-        const uri = await importWebhookUri(db, appId);
+        const uri = await importWebhookUri(control, appId);
         if (uri) {
           // Not awaited: the integrator's answer (up to 10 s) must not delay or fail the store's creation.
-          const sent = sendImport(db, env, { portalId, appId, storeId: store.storeId, trigger: "STORE_CREATED" }, uri, now);
+          const sent = sendImport(db, control, env, { portalId, appId, storeId: store.storeId, trigger: "STORE_CREATED" }, uri, now);
           exec.waitUntil(sent.catch((err: unknown) => console.error(`import webhook for store ${store.storeId} failed: ${String(err)}`)));
         }
       }
@@ -139,12 +144,12 @@ export const ecommRoutes = [
     auth: install,
     params: s.storeParams,
     responses: { 200: { description: "The outcome of the webhook call", schema: s.importResponse } },
-    handler: async ({ db, env, principal, params, now }) => {
+    handler: async ({ db, control, env, principal, params, now }) => {
       const { portalId, appId } = installOf(principal);
       const store = await requireStore(db, portalId, params.storeId);
-      const uri = await importWebhookUri(db, appId);
+      const uri = await importWebhookUri(control, appId);
       if (!uri) throw badRequest(`App ${appId} has no webhookUri in its ecommerce settings`);
-      const row = await sendImport(db, env, { portalId, appId, storeId: store.storeId, trigger: "REQUESTED" }, uri, now);
+      const row = await sendImport(db, control, env, { portalId, appId, storeId: store.storeId, trigger: "REQUESTED" }, uri, now);
       return json(presentImport(row));
     },
   }),
@@ -241,12 +246,13 @@ export const ecommRoutes = [
       "Sync errors of syncs governed by the app's settings, newest first: all of them with the app's developer key, the token's account's with an OAuth token of the app",
     auth: appOrInstall,
     params: s.appParams,
-    query: s.errorsQuery,
+    query: s.appErrorsQuery,
     responses: { 200: { description: "A page of errors", schema: s.errorsListResponse } },
-    handler: async ({ db, principal, params, query, url }) => {
+    handler: async ({ db, env, principal, params, query, url }) => {
       requireOwnApp(principal, params.appId);
-      const scope = principal.kind === "developer" ? { appId: params.appId } : installOf(principal);
-      return json(await listErrors(db, scope, query, url));
+      // The developer key sees every install's errors: a fan-out over the shards (issue 16).
+      if (principal.kind === "developer") return json(await listAppErrors(env, params.appId, query, url));
+      return json(await listErrors(db, installOf(principal), query, url));
     },
   }),
 ];

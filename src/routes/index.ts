@@ -1,9 +1,11 @@
 /** @module Every route of the Worker, in one list: dispatch, the 405 answer and OpenAPI all read it. */
 import type { RouteDef } from "../lib/route";
 import { adminRoutes } from "./admin";
+import { adminUsageRoutes } from "./admin-usage";
 import { contentRoutes } from "./content";
 import { cardRoutes } from "./cards";
 import { contactsV1Routes } from "./contacts-v1";
+import { docsRoutes } from "./docs";
 import { crmObjectRoutes } from "./crm-objects";
 import { ecommRoutes } from "./ecomm";
 import { healthRoutes } from "./health";
@@ -15,11 +17,13 @@ import { webRoutes } from "./web";
 
 export const allRoutes: RouteDef[] = [
   ...adminRoutes,
+  ...adminUsageRoutes,
   ...oauthRoutes,
   ...contactsV1Routes,
   ...crmObjectRoutes,
   ...ecommRoutes,
   ...openapiRoutes,
+  ...docsRoutes,
   ...sessionRoutes,
   ...timelineRoutes,
   ...contentRoutes,

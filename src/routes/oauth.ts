@@ -7,6 +7,8 @@ import { route } from "../lib/route";
 import { SCOPES } from "../lib/scopes";
 import { checkCsrf, readSession } from "../lib/session";
 import * as oauth from "../services/oauth";
+import { oauthErrorEnvelope } from "./openapi.responses";
+import { accessTokenInfo, refreshTokenInfo, tokenResponse } from "./oauth.schemas";
 
 const tag = "OAuth";
 
@@ -29,6 +31,42 @@ const field = () => z.string().max(4096).optional().catch(undefined);
 const splitScopes = (s: string) => s.split(/[\s+]+/).filter(Boolean);
 
 type AuthorizeInput = z.infer<typeof authorizeQuery>;
+
+/**
+ * The client of a token request (RFC 6749 §2.3.1): HTTP Basic, whose two parts are form-urlencoded before
+ * base64 (simple-oauth2's default), or `client_id` / `client_secret` in the body (the real service's
+ * documented way). Using both is refused (§2.3: one method per request); a `client_id` in the body beside
+ * Basic is no second method when it names the same client.
+ */
+function clientOf(request: Request, body: { client_id?: string; client_secret?: string }): oauth.ClientAuth {
+  const header = request.headers.get("authorization");
+  const m = header ? /^Basic\s+(\S*)\s*$/i.exec(header) : null;
+  if (!m) return { clientId: body.client_id ?? "", clientSecret: body.client_secret ?? "", via: "body" };
+  if (body.client_secret !== undefined) {
+    throw oauth.oauthError("BAD_CLIENT_ID", "invalid_request", "use one client authentication method: HTTP Basic or client_id/client_secret in the body, not both");
+  }
+  let decoded: string;
+  try {
+    decoded = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(Uint8Array.from(atob(m[1]!), (c) => c.charCodeAt(0)));
+  } catch {
+    throw oauth.clientError("basic", "BAD_CLIENT_ID", "the Authorization header is not valid Basic credentials");
+  }
+  const colon = decoded.indexOf(":");
+  if (colon < 0) throw oauth.clientError("basic", "BAD_CLIENT_ID", "the Authorization header is not valid Basic credentials");
+  let clientId: string;
+  let clientSecret: string;
+  try {
+    const plus = (s: string) => decodeURIComponent(s.replace(/\+/g, " "));
+    clientId = plus(decoded.slice(0, colon));
+    clientSecret = plus(decoded.slice(colon + 1));
+  } catch {
+    throw oauth.clientError("basic", "BAD_CLIENT_ID", "the Authorization header is not valid Basic credentials");
+  }
+  if (body.client_id !== undefined && body.client_id !== clientId) {
+    throw oauth.oauthError("BAD_CLIENT_ID", "invalid_request", "client_id in the body names another client than the Authorization header");
+  }
+  return { clientId, clientSecret, via: "basic" };
+}
 
 /**
  * Checks client and redirect URI before anything else: an unknown client or an unregistered redirect URI
@@ -64,9 +102,12 @@ export const oauthRoutes = [
     tag,
     auth: { kinds: [] },
     query: authorizeQuery,
-    hidden: true,
-    responses: { 200: { description: "Consent page" }, 302: { description: "Redirect" } },
-    handler: async ({ db, request, url, query, now }) => {
+    responses: {
+      200: { description: "Consent page", html: true },
+      302: { description: "To sign-in first, or back to the app's redirect_uri with an error" },
+      400: { description: "Unknown client_id or unregistered redirect_uri (never redirected to)" },
+    },
+    handler: async ({ control: db, request, url, query, now }) => {
       const checked = await checkAuthorize(db, query);
       if (checked.error) return checked.error;
       const session = await readSession(db, request, now);
@@ -91,9 +132,12 @@ export const oauthRoutes = [
     auth: { kinds: [] },
     body: decisionBody,
     bodyFormat: "form",
-    hidden: true,
-    responses: { 302: { description: "Redirect to the app with a code or an error" } },
-    handler: async ({ db, request, body, now }) => {
+    responses: {
+      302: { description: "Redirect to the app with a code or an error" },
+      401: { description: "Not signed in" },
+      403: { description: "CSRF token missing or wrong" },
+    },
+    handler: async ({ control: db, request, body, now }) => {
       const session = await readSession(db, request, now);
       if (!session) throw new ApiError("INVALID_AUTHENTICATION", "Sign in first.");
       checkCsrf(session, body.csrf);
@@ -131,10 +175,13 @@ export const oauthRoutes = [
       client_secret: field(),
       code_verifier: field(),
     }),
-    responses: { 200: { description: "Tokens" }, 400: { description: "OAuth error with error/error_description and status/message" } },
-    handler: async ({ db, body, now }) => {
-      const clientId = body.client_id ?? "";
-      const clientSecret = body.client_secret ?? "";
+    responses: {
+      200: { description: "Tokens", schema: tokenResponse },
+      400: { description: "OAuth error with error/error_description and status/message", schema: oauthErrorEnvelope },
+      401: { description: "invalid_client for a client that authenticated with HTTP Basic (WWW-Authenticate: Basic)", schema: oauthErrorEnvelope },
+    },
+    handler: async ({ control: db, body, request, now }) => {
+      const client = clientOf(request, body);
       if (body.grant_type === "authorization_code") {
         if (!body.code || !body.redirect_uri) throw oauth.oauthError("BAD_AUTH_CODE", "invalid_request", "code and redirect_uri are required");
         // RFC 7636 §4.1: a verifier is 43 to 128 characters.
@@ -144,8 +191,7 @@ export const oauthRoutes = [
         const tokens = await oauth.exchangeCode(db, {
           code: body.code,
           redirectUri: body.redirect_uri,
-          clientId,
-          clientSecret,
+          client,
           codeVerifier: body.code_verifier,
           now,
         });
@@ -153,7 +199,7 @@ export const oauthRoutes = [
       }
       if (body.grant_type === "refresh_token") {
         if (!body.refresh_token) throw oauth.oauthError("BAD_REFRESH_TOKEN", "invalid_request", "missing or invalid refresh token");
-        const tokens = await oauth.refresh(db, { refreshToken: body.refresh_token, clientId, clientSecret, now });
+        const tokens = await oauth.refresh(db, { refreshToken: body.refresh_token, client, now });
         return json({ ...tokens, token_use: "access_token" }, 200, { "cache-control": "no-store" });
       }
       throw oauth.oauthError("BAD_GRANT_TYPE", "unsupported_grant_type", "grant_type must be authorization_code or refresh_token");
@@ -166,8 +212,8 @@ export const oauthRoutes = [
     tag,
     auth: { kinds: [] },
     params: z.object({ token: z.string().min(1).max(600) }),
-    responses: { 200: { description: "Token metadata" }, 404: { description: "Unknown, revoked or expired" } },
-    handler: async ({ db, params, now }) => {
+    responses: { 200: { description: "Token metadata", schema: accessTokenInfo }, 404: { description: "Unknown, revoked or expired" } },
+    handler: async ({ control: db, params, now }) => {
       const row = await oauth.describeToken(db, params.token, "access", now);
       if (!row) throw notFound("The access token is unknown, revoked or expired");
       return json({
@@ -190,8 +236,8 @@ export const oauthRoutes = [
     tag,
     auth: { kinds: [] },
     params: z.object({ token: z.string().min(1).max(600) }),
-    responses: { 200: { description: "Token metadata" }, 404: { description: "Unknown or revoked" } },
-    handler: async ({ db, params, now }) => {
+    responses: { 200: { description: "Token metadata", schema: refreshTokenInfo }, 404: { description: "Unknown or revoked" } },
+    handler: async ({ control: db, params, now }) => {
       const row = await oauth.describeToken(db, params.token, "refresh", now);
       if (!row) throw notFound("The refresh token is unknown or revoked");
       return json({
@@ -214,7 +260,7 @@ export const oauthRoutes = [
     auth: { kinds: [] },
     params: z.object({ token: z.string().min(1).max(600) }),
     responses: { 204: { description: "Revoked" }, 404: { description: "Unknown or already revoked" } },
-    handler: async ({ db, params, now }) => {
+    handler: async ({ control: db, params, now }) => {
       if (!(await oauth.revokeRefreshToken(db, params.token, now))) throw notFound("The refresh token is unknown or revoked");
       return noContent();
     },

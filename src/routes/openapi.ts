@@ -3,10 +3,22 @@
  * (issue 2 §7). zod-openapi was chosen over chanfana because chanfana wants to own routing and the
  * handler classes; zod-openapi only reads schemas, so the route table stays the single description.
  */
+import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import type { RouteDef } from "../lib/route";
-import { json } from "../lib/http";
+import { DEFAULT_MAX_BODY, json } from "../lib/http";
 import { route } from "../lib/route";
+import { errorEnvelope, operationResponses } from "./openapi.responses";
+
+/** Where the document says the API is when it is not served by a deployment (npm run dev, README). */
+export const LOCAL_SERVER = "http://localhost:8787";
+
+const DESCRIPTION = [
+  "Every error is the `Error` envelope (README \"Errors\"); each operation lists the statuses it can answer.",
+  "A method a path does not offer answers 405 METHOD_NOT_ALLOWED with an `Allow` header, and an unknown path 404,",
+  "both in the same envelope. The first server is the origin this document was fetched from: one deployment",
+  "serves many hosts.",
+].join(" ");
 
 const SECURITY: Record<string, Record<string, string[]>[]> = {
   oauth: [{ bearer: [] }],
@@ -35,24 +47,28 @@ export function buildDocument(routes: RouteDef[]) {
         ...(r.params ? { path: r.params as never } : {}),
         ...(r.query ? { query: r.query as never } : {}),
       },
-      responses: Object.fromEntries(
-        Object.entries(r.responses).map(([status, doc]) => [
-          status,
-          doc.schema ? { description: doc.description, content: { "application/json": { schema: doc.schema } } } : { description: doc.description },
-        ]),
-      ),
+      responses: operationResponses(r),
     };
     if (r.body) {
       const type = r.bodyFormat === "form" ? "application/x-www-form-urlencoded" : "application/json";
-      op.requestBody = { required: true, content: { [type]: { schema: r.body } } };
+      // The size limit over which the body is refused with 413 (src/lib/http.ts readBody).
+      op.requestBody = { required: true, content: { [type]: { schema: r.body } }, "x-max-body-bytes": r.maxBodyBytes ?? DEFAULT_MAX_BODY };
     }
     const item = (paths[path] ??= {});
     (item as Record<string, unknown>)[r.method.toLowerCase()] = op;
   }
   return createDocument({
     openapi: "3.1.0",
-    info: { title: "crm-edge: CRM integration API", version: "1.0.0" },
+    info: { title: "crm-edge: CRM integration API", version: "1.0.0", description: DESCRIPTION },
+    servers: [{ url: LOCAL_SERVER, description: "npm run dev" }],
     components: {
+      schemas: { Error: errorEnvelope },
+      responses: {
+        MethodNotAllowed: {
+          description: "The path exists but not with this method (METHOD_NOT_ALLOWED, Allow header)",
+          content: { "application/json": { schema: errorEnvelope } },
+        },
+      },
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "OAuth access token or private app token" },
         developerKey: { type: "apiKey", in: "query", name: "hapikey", description: "Developer API key (app setup endpoints only)" },
@@ -63,7 +79,13 @@ export function buildDocument(routes: RouteDef[]) {
   });
 }
 
-let cached: unknown;
+let cached: ReturnType<typeof buildDocument> | undefined;
+
+/** The document with the request's own origin as its first server (issue 17 §5). */
+export function withServers(doc: ReturnType<typeof buildDocument>, origin: string) {
+  const servers = [{ url: origin, description: "This deployment" }, ...(origin === LOCAL_SERVER ? [] : (doc.servers ?? []))];
+  return { ...doc, servers };
+}
 
 export const openapiRoutes = [
   route({
@@ -72,12 +94,12 @@ export const openapiRoutes = [
     summary: "This document",
     tag: "Meta",
     auth: { kinds: [] },
-    responses: { 200: { description: "OpenAPI 3.1 document" } },
-    handler: async () => {
+    responses: { 200: { description: "OpenAPI 3.1 document", schema: z.record(z.string(), z.unknown()) } },
+    handler: async ({ url }) => {
       // Imported lazily: the route table imports this module, so a static import would be circular.
       const { allRoutes } = await import("./index");
       cached ??= buildDocument(allRoutes);
-      return json(cached);
+      return json(withServers(cached, url.origin));
     },
   }),
 ];

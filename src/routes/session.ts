@@ -8,6 +8,7 @@ import { z } from "zod";
 import { users } from "../db/tables/tenancy";
 import { safeNext } from "../lib/app-session";
 import { verifyPassword } from "../lib/crypto";
+import { bearerChallenge } from "../lib/errors";
 import { escapeHtml, page, PAGE_CSP } from "../lib/html";
 import { html } from "../lib/http";
 import { giveBack, loginBuckets, startAttempt } from "../lib/login-throttle";
@@ -20,7 +21,8 @@ const headers = { "content-security-policy": PAGE_CSP, "cache-control": "no-stor
 function loginPage(next: string, error?: string) {
   return page(
     "Sign in",
-    `<h1>Sign in</h1>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
+    // issue 19 §4: say what this is; a newcomer arrives here first from the demo's summary.
+    `<p class="brand-line">crm-edge</p><h1>Sign in</h1><p class="muted">Records, timelines, CRM cards and ecommerce stores of your account.</p>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 <form method="post" action="/login"><input type="hidden" name="next" value="${escapeHtml(next)}">
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
@@ -36,8 +38,7 @@ export const sessionRoutes = [
     tag,
     auth: { kinds: [] },
     query: z.object({ next: z.string().max(2000).optional() }),
-    hidden: true,
-    responses: { 200: { description: "HTML" } },
+    responses: { 200: { description: "Sign-in page", html: true } },
     handler: ({ query, url }) => html(loginPage(safeNext(query.next, url)), 200, headers),
   }),
   route({
@@ -48,14 +49,13 @@ export const sessionRoutes = [
     auth: { kinds: [] },
     bodyFormat: "form",
     body: z.object({ email: z.string().max(254), password: z.string().max(200), next: z.string().max(2000).optional() }),
-    hidden: true,
     responses: {
       303: { description: "Signed in" },
-      401: { description: "Wrong email or password" },
-      403: { description: "Posted by another site's page (login CSRF)" },
-      429: { description: "Too many failed sign-ins for this email address or client address (Retry-After)" },
+      401: { description: "Wrong email or password", html: true },
+      403: { description: "Posted by another site's page (login CSRF)", html: true },
+      429: { description: "Too many failed sign-ins for this email address or client address (Retry-After)", html: true },
     },
-    handler: async ({ db, env, request, body, url, now }) => {
+    handler: async ({ control: db, env, request, body, url, now }) => {
       const next = safeNext(body.next, url);
       if (isCrossSitePost(request, url)) {
         return html(loginPage(next, "This sign-in form was sent from another site. Sign in on this page instead."), 403, headers);
@@ -64,7 +64,7 @@ export const sessionRoutes = [
       // Counted before any password is hashed: a throttled attempt costs no PBKDF2.
       const attempt = await startAttempt(env, await loginBuckets(email, request), now);
       if (!attempt.allowed) {
-        // The count frees up just after retryAfterMs (the end of the fixed window), hence the +1 ms.
+        // The count frees up just after retryAfterMs (when the oldest counted failure stops counting), hence the +1 ms.
         const seconds = Math.ceil((attempt.retryAfterMs + 1) / 1000);
         const error = `Too many failed sign-ins. Try again in ${Math.ceil(attempt.retryAfterMs / 60_000)} minute(s).`;
         return html(loginPage(next, error), 429, { ...headers, "retry-after": String(seconds) });
@@ -73,7 +73,8 @@ export const sessionRoutes = [
       let user: (typeof candidates)[number] | undefined;
       for (const c of candidates) if (await verifyPassword(body.password, c.passwordHash)) user = c;
       if (candidates.length === 0) await verifyPassword(body.password, null); // same cost for unknown emails
-      if (!user) return html(loginPage(next, "Wrong email or password."), 401, headers); // stays counted
+      // Stays counted. A 401 carries a challenge (RFC 9110 §15.5.2, issue 17 §2); a browser ignores Bearer.
+      if (!user) return html(loginPage(next, "Wrong email or password."), 401, { ...headers, "www-authenticate": bearerChallenge() });
       await giveBack(env, attempt.counted);
       const s = await startSession(db, user.userId, user.portalId, now);
       return new Response(null, {
@@ -90,9 +91,8 @@ export const sessionRoutes = [
     auth: { kinds: [] },
     bodyFormat: "form",
     body: z.object({ csrf: z.string().max(200).optional() }),
-    hidden: true,
-    responses: { 303: { description: "Signed out" } },
-    handler: async ({ db, request, body, url, now }) => {
+    responses: { 303: { description: "Signed out" }, 403: { description: "CSRF token missing or wrong" } },
+    handler: async ({ control: db, request, body, url, now }) => {
       const session = await readSession(db, request, now);
       if (session) {
         checkCsrf(session, body.csrf);

@@ -60,9 +60,9 @@ export const smtpTokenRoutes = [
     auth: oauthOnly,
     body: s.createTokenBody,
     responses: { 201: { description: "Created", schema: s.tokenWithPassword }, 403: { description: "No transactional email add-on" } },
-    handler: async ({ db, principal, body, now }) => {
-      const portalId = await accountOf(db, principal);
-      const { row, password } = await smtp.createToken(db, portalId, oauthCaller(principal), body, now);
+    handler: async ({ db, control, principal, body, now }) => {
+      const portalId = await accountOf(control, principal);
+      const { row, password } = await smtp.createToken(db, control, portalId, oauthCaller(principal), body, now);
       return json(withPassword(row, password), 201);
     },
   }),
@@ -73,7 +73,7 @@ export const smtpTokenRoutes = [
     tag,
     auth: oauthOnly,
     responses: { 200: { description: "The tokens", schema: z.array(s.tokenResponse) } },
-    handler: async ({ db, principal }) => json((await smtp.listTokens(db, await accountOf(db, principal))).map(presentToken)),
+    handler: async ({ db, control, principal }) => json((await smtp.listTokens(db, await accountOf(control, principal))).map(presentToken)),
   }),
   route({
     method: "POST",
@@ -83,8 +83,8 @@ export const smtpTokenRoutes = [
     auth: oauthOnly,
     params: s.userNameParams,
     responses: { 200: { description: "The token with its new password", schema: s.tokenWithPassword } },
-    handler: async ({ db, principal, params }) => {
-      const portalId = await accountOf(db, principal);
+    handler: async ({ db, control, principal, params }) => {
+      const portalId = await accountOf(control, principal);
       const { row, password } = await smtp.resetPassword(db, portalId, params.userName);
       return json(withPassword(row, password));
     },
@@ -97,8 +97,8 @@ export const smtpTokenRoutes = [
     auth: oauthOnly,
     params: s.userNameParams,
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ db, principal, params, now }) => {
-      await smtp.deleteToken(db, await accountOf(db, principal), params.userName, now);
+    handler: async ({ db, control, principal, params, now }) => {
+      await smtp.deleteToken(db, await accountOf(control, principal), params.userName, now);
       return noContent();
     },
   }),

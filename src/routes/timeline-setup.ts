@@ -48,7 +48,7 @@ export const timelineSetupRoutes = [
     params: s.appParams,
     body: s.createEventTypeBody,
     responses: { 200: { description: "The saved event type", schema: s.eventTypeResponse } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async ({ control: db, principal, params, body, now }) => {
       requireOwnApp(principal, params.appId);
       checkApplicationId(body.applicationId, params.appId);
       const row = await types.createEventType(db, params.appId, body, now);
@@ -63,7 +63,7 @@ export const timelineSetupRoutes = [
     auth: setup,
     params: s.appParams,
     responses: { 200: { description: "Event types", schema: s.eventTypeList } },
-    handler: async ({ db, principal, params }) => {
+    handler: async ({ control: db, principal, params }) => {
       requireOwnApp(principal, params.appId);
       return json((await types.listEventTypes(db, params.appId)).map(types.presentEventType));
     },
@@ -76,7 +76,7 @@ export const timelineSetupRoutes = [
     auth: setup,
     params: s.eventTypeParams,
     responses: { 200: { description: "The event type", schema: s.eventTypeResponse } },
-    handler: async ({ db, principal, params }) => {
+    handler: async ({ control: db, principal, params }) => {
       requireOwnApp(principal, params.appId);
       return json(types.presentEventType(await types.getEventType(db, params.appId, params.eventTypeId)));
     },
@@ -90,7 +90,7 @@ export const timelineSetupRoutes = [
     params: s.eventTypeParams,
     body: s.updateEventTypeBody,
     responses: { 200: { description: "The updated event type", schema: s.eventTypeResponse } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async ({ control: db, principal, params, body, now }) => {
       requireOwnApp(principal, params.appId);
       checkApplicationId(body.applicationId, params.appId);
       const row = await types.updateEventType(db, params.appId, params.eventTypeId, body, now);
@@ -105,9 +105,9 @@ export const timelineSetupRoutes = [
     auth: setup,
     params: s.eventTypeParams,
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ db, principal, params }) => {
+    handler: async ({ control: db, env, principal, params }) => {
       requireOwnApp(principal, params.appId);
-      await types.deleteEventType(db, params.appId, params.eventTypeId);
+      await types.deleteEventType(env, db, params.appId, params.eventTypeId);
       return noContent();
     },
   }),
@@ -120,7 +120,7 @@ export const timelineSetupRoutes = [
     params: s.eventTypeParams,
     body: s.createPropertyBody,
     responses: { 200: { description: "The saved property", schema: s.propertyResponse } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async ({ control: db, principal, params, body, now }) => {
       requireOwnApp(principal, params.appId);
       const row = await types.createProperty(db, params.appId, params.eventTypeId, body, now);
       return json(types.presentProperty(row));
@@ -134,7 +134,7 @@ export const timelineSetupRoutes = [
     auth: setup,
     params: s.eventTypeParams,
     responses: { 200: { description: "Properties", schema: s.propertyList } },
-    handler: async ({ db, principal, params }) => {
+    handler: async ({ control: db, principal, params }) => {
       requireOwnApp(principal, params.appId);
       await types.getEventType(db, params.appId, params.eventTypeId);
       return json((await types.listProperties(db, params.eventTypeId)).map(types.presentProperty));
@@ -149,7 +149,7 @@ export const timelineSetupRoutes = [
     params: s.eventTypeParams,
     body: s.updatePropertyBody,
     responses: { 200: { description: "The updated property", schema: s.propertyResponse } },
-    handler: async ({ db, principal, params, body }) => {
+    handler: async ({ control: db, principal, params, body }) => {
       requireOwnApp(principal, params.appId);
       if (body.eventTypeId !== undefined && body.eventTypeId !== params.eventTypeId) {
         throw badRequest(`eventTypeId ${body.eventTypeId} does not match the event type ${params.eventTypeId} of the path`, {
@@ -168,7 +168,7 @@ export const timelineSetupRoutes = [
     auth: setup,
     params: s.propertyParams,
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ db, principal, params }) => {
+    handler: async ({ control: db, principal, params }) => {
       requireOwnApp(principal, params.appId);
       await types.deleteProperty(db, params.appId, params.eventTypeId, params.propertyId);
       return noContent();

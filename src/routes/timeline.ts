@@ -29,9 +29,9 @@ const single = (method: "PUT" | "POST") =>
     params: s.appParams,
     body: s.eventBody,
     responses: { 204: { description: "Stored" } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async ({ db, control, principal, params, body, now }) => {
       requireOwnApp(principal, params.appId);
-      await writeEvents(db, portalOf(principal), params.appId, [body], now);
+      await writeEvents(db, control, portalOf(principal), params.appId, [body], now);
       return noContent();
     },
   });
@@ -46,9 +46,9 @@ const batch = (method: "PUT" | "POST") =>
     params: s.appParams,
     body: s.batchBody,
     responses: { 204: { description: "Stored" } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async ({ db, control, principal, params, body, now }) => {
       requireOwnApp(principal, params.appId);
-      await writeEvents(db, portalOf(principal), params.appId, body.eventWrappers, now, (i) => `eventWrappers.${i}.`);
+      await writeEvents(db, control, portalOf(principal), params.appId, body.eventWrappers, now, (i) => `eventWrappers.${i}.`);
       return noContent();
     },
   });
@@ -67,9 +67,9 @@ export const timelineRoutes = [
     auth: eventWriter,
     params: s.eventParams,
     responses: { 200: { description: "The event", schema: s.eventResponse } },
-    handler: async ({ db, principal, params }) => {
+    handler: async ({ db, control, principal, params }) => {
       requireOwnApp(principal, params.appId);
-      await getEventType(db, params.appId, params.eventTypeId);
+      await getEventType(control, params.appId, params.eventTypeId);
       return json(presentEvent(await getEvent(db, portalOf(principal), params.eventTypeId, params.eventId)));
     },
   }),
@@ -92,13 +92,13 @@ export const timelineRoutes = [
     params: s.timelineParams,
     query: s.timelineQuery,
     responses: { 200: { description: "A page of rendered events", schema: s.timelineResponse } },
-    handler: async ({ db, principal, params, query, url }) => {
+    handler: async ({ db, control, principal, params, query, url }) => {
       requireScopes(principal, [scopeFor(params.objectType, "read")]);
       const portalId = portalOf(principal);
       await getObject(db, portalId, params.objectType, params.objectId);
       const type = TIMELINE_TYPE[params.objectType]!;
       const after = query.after ? decodeCursor(query.after) : undefined;
-      const page = await recordTimeline(db, portalId, type, params.objectId, query.limit, after);
+      const page = await recordTimeline(db, control, portalId, type, params.objectId, query.limit, after);
       const body: Record<string, unknown> = { results: page.results };
       if (page.next) {
         const next = new URL(url);

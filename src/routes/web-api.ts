@@ -22,9 +22,9 @@ const tag = "Web app";
 const base = "/app/api/cards/:objectType/:objectId/:cardId";
 
 /** The signed-in viewer of a record of their account and one card shown on it; anything else is a 404. */
-async function cardOnRecord(db: Db, user: Session, type: CardRecordType, objectId: number, cardId: number): Promise<{ v: Viewer; card: InstalledCard }> {
+async function cardOnRecord(db: Db, control: Db, user: Session, type: CardRecordType, objectId: number, cardId: number): Promise<{ v: Viewer; card: InstalledCard }> {
   const record = await getObject(db, user.portalId, type, objectId);
-  const card = (await installedCards(db, user.portalId, type)).find((c) => c.id === cardId);
+  const card = (await installedCards(control, user.portalId, type)).find((c) => c.id === cardId);
   if (!card) throw notFound(`CRM card ${cardId} not found on ${type} records of this account`);
   return { v: { portalId: user.portalId, user: { userId: user.userId, email: user.email }, record, type }, card };
 }
@@ -40,9 +40,9 @@ export const webApiRoutes = [
     hidden: true,
     callsOut: true, // counted before the integrator is called: a limited session never reaches it
     responses: { 200: { description: "The card; a failing integrator gives status ERROR", schema: s.cardResponse } },
-    handler: async ({ db, env, request, params, now }) => {
-      const user = await apiSession(db, request, now, { csrf: false });
-      const { v, card } = await cardOnRecord(db, user, params.objectType, params.objectId, params.cardId);
+    handler: async ({ db, control, env, request, params, now }) => {
+      const user = await apiSession(control, request, now, { csrf: false });
+      const { v, card } = await cardOnRecord(db, control, user, params.objectType, params.objectId, params.cardId);
       const view = await fetchCard(v, card, env, now);
       return json({ ...view, propertyDefinitions: card.propertyDefinitions }, 200, { "cache-control": "no-store" });
     },
@@ -57,9 +57,9 @@ export const webApiRoutes = [
     body: s.actionBody,
     hidden: true,
     responses: { 200: { description: "The integrator's outcome, or the iframe to open", schema: s.actionResponse } },
-    handler: async ({ db, env, request, params, body, now }) => {
-      const user = await apiSession(db, request, now, { csrf: true });
-      const { v, card } = await cardOnRecord(db, user, params.objectType, params.objectId, params.cardId);
+    handler: async ({ db, control, env, request, params, body, now }) => {
+      const user = await apiSession(control, request, now, { csrf: true });
+      const { v, card } = await cardOnRecord(db, control, user, params.objectType, params.objectId, params.cardId);
       return json(await runAction(v, card, body.action, env, now), 200, { "cache-control": "no-store" });
     },
   }),

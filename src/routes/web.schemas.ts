@@ -1,5 +1,6 @@
 /** @module zod schemas of the web app's pages and of the JSON endpoints its scripts call (issue 7). */
 import { z } from "zod";
+import { ECOMM_OBJECT_TYPES } from "../db/tables/ecomm";
 import { postedActionSchema } from "../services/card-response";
 import { SEARCH_MAX_LENGTH } from "../services/web-records";
 import { actionParams, actionResponse, shownCard, viewParams } from "./cards.schemas";
@@ -11,6 +12,27 @@ export const recordParams = z.object({ objectType: z.string().max(100), objectId
 export const listQuery = z.object({
   q: z.string().max(SEARCH_MAX_LENGTH, `q must be at most ${SEARCH_MAX_LENGTH} characters`).optional(),
   after: z.string().regex(/^\d{1,15}$/, "after must be a record id").transform(Number).optional(),
+});
+
+/**
+ * `/app/stores/:storeId`: path segments arrive percent-encoded (itty-router does not decode). A segment
+ * that does not decode names no store, so it is kept as is and answered with the 404 page.
+ */
+export const storeParams = z.object({
+  storeId: z
+    .string()
+    .max(300)
+    .transform((v) => {
+      try {
+        return decodeURIComponent(v);
+      } catch {
+        return v;
+      }
+    }),
+});
+export const storeQuery = z.object({
+  type: z.enum(ECOMM_OBJECT_TYPES, { error: `type must be one of ${ECOMM_OBJECT_TYPES.join(", ")}` }).optional(),
+  after: z.string().min(1).max(100, "after must be an external object id").optional(),
 });
 
 export const recordQuery = z.object({

@@ -8,17 +8,20 @@ import type { AuthRule } from "../lib/auth";
 import { pageSession } from "../lib/app-session";
 import { ApiError } from "../lib/errors";
 import { route } from "../lib/route";
-import { installedCards } from "../services/cards";
+import { installedCards, isCardRecordType } from "../services/cards";
+import { dealStage, storeCounts, storeRecordsPage } from "../services/ecomm/store-records";
 import { associationsOf, getObject } from "../services/crm";
+import { findContacts, mergesOf } from "../services/contacts-v1";
 import { storeOverview } from "../services/ecomm/overview";
-import { listStores } from "../services/ecomm/stores";
+import { findStore, listStores } from "../services/ecomm/stores";
 import { TIMELINE_TYPE } from "../services/timeline-events";
 import { decodeCursor, recordTimeline } from "../services/timeline-feed";
-import { displayName, isPageType, listRecords, namedRecords, recordCounts, TYPE_LABEL } from "../services/web-records";
+import { displayName, isPageType, isRecordType, listRecords, namedRecords, recordCounts, TYPE_LABEL } from "../services/web-records";
 import { OBJECT_TYPES, type ObjectType } from "../db/tables/crm";
+import { ECOMM_OBJECT_TYPES } from "../db/tables/ecomm";
 import { appPage, notFoundPage } from "../views/layout";
 import { homeBody, listBody, recordBody, type TimelineEntry } from "../views/records";
-import { storesBody } from "../views/stores";
+import { storePageBody, storesBody } from "../views/stores";
 import { webApiRoutes } from "./web-api";
 import * as s from "./web.schemas";
 
@@ -40,8 +43,8 @@ const pageRoutes = [
     auth: session,
     hidden: true,
     responses: page,
-    handler: async ({ db, request, url, now }) => {
-      const user = await pageSession(db, request, url, now);
+    handler: async ({ db, control, request, url, now }) => {
+      const user = await pageSession(control, request, url, now);
       if (user instanceof Response) return user;
       const [counts, stores] = await Promise.all([recordCounts(db, user.portalId), listStores(db, user.portalId)]);
       return appPage({ title: "Start", section: "home", user, body: homeBody(counts, stores.length) });
@@ -55,10 +58,38 @@ const pageRoutes = [
     auth: session,
     hidden: true,
     responses: page,
-    handler: async ({ db, request, url, now }) => {
-      const user = await pageSession(db, request, url, now);
+    handler: async ({ db, control, request, url, now }) => {
+      const user = await pageSession(control, request, url, now);
       if (user instanceof Response) return user;
       return appPage({ title: "Stores", section: "stores", user, body: storesBody(await storeOverview(db, user.portalId)), scripts: ["app.js"] });
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/app/stores/:storeId",
+    summary: "One store's synced records of one type, paged, each linked to its CRM record",
+    tag,
+    auth: session,
+    params: s.storeParams,
+    query: s.storeQuery,
+    hidden: true,
+    responses: { ...page, 404: { description: "No such store in the account" } },
+    handler: async ({ db, control, request, url, now, params, query }) => {
+      const user = await pageSession(control, request, url, now);
+      if (user instanceof Response) return user;
+      // Another account's store is the same 404 as a missing one.
+      const store = await findStore(db, user.portalId, params.storeId);
+      if (!store) return notFoundPage(user, "stores", `There is no store ${params.storeId}.`);
+      const counts = await storeCounts(db, user.portalId, store.storeId);
+      const type = query.type ?? ECOMM_OBJECT_TYPES.find((t) => counts[t] > 0) ?? "CONTACT";
+      const { rows, hasMore } = await storeRecordsPage(db, user.portalId, store.storeId, type, query.after);
+      return appPage({
+        title: store.label,
+        section: "stores",
+        user,
+        body: storePageBody({ store: { id: store.storeId, label: store.label }, counts, type, rows, after: query.after, hasMore }),
+        scripts: ["app.js"],
+      });
     },
   }),
   route({
@@ -71,8 +102,8 @@ const pageRoutes = [
     query: s.listQuery,
     hidden: true,
     responses: { ...page, 404: { description: "Unknown object type" } },
-    handler: async ({ db, request, url, now, params, query }) => {
-      const user = await pageSession(db, request, url, now);
+    handler: async ({ db, control, request, url, now, params, query }) => {
+      const user = await pageSession(control, request, url, now);
       if (user instanceof Response) return user;
       if (!isPageType(params.objectType)) return notFoundPage(user, "home", "There is no such list.");
       const type = params.objectType;
@@ -92,23 +123,32 @@ const pageRoutes = [
     query: s.recordQuery,
     hidden: true,
     responses: { ...page, 404: { description: "Unknown type, or no such record in the account" } },
-    handler: async ({ db, request, url, now, params, query }) => {
-      const user = await pageSession(db, request, url, now);
+    handler: async ({ db, control, request, url, now, params, query }) => {
+      const user = await pageSession(control, request, url, now);
       if (user instanceof Response) return user;
       const type = params.objectType;
-      if (!isPageType(type) || !/^\d{1,15}$/.test(params.objectId)) return notFoundPage(user, "home", "There is no such record.");
+      if (!isRecordType(type) || !/^\d{1,15}$/.test(params.objectId)) return notFoundPage(user, "home", "There is no such record.");
+      // Products and line items have no list: their pages sit under the Stores section (issue 19 §4).
+      const section = isPageType(type) ? type : "stores";
       const id = Number(params.objectId);
       // Another account's id is the same 404 as a missing one: nothing about it is shown.
       const record = await getObject(db, user.portalId, type, id).catch((err: unknown) => {
         if (err instanceof ApiError && err.category === "OBJECT_NOT_FOUND") return null;
         throw err;
       });
-      if (!record) return notFoundPage(user, type, `${TYPE_LABEL[type].one} ${id} was not found.`);
+      if (!record) {
+        // A contact merged into another (issue 18) shows the survivor, as the v1 reads answer it.
+        const survivor = type === "contacts" ? (await findContacts(db, user.portalId, { vids: [id] }))[0]?.row : undefined;
+        if (survivor && survivor.id !== id) return new Response(null, { status: 302, headers: { location: `/app/contacts/${survivor.id}` } });
+        return notFoundPage(user, section, `${TYPE_LABEL[type].one} ${id} was not found.`);
+      }
       const timelineType = TIMELINE_TYPE[type];
-      const [assoc, timeline, cards] = await Promise.all([
+      const [assoc, timeline, cards, stage, merges] = await Promise.all([
         associationsOf(db, user.portalId, [id], [...OBJECT_TYPES]),
-        timelineType ? recordTimeline(db, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
-        installedCards(db, user.portalId, type),
+        timelineType ? recordTimeline(db, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
+        isCardRecordType(type) ? installedCards(control, user.portalId, type) : [],
+        type === "deals" ? dealStage(db, user.portalId, record) : null,
+        type === "contacts" ? mergesOf(db, user.portalId, [id]) : null,
       ]);
       const groups = Object.entries(assoc.get(id) ?? {}) as [ObjectType, number[]][];
       const names = await namedRecords(db, user.portalId, groups.flatMap(([, ids]) => ids.slice(0, ASSOCIATIONS_SHOWN)));
@@ -122,15 +162,17 @@ const pageRoutes = [
       if (timeline?.next) olderLink = `/app/${type}/${id}?after=${encodeURIComponent(timeline.next)}#timeline-h`;
       return appPage({
         title: `${displayName(record)} · ${TYPE_LABEL[type].one}`,
-        section: type,
+        section,
         user,
         body: recordBody({
+          stage,
           type,
           record,
           associations,
           timeline: timeline ? { entries, next: timeline.next } : null,
           olderLink,
           cards: cards.map((c) => ({ cardId: c.id, title: c.title })),
+          mergedVids: (merges?.get(id) ?? []).map((m) => m.mergedVid),
         }),
         scripts: ["record.js"],
         // The iframe modal may open only what this page offers: the cards' baseUris and the timeline's iframes.
@@ -143,5 +185,5 @@ const pageRoutes = [
   }),
 ];
 
-/** The web app's routes, registered in one line. `/app/stores` precedes `/app/:objectType`. */
+/** The web app's routes, registered in one line. `/app/stores` and `/app/stores/:storeId` precede `/app/:objectType...`. */
 export const webRoutes = [...pageRoutes, ...webApiRoutes];

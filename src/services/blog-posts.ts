@@ -266,7 +266,8 @@ export async function publishDuePosts(db: Db, now: number, max = 200): Promise<n
   const due = db
     .select({ id: blogPosts.id })
     .from(blogPosts)
-    .where(and(scheduled, livePost, lte(blogPosts.publishDate, now)))
+    // Accounts fenced on this shard (moving or moved, issue 16) wait: their fence would refuse the update.
+    .where(and(scheduled, livePost, lte(blogPosts.publishDate, now), sql`${blogPosts.portalId} not in (select portal_id from account_fences)`))
     .orderBy(asc(blogPosts.publishDate))
     .limit(max);
   const rows = await db

@@ -165,15 +165,15 @@ export async function deleteCardType(db: Db, appId: number, id: number) {
  * Operator change of an app's scopes. spec 5.4 rule 4: a scope cannot be removed while cards exist for its
  * object types; the refusal is part of the UPDATE, so a card created meanwhile is still counted.
  */
-export async function setAppScopes(db: Db, appId: number, scopes: string[]) {
+export async function setAppScopes(db: Db, appId: number, scopes: string[], also: { refreshTokenRotation?: boolean } = {}) {
   const lost = CARD_OBJECT_TYPES.filter((t) => !scopesCover(scopes, t));
   const stranded = sql`exists (select 1 from card_types as c, json_each(c.object_types) as t
       where c.app_id = ${appId} and t.value in (select value from json_each(${JSON.stringify(lost)})))`;
   const row = await db
     .update(apps)
-    .set({ scopes })
+    .set({ scopes, ...also })
     .where(and(eq(apps.appId, appId), lost.length ? sql`not ${stranded}` : undefined))
-    .returning({ appId: apps.appId, name: apps.name, scopes: apps.scopes })
+    .returning({ appId: apps.appId, name: apps.name, scopes: apps.scopes, refreshTokenRotation: apps.refreshTokenRotation })
     .get();
   if (row) return row;
   await appScopes(db, appId); // unknown app: 404

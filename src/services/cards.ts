@@ -19,6 +19,7 @@ import type { CrmRow } from "./crm";
 /** The record types whose cards can appear on CRM records, and the CARD_OBJECT_TYPES name of each. */
 export const CARD_RECORD_TYPES = ["contacts", "companies", "deals", "tickets"] as const satisfies readonly ObjectType[];
 export type CardRecordType = (typeof CARD_RECORD_TYPES)[number];
+export const isCardRecordType = (s: string): s is CardRecordType => (CARD_RECORD_TYPES as readonly string[]).includes(s);
 export const CARD_TYPE_OF: Record<CardRecordType, CardObjectType> = { contacts: "CONTACT", companies: "COMPANY", deals: "DEAL", tickets: "TICKET" };
 
 /** reference §5.2: "requests will timeout after five seconds". */

@@ -32,22 +32,32 @@ function isUniqueViolation(err: unknown): boolean {
 /** An empty string means "no value": it is never stored (PATCH uses it to clear a property). */
 const withoutEmpty = (props: Record<string, string>) => Object.fromEntries(Object.entries(props).filter(([, v]) => v !== ""));
 
-export async function createObject(db: Db, portalId: number, type: ObjectType, input: Record<string, string>, now: number) {
+/**
+ * Creates a record and, in the same db.batch, its associations (issue 17 §2): the caller has checked that
+ * every target is this account's. The new record's id is found by its guid inside the batch.
+ */
+export async function createObject(
+  db: Db,
+  portalId: number,
+  type: ObjectType,
+  input: Record<string, string>,
+  now: number,
+  associations: { type: ObjectType; id: number }[] = [],
+) {
   const props = withoutEmpty(input);
+  const guid = crypto.randomUUID();
+  const insert = db
+    .insert(crmObjects)
+    .values({ portalId, objectType: type, properties: props, email: emailOf(type, props), guid, createdAt: now, updatedAt: now })
+    .returning();
+  const self = sql`(select ${crmObjects.id} from ${crmObjects} where ${crmObjects.guid} = ${guid})`;
+  const links = associations.flatMap((to) => [
+    db.insert(crmAssociations).values({ portalId, fromId: self, toType: to.type, toId: to.id }).onConflictDoNothing(),
+    db.insert(crmAssociations).values({ portalId, fromId: to.id, toType: type, toId: self }).onConflictDoNothing(),
+  ]);
   try {
-    return await db
-      .insert(crmObjects)
-      .values({
-        portalId,
-        objectType: type,
-        properties: props,
-        email: emailOf(type, props),
-        guid: crypto.randomUUID(),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning()
-      .get();
+    const [rows] = await db.batch([insert, ...links]);
+    return rows[0]!;
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`A contact with email ${props.email} already exists`);
     throw err;
@@ -137,6 +147,16 @@ export async function findContactByEmail(db: Db, portalId: number, email: string
     .from(crmObjects)
     .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, "contacts"), eq(crmObjects.archived, false), eq(crmObjects.email, email.trim().toLowerCase())))
     .get();
+}
+
+/** Which of `ids` are live records of `type` in the account (one query). */
+export async function existingIds(db: Db, portalId: number, type: ObjectType, ids: number[]): Promise<Set<number>> {
+  const rows = await db
+    .select({ id: crmObjects.id })
+    .from(crmObjects)
+    .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, type), eq(crmObjects.archived, false), inJson(crmObjects.id, ids)))
+    .all();
+  return new Set(rows.map((r) => r.id));
 }
 
 /** Statements that associate two records in both directions (idempotent). */

@@ -1,7 +1,9 @@
 /**
  * @module OAuth 2.0 authorization server (reference §8; RFC 9700): authorization codes (single use,
- * 10 minutes, PKCE S256 with downgrade protection) and refresh-token rotation with family revocation.
- * Failures are thrown as OAuthError and answered with both the RFC 6749 and the legacy fields.
+ * 10 minutes, PKCE S256 with downgrade protection; a replay revokes what the code issued, RFC 6749 §4.1.2),
+ * stable refresh tokens as the real service has them, and rotation with family revocation as an opt-in
+ * per app (issue 17 §1). Failures are thrown as OAuthError and answered with both the RFC 6749 and the
+ * legacy fields.
  */
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -9,7 +11,7 @@ import { accounts, apps, authCodes, credentials, users } from "../db/tables/tena
 import { base64url, randomToken, safeEqual, sha256Hex } from "../lib/crypto";
 import { forgetCredentials } from "../lib/credential-cache";
 import { ApiError } from "../lib/errors";
-import { installStatements, tokenPairStatements } from "./tokens";
+import { ACCESS_TOKEN_TTL_S, accessTokenStatement, installStatements, tokenPairStatements, type IssuedTokens } from "./tokens";
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -23,11 +25,47 @@ export async function appByClientId(db: Db, clientId: string | undefined) {
   return (await db.select().from(apps).where(eq(apps.clientId, clientId)).get()) ?? null;
 }
 
-async function authenticateClient(db: Db, clientId: string, clientSecret: string) {
-  const app = await appByClientId(db, clientId);
-  if (!app) throw oauthError("BAD_CLIENT_ID", "invalid_client", "missing or unknown client id");
-  if (!safeEqual(clientSecret, app.clientSecret)) throw oauthError("BAD_CLIENT_SECRET", "invalid_client", "client secret is incorrect");
+/** How the client authenticated on the token endpoint: form parameters, or HTTP Basic (RFC 6749 §2.3.1). */
+export interface ClientAuth {
+  clientId: string;
+  clientSecret: string;
+  via: "body" | "basic";
+}
+
+/**
+ * A client that tried the Authorization header and failed gets 401 with a Basic challenge (RFC 6749
+ * §5.2); over form parameters it stays the 400 the real service answers (reference §8.2).
+ */
+export function clientError(via: ClientAuth["via"], status: string, message: string): ApiError {
+  if (via === "body") return oauthError(status, "invalid_client", message);
+  return new ApiError("INVALID_AUTHENTICATION", message, {
+    extra: { status, error: "invalid_client", error_description: message },
+    headers: { "www-authenticate": 'Basic realm="crm-edge", charset="UTF-8"' },
+  });
+}
+
+async function authenticateClient(db: Db, client: ClientAuth) {
+  const app = await appByClientId(db, client.clientId);
+  if (!app) throw clientError(client.via, "BAD_CLIENT_ID", "missing or unknown client id");
+  if (!safeEqual(client.clientSecret, app.clientSecret)) throw clientError(client.via, "BAD_CLIENT_SECRET", "client secret is incorrect");
   return app;
+}
+
+/** Every token issued from one authorization code shares this family: a replay of the code revokes it. */
+const codeFamily = (codeHash: string) => `code:${codeHash}`;
+
+/**
+ * A code presented again (RFC 6749 §4.1.2): refused, and what it issued is revoked. The code is also
+ * marked (expiresAt 0) in the same batch, so that an exchange racing this replay, whose tokens are written
+ * after the revocation, reads the mark back and revokes them itself.
+ */
+async function replayedCode(db: Db, codeHash: string, now: number): Promise<ApiError> {
+  await db.batch([
+    db.update(authCodes).set({ expiresAt: 0 }).where(eq(authCodes.codeHash, codeHash)),
+    db.update(credentials).set({ revokedAt: now }).where(and(eq(credentials.familyId, codeFamily(codeHash)), isNull(credentials.revokedAt))),
+  ]);
+  forgetCredentials();
+  return oauthError("BAD_AUTH_CODE", "invalid_grant", "auth code has already been used");
 }
 
 export async function issueCode(
@@ -55,13 +93,13 @@ async function s256(verifier: string) {
 
 export async function exchangeCode(
   db: Db,
-  input: { code: string; redirectUri: string; clientId: string; clientSecret: string; codeVerifier?: string; now: number },
+  input: { code: string; redirectUri: string; client: ClientAuth; codeVerifier?: string; now: number },
 ) {
-  const app = await authenticateClient(db, input.clientId, input.clientSecret);
+  const app = await authenticateClient(db, input.client);
   const codeHash = await sha256Hex(input.code);
   const row = await db.select().from(authCodes).where(eq(authCodes.codeHash, codeHash)).get();
   if (!row || row.appId !== app.appId) throw oauthError("BAD_AUTH_CODE", "invalid_grant", "missing or unknown auth code");
-  if (row.usedAt !== null) throw oauthError("BAD_AUTH_CODE", "invalid_grant", "auth code has already been used");
+  if (row.usedAt !== null) throw await replayedCode(db, codeHash, input.now);
   if (row.expiresAt <= input.now) throw oauthError("EXPIRED_AUTH_CODE", "invalid_grant", "auth code is expired");
   if (row.redirectUri !== input.redirectUri) throw oauthError("BAD_REDIRECT_URI", "invalid_grant", "redirect_uri does not match the authorization request");
   if (row.codeChallenge) {
@@ -79,23 +117,48 @@ export async function exchangeCode(
     .where(and(eq(authCodes.codeHash, codeHash), isNull(authCodes.usedAt)))
     .returning({ codeHash: authCodes.codeHash })
     .all();
-  if (claimed.length !== 1) throw oauthError("BAD_AUTH_CODE", "invalid_grant", "auth code has already been used");
+  if (claimed.length !== 1) throw await replayedCode(db, codeHash, input.now);
   const { statements, tokens } = await installStatements(
     db,
     { portalId: row.portalId, appId: app.appId, userId: row.userId, scopes: row.scopes },
     input.now,
+    codeFamily(codeHash),
   );
-  await db.batch(statements);
+  const [, , , code] = await db.batch([
+    ...statements,
+    db.select({ expiresAt: authCodes.expiresAt }).from(authCodes).where(eq(authCodes.codeHash, codeHash)),
+  ]);
+  if (code[0]?.expiresAt === 0) throw await replayedCode(db, codeHash, input.now); // a replay raced this exchange
   return tokens;
 }
 
-export async function refresh(db: Db, input: { refreshToken: string; clientId: string; clientSecret: string; now: number }) {
-  const app = await authenticateClient(db, input.clientId, input.clientSecret);
+export async function refresh(db: Db, input: { refreshToken: string; client: ClientAuth; now: number }): Promise<IssuedTokens> {
+  const app = await authenticateClient(db, input.client);
   const hash = await sha256Hex(input.refreshToken);
   const row = await db.select().from(credentials).where(and(eq(credentials.tokenHash, hash), eq(credentials.kind, "refresh"))).get();
   if (!row || row.revokedAt !== null) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
   if (row.appId !== app.appId) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token was not issued to this client");
+  // A token rotated while the app had rotation on is still reuse if presented again, whatever the app says now.
   if (row.rotatedAt !== null) throw await reuse(db, row.familyId!, input.now);
+  // A scope the operator has since removed from the app is not renewed (PATCH /admin/v1/apps/:appId).
+  const scopes = row.scopes.filter((s) => app.scopes.includes(s));
+  if (!app.refreshTokenRotation) {
+    // Stable (the default, as the real service): a new access token, the same refresh token back; earlier
+    // access tokens stay valid until they expire. The token is read back in the same batch, so a refresh
+    // racing a revocation (DELETE, uninstall) whose access token is written after it revokes that too.
+    const { statement, access } = await accessTokenStatement(
+      db,
+      { installId: row.installId!, portalId: row.portalId!, appId: app.appId, userId: row.userId, scopes },
+      input.now,
+      row.familyId ?? hash,
+    );
+    const [, presented] = await db.batch([statement, db.select({ revokedAt: credentials.revokedAt }).from(credentials).where(eq(credentials.tokenHash, hash))]);
+    if (presented[0]?.revokedAt != null) {
+      await db.update(credentials).set({ revokedAt: input.now }).where(eq(credentials.tokenHash, await sha256Hex(access)));
+      throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
+    }
+    return { access_token: access, refresh_token: input.refreshToken, expires_in: ACCESS_TOKEN_TTL_S, token_type: "bearer" };
+  }
   // Rotation is claimed before anything is issued, so of concurrent refreshes with one token exactly one
   // proceeds; the others presented a token that is now rotated, which is reuse (RFC 9700 §4.14.2).
   const claimed = await db
@@ -105,8 +168,6 @@ export async function refresh(db: Db, input: { refreshToken: string; clientId: s
     .returning({ tokenHash: credentials.tokenHash })
     .all();
   if (claimed.length !== 1) throw await reuse(db, row.familyId!, input.now);
-  // A scope the operator has since removed from the app is not renewed (PATCH /admin/v1/apps/:appId).
-  const scopes = row.scopes.filter((s) => app.scopes.includes(s));
   const { statements, tokens } = await tokenPairStatements(
     db,
     { installId: row.installId!, portalId: row.portalId!, appId: app.appId, userId: row.userId, scopes },

@@ -4,6 +4,8 @@
  * each reset) and stored only as a PBKDF2 record; a reset replaces the record, so the old password stops
  * verifying at once. `verifySmtpCredentials` is the one credential check a relay calls.
  */
+import { controlDb, shardDb } from "../db/shards";
+import { shardOfAccount } from "../lib/directory";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { smtpTokens } from "../db/tables/content";
@@ -55,6 +57,7 @@ async function defaultCreatedBy(db: Db, portalId: number, appId: number, userId:
 /** Creates a token; the clear password is returned to the caller once and never stored. */
 export async function createToken(
   db: Db,
+  control: Db,
   portalId: number,
   caller: { appId: number; userId: number | null },
   input: CreateTokenInput,
@@ -62,7 +65,7 @@ export async function createToken(
 ): Promise<{ row: SmtpTokenRow; password: string }> {
   const password = newPassword();
   const passwordHash = await hashPassword(password);
-  const createdBy = input.createdBy ?? (await defaultCreatedBy(db, portalId, caller.appId, caller.userId));
+  const createdBy = input.createdBy ?? (await defaultCreatedBy(control, portalId, caller.appId, caller.userId));
   for (let attempt = 0; ; attempt++) {
     const userName = `${randomChars(10, USER_ALPHABET)}@${portalId}.${SMTP_DOMAIN}`;
     try {
@@ -137,12 +140,19 @@ export type SmtpAuthResult =
  * The credential check an SMTP relay calls. Unknown, deleted and wrong-password cases all cost one PBKDF2
  * run and return the same `{ ok: false }`, so the answer reveals nothing about which userNames exist.
  */
-export async function verifySmtpCredentials(db: Db, userName: string, password: string): Promise<SmtpAuthResult> {
-  const row = await db
-    .select()
-    .from(smtpTokens)
-    .where(and(eq(smtpTokens.userName, userName.trim().toLowerCase()), eq(smtpTokens.deleted, false)))
-    .get();
+export async function verifySmtpCredentials(env: Env, userName: string, password: string): Promise<SmtpAuthResult> {
+  const name = userName.trim().toLowerCase();
+  // The user name names its account (`…@<portalId>.smtp…`): the directory gives the shard (issue 16).
+  const portalId = Number(/@(\d{1,15})\./.exec(name)?.[1]);
+  const shard = Number.isSafeInteger(portalId) ? await shardOfAccount(controlDb(env), portalId) : undefined;
+  const row =
+    shard === undefined
+      ? undefined
+      : await shardDb(env, shard)
+          .select()
+          .from(smtpTokens)
+          .where(and(eq(smtpTokens.userName, name), eq(smtpTokens.deleted, false)))
+          .get();
   const valid = await verifyPassword(password, row?.passwordHash ?? null);
   if (!row || !valid) return { ok: false };
   return { ok: true, portalId: row.portalId, userName: row.userName, emailCampaignId: row.emailCampaignId, createContact: row.createContact };

@@ -9,18 +9,25 @@ import { hashPassword, randomToken, sha256Hex } from "../lib/crypto";
 import { forgetCredentials } from "../lib/credential-cache";
 import { ApiError, conflict, notFound } from "../lib/errors";
 import { SCOPES } from "../lib/scopes";
+import { CONTROL_SHARD, shardDb } from "../db/shards";
+import { placeAccount } from "./shard-directory";
 import { installStatements, type IssuedTokens } from "./tokens";
 import { uninstallHooks } from "./uninstall-hooks";
 
 const ALL_SCOPES: string[] = [...SCOPES];
 
-export async function createAccount(db: Db, input: { name: string; addons?: string[]; rateLimit?: number }) {
+/**
+ * Creates the account on the shard the operator names, or the one the placement policy picks (the shard
+ * with the fewest accounts, issue 16). Only the directory row is written: account data starts empty.
+ */
+export async function createAccount(env: Env, db: Db, input: { name: string; addons?: string[]; rateLimit?: number; shard?: string }) {
+  const shard = input.shard ?? (await placeAccount(env, db));
   const row = await db
     .insert(accounts)
-    .values({ name: input.name, addons: input.addons ?? [], rateLimit: input.rateLimit ?? null })
+    .values({ name: input.name, addons: input.addons ?? [], rateLimit: input.rateLimit ?? null, shard })
     .returning()
     .get();
-  return { portalId: row.portalId, name: row.name, addons: row.addons };
+  return { portalId: row.portalId, name: row.name, addons: row.addons, shard: row.shard ?? CONTROL_SHARD };
 }
 
 export async function requireAccount(db: Db, portalId: number) {
@@ -33,18 +40,25 @@ export async function requireAccount(db: Db, portalId: number) {
  * The app and its developer key in one batch (nothing half-written): the key's row takes the app's id
  * from last_insert_rowid(), the id the app's insert just assigned inside the same transaction.
  */
-export async function createApp(db: Db, input: { name: string; redirectUris: string[]; scopes?: string[] }) {
+export async function createApp(db: Db, input: { name: string; redirectUris: string[]; scopes?: string[]; refreshTokenRotation?: boolean }) {
   const clientId = crypto.randomUUID();
   const clientSecret = crypto.randomUUID();
   const developerKey = crypto.randomUUID();
   const [inserted] = await db.batch([
     db
       .insert(apps)
-      .values({ name: input.name, clientId, clientSecret, redirectUris: input.redirectUris, scopes: input.scopes ?? ALL_SCOPES })
+      .values({
+        name: input.name,
+        clientId,
+        clientSecret,
+        redirectUris: input.redirectUris,
+        scopes: input.scopes ?? ALL_SCOPES,
+        refreshTokenRotation: input.refreshTokenRotation ?? false,
+      })
       .returning({ appId: apps.appId }),
     db.insert(credentials).values({ tokenHash: await sha256Hex(developerKey), kind: "developer", appId: sql`last_insert_rowid()` }),
   ]);
-  return { appId: inserted[0]!.appId, clientId, clientSecret, developerKey };
+  return { appId: inserted[0]!.appId, clientId, clientSecret, developerKey, refreshTokenRotation: input.refreshTokenRotation ?? false };
 }
 
 /** The private app and its token in one batch, as createApp. */
@@ -77,19 +91,25 @@ export async function installApp(
   return tokens;
 }
 
-/** Uninstall: revokes every token of the install and runs the domains' clean-ups in the same batch. */
-export async function uninstallApp(db: Db, portalId: number, appId: number, now: number) {
+/**
+ * Uninstall: the domains' clean-ups on the account's shard first (one batch), then the tokens and the
+ * install in one control-plane batch (issue 16: two databases, no shared transaction). A failure between
+ * the two leaves the install in place, and repeating the call finishes it (the clean-ups are idempotent).
+ */
+export async function uninstallApp(env: Env, db: Db, portalId: number, appId: number, now: number) {
+  const account = await requireAccount(db, portalId);
   const install = await db
     .select()
     .from(installs)
     .where(and(eq(installs.portalId, portalId), eq(installs.appId, appId)))
     .get();
   if (!install) throw notFound(`App ${appId} is not installed in account ${portalId}`);
-  const cleanups = uninstallHooks.flatMap((hook) => hook(db, { portalId, appId, installId: install.id }));
+  const shard = shardDb(env, account.shard);
+  const cleanups = uninstallHooks.flatMap((hook) => hook(shard, { portalId, appId, installId: install.id }));
+  if (cleanups.length) await shard.batch(cleanups as [(typeof cleanups)[number], ...typeof cleanups]);
   await db.batch([
     db.update(credentials).set({ revokedAt: now }).where(eq(credentials.installId, install.id)),
     db.delete(installs).where(eq(installs.id, install.id)),
-    ...cleanups,
   ]);
   forgetCredentials();
 }

@@ -89,19 +89,20 @@ function readValues(input: EventInput, props: PropertyRow[], prefix: string, err
 // ---------------------------------------------------------------------------------------------------------
 // Reading what a request refers to, in a handful of queries whatever the number of events
 
-async function loadContext(db: Db, portalId: number, appId: number, inputs: EventInput[]) {
+/** Event types and properties are app-level (control plane); records and utks are the account's (its shard). */
+async function loadContext(db: Db, control: Db, portalId: number, appId: number, inputs: EventInput[]) {
   const typeIds = [...new Set(inputs.map((e) => e.eventTypeId))];
   const objectIds = [...new Set(inputs.flatMap((e) => (e.objectId == null ? [] : [e.objectId])))];
   const emails = [...new Set(inputs.flatMap((e) => (e.email ? [e.email.trim().toLowerCase()] : [])))];
   const utks = [...new Set(inputs.flatMap((e) => (e.utk ? [e.utk] : [])))];
 
   const [types, props, records, contacts, ties] = await Promise.all([
-    db
+    control
       .select()
       .from(timelineEventTypes)
       .where(and(eq(timelineEventTypes.appId, appId), inJson(timelineEventTypes.id, typeIds)))
       .all(),
-    db.select().from(timelineEventProperties).where(inJson(timelineEventProperties.eventTypeId, typeIds)).all(),
+    control.select().from(timelineEventProperties).where(inJson(timelineEventProperties.eventTypeId, typeIds)).all(),
     objectIds.length
       ? db
           .select({ id: crmObjects.id, objectType: crmObjects.objectType, email: crmObjects.email })
@@ -359,13 +360,14 @@ async function runBatch(db: Db, statements: BatchItem<"sqlite">[]) {
  */
 export async function writeEvents(
   db: Db,
+  control: Db,
   portalId: number,
   appId: number,
   inputs: EventInput[],
   now: number,
   prefixOf: (i: number) => string = () => "",
 ) {
-  const ctx = await loadContext(db, portalId, appId, inputs);
+  const ctx = await loadContext(db, control, portalId, appId, inputs);
   const p = plan(inputs, ctx, prefixOf);
   const statements: BatchItem<"sqlite">[] = [];
   for (const [lower, email] of p.newContacts) statements.push(newContactStatement(db, portalId, lower, email, now));

@@ -1,8 +1,9 @@
 /**
  * @module A record's rendered timeline: its events newest first, each rendered by its event type's templates
- * (timeline-render.ts). One indexed query per page (timeline_events_record), joined to the event types.
+ * (timeline-render.ts). One indexed query per page (timeline_events_record) on the account's shard, then one
+ * read of the page's event types on the control plane (issue 16: the two live in different databases).
  */
-import { and, desc, eq, lt, or } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { timelineEventTypes, timelineEvents, type TimelineObjectType } from "../db/tables/timeline";
 import { renderEvent } from "./timeline-render";
@@ -21,6 +22,7 @@ export function decodeCursor(s: string): FeedCursor {
 
 export async function recordTimeline(
   db: Db,
+  control: Db,
   portalId: number,
   objectType: TimelineObjectType,
   objectId: number,
@@ -40,12 +42,8 @@ export async function recordTimeline(
       properties: e.properties,
       extraData: e.extraData,
       timelineIFrame: e.timelineIFrame,
-      typeName: timelineEventTypes.name,
-      headerTemplate: timelineEventTypes.headerTemplate,
-      detailTemplate: timelineEventTypes.detailTemplate,
     })
     .from(e)
-    .innerJoin(timelineEventTypes, eq(timelineEventTypes.id, e.eventTypeId))
     .where(
       and(
         eq(e.portalId, portalId),
@@ -59,7 +57,21 @@ export async function recordTimeline(
     .all();
 
   const page = rows.slice(0, limit);
-  const results = page.map((r) => {
+  const typeIds = [...new Set(page.map((r) => r.eventTypeId))];
+  const types = typeIds.length
+    ? await control
+        .select({ id: timelineEventTypes.id, typeName: timelineEventTypes.name, headerTemplate: timelineEventTypes.headerTemplate, detailTemplate: timelineEventTypes.detailTemplate })
+        .from(timelineEventTypes)
+        .where(inArray(timelineEventTypes.id, typeIds))
+        .all()
+    : [];
+  const typeById = new Map(types.map((t) => [t.id, t]));
+  // Deleting an event type deletes its events on every shard (timeline-types.ts), so a missing type is
+  // only the instant between the two; such an event is left out, as the former inner join did.
+  const results = page.flatMap((row) => {
+    const type = typeById.get(row.eventTypeId);
+    if (!type) return [];
+    const r = { ...row, ...type };
     const { headerHtml, detailHtml } = renderEvent(
       { name: r.typeName, objectType, headerTemplate: r.headerTemplate, detailTemplate: r.detailTemplate },
       { ...r, eventId: r.eventId },
@@ -73,7 +85,7 @@ export async function recordTimeline(
       detailHtml,
     };
     if (r.timelineIFrame) entry.timelineIFrame = r.timelineIFrame;
-    return entry;
+    return [entry];
   });
   const last = page.at(-1);
   const next = rows.length > limit && last ? encodeCursor({ timestamp: last.timestamp, rowId: last.rowId }) : null;

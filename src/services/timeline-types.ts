@@ -4,10 +4,10 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { onEveryShard } from "../lib/fanout";
 import {
   timelineEventProperties,
   timelineEventTypes,
-  timelineEvents,
   type EnumOption,
   type PropertyType,
   type TimelineObjectType,
@@ -130,11 +130,20 @@ export async function updateEventType(
   return row ?? current;
 }
 
-/** Deletes the type with its properties and every event of it, in one batch. */
-export async function deleteEventType(db: Db, appId: number, id: number) {
+/**
+ * Deletes the type with its properties and every event of it. The events live on every shard (issue 16):
+ * they go first, one statement per shard (fan-out, at most 6 at a time), then the type and its properties
+ * in one control-plane batch; a failure part-way leaves the type in place, and repeating the call finishes.
+ * Rows of accounts that moved away (fence "moved") are left to the move's purge; an account in the middle
+ * of a move refuses the delete (ACCOUNT_FENCED → 503, retry).
+ */
+export async function deleteEventType(env: Env, db: Db, appId: number, id: number) {
   await getEventType(db, appId, id);
+  await onEveryShard(env, (shard) =>
+    shard.run(sql`delete from timeline_events where event_type_id = ${id}
+      and portal_id not in (select portal_id from account_fences where state = 'moved')`),
+  );
   await db.batch([
-    db.delete(timelineEvents).where(eq(timelineEvents.eventTypeId, id)),
     db.delete(timelineEventProperties).where(eq(timelineEventProperties.eventTypeId, id)),
     db.delete(timelineEventTypes).where(and(eq(timelineEventTypes.id, id), eq(timelineEventTypes.appId, appId))),
   ]);

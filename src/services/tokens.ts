@@ -1,6 +1,7 @@
 /**
  * @module Issuing OAuth tokens for an install (reference §8.2): an access token that expires after 1800 s
- * and a refresh token in a rotation family. Only hashes are stored.
+ * and a refresh token; every token issued from one grant shares a family, which a replayed code or a reused
+ * rotated refresh token revokes. Only hashes are stored.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -23,6 +24,27 @@ export interface InstallRef {
   appId: number;
   userId: number | null;
   scopes: string[];
+}
+
+/**
+ * The statement that creates an access token alone: a refresh of a stable refresh token (issue 17 §1)
+ * issues only this, in the refresh token's family, so that revoking the family reaches it.
+ */
+export async function accessTokenStatement(db: Db, install: InstallRef, now: number, familyId: string) {
+  const access = randomToken("oat-", 48);
+  const statement = db.insert(credentials).values({
+    portalId: install.portalId,
+    appId: install.appId,
+    installId: install.installId,
+    userId: install.userId,
+    scopes: install.scopes,
+    familyId,
+    createdAt: now,
+    tokenHash: await sha256Hex(access),
+    kind: "access",
+    expiresAt: now + ACCESS_TOKEN_TTL_S * 1000,
+  });
+  return { statement, access };
 }
 
 /** Statements that create a token pair; the caller batches them with its own writes. */
@@ -56,12 +78,13 @@ export async function installStatements(
   db: Db,
   install: { portalId: number; appId: number; userId: number | null; scopes: string[] },
   now: number,
+  familyId?: string,
 ) {
   const upsert = db
     .insert(installs)
     .values({ portalId: install.portalId, appId: install.appId, scopes: install.scopes })
     .onConflictDoUpdate({ target: [installs.portalId, installs.appId], set: { scopes: install.scopes } });
   const installId = sql`(select ${installs.id} from ${installs} where ${installs.portalId} = ${install.portalId} and ${installs.appId} = ${install.appId})`;
-  const pair = await tokenPairStatements(db, { ...install, installId }, now);
+  const pair = await tokenPairStatements(db, { ...install, installId }, now, familyId);
   return { statements: [upsert, ...pair.statements] as const, tokens: pair.tokens };
 }

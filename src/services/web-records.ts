@@ -13,6 +13,14 @@ export const PAGE_TYPES = ["contacts", "companies", "deals", "tickets"] as const
 export type PageType = (typeof PAGE_TYPES)[number];
 export const isPageType = (s: string): s is PageType => (PAGE_TYPES as readonly string[]).includes(s);
 
+/**
+ * The record types with a record page: the list types, plus products and line items, which the store
+ * overview and deals link to (issue 19 §4) but which have no list, timeline or cards of their own.
+ */
+export const RECORD_TYPES = [...PAGE_TYPES, "products", "line_items"] as const satisfies readonly ObjectType[];
+export type RecordType = (typeof RECORD_TYPES)[number];
+export const isRecordType = (s: string): s is RecordType => (RECORD_TYPES as readonly string[]).includes(s);
+
 export const TYPE_LABEL: Record<ObjectType, { one: string; many: string }> = {
   contacts: { one: "Contact", many: "Contacts" },
   companies: { one: "Company", many: "Companies" },

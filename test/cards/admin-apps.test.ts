@@ -22,7 +22,7 @@ describe("PATCH /admin/v1/apps/:appId: a scope cannot be removed while cards nee
     const a = await app(["oauth", "contacts", "tickets"]);
     const res = await patch(a.appId, { scopes: ["oauth", "timeline"] });
     expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual({ appId: a.appId, name: expect.any(String), scopes: ["oauth", "timeline"] });
+    expect(res.json).toEqual({ appId: a.appId, name: expect.any(String), scopes: ["oauth", "timeline"], refreshTokenRotation: false });
     expect(JSON.stringify(res.json)).not.toContain("clientSecret");
   });
 

@@ -1,6 +1,6 @@
-/// <reference types="vite/client" />
-/** Helpers for the content tests: blog fixtures and the recorded traffic of the real service. */
+/** Helpers for the content tests: blog fixtures and shape checks (shapes: test/fixtures/legacy-shapes.ts). */
 import { expect } from "vitest";
+import type { Shape } from "../fixtures/legacy-shapes";
 import { call, unique, type Tenant } from "../helpers/api";
 
 export const V2 = "/content/api/v2";
@@ -35,44 +35,6 @@ export const page = (url: string) => call("GET", new URL(url).pathname);
 
 export const pathOf = (url: string) => new URL(url).pathname;
 
-export interface Recording {
-  path: string;
-  method: string;
-  status: number;
-  query: Record<string, string>;
-  requestBody: unknown;
-  responseBody: unknown;
-}
-
-// The recordings live beside the repository (`../shared`, or `../../shared` from a worktree under wt/);
-// they are read in place, never copied into the repo.
-const RECORDINGS = import.meta.glob<Recording>(
-  [
-    "/../shared/reference/traffic/*/blog_posts_v2_*.json",
-    "/../shared/reference/traffic/*/smtpapi_v1__*.json",
-    "/../../shared/reference/traffic/*/blog_posts_v2_*.json",
-    "/../../shared/reference/traffic/*/smtpapi_v1__*.json",
-  ],
-  { eager: true, import: "default" },
-);
-
-/** A recording by its path under reference/traffic/, e.g. `hubspot-ruby/blog_posts_v2_get__blog_posts__0_4d332477.json`. */
-export function recording(relative: string): Recording {
-  const key = Object.keys(RECORDINGS).find((k) => k.endsWith(`/reference/traffic/${relative}`));
-  if (!key) throw new Error(`recording ${relative} not found (is ../shared/reference/traffic present?)`);
-  return RECORDINGS[key]!;
-}
-
-/** Every recording whose path under reference/traffic/ starts with `prefix`, as [relative path, recording], sorted by path. */
-export function recordingsUnder(prefix: string): [string, Recording][] {
-  const found = new Map<string, Recording>();
-  for (const [key, rec] of Object.entries(RECORDINGS)) {
-    const relative = key.slice(key.indexOf("/reference/traffic/") + "/reference/traffic/".length);
-    if (relative.startsWith(prefix) && !found.has(relative)) found.set(relative, rec);
-  }
-  return [...found].sort(([a], [b]) => a.localeCompare(b, "en", { numeric: true }));
-}
-
 /** JSON type of a value, telling null, arrays and objects apart. */
 export function jsonType(v: unknown): string {
   if (v === null) return "null";
@@ -89,4 +51,13 @@ export function expectSameShape(ours: Record<string, unknown>, recorded: Record<
   }
   expect(mismatches).toEqual([]);
   return Object.keys(recorded);
+}
+
+/** Asserts `ours` has every key of a fixture shape with its JSON type; returns the keys checked. */
+export function expectShape(ours: Record<string, unknown>, shape: Shape, where = "") {
+  const mismatches = Object.entries(shape)
+    .filter(([key, type]) => !(key in ours) || jsonType(ours[key]) !== type)
+    .map(([key, type]) => `${where}${key}: ${key in ours ? jsonType(ours[key]) : "missing"} instead of ${type}`);
+  expect(mismatches).toEqual([]);
+  return Object.keys(shape);
 }

@@ -2,11 +2,11 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { cronJobs } from "../../src/cron";
-import { makeDb } from "../../src/db/client";
 import worker from "../../src/index";
 import { publishDuePosts } from "../../src/services/blog-posts";
 import { call, tenant } from "../helpers/api";
 import { createPost, page, publish, V2 } from "./helpers";
+import { accountDb } from "../helpers/shards";
 
 async function runScheduled(scheduledTime: number) {
   const ctx = createExecutionContext();
@@ -64,7 +64,7 @@ describe("publish-scheduled-posts cron", () => {
       await publish(t, p.id);
       posts.push(p);
     }
-    const db = makeDb(env.DB);
+    const db = await accountDb(t.portalId);
     const at = base + 10;
     const runs: number[] = [];
     for (let n = await publishDuePosts(db, at, 2); ; n = await publishDuePosts(db, at, 2)) {

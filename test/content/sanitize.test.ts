@@ -35,6 +35,26 @@ describe("sanitizeHtml", () => {
     expect(await sanitizeHtml(input)).toBe(input);
   });
 
+  // Issue 17 §3: never throws; what the tokenizer cannot parse, or what ends unfinished, is shown as text.
+  it.each([
+    ["ambiguous text type (select > style)", "<select><style>x</style></select>", "&lt;select&gt;&lt;style&gt;x&lt;/style&gt;&lt;/select&gt;"],
+    ["a kept attribute left open at the end", '<p>a</p><p title="x', "&lt;p&gt;a&lt;/p&gt;&lt;p title=&quot;x"],
+  ])("renders %s as escaped text", async (_label, input, expected) => {
+    expect(await sanitizeHtml(input)).toBe(expected);
+  });
+
+  // Passed through as it is, the page's own markup after the body would finish these tags.
+  it.each([
+    ["a tag left open at the end", "<p>a</p><img src=x onerror=alert(1)//", "<p>a</p><img src=x>"],
+    ["a comment left open at the end", "a<!--b", "a"],
+  ])("closes or drops %s", async (_label, input, expected) => {
+    expect(await sanitizeHtml(input)).toBe(expected);
+  });
+
+  it("keeps a text `<` text when what follows it is removed", async () => {
+    expect(await sanitizeHtml("a < b <<blink>img src=x onerror=alert(1)</blink>")).toBe("a &lt; b &lt;img src=x onerror=alert(1)");
+  });
+
   it("gives a link opening a new window rel=noopener", async () => {
     expect(await sanitizeHtml('<a href="https://x.example" target="_blank">x</a>')).toBe('<a href="https://x.example" target="_blank" rel="noopener noreferrer">x</a>');
   });

@@ -4,6 +4,8 @@ import { abandonCheckouts, MAX_PER_RUN } from "../../src/cron/abandon-checkouts"
 import worker from "../../src/index";
 import { ABANDON_AFTER_MS } from "../../src/services/ecomm/model";
 import { bridgeTenant, deliver, linkRow, qmsg, record, type Origin } from "./queue-helpers";
+import { SHARDS } from "../helpers/shards";
+import { makeDb } from "../../src/db/client";
 
 const DAY = ABANDON_AFTER_MS;
 /** A base time per test, far from other tests' deals (which use small or current changedAt values). */
@@ -18,22 +20,30 @@ const stageOf = async (o: Origin, ext: string) => {
   return { link, record: (await record(link.service_id!)).properties.dealstage };
 };
 
+/** The cron's sweep: every database that holds account data, as src/cron/index.ts runs it (issue 16). */
+const sweep = async (now: number) => {
+  const runs = await Promise.all([env.DB, ...SHARDS.map((s) => env[s])].map((d1) => abandonCheckouts(makeDb(d1), now)));
+  return { moved: runs.reduce((n, r) => n + r.moved, 0) };
+};
+/** The bounded-sweep tests seed one shard directly (accounts that are not in the directory). */
+const shard1 = makeDb(env.SHARD_1);
+
 describe("checkout abandonment (spec 3)", () => {
   it("moves a deal still in checkout_pending 24 hours after the changedAt that set it, not before", async () => {
     const { origin } = await bridgeTenant();
     const t = base();
     await deal(origin, "d1", t, "checkout_pending");
     const before = (await linkRow(origin, "DEAL", "d1"))!;
-    await abandonCheckouts(env, t + DAY - 1);
+    await sweep(t + DAY - 1);
     expect((await stageOf(origin, "d1")).record).toBe("checkout_pending");
-    await abandonCheckouts(env, t + DAY);
+    await sweep(t + DAY);
     const after = await stageOf(origin, "d1");
     expect(after.record).toBe("checkout_abandoned");
     expect(after.link).toMatchObject({ stage: "checkout_abandoned", stage_entered_at: t + DAY });
     // The sweep is not a message: the last-write-wins watermark is untouched.
     expect([after.link.changed_at, after.link.message_id]).toEqual([before.changed_at, before.message_id]);
     // Idempotent: a second run changes nothing.
-    await abandonCheckouts(env, t + 3 * DAY);
+    await sweep(t + 3 * DAY);
     expect((await linkRow(origin, "DEAL", "d1"))!.stage_entered_at).toBe(t + DAY);
   });
 
@@ -54,7 +64,7 @@ describe("checkout abandonment (spec 3)", () => {
     await deal(origin, "d1", t + 10 * 60 * 60 * 1000, "checkout_pending");
     await deal(origin, "d1", t + 11 * 60 * 60 * 1000); // no stage in the message
     expect((await linkRow(origin, "DEAL", "d1"))!.stage_entered_at).toBe(t);
-    await abandonCheckouts(env, t + DAY);
+    await sweep(t + DAY);
     expect((await stageOf(origin, "d1")).record).toBe("checkout_abandoned");
   });
 
@@ -65,7 +75,7 @@ describe("checkout abandonment (spec 3)", () => {
     await deal(origin, "done", t + 1000, "checkout_completed");
     await deal(origin, "gone", t, "checkout_pending");
     await deal(origin, "gone", t + 1000, undefined, "DELETE");
-    await abandonCheckouts(env, t + 2 * DAY);
+    await sweep(t + 2 * DAY);
     expect((await stageOf(origin, "done")).record).toBe("checkout_completed");
     expect((await linkRow(origin, "DEAL", "gone"))!.stage).toBeNull();
     expect((await stageOf(origin, "gone")).record).toBe("checkout_pending"); // the CRM record is kept as it was
@@ -77,15 +87,15 @@ describe("checkout abandonment (spec 3)", () => {
     await deal(origin, "late", t, "checkout_pending");
     await deal(origin, "again", t, "checkout_pending");
     await deal(origin, "untouched", t, "checkout_pending");
-    await abandonCheckouts(env, t + DAY + 5);
+    await sweep(t + DAY + 5);
     // Completed an hour in, but the message arrives after the sweep: it is newer than the last applied one.
     await deal(origin, "late", t + 60 * 60 * 1000, "checkout_completed");
     expect((await stageOf(origin, "late")).record).toBe("checkout_completed");
     // Set pending again: the 24 hours restart from that message's changedAt.
     await deal(origin, "again", t + 2 * DAY, "checkout_pending");
-    await abandonCheckouts(env, t + 3 * DAY - 1);
+    await sweep(t + 3 * DAY - 1);
     expect((await stageOf(origin, "again")).record).toBe("checkout_pending");
-    await abandonCheckouts(env, t + 3 * DAY);
+    await sweep(t + 3 * DAY);
     expect((await stageOf(origin, "again")).record).toBe("checkout_abandoned");
     // A message without a stage leaves the abandoned stage alone; an older one is ignored.
     await deal(origin, "untouched", t + 2 * DAY);
@@ -99,33 +109,33 @@ describe("checkout abandonment: bounded, indexed, safe when runs overlap", () =>
   async function seedPending(n: number, at: number) {
     const portalId = 2_000_000_000 + Math.floor(Math.random() * 1e8);
     const rows = Array.from({ length: n }, (_, i) => ({ e: `bulk-${i}` }));
-    await env.DB.prepare(
+    await env.SHARD_1.prepare(
       `insert into ecomm_links (portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
        select ?1, 'bulk', 'DEAL', j.value->>'e', null, ?2, 'm', 0, ?2, 'checkout_pending', ?2, ?2 from json_each(?3) j`,
     )
       .bind(portalId, at, JSON.stringify(rows))
       .run();
     const pending = async () =>
-      (await env.DB.prepare("select count(*) as n from ecomm_links where portal_id = ? and stage = 'checkout_pending'").bind(portalId).first<{ n: number }>())!.n;
+      (await env.SHARD_1.prepare("select count(*) as n from ecomm_links where portal_id = ? and stage = 'checkout_pending'").bind(portalId).first<{ n: number }>())!.n;
     return { portalId, pending };
   }
 
   it("moves at most MAX_PER_RUN deals per run, oldest first; the next runs take the rest", async () => {
     // Entered at time 0: only these rows are due when now = 24 h.
     const { pending } = await seedPending(MAX_PER_RUN + 5, 0);
-    expect(await abandonCheckouts(env, DAY)).toEqual({ moved: MAX_PER_RUN });
+    expect(await abandonCheckouts(shard1, DAY)).toEqual({ moved: MAX_PER_RUN });
     expect(await pending()).toBe(5);
-    expect(await abandonCheckouts(env, DAY)).toEqual({ moved: 5 });
-    expect(await abandonCheckouts(env, DAY)).toEqual({ moved: 0 });
+    expect(await abandonCheckouts(shard1, DAY)).toEqual({ moved: 5 });
+    expect(await abandonCheckouts(shard1, DAY)).toEqual({ moved: 0 });
   });
 
   it("two overlapping runs move each deal exactly once", async () => {
     const at = -DAY; // due only for these rows at now = 0
     const { portalId, pending } = await seedPending(40, at);
-    const runs = await Promise.all([abandonCheckouts(env, 0), abandonCheckouts(env, 0)]);
+    const runs = await Promise.all([abandonCheckouts(shard1, 0), abandonCheckouts(shard1, 0)]);
     expect(runs[0]!.moved + runs[1]!.moved).toBe(40);
     expect(await pending()).toBe(0);
-    const { results } = await env.DB.prepare("select distinct stage_entered_at as at from ecomm_links where portal_id = ?").bind(portalId).all<{ at: number }>();
+    const { results } = await env.SHARD_1.prepare("select distinct stage_entered_at as at from ecomm_links where portal_id = ?").bind(portalId).all<{ at: number }>();
     expect(results).toEqual([{ at: at + DAY }]);
   });
 

@@ -1,9 +1,9 @@
 /** The apply rules of spec 2.2–2.5 and 4.2, driven through the real consumer (worker.queue). */
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { admin, call, tenant } from "../helpers/api";
 import { accountSettings, appSettings, BRIDGE, fullMappings, store } from "./helpers";
 import { associations, bridgeTenant, deliver, errorRow, linkRow, qmsg, record, storeGen, type Origin } from "./queue-helpers";
+import { accountD1 } from "../helpers/shards";
 
 const serviceIdOf = async (o: Origin, type: string, ext: string) => (await linkRow(o, type, ext))!.service_id!;
 
@@ -329,7 +329,7 @@ describe("stores and sync state", () => {
     expect((await call("DELETE", `${BRIDGE}/stores/shop`, { token: t.oauth })).status).toBe(204);
     expect(await linkRow(origin, "PRODUCT", "p1")).toBeNull();
     expect((await record(id)).archived).toBe(0);
-    const { n } = (await env.DB.prepare("select count(*) as n from ecomm_links where portal_id = ?").bind(t.portalId).first<{ n: number }>())!;
+    const { n } = (await (await accountD1(t.portalId)).prepare("select count(*) as n from ecomm_links where portal_id = ?").bind(t.portalId).first<{ n: number }>())!;
     expect(n).toBe(0);
   });
 });

@@ -1,7 +1,7 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ASSOC_MAX_ATTEMPTS, backoffSeconds } from "../../src/services/ecomm/plan";
 import { associations, bridgeTenant, deliver, errorRow, linkRow, qmsg, record } from "./queue-helpers";
+import { accountD1 } from "../helpers/shards";
 
 const contact = (id: string, email: string, changedAt?: number) => ({
   externalObjectId: id,
@@ -40,7 +40,7 @@ describe("sync consumer: acks, retries, idempotency", () => {
     expect(again.acked(0)).toBe(true);
     expect(await linkRow(origin, "CONTACT", "c1")).toEqual(link);
     expect(await record(link!.service_id!)).toEqual(before);
-    const { n } = (await env.DB.prepare("select count(*) as n from crm_objects where portal_id = ?").bind(origin.portalId).first<{ n: number }>())!;
+    const { n } = (await (await accountD1(origin.portalId)).prepare("select count(*) as n from crm_objects where portal_id = ?").bind(origin.portalId).first<{ n: number }>())!;
     expect(n).toBe(1);
   });
 
@@ -87,17 +87,17 @@ describe("sync consumer: acks, retries, idempotency", () => {
   it("retries every message with exponential backoff when the write fails, and writes nothing", async () => {
     const { origin } = await bridgeTenant();
     // A real fault, no mock: the errors table is briefly missing, so the batch's write fails.
-    await env.DB.exec("alter table ecomm_sync_errors rename to ecomm_sync_errors_away");
+    await (await accountD1(origin.portalId)).exec("alter table ecomm_sync_errors rename to ecomm_sync_errors_away");
     try {
       const res = await deliver([qmsg(origin, "CONTACT", contact("c1", "c1@example.com")), qmsg(origin, "CONTACT", contact("c2", "c2@example.com"))], { attempts: 3, report: true });
       expect([res.retried(0), res.retried(1)]).toEqual([true, true]);
       expect([res.delayOf(0), res.delayOf(1)]).toEqual([backoffSeconds(3), backoffSeconds(3)]);
       expect(res.explicitAcks).toEqual([]);
     } finally {
-      await env.DB.exec("alter table ecomm_sync_errors_away rename to ecomm_sync_errors");
+      await (await accountD1(origin.portalId)).exec("alter table ecomm_sync_errors_away rename to ecomm_sync_errors");
     }
     expect(await linkRow(origin, "CONTACT", "c1")).toBeNull();
-    const { n } = (await env.DB.prepare("select count(*) as n from crm_objects where portal_id = ?").bind(origin.portalId).first<{ n: number }>())!;
+    const { n } = (await (await accountD1(origin.portalId)).prepare("select count(*) as n from crm_objects where portal_id = ?").bind(origin.portalId).first<{ n: number }>())!;
     expect(n).toBe(0);
     // The retried delivery applies (the SyncOrder answers apply again for its recorded winner).
     const again = await deliver([qmsg(origin, "CONTACT", contact("c3", "c3@example.com"))]);
@@ -107,7 +107,7 @@ describe("sync consumer: acks, retries, idempotency", () => {
   it("isolates a message whose write fails: the others of the batch are committed and acked", async () => {
     const { origin } = await bridgeTenant();
     await deliver([qmsg(origin, "CONTACT", contact("c0", "c0@example.com"))]);
-    await env.DB.exec("alter table crm_associations rename to crm_associations_away");
+    await (await accountD1(origin.portalId)).exec("alter table crm_associations rename to crm_associations_away");
     let res;
     try {
       res = await deliver([
@@ -115,7 +115,7 @@ describe("sync consumer: acks, retries, idempotency", () => {
         qmsg(origin, "DEAL", { externalObjectId: "d1", properties: { stage: "processed" }, associations: { CONTACT: ["c0"] } }),
       ], { report: true });
     } finally {
-      await env.DB.exec("alter table crm_associations_away rename to crm_associations");
+      await (await accountD1(origin.portalId)).exec("alter table crm_associations_away rename to crm_associations");
     }
     expect(res.acked(0)).toBe(true);
     expect(res.retried(1)).toBe(true);
@@ -127,7 +127,7 @@ describe("sync consumer: acks, retries, idempotency", () => {
   it("drops (acks) messages of a store that was deleted after they were queued", async () => {
     const { t, origin } = await bridgeTenant();
     const m = qmsg(origin, "CONTACT", contact("c1", "c1@example.com"));
-    await env.DB.prepare("delete from ecomm_stores where portal_id = ?").bind(t.portalId).run();
+    await (await accountD1(t.portalId)).prepare("delete from ecomm_stores where portal_id = ?").bind(t.portalId).run();
     const res = await deliver([m]);
     expect(res.acked(0)).toBe(true);
     expect(await linkRow(origin, "CONTACT", "c1")).toBeNull();
@@ -155,12 +155,12 @@ describe("dead-letter consumer", () => {
 
   it("retries dead letters with backoff when they cannot be recorded", async () => {
     const { origin } = await bridgeTenant();
-    await env.DB.exec("alter table ecomm_sync_errors rename to ecomm_sync_errors_away");
+    await (await accountD1(origin.portalId)).exec("alter table ecomm_sync_errors rename to ecomm_sync_errors_away");
     let res;
     try {
       res = await deliver([qmsg(origin, "PRODUCT", { externalObjectId: "p1" })], { queue: "crm-edge-sync-dlq", attempts: 2 });
     } finally {
-      await env.DB.exec("alter table ecomm_sync_errors_away rename to ecomm_sync_errors");
+      await (await accountD1(origin.portalId)).exec("alter table ecomm_sync_errors_away rename to ecomm_sync_errors");
     }
     expect(res.retried(0)).toBe(true);
   });

@@ -102,24 +102,3 @@ export async function waitForStatus(
 
 export const processed = (s: { lastProcessedAt: string | null }) => s.lastProcessedAt !== null;
 export const errored = (s: { numErrors: number }) => s.numErrors > 0;
-
-/**
- * A recorded traffic file (never copied into the repo). It lives at ../shared/reference/traffic relative
- * to the repo root; worktrees one level deeper fall back to the absolute /work/shared location.
- */
-export async function traffic<T = { requestBody: any; responseBody: any; query: Record<string, string> }>(file: string): Promise<T> { // eslint-disable-line @typescript-eslint/no-explicit-any -- recorded JSON
-  try {
-    return (await import(/* @vite-ignore */ `/../shared/reference/traffic/${file}`)).default;
-  } catch {
-    return (await import(/* @vite-ignore */ `/work/shared/reference/traffic/${file}`)).default;
-  }
-}
-
-/** A request a client put on the wire (traffic/clients_wire/probe_out.json). */
-export interface WireRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body: unknown;
-  label: string;
-}

@@ -2,12 +2,12 @@
  * Import pages and their end (reference §3.7; docs/ecommerce.md "Imports"): an OAuth app answers the
  * import webhook by sending pages keyed by the webhook's importStartedAt, then one end per object type.
  */
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { admin, call, expectError, tenant, type Tenant } from "../helpers/api";
 import { integratorPath, integratorUrl } from "../helpers/integrator";
 import { appSettings, BRIDGE, processed, store, sync, waitForStatus } from "./helpers";
 import { linkRow, record, storeGen } from "./queue-helpers";
+import { accountD1 } from "../helpers/shards";
 
 const PAGE = `${BRIDGE}/imports/page`;
 const END = `${BRIDGE}/imports/end`;
@@ -32,8 +32,8 @@ const page = (startedAt: number, over: Record<string, unknown> = {}) => ({
 });
 const end = (startedAt: number, over: Record<string, unknown> = {}) => ({ importStartedAt: startedAt, pageCount: 1, itemCount: 1, storeId: "shop", objectType: "PRODUCT", ...over });
 
-const endRow = (t: Tenant, startedAt: number, type: string) =>
-  env.DB.prepare("select page_count, item_count from ecomm_import_ends where portal_id = ? and store_id = 'shop' and import_started_at = ? and object_type = ?")
+const endRow = async (t: Tenant, startedAt: number, type: string) =>
+  (await accountD1(t.portalId)).prepare("select page_count, item_count from ecomm_import_ends where portal_id = ? and store_id = 'shop' and import_started_at = ? and object_type = ?")
     .bind(t.portalId, startedAt, type)
     .first();
 

@@ -5,6 +5,7 @@ import { consumeSyncBatch, type Settlement } from "../../src/queue/sync-consumer
 import { messageId, type SyncQueueMessage } from "../../src/queue/messages";
 import { tenant, unique, type Tenant } from "../helpers/api";
 import { appSettings, store } from "./helpers";
+import { accountD1, SHARDS } from "../helpers/shards";
 
 export interface Origin {
   portalId: number;
@@ -14,14 +15,19 @@ export interface Origin {
 }
 
 export async function storeGen(portalId: number, storeId: string): Promise<string> {
-  const row = await env.DB.prepare("select generation from ecomm_stores where portal_id = ? and store_id = ?").bind(portalId, storeId).first<{ generation: string }>();
+  const row = await (await accountD1(portalId)).prepare("select generation from ecomm_stores where portal_id = ? and store_id = ?").bind(portalId, storeId).first<{ generation: string }>();
   if (!row) throw new Error(`no store ${storeId}`);
   return row.generation;
 }
 
 /** A tenant with app-level settings (OAuth syncs) and a store "shop"; `origin` is what OAuth messages carry. */
 export async function bridgeTenant(over: Record<string, unknown> = {}): Promise<{ t: Tenant; origin: Origin }> {
-  const t = await tenant();
+  return bridgeTenantOn(undefined, over);
+}
+
+/** A bridge tenant placed on a given shard (issue 16); undefined lets the placement policy choose. */
+export async function bridgeTenantOn(shard: string | undefined, over: Record<string, unknown> = {}): Promise<{ t: Tenant; origin: Origin }> {
+  const t = await tenant({ shard });
   await appSettings(t, over);
   await store(t.oauth);
   return { t, origin: { portalId: t.portalId, appId: t.appId, storeId: "shop", storeGen: await storeGen(t.portalId, "shop") } };
@@ -102,24 +108,30 @@ export interface LinkRow {
   stage_entered_at: number | null;
 }
 
-export const linkRow = (o: Origin, type: string, ext: string) =>
-  env.DB.prepare("select * from ecomm_links where portal_id = ? and store_id = ? and object_type = ? and external_id = ?")
+export const linkRow = async (o: Origin, type: string, ext: string) =>
+  (await accountD1(o.portalId)).prepare("select * from ecomm_links where portal_id = ? and store_id = ? and object_type = ? and external_id = ?")
     .bind(o.portalId, o.storeId, type, ext)
     .first<LinkRow>();
 
-export const errorRow = (o: Origin, type: string, ext: string) =>
-  env.DB.prepare("select * from ecomm_sync_errors where portal_id = ? and store_id = ? and object_type = ? and external_id = ?")
+export const errorRow = async (o: Origin, type: string, ext: string) =>
+  (await accountD1(o.portalId)).prepare("select * from ecomm_sync_errors where portal_id = ? and store_id = ? and object_type = ? and external_id = ?")
     .bind(o.portalId, o.storeId, type, ext)
     .first<{ type: string; details: string; status: string; changed_at: number; errored_at: number; app_id: number | null }>();
 
+/** A CRM record by id. Ids never repeat across shards (src/db/id-ranges.ts), so the record is looked up on each. */
 export async function record(id: number) {
-  const row = await env.DB.prepare("select * from crm_objects where id = ?").bind(id).first<{ properties: string; email: string | null; object_type: string; updated_at: number; archived: number }>();
+  const found = await Promise.all(
+    [env.DB, ...SHARDS.map((s) => env[s])].map((d1) =>
+      d1.prepare("select * from crm_objects where id = ?").bind(id).first<{ properties: string; email: string | null; object_type: string; updated_at: number; archived: number }>(),
+    ),
+  );
+  const row = found.find((r) => r !== null);
   if (!row) throw new Error(`no record ${id}`);
   return { ...row, properties: JSON.parse(row.properties) as Record<string, string> };
 }
 
 export async function associations(portalId: number, fromId: number) {
-  const { results } = await env.DB.prepare("select to_type, to_id from crm_associations where portal_id = ? and from_id = ? order by to_type, to_id")
+  const { results } = await (await accountD1(portalId)).prepare("select to_type, to_id from crm_associations where portal_id = ? and from_id = ? order by to_type, to_id")
     .bind(portalId, fromId)
     .all<{ to_type: string; to_id: number }>();
   return results.map((r) => `${r.to_type}:${r.to_id}`);

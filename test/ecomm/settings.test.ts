@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant } from "../helpers/api";
 import { integratorUrl } from "../helpers/integrator";
-import { BRIDGE, fullMappings, settingsBody, traffic, type WireRequest } from "./helpers";
+import { BRIDGE, fullMappings, settingsBody } from "./helpers";
 
 const SETTINGS = `${BRIDGE}/settings`;
 
@@ -77,42 +77,6 @@ describe("PUT/GET/DELETE /settings", () => {
       expect(res.status, res.text).toBe(200);
       expect(res.json.webhookUri).toBe(uri);
     }
-  });
-
-  it("the recorded hubspot3 request is refused: LINE_ITEM lacks its required mappings and the webhook is plain http", async () => {
-    const rec = await traffic("synthetic-test-mocks/ecomm_v2__00.json");
-    const t = await tenant();
-    const res = await call("PUT", `${SETTINGS}?appId=${t.appId}&showProvidedMappings=false`, { token: t.developerKey, body: rec.requestBody });
-    const err = expectError(res, 400, "VALIDATION_ERROR");
-    expect(err.message).toContain("mappings.LINE_ITEM");
-    expect(err.message).toContain("hs_assoc__deal_id, hs_assoc__product_id");
-    // With the mappings completed, only the http webhook remains wrong.
-    const fixed = { ...rec.requestBody, mappings: { ...rec.requestBody.mappings, LINE_ITEM: fullMappings().LINE_ITEM } };
-    const again = expectError(await call("PUT", `${SETTINGS}?appId=${t.appId}`, { token: t.developerKey, body: fixed }), 400, "VALIDATION_ERROR");
-    expect(again.message).toContain("webhookUri");
-    const ok = await call("PUT", `${SETTINGS}?appId=${t.appId}`, { token: t.developerKey, body: { ...fixed, webhookUri: "https://webhook.example.com/x" } });
-    expect(ok.status, ok.text).toBe(200);
-  });
-
-  it("the recorded @hubspot/api-client developer-key-only request is refused: enabling needs the required mappings (spec 2.2)", async () => {
-    const wire = await traffic<Partial<WireRequest>[]>("clients_wire/probe_out.json");
-    const rec = wire.find((r) => r.label === "api-client(devKey only) apiRequest PUT ecomm settings") as WireRequest | undefined;
-    if (!rec) throw new Error("the recorded api-client settings request is missing from clients_wire/probe_out.json");
-    expect(rec.body).toEqual({ enabled: true, mappings: {} });
-    const t = await tenant();
-    const url = rec.url.replace(/\bappId=111\b/, `appId=${t.appId}`).replace(/\bhapikey=TEST-DEV-KEY\b/, `hapikey=${t.developerKey}`);
-    expect(url).toBe(`${SETTINGS}?appId=${t.appId}&hapikey=${t.developerKey}`);
-    const headers = rec.headers; // the SDK's own, content-type included; the developer key is the hapikey
-    const err = expectError(await call(rec.method, url, { headers, body: rec.body }), 400, "VALIDATION_ERROR");
-    const said = err.message + JSON.stringify(err.errors ?? []);
-    expect(said).toContain("the required CONTACT properties email are not mapped");
-    expect(said).toContain("the required DEAL properties dealstage are not mapped");
-    expect(said).toContain("the required LINE_ITEM properties hs_assoc__deal_id, hs_assoc__product_id are not mapped");
-    expectError(await call("GET", `${SETTINGS}?appId=${t.appId}`, { token: t.developerKey }), 404, "OBJECT_NOT_FOUND");
-    // The credential and the rest of the request are fine: the same request not enabling sync is stored.
-    const paused = await call(rec.method, url, { headers, body: { ...(rec.body as object), enabled: false } });
-    expect(paused.status, paused.text).toBe(200);
-    expect(paused.json).toEqual({ enabled: false, webhookUri: null, mappings: {} });
   });
 });
 

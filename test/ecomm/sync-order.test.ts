@@ -4,6 +4,7 @@ import { fnv1a, orderStub, SHARDS, shardName } from "../../src/durable-objects/s
 import { SWEEP_MS, type SyncOrder } from "../../src/durable-objects/sync-order";
 import { call, tenant, unique } from "../helpers/api";
 import { BRIDGE } from "./helpers";
+import { accountD1 } from "../helpers/shards";
 
 const stub = () => orderStub(env.SYNC_ORDER, unique("order"));
 const e = (externalObjectId: string, changedAt: number, id: string) => ({ externalObjectId, changedAt, id });
@@ -59,7 +60,7 @@ describe("SyncOrder: per-object last-write-wins", () => {
   it("an object whose store generation is gone empties itself at its daily sweep; a live store's keeps its state", async () => {
     const t = await tenant();
     expect((await call("PUT", `${BRIDGE}/stores`, { token: t.pat, body: { id: "swept", label: "S" } })).status).toBe(200);
-    const generation = (await env.DB.prepare("select generation from ecomm_stores where portal_id = ? and store_id = 'swept'").bind(t.portalId).first<string>("generation"))!;
+    const generation = (await (await accountD1(t.portalId)).prepare("select generation from ecomm_stores where portal_id = ? and store_id = 'swept'").bind(t.portalId).first<string>("generation"))!;
     const live = stub();
     const orphan = stub();
     await live.decide([e("a", 1, "m1")], { portalId: t.portalId, storeId: "swept", storeGen: generation });

@@ -6,11 +6,11 @@ describe("operator API (issue 2 §4)", () => {
   it("creates accounts, apps, private apps, installs and users with the contract shapes", async () => {
     const acct = await call("POST", "/admin/v1/accounts", { token: ADMIN, body: { name: "Acme", addons: ["transactional-email"] } });
     expect(acct.status).toBe(201);
-    expect(acct.json).toEqual({ portalId: expect.any(Number), name: "Acme", addons: ["transactional-email"] });
+    expect(acct.json).toEqual({ portalId: expect.any(Number), name: "Acme", addons: ["transactional-email"], shard: expect.stringMatching(/^SHARD_\d+$/) });
 
     const app = await call("POST", "/admin/v1/apps", { token: ADMIN, body: { name: "App", redirectUris: ["https://a.example/cb"], scopes: ["oauth", "timeline"] } });
     expect(app.status).toBe(201);
-    expect(Object.keys(app.json).sort()).toEqual(["appId", "clientId", "clientSecret", "developerKey"]);
+    expect(Object.keys(app.json).sort()).toEqual(["appId", "clientId", "clientSecret", "developerKey", "refreshTokenRotation"]);
 
     const pa = await call("POST", `/admin/v1/accounts/${acct.json.portalId}/private-apps`, { token: ADMIN, body: { name: "pa" } });
     expect(pa.status).toBe(201);

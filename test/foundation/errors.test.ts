@@ -13,7 +13,7 @@ describe("one error format (issue 2 §2)", () => {
   it("wrong method → 405 with Allow", async () => {
     const res = await call("POST", "/contacts/v1/lists/all/contacts/all");
     expectError(res, 405, "METHOD_NOT_ALLOWED");
-    expect(res.headers.get("allow")).toBe("GET");
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 
   it("malformed JSON → 400", async () => {

@@ -19,7 +19,7 @@ describe("GET /healthz (liveness probe; the no-op baseline of npm run bench)", (
   it("other methods get the 405 envelope with Allow", async () => {
     const res = await call("POST", "/healthz", { body: {} });
     expectError(res, 405, "METHOD_NOT_ALLOWED");
-    expect(res.headers.get("allow")).toBe("GET");
+    expect(res.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 
   it("is in the OpenAPI document", async () => {

@@ -50,8 +50,9 @@ describe("OAuth 2.0 (reference §8; RFC 9700)", () => {
     expect(((await downgrade.json()) as { error: string }).error).toBe("invalid_grant");
   });
 
-  it("refresh rotates; reusing a rotated refresh token revokes the whole family", async () => {
+  it("refresh rotates (opted in, issue 17 §1); reusing a rotated refresh token revokes the whole family", async () => {
     const t = await tenant();
+    expect((await call("PATCH", `/admin/v1/apps/${t.appId}`, { token: ADMIN, body: { refreshTokenRotation: true } })).status).toBe(200);
     const first = (await (await refresh(t, t.refresh)).json()) as Record<string, string>;
     expect(first.refresh_token).not.toBe(t.refresh);
     expect((await call("GET", "/crm/v3/objects/contacts", { token: first.access_token! })).status).toBe(200);
@@ -63,8 +64,9 @@ describe("OAuth 2.0 (reference §8; RFC 9700)", () => {
     expect((await refresh(t, first.refresh_token!)).status).toBe(400);
   });
 
-  it("concurrent refreshes with one token: one is served, the others count as reuse and revoke the family", async () => {
+  it("concurrent refreshes with one token (rotation opted in): one is served, the others count as reuse and revoke the family", async () => {
     const t = await tenant();
+    expect((await call("PATCH", `/admin/v1/apps/${t.appId}`, { token: ADMIN, body: { refreshTokenRotation: true } })).status).toBe(200);
     // Both refreshes read the token before either writes: every db.batch waits until two are pending (or
     // 200 ms passed, when the code under test lets only one get that far). The D1 underneath is the real one.
     let waiting: (() => void)[] = [];
@@ -84,7 +86,7 @@ describe("OAuth 2.0 (reference §8; RFC 9700)", () => {
       },
     });
     const db = makeDb(d1);
-    const input = { refreshToken: t.refresh, clientId: t.clientId, clientSecret: t.clientSecret, now: Date.now() };
+    const input = { refreshToken: t.refresh, client: { clientId: t.clientId, clientSecret: t.clientSecret, via: "body" as const }, now: Date.now() };
     const answers = await Promise.allSettled([refreshService(db, input), refreshService(db, input)]);
     // Before the fix both were served, each with a live, independent token pair.
     expect(answers.filter((a) => a.status === "fulfilled").length).toBeLessThanOrEqual(1);

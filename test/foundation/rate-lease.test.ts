@@ -10,19 +10,21 @@ import { ApiError } from "../../src/lib/errors";
 import type { Principal } from "../../src/lib/principal";
 import { consume, RATE_INTERVAL_MS } from "../../src/lib/rate-limit";
 import { HOT_MS, LeaseBook, leaseCap } from "../../src/lib/rate-lease";
+import { LEASE_MS } from "../../src/durable-objects/rate-limiter";
 
 const T0 = 1_800_000_000_000; // the start of a 10 s window
 
 let next = 1;
 function caller(rateLimit: number): Principal {
-  return { kind: "private_app", portalId: 1, privateAppId: 900_000 + next++, scopes: [], credentialKey: "k", rateLimit };
+  return { kind: "private_app", portalId: 1, privateAppId: 900_000 + next++, scopes: [], credentialKey: "k", rateLimit, shard: null };
 }
 
-/** The object's count for the caller's current fixed window. */
-async function counted(p: Principal): Promise<{ start: number; count: number }> {
+/** What the object counts for the caller at `now`: the grants of its log that still count then. */
+async function counted(p: Principal, now = T0): Promise<{ count: number }> {
   const key = p.kind === "private_app" ? `private-app:${p.privateAppId}` : "";
   const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(key));
-  return runInDurableObject(stub, (o: RateLimiter, state) => state.storage.kv.get("w") as { start: number; count: number });
+  const log = await runInDurableObject(stub, (o: RateLimiter, state) => state.storage.kv.get<[number, number][]>("log") ?? []);
+  return { count: log.filter(([until]) => until > now).reduce((n, [, c]) => n + c, 0) };
 }
 
 async function attempt(p: Principal, now: number, book: LeaseBook): Promise<number | "429"> {
@@ -42,7 +44,7 @@ describe("rate-limit leases", () => {
     const seen: (number | "429")[] = [];
     for (let i = 0; i < 111; i++) seen.push(await attempt(p, T0 + i, book));
     expect(seen).toEqual([...Array.from({ length: 110 }, (_, i) => 109 - i), "429"]);
-    expect(await counted(p)).toMatchObject({ start: T0, count: 110 });
+    expect(await counted(p)).toEqual({ count: 110 });
   });
 
   it("a lease doubles while it runs out quickly, up to a tenth of the limit, and is counted when granted", async () => {
@@ -97,7 +99,7 @@ describe("rate-limit leases", () => {
     const back = T0 + 1 + HOT_MS + 500; // the last grant is older than HOT_MS: the caller went quiet
     for (let i = 0; i < 8; i++) await attempt(p, back + i, book);
     // Leases of 1, 2, 4 and 8 again: 15 counted for 8 served, not one object call per request.
-    expect((await counted(p)).count).toBe(3 + 15);
+    expect((await counted(p, back)).count).toBe(3 + 15);
   });
 
   it("a limit below 20 is never leased, so it stays exact however busy the caller", async () => {
@@ -119,15 +121,18 @@ describe("rate-limit leases", () => {
     expect((await counted(p)).count).toBe(110);
   });
 
-  it("what a lease still holds at the end of its window is not spent in the next one", async () => {
+  it("what a lease still holds after its spend-by moment is not spent: the object is asked again", async () => {
     const p = caller(110);
     const book = new LeaseBook();
-    const end = T0 + RATE_INTERVAL_MS;
-    for (let i = 0; i < 4; i++) await attempt(p, end - 10 + i, book); // leases of 1, 2 and 4: 3 left over
+    for (let i = 0; i < 4; i++) await attempt(p, T0 + i, book); // leases of 1, 2 and 4: 3 left over
     expect((await counted(p)).count).toBe(7);
-    // The next request, in the next window, asks the object again (and starts over at a lease of 1).
-    await attempt(p, end + 1, book);
-    expect(await counted(p)).toMatchObject({ start: end, count: 1 });
+    // LEASE_MS after the lease of 4 was granted (at T0 + 3), its 3 left are no longer spent.
+    await attempt(p, T0 + 3 + LEASE_MS, book);
+    expect((await counted(p)).count).toBe(8);
+    // They are still counted (the object cannot know they were not served) until a window after that.
+    // (with the lease of 2's extra and the last request, all rounded up to the same hundredth of a window).
+    expect((await counted(p, T0 + 3 + LEASE_MS + RATE_INTERVAL_MS - 1)).count).toBe(3 + 1 + 1);
+    expect((await counted(p, T0 + LEASE_MS + RATE_INTERVAL_MS + 100)).count).toBe(0);
   });
 
   it("a changed limit (operator PATCH) drops the lease taken under the old one", async () => {

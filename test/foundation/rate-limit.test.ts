@@ -65,39 +65,44 @@ describe("rate limits (reference §1.4)", () => {
     expect(await received(fetchPath)).toHaveLength(2);
   });
 
-  it("the sliding window frees capacity as time passes", async () => {
+  it("the rolling window frees each grant a whole window after it, not before", async () => {
     const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`test-${crypto.randomUUID()}`));
     await runInDurableObject(stub, (limiter: RateLimiter) => {
       const t0 = 1_000_000_000_000;
       expect(limiter.hit(2, 10_000, t0).allowed).toBe(true);
-      expect(limiter.hit(2, 10_000, t0 + 1).allowed).toBe(true);
-      expect(limiter.hit(2, 10_000, t0 + 2)).toMatchObject({ allowed: false, remaining: 0 });
-      // Half of the previous window still counts just after the boundary...
-      expect(limiter.hit(2, 10_000, t0 + 10_000).allowed).toBe(false);
-      // ...and none of it a full window later.
-      expect(limiter.hit(2, 10_000, t0 + 20_000)).toMatchObject({ allowed: true, remaining: 1 });
+      expect(limiter.hit(2, 10_000, t0 + 5_000).allowed).toBe(true);
+      expect(limiter.hit(2, 10_000, t0 + 5_001)).toMatchObject({ allowed: false, remaining: 0, retryAfterMs: 4_999 });
+      // Both still count just after a fixed 10 s boundary (no weighting of a previous window)...
+      expect(limiter.hit(2, 10_000, t0 + 9_999).allowed).toBe(false);
+      // ...the first stops counting exactly 10 s after it, the second 10 s after it.
+      expect(limiter.hit(2, 10_000, t0 + 10_000)).toMatchObject({ allowed: true, remaining: 0 });
+      expect(limiter.hit(2, 10_000, t0 + 14_999).allowed).toBe(false);
+      expect(limiter.hit(2, 10_000, t0 + 15_000)).toMatchObject({ allowed: true, remaining: 0 });
     });
   });
 
-  it("giveBack returns a grant to the window it was counted in, also once the next window has begun", async () => {
+  it("giveBack returns a grant, named by when it stops counting, and never below zero", async () => {
     const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`test-${crypto.randomUUID()}`));
     await runInDurableObject(stub, (limiter: RateLimiter, state) => {
       const t0 = 1_000_000_000_000;
       const first = limiter.hit(2, 10_000, t0);
-      limiter.hit(2, 10_000, t0 + 1);
-      expect(limiter.hit(2, 10_000, t0 + 2).allowed).toBe(false);
-      limiter.giveBack(10_000, first.windowEnd, 1);
-      expect(limiter.hit(2, 10_000, t0 + 3)).toMatchObject({ allowed: true, remaining: 0 });
-      // Next window: the two counted ones weigh fully at its start; one given back frees one.
-      expect(limiter.hit(2, 10_000, t0 + 10_000).allowed).toBe(false);
-      limiter.giveBack(10_000, first.windowEnd, 1);
-      expect(limiter.hit(2, 10_000, t0 + 10_000)).toMatchObject({ allowed: true, remaining: 0 });
-      // Nothing is given back to a window that has slid out, nor below zero.
-      expect(state.storage.kv.get("w")).toEqual({ start: t0 + 10_000, count: 1, previous: 1 });
-      limiter.giveBack(10_000, first.windowEnd - 10_000, 5);
-      expect(state.storage.kv.get("w")).toEqual({ start: t0 + 10_000, count: 1, previous: 1 });
-      limiter.giveBack(10_000, first.windowEnd + 10_000, 5);
-      expect(state.storage.kv.get("w")).toEqual({ start: t0 + 10_000, count: 0, previous: 1 });
+      limiter.hit(2, 10_000, t0 + 1_000);
+      expect(limiter.hit(2, 10_000, t0 + 2_000).allowed).toBe(false);
+      limiter.giveBack(first.countedUntil, 1);
+      expect(limiter.hit(2, 10_000, t0 + 3_000)).toMatchObject({ allowed: true, remaining: 0 });
+      expect(state.storage.kv.get("log")).toEqual([[t0 + 11_000, 1], [t0 + 13_000, 1]]);
+      limiter.giveBack(t0 + 13_000, 5);
+      limiter.giveBack(t0 + 99_000, 5); // nothing counted until then: nothing changes
+      expect(state.storage.kv.get("log")).toEqual([[t0 + 11_000, 1]]);
+    });
+  });
+
+  it("the log stays small whatever the limit: grants are kept per hundredth of the window", async () => {
+    const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`test-${crypto.randomUUID()}`));
+    await runInDurableObject(stub, (limiter: RateLimiter, state) => {
+      const t0 = 1_000_000_000_000;
+      for (let i = 0; i < 5_000; i++) expect(limiter.hit(100_000, 10_000, t0 + i * 4).allowed).toBe(true);
+      expect((state.storage.kv.get("log") as unknown[]).length).toBeLessThanOrEqual(101);
     });
   });
 });

@@ -6,6 +6,7 @@
  * name the tenant's own existing resources (test/helpers/world.ts), so requests get past the lookups to
  * the checks behind them; deletes run last so they never take those resources away from other routes.
  */
+import { SHARDS } from "../helpers/shards";
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -30,8 +31,9 @@ async function snapshot(): Promise<string> {
     const counts = tables.results.map((t) => `(select count(*) from "${t.name}")`).join(" || ',' || ");
     snapshotSql = `select ${counts} || ',' || (select coalesce(max(updated_at), 0) from crm_objects) as s`;
   }
-  const row = await env.DB.prepare(snapshotSql).first<{ s: string }>();
-  return row?.s ?? "";
+  // The control plane and every shard (issue 16).
+  const rows = await Promise.all([env.DB, ...SHARDS.map((n) => env[n])].map((d1) => d1.prepare(snapshotSql!).first<{ s: string }>()));
+  return rows.map((r) => r?.s ?? "").join("|");
 }
 
 /** encodeURIComponent throws on lone surrogates; the generator produces them on purpose. */

@@ -26,8 +26,14 @@ export interface World {
   forbidden: string[];
   ids: {
     contact: number;
+    /** A's contact's email, and a visitor token tied to that contact (the v1 contact reads, issue 18). */
+    contactEmail: string;
+    utk: string;
     company: number;
     bContact: number;
+    /** A contact of B's with an email (issue 18 fixtures: a write that would take it is refused with a 409). */
+    bEmailContact: number;
+    bEmail: string;
     bCompany: number;
     store: string;
     bStore: string;
@@ -65,8 +71,9 @@ export async function buildWorld(): Promise<World> {
     if (res.status !== status) throw new Error(`fixture set-up failed: ${res.status} ${res.text}`);
     return res.json;
   };
-  const a = await tenant({ addons: ["transactional-email"], rateLimit: 100_000 });
-  const b = await tenant({ addons: ["transactional-email"], rateLimit: 100_000 });
+  // A and B live on different shards (issue 16 §3): the suites' guarantees must hold across databases.
+  const a = await tenant({ addons: ["transactional-email"], rateLimit: 100_000, shard: "SHARD_1" });
+  const b = await tenant({ addons: ["transactional-email"], rateLimit: 100_000, shard: "SHARD_2" });
   forbidden.push(a.oauth, a.refresh, a.pat, a.developerKey, a.clientSecret, a.userEmail);
   const shared = (await admin("POST", `/admin/v1/accounts/${b.portalId}/installs`, { appId: a.appId })).access_token as string;
 
@@ -77,6 +84,10 @@ export async function buildWorld(): Promise<World> {
   const company = Number((await ok(await call("POST", "/crm/v3/objects/companies", { token: a.pat, body: { properties: { name: mark("company") } } }), 201)).id);
   const bContact = Number((await ok(await call("POST", "/crm/v3/objects/contacts", { token: b.pat, body: { properties: { firstname: "b" } } }), 201)).id);
   const bCompany = Number((await ok(await call("POST", "/crm/v3/objects/companies", { token: b.pat, body: { properties: { name: "b" } } }), 201)).id);
+  const utk = mark("utk");
+  await ok(await call("POST", "/tracking/v1/identify", { token: a.pat, body: { utk, email } }));
+  const bEmail = `${unique("b")}@b.example`;
+  const bEmailContact = Number((await ok(await call("POST", "/crm/v3/objects/contacts", { token: b.pat, body: { properties: { email: bEmail } } }), 201)).id);
 
   // Ecommerce bridge: a store, a synced object and a sync error, through the real consumer.
   await appSettings(a);
@@ -122,8 +133,12 @@ export async function buildWorld(): Promise<World> {
     forbidden,
     ids: {
       contact,
+      contactEmail: email,
+      utk,
       company,
       bContact,
+      bEmailContact,
+      bEmail,
       bCompany,
       store: storeId,
       bStore,
@@ -181,6 +196,12 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return String(ids.card);
     case "token":
       return r.path.includes("refresh") ? w.a.refresh : w.a.oauth;
+    case "vid":
+      return String(ids.contact);
+    case "email":
+      return encodeURIComponent(ids.contactEmail);
+    case "utk":
+      return encodeURIComponent(ids.utk);
     case "id":
       return byPrefix.find(([p]) => r.path.includes(p))?.[1]?.toString();
   }

@@ -6,6 +6,7 @@
  * ApiException for any status but the documented one (create 201, archive 204, reads 200).
  */
 import { Client } from "@hubspot/api-client";
+import { AssociationSpecAssociationCategoryEnum } from "@hubspot/api-client/lib/codegen/crm/contacts/models/AssociationSpec";
 import { describe, expect, it } from "vitest";
 import { consent, createContacts, rateLimitedToken, REDIRECT_URI } from "./clients";
 import { tenant, workerUrl, type NodeTenant } from "./helpers";
@@ -225,6 +226,34 @@ describe("@hubspot/api-client 14.0.1: CRM objects client against /crm/v3/objects
     expect(read.associations?.deals?.results.map((r) => r.id)).toEqual([deal.id]);
   });
 
+  it("create with associations, as the SDK sends them (issue 17 §2): stored both ways; an unknown target is a 400 that creates nothing", async () => {
+    const t = await tenant();
+    const client = sdk(t);
+    const company = await client.crm.companies.basicApi.create({ properties: { name: "Acme" }, associations: [] });
+    const deal = await client.crm.deals.basicApi.create({ properties: { dealname: "Big one" }, associations: [] });
+    const spec = (associationTypeId: number) => [{ associationCategory: AssociationSpecAssociationCategoryEnum.HubspotDefined, associationTypeId }];
+    const contact = await client.crm.contacts.basicApi.create({
+      properties: { email: "linked@example.com" },
+      associations: [
+        { to: { id: company.id }, types: spec(279) },
+        { to: { id: deal.id }, types: spec(4) },
+      ],
+    });
+    const read = await client.crm.contacts.basicApi.getById(contact.id, undefined, undefined, ["companies", "deals"]);
+    expect(read.associations?.companies?.results.map((r) => r.id)).toEqual([company.id]);
+    expect(read.associations?.deals?.results.map((r) => r.id)).toEqual([deal.id]);
+    const back = await client.crm.companies.basicApi.getById(company.id, undefined, undefined, ["contacts"]);
+    expect(back.associations?.contacts?.results.map((r) => r.id)).toEqual([contact.id]);
+
+    const refused = await rejection(
+      client.crm.contacts.basicApi.create({ properties: { email: "orphan@example.com" }, associations: [{ to: { id: "999999999" }, types: spec(279) }] }),
+    );
+    expect(refused.code).toBe(400);
+    expect(refused.body).toMatchObject({ category: "VALIDATION_ERROR" });
+    const page = await client.crm.contacts.basicApi.getPage();
+    expect(page.results.map((r) => r.properties.email)).toEqual(["linked@example.com"]);
+  });
+
   it("validation and conflicts become ApiExceptions with the envelope", async () => {
     const t = await tenant();
     const contacts = sdk(t).crm.contacts.basicApi;
@@ -271,7 +300,7 @@ describe("@hubspot/api-client 14.0.1: OAuth helpers", () => {
     expect(tokens).toMatchObject({ tokenType: "bearer", expiresIn: 1800 });
     expect(tokens.accessToken).toEqual(expect.any(String));
     expect(tokens.refreshToken).toEqual(expect.any(String));
-    expect(tokens.refreshToken).not.toBe(t.refresh);
+    expect(tokens.refreshToken).toBe(t.refresh); // stable, as in the real service (issue 17 §1)
 
     const info = await client.oauth.accessTokensApi.get(tokens.accessToken);
     expect(info).toMatchObject({ token: tokens.accessToken, hubId: t.portalId, appId: t.appId, tokenType: "access" });
@@ -299,6 +328,8 @@ describe("@hubspot/api-client 14.0.1: OAuth helpers", () => {
     expect(wrong.code).toBe(400);
     expect(wrong.body.message).toEqual(expect.any(String));
     expect(wrong.body.correlationId).toEqual(expect.any(String));
+    // The OAuth fields reach ApiException.body too (docs/clients.md once said they did not; issue 17 §1).
+    expect(wrong.body).toMatchObject({ status: "BAD_CLIENT_SECRET", error: "invalid_client", error_description: expect.any(String) });
   });
 });
 

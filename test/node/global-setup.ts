@@ -1,6 +1,7 @@
 /**
  * Starts the real Worker for Node-side tests (npm clients, browser): wrangler's unstable_startWorker on
- * 127.0.0.1 with a fresh local state directory migrated by `wrangler d1 migrations apply --local`, the
+ * 127.0.0.1 with a fresh local state directory migrated by `npm run migrate -- --local` (the control plane
+ * and every shard, issue 16), the
  * test operator token, and loopback outbound allowed (the local integrator lives on 127.0.0.1).
  */
 import { spawnSync } from "node:child_process";
@@ -15,7 +16,7 @@ export const NODE_ADMIN_TOKEN = "node-admin-token";
 
 export default async function setup(project: TestProject) {
   const persist = mkdtempSync(join(tmpdir(), "crm-edge-node-"));
-  const migrate = spawnSync("npx", ["wrangler", "d1", "migrations", "apply", "DB", "--local", "--persist-to", persist], {
+  const migrate = spawnSync("node", ["scripts/migrate.mjs", "--local", "--persist-to", persist], {
     env: { ...process.env, CI: "true" },
     encoding: "utf8",
   });
@@ -26,7 +27,8 @@ export default async function setup(project: TestProject) {
       ADMIN_TOKEN: { type: "secret_text", value: NODE_ADMIN_TOKEN },
       ALLOW_LOOPBACK_OUTBOUND: { type: "plain_text", value: "true" },
     },
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist },
+    // testScheduled: GET /__scheduled runs the crons, as `npm run dev` allows (test/node/demo.test.ts).
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist, testScheduled: true },
   });
   await worker.ready;
   const url = (await worker.url).toString().replace(/\/$/, "");

@@ -524,7 +524,7 @@ describe("other pages in Chromium", () => {
     expect(await store.locator(".counts div", { hasText: "Contacts" }).locator("dd").textContent()).toBe("0");
     const row = store.locator("table.errors tbody tr");
     expect(await row.count()).toBe(1);
-    expect(await row.locator("td").nth(0).textContent()).toBe("Contacts c-no-email");
+    expect(await row.locator("td").nth(0).textContent()).toBe("Contact c-no-email (no record yet)");
     expect(await row.locator("td").nth(1).textContent()).toBe("MISSING_REQUIRED_PROPERTY");
     expect((await row.locator("td").nth(2).textContent())?.length).toBeGreaterThan(0);
     await screenshot(page, "stores-1280.png");
@@ -534,7 +534,7 @@ describe("other pages in Chromium", () => {
     await page.close();
   });
 
-  it("serves the static assets through Workers static assets", async () => {
+  it("serves the static files of public/ from the Worker (src/lib/static-files.ts)", async () => {
     for (const [path, type] of [["/static/app.css", "text/css"], ["/static/record.js", "javascript"]] as const) {
       const res = await fetch(`${workerUrl()}${path}`);
       expect(res.status, path).toBe(200);

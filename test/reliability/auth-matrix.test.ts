@@ -43,6 +43,13 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
     "POST /crm/v3/objects/:objectType/:objectId/cards/:cardId/actions": { userId: w.a.userId, action: ids.cardAction },
   };
   if (key(r) === "GET /crm/v3/objects/:objectType/:objectId/cards") path += `?userId=${w.a.userId}`;
+  // The v1 contact batch reads and search take their keys in the query (issue 18).
+  const v1Query: Record<string, string> = {
+    "GET /contacts/v1/contact/vids/batch": `?vid=${ids.contact}`,
+    "GET /contacts/v1/contact/emails/batch": `?email=${encodeURIComponent(ids.contactEmail)}`,
+    "GET /contacts/v1/search/query": "?q=owner",
+  };
+  path += v1Query[key(r)] ?? "";
   if (r.path.startsWith("/extensions/sales-objects/v1/object-types") && r.method === "GET" && !r.path.endsWith(":objectTypeId")) path += `?applicationId=${w.a.appId}`;
   return { path, body: body[key(r)] ?? (r.body ? {} : undefined) };
 }

@@ -67,6 +67,7 @@ const otherApps = (w: World): Cred[] => credentialsFor(["developer", "oauth"], w
 const aAppInB = (w: World): Cred[] => [{ name: "A's app installed in B", bearer: w.shared }];
 
 const enc = encodeURIComponent;
+const C1 = "/contacts/v1/contact";
 
 /**
  * Route (`METHOD path` as in the route table) → B's requests on A's ids. Several targets mix ids: one of
@@ -74,6 +75,8 @@ const enc = encodeURIComponent;
  */
 export const FIXTURES: Record<string, Fixture> = {
   // The web app (issue 7): B's signed-in user on A's record and A's card.
+  // issue 19 §4: one store's synced records of A, seen by B.
+  "GET /app/stores/:storeId": (w) => [{ path: `/app/stores/${w.ids.store}` }, { path: `/app/stores/${w.ids.store}?type=CONTACT` }],
   "GET /app/:objectType/:objectId": (w) => [{ path: `/app/contacts/${w.ids.contact}` }, { path: `/app/companies/${w.ids.company}` }],
   // (A's app is also installed in B's account, so its card on B's own records is B's to see: not a target.)
   "GET /app/api/cards/:objectType/:objectId/:cardId": (w) => [{ path: `/app/api/cards/contacts/${w.ids.contact}/${w.ids.card}` }],
@@ -88,6 +91,9 @@ export const FIXTURES: Record<string, Fixture> = {
   "POST /admin/v1/accounts/:portalId/installs": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/installs`, body: { appId: w.b.appId }, status: 401 }],
   "DELETE /admin/v1/accounts/:portalId/installs/:appId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/installs/${w.a.appId}`, status: 401 }],
   "POST /admin/v1/accounts/:portalId/users": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/users`, body: { email: "b@example.com", password: "long enough" }, status: 401 }],
+  "GET /admin/v1/accounts/:portalId/usage": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/usage`, status: 401 }],
+  "GET /admin/v1/accounts/:portalId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}`, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/move": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/move`, body: { shard: "SHARD_2" }, status: 401 }],
   "PATCH /admin/v1/apps/:appId": (w) => [{ path: `/admin/v1/apps/${w.a.appId}`, body: { scopes: ["oauth"] }, status: 401 }],
 
   // OAuth token introspection: the token is the capability. A token of another kind is not one.
@@ -119,6 +125,24 @@ export const FIXTURES: Record<string, Fixture> = {
     { path: `/crm/v3/objects/contacts/${w.ids.contact}/cards/${w.ids.card}/actions`, body: { userId: w.b.userId, action: w.ids.cardAction } },
     // A's genuine token replayed by B on B's own record (A's app is installed in B): not offered there, 400.
     { path: `/crm/v3/objects/contacts/${w.ids.bContact}/cards/${w.ids.card}/actions`, body: { userId: w.b.userId, action: w.ids.cardAction }, status: 400 },
+  ],
+
+  // Legacy v1 contacts (issue 18): A's vid, email and visitor token.
+  "GET /contacts/v1/contact/vid/:vid/profile": (w) => [{ path: `${C1}/vid/${w.ids.contact}/profile` }],
+  "GET /contacts/v1/contact/email/:email/profile": (w) => [{ path: `${C1}/email/${enc(w.ids.contactEmail)}/profile` }],
+  "GET /contacts/v1/contact/utk/:utk/profile": (w) => [{ path: `${C1}/utk/${enc(w.ids.utk)}/profile` }],
+  "POST /contacts/v1/contact/vid/:vid/profile": (w) => [{ path: `${C1}/vid/${w.ids.contact}/profile`, body: { properties: [{ property: "firstname", value: "B was here" }] } }],
+  "POST /contacts/v1/contact/email/:email/profile": (w) => [{ path: `${C1}/email/${enc(w.ids.contactEmail)}/profile`, body: { properties: [{ property: "firstname", value: "B was here" }] } }],
+  // A's email is not B's contact, so B would create one; the body also gives it B's other contact's email,
+  // so that create is the 409 naming B's contact. Had the lookup found A's contact, it would be updated (200).
+  "POST /contacts/v1/contact/createOrUpdate/email/:email": (w) => [
+    { path: `${C1}/createOrUpdate/email/${enc(w.ids.contactEmail)}`, body: { properties: [{ property: "email", value: w.ids.bEmail }] }, status: 409 },
+  ],
+  "DELETE /contacts/v1/contact/vid/:vid": (w) => [{ path: `${C1}/vid/${w.ids.contact}` }],
+  // The recorded 400s: A's contact is not a valid contact of B's, as either side of the merge.
+  "POST /contacts/v1/contact/merge-vids/:vid": (w) => [
+    { path: `${C1}/merge-vids/${w.ids.contact}`, body: { vidToMerge: w.ids.bContact }, status: 400 },
+    { path: `${C1}/merge-vids/${w.ids.bContact}`, body: { vidToMerge: w.ids.contact }, status: 400 },
   ],
 
   // Ecommerce bridge.
@@ -221,6 +245,12 @@ export const FIXTURES: Record<string, Fixture> = {
 
 /** Routes without an id in the path that take one in the query or body (the same rule applies). */
 export const BODY_ID_FIXTURES: Record<string, Fixture> = {
+  // Legacy v1 contacts (issue 18): A's ids in the query are left out of the map; in a batch write, a 400.
+  "GET /contacts/v1/contact/vids/batch": (w) => [{ path: `${C1}/vids/batch?vid=${w.ids.contact}&vid=${w.ids.bContact}`, status: 200 }],
+  "GET /contacts/v1/contact/emails/batch": (w) => [{ path: `${C1}/emails/batch?email=${enc(w.ids.contactEmail)}`, status: 200 }],
+  "POST /contacts/v1/contact/batch": (w) => [
+    { path: `${C1}/batch`, body: [{ vid: w.ids.contact, properties: [{ property: "firstname", value: "B was here" }] }], status: 400 },
+  ],
   // reference §3.3: an unknown store is a 400 of the request.
   "PUT /extensions/ecomm/v2/sync/messages": (w) => [
     { path: `${BRIDGE}/sync/messages`, body: { storeId: w.ids.store, objectType: "CONTACT", messages: [{ externalObjectId: "x", action: "UPSERT", properties: {} }] }, status: 400 },

@@ -6,6 +6,7 @@
  * settled once, one CRM record per object, poison messages dead-lettered after max_retries and visible as
  * sync errors, and a second delivery of everything changing nothing.
  */
+import { accountD1 } from "../helpers/shards";
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { messageId, type SyncQueueMessage } from "../../src/queue/messages";
@@ -59,8 +60,9 @@ interface Link {
   deleted: number;
 }
 
-async function rows<T>(sqlText: string, ...binds: unknown[]): Promise<T[]> {
-  return (await env.DB.prepare(sqlText).bind(...binds).all<T>()).results;
+/** Rows of the account's own shard (issue 16); every query here binds the portalId first. */
+async function rows<T>(sqlText: string, portalId: number, ...binds: unknown[]): Promise<T[]> {
+  return (await (await accountD1(portalId)).prepare(sqlText).bind(portalId, ...binds).all<T>()).results;
 }
 
 /** Everything the sync wrote for the account, row by row (for "changes nothing"). */
@@ -209,7 +211,7 @@ describe("2,000 messages through a consumer that crashes at random points", () =
     const deliveries = queued(all);
     for (const q of [...deliveries]) if (r.chance(0.05)) deliveries.push({ ...q, qid: `${q.qid}-dup` });
 
-    const chance: Record<FaultPoint, number> = { "sync:before-decide": 0.1, "sync:after-decide": 0.1, "sync:commit": 0.08, "sync:after-commit": 0.1, "dlq:record": 0.3 };
+    const chance: Record<FaultPoint, number> = { "sync:before-decide": 0.1, "sync:after-decide": 0.1, "sync:commit": 0.08, "sync:after-commit": 0.1, "dlq:record": 0.3, "shard:open": 0 };
     const injected: Record<string, number> = {};
     const faultsOf = new Map<string, number>();
     armFaults((point, ids) => {

@@ -3,8 +3,9 @@
  * secret — operator token, client secret, developer key, install and OAuth-flow access and refresh
  * tokens, private-app token, authorization code, session cookie, user password, SMTP passwords — through
  * success and error paths (bad logins, refused tokens, 500s forced through a test route and through a
- * missing table). Every console line the Worker writes is captured (it runs in this isolate), and every
- * exchange is recorded. No secret may appear in any log line, and none in any response except its one
+ * missing table). Every console line the Worker writes is captured (it runs in this isolate), among them
+ * the structured line of every request, queue batch and cron run (issue 19 §3), and every exchange is
+ * recorded. No secret may appear in any log line, and none in any response except its one
  * reveal (the response that created it) and the introspection of that same token.
  */
 import { env } from "cloudflare:test";
@@ -13,7 +14,8 @@ import { forgetCredentials } from "../../src/lib/credential-cache";
 import { route } from "../../src/lib/route";
 import { buildRouter } from "../../src/router";
 import { allRoutes } from "../../src/routes";
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../src/index";
 import { ADMIN, BASE, send, unique } from "../helpers/api";
 import { REDIRECT } from "../helpers/oauth-flow";
 
@@ -120,7 +122,8 @@ beforeAll(async () => {
   // Operator provisioning: every credential is revealed once, in the response that creates it.
   const password = keep("user password", `pw-${crypto.randomUUID()}`);
   const acct = (await http("create account", "POST", "/admin/v1/accounts", { bearer: ADMIN, json: { name: unique("acct"), addons: ["transactional-email"] } })).json;
-  const app = (await http("create app", "POST", "/admin/v1/apps", { bearer: ADMIN, json: { name: unique("app"), redirectUris: [REDIRECT] } })).json;
+  // Rotation opted in (issue 17 §1), so that a rotated refresh token and its replay pass through the logs too.
+  const app = (await http("create app", "POST", "/admin/v1/apps", { bearer: ADMIN, json: { name: unique("app"), redirectUris: [REDIRECT], refreshTokenRotation: true } })).json;
   keep("client secret", app.clientSecret);
   keep("developer key", app.developerKey);
   const install = (await http("install", "POST", `/admin/v1/accounts/${acct.portalId}/installs`, { bearer: ADMIN, json: { appId: app.appId } })).json;
@@ -149,7 +152,6 @@ beforeAll(async () => {
   const tokens = (await http("exchange", "POST", "/oauth/v1/token", { form: { ...client, grant_type: "authorization_code", code } })).json;
   keep("flow access token", tokens.access_token);
   const firstRefresh = keep("flow refresh token", tokens.refresh_token);
-  expect((await http("code replay", "POST", "/oauth/v1/token", { form: { ...client, grant_type: "authorization_code", code } })).status).toBe(400);
   const rotated = (await http("refresh", "POST", "/oauth/v1/token", { form: { ...client, grant_type: "refresh_token", refresh_token: firstRefresh } })).json;
   const rotatedAccess = keep("rotated access token", rotated.access_token);
   const rotatedRefresh = keep("rotated refresh token", rotated.refresh_token);
@@ -158,6 +160,8 @@ beforeAll(async () => {
   expect((await http("replay rotated refresh", "POST", "/oauth/v1/token", { form: { ...client, grant_type: "refresh_token", refresh_token: firstRefresh } })).status).toBe(400);
   expect((await http("revoked family in use", "GET", "/crm/v3/objects/contacts", { bearer: rotatedAccess })).status).toBe(401);
   await http("revoke refresh", "DELETE", `/oauth/v1/refresh-tokens/${rotatedRefresh}`);
+  // Last: a replayed code revokes what it issued (RFC 6749 §4.1.2).
+  expect((await http("code replay", "POST", "/oauth/v1/token", { form: { ...client, grant_type: "authorization_code", code } })).status).toBe(400);
 
   // Using the credentials, and refused uses of them.
   await http("list contacts (oauth)", "GET", "/crm/v3/objects/contacts", { bearer: access });
@@ -199,6 +203,21 @@ beforeAll(async () => {
   const appFails = await withoutTable("apps", () => http("app creation fails", "POST", "/admin/v1/apps", { bearer: ADMIN, json: { name: unique("app"), redirectUris: [REDIRECT] } }));
   expect(appFails.status).toBe(500);
   appFailureId = appFails.json.correlationId;
+
+  // Work outside requests logs its own lines (issue 19 §3): a sync batch carrying a secret as a property
+  // value, a dead letter, and a cron run.
+  const body = {
+    v: 1, id: `000000000000001-${unique("m")}-000`, portalId: acct.portalId, appId: app.appId, storeId: "shop", storeGen: "g",
+    objectType: "CONTACT", receivedAt: Date.now(), message: { externalObjectId: "c-1", action: "UPSERT", changedAt: 1, properties: { note: pat } },
+  };
+  for (const queue of ["crm-edge-sync", "crm-edge-sync-dlq"]) {
+    const ctx = createExecutionContext();
+    await worker.queue(createMessageBatch(queue, [{ id: unique("q"), timestamp: new Date(), attempts: 1, body }]), env, ctx);
+    await waitOnExecutionContext(ctx);
+  }
+  const cronCtx = createExecutionContext();
+  await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, cronCtx);
+  await waitOnExecutionContext(cronCtx);
 }, 60_000);
 
 afterAll(() => {
@@ -216,6 +235,11 @@ describe("secrets in a scripted session", () => {
     );
     expect(logs.filter((l) => l.includes("unhandled error")).length).toBeGreaterThanOrEqual(5); // the five 500s
     expect(exchanges.length).toBeGreaterThanOrEqual(40);
+    // The structured lines (issue 19 §3) were captured too: one per exchange, per queue batch, per cron run.
+    const structured = (type: string) => logs.filter((l) => l.startsWith(`log: {"type":"${type}"`));
+    expect(structured("request")).toHaveLength(exchanges.length);
+    expect(structured("queue_batch")).toHaveLength(2);
+    expect(structured("cron")).toHaveLength(1);
   });
 
   it("no secret appears in any log line", () => {

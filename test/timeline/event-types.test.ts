@@ -3,9 +3,16 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { admin, call, expectError, tenant } from "../helpers/api";
 import { createProp, createRecord, createType, dev, expectStored, getEvent, typesPath } from "./helpers";
-import { traffic } from "./traffic";
 
-const docsExample = traffic<{ requestBody: Record<string, unknown> }>("hubspot-docs-examples/timeline_v1__post_event_type.json");
+/** A request in the documentation's form: applicationId as a string, Handlebars templates (the traffic suite
+ * sends the documentation's own example: test/traffic/timeline-docs-examples.test.ts). */
+const docsStyle = {
+  name: "Order placed",
+  applicationId: "0",
+  objectType: "CONTACT",
+  headerTemplate: "# Order {{id}}\nPlaced for a {{objectType}}",
+  detailTemplate: "Placed on {{#formatDate timestamp}}{{/formatDate}}",
+};
 
 describe("POST event-types", () => {
   it("answers 200 with the saved definition, templates null when unset", async () => {
@@ -23,13 +30,13 @@ describe("POST event-types", () => {
     });
   });
 
-  it("accepts the documentation's request (applicationId as a string, templates) and ignores unknown fields", async () => {
+  it("accepts the documentation's form of request (applicationId as a string, templates) and ignores unknown fields", async () => {
     const t = await tenant();
-    const body = { ...docsExample.requestBody, applicationId: String(t.appId), url: "https://x.example", somethingElse: 1 };
+    const body = { ...docsStyle, applicationId: String(t.appId), url: "https://x.example", somethingElse: 1 };
     const res = await dev(t, "POST", typesPath(t.appId), body);
     expect(res.status, res.text).toBe(200);
-    expect(res.json.headerTemplate).toBe(docsExample.requestBody.headerTemplate);
-    expect(res.json.detailTemplate).toBe(docsExample.requestBody.detailTemplate);
+    expect(res.json.headerTemplate).toBe(docsStyle.headerTemplate);
+    expect(res.json.detailTemplate).toBe(docsStyle.detailTemplate);
     expect(res.json).not.toHaveProperty("url");
     expect(res.json).not.toHaveProperty("somethingElse");
   });

@@ -1,8 +1,8 @@
 /** Timeline events: writes, reads, value validation, idempotency, batches and credentials (spec 2.8, 4.3, 5.3, 9.4). */
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { admin, call, expectError, tenant, type Tenant } from "../helpers/api";
 import { createProp, createRecord, createType, eventPath, expectStored, getEvent, putEvent } from "./helpers";
+import { accountD1 } from "../helpers/shards";
 
 /** A contact event type with one property of each type, and a contact to put events on. */
 async function setup(t: Tenant) {
@@ -16,7 +16,7 @@ async function setup(t: Tenant) {
 }
 
 const countEvents = async (portalId: number) =>
-  (await env.DB.prepare("select count(*) as n from timeline_events where portal_id = ?").bind(portalId).first<{ n: number }>())?.n;
+  (await (await accountD1(portalId)).prepare("select count(*) as n from timeline_events where portal_id = ?").bind(portalId).first<{ n: number }>())?.n;
 
 describe("PUT and POST event", () => {
   it.each(["PUT", "POST"])("%s stores the event and answers 204 with no body", async (method) => {
@@ -197,13 +197,13 @@ describe("PUT event/batch", () => {
     const eventWrappers = Array.from({ length: 100 }, (_, i) => ({ id: `h${i}`, eventTypeId: type.id, email: `heavy${i}@example.com`, utk: `utk-${i}`, plan: `p${i}` }));
     const res = await call("PUT", `${eventPath(t.appId)}/batch`, { token: t.oauth, body: { eventWrappers } });
     expect(res.status, res.text).toBe(204);
-    const rows = await env.DB.prepare(
+    const rows = await (await accountD1(t.portalId)).prepare(
       "select count(*) as n, sum(json_extract(properties, '$.plan_name') = 'p' || substr(email, 6, instr(email, '@') - 6)) as stamped from crm_objects where portal_id = ? and object_type = 'contacts'",
     )
       .bind(t.portalId)
       .first<{ n: number; stamped: number }>();
     expect(rows).toEqual({ n: 100, stamped: 100 });
-    const ties = await env.DB.prepare("select count(*) as n from timeline_utks where portal_id = ?").bind(t.portalId).first<{ n: number }>();
+    const ties = await (await accountD1(t.portalId)).prepare("select count(*) as n from timeline_utks where portal_id = ?").bind(t.portalId).first<{ n: number }>();
     expect(ties?.n).toBe(100);
     expect((await getEvent(t, type.id, "h42")).json.objectId).toEqual(expect.any(Number));
   });

@@ -52,14 +52,14 @@ function countsOf(text: string): Record<string, number> | null {
 }
 
 /** Sends the import request to `webhookUri` and records the outcome. Never throws for integrator failures. */
-export async function sendImport(db: Db, env: Env, t: ImportTrigger, webhookUri: string, now: number): Promise<ImportRow> {
+export async function sendImport(db: Db, control: Db, env: Env, t: ImportTrigger, webhookUri: string, now: number): Promise<ImportRow> {
   const body = JSON.stringify({ portalId: t.portalId, appId: t.appId, storeId: t.storeId, importStartedAt: now, trigger: t.trigger, objectTypes: ECOMM_OBJECT_TYPES });
   let outcome: ImportRow["outcome"] = "FAILED";
   let httpStatus: number | null = null;
   let detail: string | null = null;
   let counts: Record<string, number> | null = null;
   try {
-    const app = await db.select({ secret: apps.clientSecret }).from(apps).where(eq(apps.appId, t.appId)).get();
+    const app = await control.select({ secret: apps.clientSecret }).from(apps).where(eq(apps.appId, t.appId)).get();
     if (!app) throw new OutboundError("blocked", `app ${t.appId} no longer exists`);
     const allowLoopback = loopbackAllowed(env);
     const url = checkOutboundUrl(webhookUri, allowLoopback).toString(); // sign exactly what is sent

@@ -7,6 +7,7 @@ import { and, asc, desc, eq, getTableColumns, isNotNull, lte, sql } from "drizzl
 import type { Db } from "../../db/client";
 import { ECOMM_OBJECT_TYPES, ecommLinks, ecommStores, ecommSyncErrors, type EcommObjectType } from "../../db/tables/ecomm";
 import { presentError } from "./status";
+import { recentRecords, type SyncedRecord } from "./store-records";
 import { presentStore } from "./stores";
 
 /** Open errors listed per store, newest first; the rest are counted and reachable through the errors API. */
@@ -16,7 +17,9 @@ export interface StoreOverview {
   store: ReturnType<typeof presentStore> & { createdAt: number };
   counts: Record<EcommObjectType, number>;
   openErrors: number;
-  errors: ReturnType<typeof presentError>[];
+  errors: (ReturnType<typeof presentError> & { serviceId: number | null })[];
+  /** The store's most recently linked records, with their CRM records (store-records.ts). */
+  recent: SyncedRecord[];
 }
 
 export async function storeOverview(db: Db, portalId: number): Promise<StoreOverview[]> {
@@ -26,6 +29,9 @@ export async function storeOverview(db: Db, portalId: number): Promise<StoreOver
     .select({
       ...getTableColumns(e),
       n: sql<number>`row_number() over (partition by ${e.storeId} order by ${e.erroredAt} desc, ${e}.rowid desc)`.as("n"),
+      // The object's CRM record, for a link from the error (issue 19 §4); a lookup in the links' unique index.
+      // Columns are qualified by hand: drizzle leaves a lone table's columns unqualified, which `l` would capture.
+      serviceId: sql<number | null>`(select l.service_id from ${ecommLinks} l where l.portal_id = ${e}.portal_id and l.store_id = ${e}.store_id and l.object_type = ${e}.object_type and l.external_id = ${e}.external_id)`.as("service_id"),
     })
     .from(e)
     .where(and(eq(e.portalId, portalId), eq(e.status, "OPEN")))
@@ -49,6 +55,7 @@ export async function storeOverview(db: Db, portalId: number): Promise<StoreOver
       .where(lte(ranked.n, ERRORS_PER_STORE))
       .orderBy(asc(ranked.storeId), desc(ranked.erroredAt), asc(ranked.n)),
   ]);
+  const recent = await recentRecords(db, portalId, stores.map((s) => s.storeId));
   return stores.map((s) => {
     const perType = Object.fromEntries(ECOMM_OBJECT_TYPES.map((t) => [t, 0])) as Record<EcommObjectType, number>;
     for (const c of counts) if (c.storeId === s.storeId) perType[c.objectType] = c.n;
@@ -56,7 +63,8 @@ export async function storeOverview(db: Db, portalId: number): Promise<StoreOver
       store: { ...presentStore(s), createdAt: s.createdAt },
       counts: perType,
       openErrors: errorCounts.find((e) => e.storeId === s.storeId)?.n ?? 0,
-      errors: errors.filter((e) => e.storeId === s.storeId).map(presentError),
+      errors: errors.filter((e) => e.storeId === s.storeId).map((e) => ({ ...presentError(e), serviceId: e.serviceId })),
+      recent: recent.get(s.storeId) ?? [],
     };
   });
 }

@@ -58,9 +58,22 @@ export interface PlanContext {
  * of every email a contact message could set. (Only v1 `hs_assoc__*` association properties can need a
  * second read, see planBatch.)
  */
-export async function readPlanContext(db: Db, msgs: SyncQueueMessage[]): Promise<PlanContext> {
+export async function readPlanContext(db: Db, msgs: SyncQueueMessage[], control: Db = db): Promise<PlanContext> {
   // Every owner whose settings could govern a message (an OAuth message: its app's, then its account's).
-  const owners = [...new Map(msgs.flatMap((m) => syncSettingsOwners(m.portalId, m.appId)).map((o) => [settingsKey(o), [o.kind, o.id]])).values()];
+  // App-level settings live in the control plane, account-level ones on the account's shard (issue 16):
+  // with separate databases the app rows are one more read, run alongside the shard's batch.
+  const allOwners = [...new Map(msgs.flatMap((m) => syncSettingsOwners(m.portalId, m.appId)).map((o) => [settingsKey(o), [o.kind, o.id] as const])).values()];
+  const split = control !== db;
+  const owners = split ? allOwners.filter(([kind]) => kind === "portal") : allOwners;
+  const appOwners = allOwners.filter(([kind]) => kind === "app");
+  const appSettings =
+    split && appOwners.length
+      ? control
+          .select()
+          .from(ecommSettings)
+          .where(sql`(${ecommSettings.ownerKind}, ${ecommSettings.ownerId}) in (select value->>0, value->>1 from json_each(${JSON.stringify(appOwners)}))`)
+          .all()
+      : Promise.resolve([]);
   const stores = [...new Map(msgs.map((m) => [storeKey(m.portalId, m.storeId), [m.portalId, m.storeId]])).values()];
   const dealPortals = [...new Set(msgs.filter((m) => m.objectType === "DEAL").map((m) => m.portalId))];
   const keys = new Map<string, LinkKey>();
@@ -74,7 +87,7 @@ export async function readPlanContext(db: Db, msgs: SyncQueueMessage[]): Promise
       }
     }
   }
-  const [settingsRows, storeRows, stageRows, linkRows, contactRows] = await db.batch([
+  const [[shardSettings, storeRows, stageRows, linkRows, contactRows], appRows] = await Promise.all([db.batch([
     db
       .select()
       .from(ecommSettings)
@@ -99,7 +112,8 @@ export async function readPlanContext(db: Db, msgs: SyncQueueMessage[]): Promise
           sql`(${crmObjects.portalId}, ${crmObjects.email}) in (select value->>0, value->>1 from json_each(${JSON.stringify(candidateEmails(msgs))}))`,
         ),
       ),
-  ]);
+  ]), appSettings]);
+  const settingsRows = [...appRows, ...shardSettings];
   const stages = new Map<number, Set<string>>();
   for (const s of stageRows) {
     const set = stages.get(s.portalId) ?? new Set<string>();

@@ -46,6 +46,12 @@ export function settingsOwnerFor(principal: Principal, appId: number | undefined
   }
 }
 
+/**
+ * Where an owner's settings live (issue 16): an app's in the control plane (they govern every install),
+ * an account's on the account's shard.
+ */
+export const settingsDb = (owner: SettingsOwner, accountDb: Db, control: Db): Db => (owner.kind === "app" ? control : accountDb);
+
 /** The key of an owner's row in a map of settings rows (`${ownerKind}:${ownerId}`). */
 export const settingsKey = (owner: SettingsOwner) => `${owner.kind}:${owner.id}`;
 

@@ -28,6 +28,22 @@ declare module "hubspot" {
   class Contact {
     get(opts?: Record<string, unknown>): RequestPromise;
     getAll(opts?: Record<string, unknown>): RequestPromise;
+    // The rest of the v1 contacts methods (issue 18); addSecondaryEmail and `properties` are not served.
+    getRecentlyModified(opts: Record<string, unknown>): RequestPromise;
+    getRecentlyCreated(opts: Record<string, unknown>): RequestPromise;
+    getByEmail(email: string): RequestPromise;
+    getByEmailBatch(email: string[]): RequestPromise;
+    getById(number: string, opts?: { property?: string[]; propertyMode?: string; formSubmissionMode?: string; showListMemberships?: boolean }): RequestPromise;
+    getByIdBatch(ids: number[]): RequestPromise;
+    getByToken(utk: string): RequestPromise;
+    delete(id: number): RequestPromise;
+    update(id: number, data: object): RequestPromise;
+    create(data: object): RequestPromise;
+    createOrUpdate(email: string, data: object): RequestPromise;
+    updateByEmail(email: string, data: object): RequestPromise;
+    createOrUpdateBatch(data: object[]): RequestPromise;
+    merge(primaryVid: string, secondaryVid: string): RequestPromise;
+    search(query: string, opts?: Record<string, unknown>): RequestPromise;
   }
 
   class Timeline {

@@ -1,6 +1,6 @@
 /**
  * Replays every recorded blog post list request of hubspot-ruby-apptopia
- * (../shared/reference/traffic/hubspot-ruby-apptopia/blog_posts_v2_list__*.json, read in place, never copied)
+ * (shared/reference/traffic/hubspot-ruby-apptopia/blog_posts_v2_list__*.json, read in place by ./recordings)
  * against a fresh account with a few seeded posts.
  *
  * What the recordings let us assert honestly:
@@ -18,7 +18,8 @@
 import { describe, expect, it } from "vitest";
 import { POST_STATES } from "../../src/db/tables/content";
 import { call, expectError, tenant } from "../helpers/api";
-import { createPost, expectSameShape, publish, recordingsUnder, V2, type Recording } from "./helpers";
+import { createPost, expectSameShape, publish, V2 } from "../content/helpers";
+import { recordingsUnder, type TrafficRecord as Recording } from "./recordings";
 
 const RECORDINGS = recordingsUnder("hubspot-ruby-apptopia/blog_posts_v2_list__");
 

@@ -1,23 +1,12 @@
-/// <reference types="vite/client" />
 import { describe, expect, it } from "vitest";
 import { call, tenant } from "../helpers/api";
 import { script } from "../helpers/integrator";
-import { createRecord, defineCard, viewPath } from "./helpers";
+import { createRecord, defineCard, viewPath } from "../cards/helpers";
 
-/**
- * Recorded integrator payloads (../shared/reference/traffic/crm-cards/, never copied into the repo). The
- * first pattern is that directory from the repository root; the second is the same directory seen from a
- * worktree one level deeper (/work/wt/<name>). Whichever exists is used; the test fails if neither does.
- */
-const files = import.meta.glob(["../../../shared/reference/traffic/crm-cards/*.json", "../../../../shared/reference/traffic/crm-cards/*.json"], {
-  eager: true,
-  import: "default",
-});
-const recorded = (name: string) => {
-  const hit = Object.entries(files).find(([path]) => path.endsWith(`/${name}.json`));
-  if (!hit) throw new Error(`recorded payload ${name} not found; found ${Object.keys(files).join(", ") || "none"}`);
-  return hit[1] as { responseBody?: unknown; responseBody_partial?: unknown };
-};
+import { recording } from "./recordings";
+
+/** Recorded integrator payloads (shared/reference/traffic/crm-cards/, read in place by ./recordings). */
+const recorded = (name: string) => recording<{ responseBody?: unknown; responseBody_partial?: unknown }>(`crm-cards/${name}.json`);
 
 /**
  * The samples carry placeholders for values their code computes (`<associatedObjectId>`, `<DOMAIN>`...).

@@ -1,11 +1,14 @@
 /**
- * What real clients send (reference §10 #1, #6, #7): node-hubspot's timeline requests as captured on the wire
+ * What real clients send (reference §10 #1, #6, #7; traffic suite, issue 17 §6): node-hubspot's timeline requests as captured on the wire
  * (clients_wire/probe_out.json) and its unit-test mocks, replayed against this Worker with ids swapped in.
  */
 import { describe, expect, it } from "vitest";
 import { call, tenant } from "../helpers/api";
-import { typesPath } from "./helpers";
-import { traffic, wireTimelineRequests } from "./traffic";
+import { typesPath } from "../timeline/helpers";
+import { recording, wireRequests, type WireRequest } from "./recordings";
+
+/** Timeline requests node-hubspot put on the wire (clients_wire/probe_out.json). */
+const wireTimelineRequests = () => wireRequests().filter((r): r is WireRequest => typeof r.url === "string" && r.url.startsWith("/integrations/v1/"));
 
 describe("node-hubspot's timeline calls", () => {
   it("succeed in the order an integration makes them, with the statuses clients expect", async () => {
@@ -39,7 +42,7 @@ describe("node-hubspot's timeline calls", () => {
 
   it.each(["07", "09"])("mock %s (create with ?userId=) is accepted as sent", async (n) => {
     const t = await tenant();
-    const mock = traffic(`synthetic-test-mocks/timeline_v1__${n}.json`);
+    const mock = recording(`synthetic-test-mocks/timeline_v1__${n}.json`);
     let path = mock.path.replace("/12345/", `/${t.appId}/`);
     if (n === "09") {
       const type = await call("POST", typesPath(t.appId), { token: t.developerKey, body: { name: "x" } });

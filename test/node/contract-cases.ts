@@ -1,0 +1,387 @@
+/**
+ * One case per operation of the OpenAPI document (issue 17 §5): the request that succeeds, and the requests
+ * for the error statuses the generic provocations of the contract test cannot reach. A case is keyed
+ * `METHOD /path/{param}` as the document names the operation; an operation without a case fails the guard.
+ */
+import { integratorUrl, workerUrl } from "./helpers";
+import { adminToken, api, cardBody, freshInstall, ok, script, settingsBody, signIn, uniq, type Fixtures } from "./contract-fixtures";
+
+export interface Req {
+  params?: Record<string, string | number>;
+  query?: Record<string, string>;
+  json?: unknown;
+  form?: Record<string, string>;
+  /** Sent as the body as it is (malformed JSON, oversize bodies). */
+  raw?: string;
+  token?: string;
+  cookie?: string;
+  headers?: Record<string, string>;
+}
+
+type Make = (f: Fixtures) => Req | Promise<Req>;
+
+export interface Case {
+  /** The request that succeeds (any documented status below 400). */
+  ok: Make;
+  /** Requests for error statuses, where the generic provocation does not fit the operation. */
+  errors?: Partial<Record<number, Make>>;
+  /** Documented statuses this test cannot provoke, each with the reason. */
+  cannot?: Partial<Record<number, string>>;
+}
+
+const V2 = "/content/api/v2";
+const dev = (f: Fixtures) => f.t.developerKey;
+const appParams = (f: Fixtures) => ({ appId: f.t.appId });
+const typeParams = (f: Fixtures) => ({ appId: f.t.appId, eventTypeId: f.eventType });
+const crm = (f: Fixtures) => ({ objectType: "contacts", objectId: f.contact });
+const newContact = async (f: Fixtures) =>
+  Number((await ok(api("POST", "/crm/v3/objects/contacts", { token: f.t.pat, json: { properties: { firstname: "x" } } }), 201)).json.id);
+const importStarted = async (f: Fixtures) => (await ok(api("POST", `/extensions/ecomm/v2/stores/${encodeURIComponent(f.storeId)}/import`, { token: f.t.oauth }))).json.importStartedAt as number;
+const authorize = (f: Fixtures) => ({ client_id: f.t.clientId, redirect_uri: "http://127.0.0.1/callback", scope: "crm.objects.contacts.read" });
+const QUEUE_REFUSAL = "the sync queue refusing sendBatch is a platform fault, injected in test/reliability/queue-faults.test.ts";
+const V1 = "/contacts/v1/contact";
+const props = (extra: Record<string, string> = {}) => ({ properties: Object.entries({ firstname: "v1", ...extra }).map(([property, value]) => ({ property, value })) });
+/** A fresh v1 contact with its own email, for the operations that change or remove one. */
+const v1Contact = async (f: Fixtures) => {
+  const email = `${uniq("v1")}@example.com`;
+  const vid = (await ok(api("POST", V1, { token: f.t.pat, json: props({ email }) }))).json.vid as number;
+  return { vid, email };
+};
+
+export const CASES: Record<string, Case> = {
+  // ---------------------------------------------------------------- operator API
+  "POST /admin/v1/accounts": { ok: () => ({ token: adminToken(), json: { name: uniq("acct") } }) },
+  "POST /admin/v1/apps": { ok: () => ({ token: adminToken(), json: { name: uniq("app"), redirectUris: ["http://127.0.0.1/cb"] } }) },
+  "POST /admin/v1/accounts/{portalId}/private-apps": { ok: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId }, json: { name: "pa" } }) },
+  "POST /admin/v1/accounts/{portalId}/installs": {
+    ok: async (f) => {
+      const acct = await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("i") } }), 201);
+      return { token: adminToken(), params: { portalId: acct.json.portalId }, json: { appId: f.t.appId } };
+    },
+  },
+  "DELETE /admin/v1/accounts/{portalId}/installs/{appId}": {
+    ok: async (f) => {
+      const acct = await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("d") } }), 201);
+      await ok(api("POST", `/admin/v1/accounts/${acct.json.portalId}/installs`, { token: adminToken(), json: { appId: f.t.appId } }), 201);
+      return { token: adminToken(), params: { portalId: acct.json.portalId, appId: f.t.appId } };
+    },
+  },
+  // Issue 16: shards and account moves. A move starts on a fresh account so the shared fixtures never move.
+  "GET /admin/v1/shards": { ok: () => ({ token: adminToken() }) },
+  "GET /admin/v1/accounts": {
+    ok: () => ({ token: adminToken(), query: { limit: "2" } }),
+    errors: { 400: () => ({ token: adminToken(), query: { limit: "many" } }) },
+  },
+  "GET /admin/v1/accounts/{portalId}": { ok: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId } }) },
+  "POST /admin/v1/accounts/{portalId}/move": {
+    ok: async () => {
+      const acct = await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("mv"), shard: "SHARD_1" } }), 201);
+      return { token: adminToken(), params: { portalId: acct.json.portalId }, json: { shard: "SHARD_2" } };
+    },
+    errors: {
+      400: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId }, json: { shard: "SHARD_99" } }),
+      409: async () => {
+        const acct = await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("mv"), shard: "SHARD_1" } }), 201);
+        return { token: adminToken(), params: { portalId: acct.json.portalId }, json: { shard: "SHARD_1" } };
+      },
+    },
+  },
+  "GET /admin/v1/accounts/{portalId}/usage": { ok: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId } }) },
+  "POST /admin/v1/accounts/{portalId}/users": { ok: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId }, json: { email: `${uniq("u")}@example.com` } }) },
+  "PATCH /admin/v1/apps/{appId}": {
+    ok: async () => {
+      const app = await ok(api("POST", "/admin/v1/apps", { token: adminToken(), json: { name: uniq("p"), redirectUris: ["http://127.0.0.1/cb"] } }), 201);
+      return { token: adminToken(), params: { appId: app.json.appId }, json: { scopes: ["crm.objects.contacts.read"] } };
+    },
+    // t's app has a CRM card, which needs more than this one scope.
+    errors: { 409: (f) => ({ token: adminToken(), params: { appId: f.t.appId }, json: { scopes: ["content"] } }) },
+  },
+
+  // ---------------------------------------------------------------- OAuth and sign-in
+  "GET /oauth/authorize": {
+    ok: (f) => ({ query: authorize(f), cookie: f.session.cookie }),
+    errors: { 400: (f) => ({ query: { ...authorize(f), client_id: "unknown-client" } }) },
+  },
+  "POST /oauth/authorize": {
+    ok: (f) => ({ form: { ...authorize(f), csrf: f.session.csrf, decision: "approve" }, cookie: f.session.cookie }),
+    errors: { 403: (f) => ({ form: { ...authorize(f), csrf: "wrong", decision: "approve" }, cookie: f.session.cookie }) },
+  },
+  "POST /oauth/v1/token": {
+    ok: async (f) => ({ form: { grant_type: "refresh_token", refresh_token: (await freshInstall(f.t)).refresh_token, client_id: f.t.clientId, client_secret: f.t.clientSecret } }),
+    // The client's credentials travel in the form, so leaving out a bearer token is no 401; a wrong secret
+    // over HTTP Basic is (issue 17 §1: 401 invalid_client; in the form it stays the recorded 400).
+    errors: {
+      401: async (f) => ({
+        form: { grant_type: "refresh_token", refresh_token: (await freshInstall(f.t)).refresh_token },
+        headers: { authorization: `Basic ${Buffer.from(`${f.t.clientId}:wrong`).toString("base64")}` },
+      }),
+    },
+  },
+  "GET /oauth/v1/access-tokens/{token}": { ok: (f) => ({ params: { token: f.t.oauth } }) },
+  "GET /oauth/v1/refresh-tokens/{token}": { ok: (f) => ({ params: { token: f.t.refresh } }) },
+  "DELETE /oauth/v1/refresh-tokens/{token}": {
+    ok: async (f) => ({ params: { token: (await freshInstall(f.t)).refresh_token } }),
+  },
+  "GET /login": { ok: () => ({ query: { next: "/app" } }), errors: { 400: () => ({ query: { next: "x".repeat(2001) } }) } },
+  "POST /login": {
+    ok: (f) => ({ form: { email: f.t.userEmail, password: f.t.userPassword }, headers: { origin: workerUrl() } }),
+    errors: {
+      401: (f) => ({ form: { email: f.t.userEmail, password: "wrong password" }, headers: { origin: workerUrl() } }),
+      403: (f) => ({ form: { email: f.t.userEmail, password: f.t.userPassword }, headers: { origin: "https://evil.example" } }),
+    },
+    cannot: { 429: "needs the sign-in throttle's budget of failures; test/web covers it, and running it here would lock the fixture user out" },
+  },
+  "POST /logout": {
+    ok: async (f) => {
+      const s = await signIn(f.t);
+      return { form: { csrf: s.csrf }, cookie: s.cookie };
+    },
+    errors: {
+      400: () => ({ form: { csrf: "x".repeat(201) } }),
+      403: (f) => ({ form: { csrf: "wrong" }, cookie: f.session.cookie }),
+    },
+  },
+
+  // ---------------------------------------------------------------- contacts v1, CRM records
+  "GET /contacts/v1/lists/all/contacts/all": {
+    ok: (f) => ({ token: f.t.pat, query: { count: "5", propertyMode: "value_only", formSubmissionMode: "none" } }),
+    errors: { 400: (f) => ({ token: f.t.pat, query: { count: "many" } }) },
+  },
+  // Legacy v1 contacts (issue 18).
+  "GET /contacts/v1/lists/all/contacts/recent": {
+    ok: (f) => ({ token: f.t.pat, query: { count: "5", property: "email" } }),
+    errors: { 400: (f) => ({ token: f.t.pat, query: { timeOffset: "yesterday" } }) },
+  },
+  "GET /contacts/v1/lists/recently_updated/contacts/recent": {
+    ok: (f) => ({ token: f.t.pat, query: { count: "5" } }),
+    errors: { 400: (f) => ({ token: f.t.pat, query: { vidOffset: "x" } }) },
+  },
+  "GET /contacts/v1/search/query": {
+    ok: (f) => ({ token: f.t.pat, query: { q: "example.com", count: "5" } }),
+    errors: { 400: (f) => ({ token: f.t.pat, query: { q: "" } }) },
+  },
+  "GET /contacts/v1/contact/vid/{vid}/profile": { ok: (f) => ({ token: f.t.pat, params: { vid: f.contact }, query: { propertyMode: "value_and_history" } }) },
+  "GET /contacts/v1/contact/email/{email}/profile": {
+    ok: async (f) => ({ token: f.t.pat, params: { email: (await v1Contact(f)).email } }),
+    errors: { 404: (f) => ({ token: f.t.pat, params: { email: `${uniq("nobody")}@example.com` } }) },
+  },
+  "GET /contacts/v1/contact/utk/{utk}/profile": {
+    ok: async (f) => {
+      const utk = uniq("utk");
+      await ok(api("POST", "/tracking/v1/identify", { token: f.t.pat, json: { utk, email: `${uniq("u")}@example.com` } }));
+      return { token: f.t.pat, params: { utk } };
+    },
+    errors: { 404: (f) => ({ token: f.t.pat, params: { utk: uniq("unknown") } }) },
+  },
+  "GET /contacts/v1/contact/vids/batch": {
+    ok: (f) => ({ token: f.t.pat, query: { vid: String(f.contact) } }),
+    errors: { 400: (f) => ({ token: f.t.pat, query: { vid: "x" } }) },
+  },
+  "GET /contacts/v1/contact/emails/batch": {
+    ok: async (f) => ({ token: f.t.pat, query: { email: (await v1Contact(f)).email } }),
+    errors: { 400: (f) => ({ token: f.t.pat }) },
+  },
+  "POST /contacts/v1/contact": {
+    ok: (f) => ({ token: f.t.pat, json: props({ email: `${uniq("new")}@example.com` }) }),
+    errors: {
+      400: (f) => ({ token: f.t.pat, json: props({ email: "not an email" }) }),
+      409: async (f) => ({ token: f.t.pat, json: props({ email: (await v1Contact(f)).email }) }),
+    },
+  },
+  "POST /contacts/v1/contact/vid/{vid}/profile": { ok: (f) => ({ token: f.t.pat, params: { vid: f.contact }, json: props({ lastname: "v1" }) }) },
+  "POST /contacts/v1/contact/email/{email}/profile": {
+    ok: async (f) => ({ token: f.t.pat, params: { email: (await v1Contact(f)).email }, json: props({ lastname: "v1" }) }),
+    errors: { 404: (f) => ({ token: f.t.pat, params: { email: `${uniq("nobody")}@example.com` }, json: props() }) },
+  },
+  "POST /contacts/v1/contact/createOrUpdate/email/{email}": {
+    ok: (f) => ({ token: f.t.pat, params: { email: `${uniq("cu")}@example.com` }, json: props() }),
+    errors: { 400: (f) => ({ token: f.t.pat, params: { email: "not-an-email" }, json: props() }) },
+  },
+  "POST /contacts/v1/contact/batch": {
+    ok: (f) => ({ token: f.t.pat, json: [{ email: `${uniq("b")}@example.com`, ...props() }, { vid: f.contact, ...props({ lastname: "b" }) }] }),
+    errors: { 400: (f) => ({ token: f.t.pat, json: [{ email: "not an email", ...props() }] }) },
+  },
+  "DELETE /contacts/v1/contact/vid/{vid}": { ok: async (f) => ({ token: f.t.pat, params: { vid: (await v1Contact(f)).vid } }) },
+  "POST /contacts/v1/contact/merge-vids/{vid}": {
+    ok: async (f) => ({ token: f.t.pat, params: { vid: (await v1Contact(f)).vid }, json: { vidToMerge: (await v1Contact(f)).vid } }),
+    errors: {
+      400: async (f) => {
+        const { vid } = await v1Contact(f);
+        return { token: f.t.pat, params: { vid }, json: { vidToMerge: vid } };
+      },
+    },
+  },
+  "POST /crm/v3/objects/{objectType}": { ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { properties: { firstname: "x" } } }) },
+  "GET /crm/v3/objects/{objectType}": {
+    ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, query: { limit: "2", properties: "email", archived: "false", associations: "companies" } }),
+  },
+  "GET /crm/v3/objects/{objectType}/{objectId}": { ok: (f) => ({ token: f.t.pat, params: crm(f), query: { propertiesWithHistory: "email" } }) },
+  "PATCH /crm/v3/objects/{objectType}/{objectId}": { ok: (f) => ({ token: f.t.pat, params: crm(f), json: { properties: { lastname: "y" } } }) },
+  "DELETE /crm/v3/objects/{objectType}/{objectId}": { ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts", objectId: await newContact(f) } }) },
+  "PUT /crm/v3/objects/{objectType}/{objectId}/associations/{toObjectType}/{toObjectId}": {
+    ok: (f) => ({ token: f.t.pat, params: { ...crm(f), toObjectType: "companies", toObjectId: f.company } }),
+  },
+  "DELETE /crm/v3/objects/{objectType}/{objectId}/associations/{toObjectType}/{toObjectId}": {
+    ok: (f) => ({ token: f.t.pat, params: { ...crm(f), toObjectType: "companies", toObjectId: f.company } }),
+  },
+
+  // ---------------------------------------------------------------- ecommerce bridge
+  "PUT /extensions/ecomm/v2/settings": { ok: (f) => ({ token: dev(f), query: { appId: String(f.t.appId), showProvidedMappings: "false" }, json: settingsBody() }) },
+  "GET /extensions/ecomm/v2/settings": { ok: (f) => ({ token: dev(f), query: { appId: String(f.t.appId) } }), errors: { 400: (f) => ({ token: dev(f), query: { appId: "x" } }) } },
+  "DELETE /extensions/ecomm/v2/settings": {
+    ok: async (f) => {
+      await ok(api("PUT", "/extensions/ecomm/v2/settings", { token: f.t.pat, json: settingsBody() }));
+      return { token: f.t.pat };
+    },
+    errors: { 400: (f) => ({ token: dev(f), query: { appId: "x" } }) },
+  },
+  "PUT /extensions/ecomm/v2/stores": { ok: (f) => ({ token: f.t.oauth, json: { id: uniq("s"), label: "S", adminUri: "https://s.example.com/admin" } }) },
+  "GET /extensions/ecomm/v2/stores": { ok: (f) => ({ token: f.t.oauth }) },
+  "GET /extensions/ecomm/v2/stores/{storeId}": { ok: (f) => ({ token: f.t.oauth, params: { storeId: f.storeId } }) },
+  "DELETE /extensions/ecomm/v2/stores/{storeId}": {
+    ok: async (f) => {
+      const id = uniq("gone");
+      await ok(api("PUT", "/extensions/ecomm/v2/stores", { token: f.t.oauth, json: { id, label: "G", adminUri: "https://g.example.com/admin" } }));
+      return { token: f.t.oauth, params: { storeId: id } };
+    },
+  },
+  "POST /extensions/ecomm/v2/stores/{storeId}/import": { ok: (f) => ({ token: f.t.oauth, params: { storeId: f.storeId } }) },
+  "POST /extensions/ecomm/v2/imports/page": {
+    ok: async (f) => ({
+      token: f.t.oauth,
+      json: { importStartedAt: await importStarted(f), pageNumber: 1, storeId: f.storeId, objectType: "PRODUCT", messages: [{ externalObjectId: uniq("p"), properties: { title: "T" } }] },
+    }),
+  },
+  "POST /extensions/ecomm/v2/imports/end": {
+    ok: async (f) => ({ token: f.t.oauth, json: { importStartedAt: await importStarted(f), pageCount: 1, itemCount: 1, storeId: f.storeId, objectType: "PRODUCT" } }),
+  },
+  "PUT /extensions/ecomm/v2/sync/messages": {
+    ok: (f) => ({ token: f.t.oauth, json: { storeId: f.storeId, objectType: "PRODUCT", messages: [{ action: "UPSERT", externalObjectId: uniq("p"), properties: { title: "T" } }] } }),
+    cannot: { 503: QUEUE_REFUSAL },
+  },
+  "GET /extensions/ecomm/v2/sync/status/{storeId}/{objectType}/{externalObjectId}": {
+    ok: (f) => ({ token: f.t.oauth, params: { storeId: f.storeId, objectType: "CONTACT", externalObjectId: f.syncedId } }),
+  },
+  "GET /extensions/ecomm/v2/sync/errors": { ok: (f) => ({ token: f.t.oauth }), errors: { 400: (f) => ({ token: f.t.oauth, query: { limit: "x" } }) } },
+  "GET /extensions/ecomm/v2/sync/errors/portal": { ok: (f) => ({ token: f.t.pat }), errors: { 400: (f) => ({ token: f.t.pat, query: { limit: "x" } }) } },
+  "GET /extensions/ecomm/v2/sync/errors/portal/{portalId}": { ok: (f) => ({ token: f.t.pat, params: { portalId: f.t.portalId } }) },
+  "GET /extensions/ecomm/v2/sync/errors/app/{appId}": { ok: (f) => ({ token: dev(f), params: appParams(f) }) },
+
+  // ---------------------------------------------------------------- timeline
+  "POST /integrations/v1/{appId}/timeline/event-types": { ok: (f) => ({ token: dev(f), params: appParams(f), json: { name: uniq("type") } }) },
+  "GET /integrations/v1/{appId}/timeline/event-types": { ok: (f) => ({ token: dev(f), params: appParams(f) }) },
+  "GET /integrations/v1/{appId}/timeline/event-types/{eventTypeId}": { ok: (f) => ({ token: dev(f), params: typeParams(f) }) },
+  "PUT /integrations/v1/{appId}/timeline/event-types/{eventTypeId}": { ok: (f) => ({ token: dev(f), params: typeParams(f), json: { name: "Webinar 2" } }) },
+  "DELETE /integrations/v1/{appId}/timeline/event-types/{eventTypeId}": {
+    ok: async (f) => {
+      const type = await ok(api("POST", `/integrations/v1/${f.t.appId}/timeline/event-types`, { token: dev(f), json: { name: uniq("gone") } }));
+      return { token: dev(f), params: { appId: f.t.appId, eventTypeId: type.json.id } };
+    },
+  },
+  "POST /integrations/v1/{appId}/timeline/event-types/{eventTypeId}/properties": {
+    ok: (f) => ({ token: dev(f), params: typeParams(f), json: { name: uniq("p").replace(/-/g, "_"), label: "P", propertyType: "String" } }),
+  },
+  "GET /integrations/v1/{appId}/timeline/event-types/{eventTypeId}/properties": { ok: (f) => ({ token: dev(f), params: typeParams(f) }) },
+  "PUT /integrations/v1/{appId}/timeline/event-types/{eventTypeId}/properties": {
+    ok: (f) => ({ token: dev(f), params: typeParams(f), json: { id: f.property, label: "Title 2" } }),
+  },
+  "DELETE /integrations/v1/{appId}/timeline/event-types/{eventTypeId}/properties/{propertyId}": {
+    ok: async (f) => {
+      const p = await ok(api("POST", `/integrations/v1/${f.t.appId}/timeline/event-types/${f.eventType}/properties`, { token: dev(f), json: { name: uniq("g").replace(/-/g, "_"), label: "G", propertyType: "String" } }));
+      return { token: dev(f), params: { ...typeParams(f), propertyId: p.json.id } };
+    },
+  },
+  "PUT /integrations/v1/{appId}/timeline/event": { ok: (f) => ({ token: f.t.oauth, params: appParams(f), json: { id: uniq("e"), eventTypeId: f.eventType, objectId: f.contact } }) },
+  "POST /integrations/v1/{appId}/timeline/event": { ok: (f) => ({ token: f.t.oauth, params: appParams(f), json: { id: uniq("e"), eventTypeId: f.eventType, objectId: f.contact } }) },
+  "PUT /integrations/v1/{appId}/timeline/event/batch": {
+    ok: (f) => ({ token: f.t.oauth, params: appParams(f), json: { eventWrappers: [{ id: uniq("e"), eventTypeId: f.eventType, objectId: f.contact }] } }),
+  },
+  "POST /integrations/v1/{appId}/timeline/event/batch": {
+    ok: (f) => ({ token: f.t.oauth, params: appParams(f), json: { eventWrappers: [{ id: uniq("e"), eventTypeId: f.eventType, objectId: f.contact }] } }),
+  },
+  "GET /integrations/v1/{appId}/timeline/event/{eventTypeId}/{eventId}": { ok: (f) => ({ token: f.t.oauth, params: { ...typeParams(f), eventId: f.eventId } }) },
+  "POST /tracking/v1/identify": { ok: (f) => ({ token: f.t.pat, json: { utk: uniq("utk"), email: `${uniq("v")}@example.com` } }) },
+  "GET /crm/v3/objects/{objectType}/{objectId}/timeline": {
+    ok: (f) => ({ token: f.t.pat, params: crm(f), query: { limit: "5" } }),
+  },
+
+  // ---------------------------------------------------------------- content
+  "GET /content/api/v2/blogs": { ok: (f) => ({ token: f.t.oauth, query: { limit: "5" } }), errors: { 400: (f) => ({ token: f.t.oauth, query: { limit: "0" } }) } },
+  "POST /content/api/v2/blogs": { ok: (f) => ({ token: f.t.oauth, json: { name: uniq("blog") } }) },
+  "GET /content/api/v2/blogs/{id}": { ok: (f) => ({ token: f.t.oauth, params: { id: f.blog } }) },
+  "GET /content/api/v2/blog-authors": { ok: (f) => ({ token: f.t.oauth }), errors: { 400: (f) => ({ token: f.t.oauth, query: { offset: "x" } }) } },
+  "POST /content/api/v2/blog-authors": { ok: (f) => ({ token: f.t.oauth, json: { full_name: "Ann" } }) },
+  "GET /content/api/v2/blog-authors/{id}": { ok: (f) => ({ token: f.t.oauth, params: { id: f.author } }) },
+  "GET /content/api/v2/topics": { ok: (f) => ({ token: f.t.oauth }), errors: { 400: (f) => ({ token: f.t.oauth, query: { limit: "x" } }) } },
+  "POST /content/api/v2/topics": {
+    ok: (f) => ({ token: f.t.oauth, json: { name: uniq("Topic") } }),
+    errors: { 409: (f) => ({ token: f.t.oauth, json: { name: f.topicName } }) },
+  },
+  "GET /content/api/v2/topics/{id}": { ok: (f) => ({ token: f.t.oauth, params: { id: f.topic } }) },
+  "GET /content/api/v2/blog-posts": { ok: (f) => ({ token: f.t.oauth, query: { state: "draft" } }), errors: { 400: (f) => ({ token: f.t.oauth, query: { order_by: "nope" } }) } },
+  "POST /content/api/v2/blog-posts": {
+    ok: (f) => ({ token: f.t.oauth, json: { name: "P", content_group_id: f.blog } }),
+    errors: { 409: (f) => ({ token: f.t.oauth, json: { name: "P", slug: f.postSlug } }) },
+  },
+  "GET /content/api/v2/blog-posts/{id}": { ok: (f) => ({ token: f.t.oauth, params: { id: f.post } }) },
+  "PUT /content/api/v2/blog-posts/{id}": {
+    ok: (f) => ({ token: f.t.oauth, params: { id: f.post }, json: { post_summary: "s" } }),
+    errors: {
+      409: async (f) => {
+        const other = await ok(api("POST", `${V2}/blog-posts`, { token: f.t.oauth, json: { name: "Other" } }), 201);
+        return { token: f.t.oauth, params: { id: other.json.id }, json: { slug: f.postSlug } };
+      },
+    },
+  },
+  "DELETE /content/api/v2/blog-posts/{id}": {
+    ok: async (f) => ({ token: f.t.oauth, params: { id: (await ok(api("POST", `${V2}/blog-posts`, { token: f.t.oauth, json: { name: "Gone" } }), 201)).json.id } }),
+  },
+  "POST /content/api/v2/blog-posts/{id}/publish-action": {
+    ok: (f) => ({ token: f.t.oauth, params: { id: f.post }, json: { action: "schedule-publish" } }),
+    errors: {
+      409: async (f) => {
+        const gone = await ok(api("POST", `${V2}/blog-posts`, { token: f.t.oauth, json: { name: "Deleted" } }), 201);
+        await ok(api("DELETE", `${V2}/blog-posts/${gone.json.id}`, { token: f.t.oauth }), 204);
+        return { token: f.t.oauth, params: { id: gone.json.id }, json: { action: "schedule-publish" } };
+      },
+    },
+  },
+  "POST /email/public/v1/smtpapi/tokens": { ok: (f) => ({ token: f.t.oauth, json: { campaignName: "c" } }) },
+  "GET /email/public/v1/smtpapi/tokens": { ok: (f) => ({ token: f.t.oauth }) },
+  "POST /email/public/v1/smtpapi/tokens/{userName}/password-reset": { ok: (f) => ({ token: f.t.oauth, params: { userName: f.smtpUser } }) },
+  "DELETE /email/public/v1/smtpapi/tokens/{userName}": {
+    ok: async (f) => ({ token: f.t.oauth, params: { userName: (await ok(api("POST", "/email/public/v1/smtpapi/tokens", { token: f.t.oauth, json: { campaignName: "g" } }), 201)).json.userName } }),
+  },
+
+  // ---------------------------------------------------------------- CRM cards
+  "POST /extensions/sales-objects/v1/object-types": { ok: (f) => ({ token: dev(f), json: cardBody(f.t, `/${uniq("f")}`, `/${uniq("a")}`) }) },
+  "GET /extensions/sales-objects/v1/object-types": {
+    ok: (f) => ({ token: dev(f), query: { applicationId: String(f.t.appId) } }),
+    errors: { 400: (f) => ({ token: dev(f), query: { applicationId: "x" } }) },
+  },
+  "GET /extensions/sales-objects/v1/object-types/{objectTypeId}": { ok: (f) => ({ token: dev(f), params: { objectTypeId: f.card } }) },
+  "PUT /extensions/sales-objects/v1/object-types/{objectTypeId}": {
+    ok: (f) => ({ token: dev(f), params: { objectTypeId: f.card }, json: cardBody(f.t, f.cardFetchPath, f.cardActionBase) }),
+  },
+  "DELETE /extensions/sales-objects/v1/object-types/{objectTypeId}": {
+    ok: async (f) => {
+      const card = await ok(api("POST", "/extensions/sales-objects/v1/object-types", { token: dev(f), json: cardBody(f.t, `/${uniq("f")}`, `/${uniq("a")}`) }));
+      return { token: dev(f), params: { objectTypeId: card.json.id } };
+    },
+  },
+  "GET /crm/v3/objects/{objectType}/{objectId}/cards": { ok: (f) => ({ token: f.t.oauth, params: crm(f), query: { userId: String(f.t.userId) } }) },
+  "POST /crm/v3/objects/{objectType}/{objectId}/cards/{cardId}/actions": {
+    ok: async (f) => {
+      const uri = `${integratorUrl()}${f.cardActionBase}/${uniq("go")}`;
+      await script(f.cardFetchPath, { results: [], secondaryActions: [{ type: "ACTION_HOOK", httpMethod: "POST", uri, label: "Go" }] });
+      await script(new URL(uri).pathname, { message: "Done" });
+      const view = await ok(api("GET", `/crm/v3/objects/contacts/${f.contact}/cards?userId=${f.t.userId}`, { token: f.t.oauth }));
+      const card = view.json.cards.find((c: { cardId: number }) => c.cardId === f.card);
+      return { token: f.t.oauth, params: { ...crm(f), cardId: f.card }, json: { userId: f.t.userId, action: card.secondaryActions[0] } };
+    },
+  },
+
+  // ---------------------------------------------------------------- meta
+  "GET /openapi.json": { ok: () => ({}) },
+  "GET /healthz": { ok: () => ({}) },
+};
