@@ -8,7 +8,8 @@
  *                                 on timings; its chart goes to bench/.build/ratios.svg, the committed one stays
  *   node bench/run.mjs --soak     the 60 s soak only (issue #9); writes bench/results-soak.json
  *   --closed-readers               soak readers without the 100 ms pause (saturates workerd; see README)
- *   --only=ingest,e2e,reads,cards,cron,profile,bundle   a subset (debugging)
+ *   --only=ingest,e2e,reads,cards,cron,profile,bundle,shards   a subset (debugging); `shards` runs figures 2–4 on
+ *                                 the sharded cluster too (with e2e/reads/cards), then scale-out and the probes
  *
  * Exit code 1 when a correctness check fails: the final sync state differs from the last-write-wins
  * oracle, any 5xx answer, a card view without its five cards, a sweep that moved the wrong rows.
@@ -33,6 +34,7 @@ import { ingest } from "./suites/ingest.mjs";
 import { printProfile, profile } from "./suites/profile.mjs";
 import { reads, seedReads } from "./suites/reads.mjs";
 import { soak } from "./suites/soak.mjs";
+import { probes, regression, scaleOut, SHARDED_LABEL, SHARDS } from "./suites/shards.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -41,8 +43,8 @@ const closedReaders = args.includes("--closed-readers");
 const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 
 const SIZES = {
-  full: { runs: 3, ingestC1: 40, ingestC10: 40, e2eMessages: 5000, e2eObjects: 2000, e2eTimeoutMs: 120_000, contacts: 120, readsC1: 300, readsC10: 600, cardViews: 20, pendingDeals: 100_000, cronRuns: 5, soakSeconds: 60, soakObjects: 20_000, profileN: 200, profileBatches: 10 },
-  quick: { runs: 3, ingestC1: 5, ingestC10: 10, e2eMessages: 1000, e2eObjects: 400, e2eTimeoutMs: 60_000, contacts: 101, readsC1: 30, readsC10: 60, cardViews: 5, pendingDeals: 5000, cronRuns: 3, soakSeconds: 10, soakObjects: 2000, profileN: 20, profileBatches: 2 },
+  full: { runs: 5, ingestC1: 40, ingestC10: 40, e2eMessages: 5000, e2eObjects: 2000, e2eTimeoutMs: 120_000, contacts: 120, readsC1: 300, readsC10: 600, cardViews: 20, pendingDeals: 100_000, cronRuns: 5, soakSeconds: 60, soakObjects: 20_000, profileN: 200, profileBatches: 10, scaleContacts: 50, scaleMessages: 1000, scaleObjects: 400, scaleReads: 200, fenceRows: 2000 },
+  quick: { runs: 3, ingestC1: 5, ingestC10: 10, e2eMessages: 1000, e2eObjects: 400, e2eTimeoutMs: 60_000, contacts: 101, readsC1: 30, readsC10: 60, cardViews: 5, pendingDeals: 5000, cronRuns: 3, soakSeconds: 10, soakObjects: 2000, profileN: 20, profileBatches: 2, scaleContacts: 5, scaleMessages: 200, scaleObjects: 100, scaleReads: 20, fenceRows: 200 },
 };
 const sizes = quick ? SIZES.quick : SIZES.full;
 const want = (name) => (soakMode ? name === "soak" : name !== "soak" && (!only || only.includes(name)));
@@ -65,6 +67,13 @@ async function main() {
   const cluster = await startCluster({ prodScript: build.scriptPath, benchScript, adminToken, stdio });
   const http = client(cluster.url);
   const bench = client(cluster.url, { host: BENCH_HOST });
+  // Issue 16 §4: the sharded configuration runs beside the main (single-database) one, figure by figure.
+  let sharded;
+  if (want("shards")) {
+    step(`starting a second Miniflare: the sharded configuration (DB as control plane, ${SHARDS} shards)`);
+    const c = await startCluster({ prodScript: build.scriptPath, benchScript, adminToken, stdio, shards: SHARDS, scratch: true });
+    sharded = { ...c, http: client(c.url), bench: client(c.url, { host: BENCH_HOST }), adminToken };
+  }
 
   const drained = new Map();
   const ctx = {
@@ -97,18 +106,33 @@ async function main() {
 
   try {
     step("seeding through the operator API: account, app, install, user; ecommerce settings and stores");
+    const e2eStores = Array.from({ length: sizes.runs }, (_, i) => `e2e-${i + 1}`);
     ctx.tenant = await provisionTenant(http, adminToken, `bench${Date.now()}`);
-    await ecommSetup(http, ctx.tenant, ["ingest", "reads", "sweep", "soak", ...Array.from({ length: sizes.runs }, (_, i) => `e2e-${i + 1}`)]);
+    await ecommSetup(http, ctx.tenant, ["ingest", "reads", "sweep", "soak", ...e2eStores]);
+    // The sharded configuration, measured in the same runs as figures 2–4 (bench/suites/shards.mjs).
+    let also;
+    if (sharded) {
+      const tenant = await provisionTenant(sharded.http, adminToken, `bench-sharded${Date.now()}`, { shard: "SHARD_1" });
+      await ecommSetup(sharded.http, tenant, ["reads", ...e2eStores]);
+      also = { id: "sharded", label: SHARDED_LABEL, http: sharded.http, tenant, accountDb: sharded.dbs.SHARD_1, log: sharded.log };
+    }
+    const withAlso = { ...ctx, also: also ? [also] : [] };
 
     if (want("ingest")) results.push(...(await ingest(ctx)));
-    if (want("e2e")) results.push(...(await e2e(ctx)));
+    if (want("e2e")) results.push(...(await e2e(withAlso)));
     let seeded;
     if (want("reads") || want("soak") || want("profile")) seeded = await seedReads(ctx);
     if (want("reads")) {
-      const r = await reads(ctx, seeded);
+      if (also) also.seeded = await seedReads({ ...ctx, http: also.http, tenant: also.tenant });
+      const r = await reads(withAlso, seeded);
       results.push(...r.throughput, ...r.d1);
     }
-    if (want("cards")) results.push(...(await cards(ctx)));
+    if (want("cards")) results.push(...(await cards(withAlso)));
+    if (sharded) {
+      results.push(...regression(results));
+      const sctx = { ...ctx, ...sharded };
+      results.push(...(await scaleOut(sctx)), ...(await probes(sctx)));
+    }
     if (want("cron")) results.push(...(await cron(ctx)));
     if (want("soak")) results.push(...(await soak(ctx, seeded)));
     if (want("profile")) profiled = await profile(ctx, seeded);
@@ -116,6 +140,11 @@ async function main() {
     http.close();
     bench.close();
     await cluster.mf.dispose();
+    if (sharded) {
+      sharded.http.close();
+      sharded.bench.close();
+      await sharded.mf.dispose();
+    }
     stdio.close();
   }
   // Start-up needs fresh Miniflare instances: measured after the main one is gone.

@@ -19,17 +19,23 @@ import { ROOT } from "./build.mjs";
 export const BENCH_HOST = "bench.local";
 
 /**
- * The production Worker's options from wrangler.toml. The bench runs the single-database configuration
- * (issue 16): the shard bindings are left out, so every account lives in `DB` (the placement policy's
- * fallback when a deployment declares no shard) and the bench Worker's direct reads of `DB` see its data.
- * The sharded configuration is measured by the test suite, not here yet (docs/scaling.md "Bench").
+ * The production Worker's options from wrangler.toml, in one of two configurations (issue 16 §4):
+ *  - `shards: 0`, the single-database configuration: the shard bindings are left out, so every account
+ *    lives in `DB` (the placement policy's fallback when a deployment declares no shard), as before
+ *    sharding; the main figures run here, and the bench Worker's direct reads of `DB` see the account data;
+ *  - `shards: n`, the sharded configuration: `DB` is the control plane and SHARD_1..n are shards (those
+ *    wrangler.toml declares, plus local ones up to n: the code finds shards by their binding names).
  */
-export function productionOptions() {
+export function productionOptions({ shards = 0 } = {}) {
   const { workerOptions } = unstable_getMiniflareWorkerOptions(path.join(ROOT, "wrangler.toml"));
   const d1 = workerOptions.d1Databases ?? {};
-  workerOptions.d1Databases = Object.fromEntries(Object.entries(d1).filter(([binding]) => !binding.startsWith("SHARD_")));
+  const keep = Object.entries(d1).filter(([binding]) => !binding.startsWith("SHARD_") || Number(binding.slice(6)) <= shards);
+  for (let n = 1; n <= shards; n++) if (!keep.some(([b]) => b === `SHARD_${n}`)) keep.push([`SHARD_${n}`, `bench-shard-${n}`]);
+  workerOptions.d1Databases = Object.fromEntries(keep);
   return workerOptions;
 }
+
+const d1Id = (v) => (typeof v === "string" ? v : v.id);
 
 /** Worker output lines are kept (not printed over the progress line); the bench reports how many were warnings. */
 export function makeStdio(logFile) {
@@ -86,13 +92,19 @@ export class BatchLog extends Log {
   }
 }
 
-export async function startCluster({ prodScript, benchScript, adminToken, stdio }) {
-  const prod = productionOptions();
+/**
+ * `shards` picks the configuration (productionOptions); `scratch` adds a migrated database that only the
+ * bench Worker binds (`BENCH_SCRATCH`), for probes that alter its schema. Returns the control plane's
+ * binding as `db` and every database by binding name in `dbs`.
+ */
+export async function startCluster({ prodScript, benchScript, adminToken, stdio, shards = 0, scratch = false }) {
+  const prod = productionOptions({ shards });
   const vars = { ADMIN_TOKEN: adminToken, ALLOW_LOOPBACK_OUTBOUND: "true" };
-  const d1Id = prod.d1Databases.DB.id ?? prod.d1Databases.DB;
+  const ids = Object.fromEntries(Object.entries(prod.d1Databases).map(([b, v]) => [b, d1Id(v)]));
   const log = new BatchLog(stdio?.out);
   const mf = new Miniflare({
     log,
+    port: 0, // two clusters may run side by side
     // Miniflare otherwise posts a log line per request to Node from workerd: not part of the Worker.
     logRequests: false,
     handleRuntimeStdio: stdio?.handle,
@@ -106,7 +118,7 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio 
         compatibilityFlags: prod.compatibilityFlags,
         routes: [`${BENCH_HOST}/*`],
         bindings: { ...prod.bindings, ...vars },
-        d1Databases: { DB: d1Id, __D1_BETA__DB: d1Id },
+        d1Databases: { ...ids, __D1_BETA__DB: ids.DB, ...(scratch ? { BENCH_SCRATCH: "bench-scratch" } : {}) },
         queueProducers: { ...prod.queueProducers, BENCH_SINK: { queueName: "crm-edge-bench-sink" } },
         queueConsumers: { "crm-edge-bench-sink": { maxBatchSize: 100, maxBatchTimeout: 2 } },
         durableObjects: Object.fromEntries(Object.entries(prod.durableObjects).map(([k, v]) => [k, { ...v, scriptName: "crm-edge" }])),
@@ -114,10 +126,15 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio 
     ],
   });
   const url = await mf.ready;
-  const db = await mf.getD1Database("DB", "crm-edge");
-  await migrate(db);
+  const dbs = {};
+  for (const binding of Object.keys(ids)) {
+    dbs[binding] = await mf.getD1Database(binding, "crm-edge");
+    await migrate(dbs[binding]);
+  }
+  if (scratch) await migrate(await mf.getD1Database("BENCH_SCRATCH", "bench"));
+  const db = dbs.DB;
   await db.prepare("CREATE TABLE IF NOT EXISTS bench_baseline (external_id TEXT PRIMARY KEY, changed_at INTEGER NOT NULL, properties TEXT NOT NULL)").run();
-  return { mf, url: url.href, db, log, queueConfig: prod.queueConsumers["crm-edge-sync"] };
+  return { mf, url: url.href, db, dbs, log, queueConfig: prod.queueConsumers["crm-edge-sync"] };
 }
 
 export async function migrate(db) {

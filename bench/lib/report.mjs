@@ -9,7 +9,7 @@ const lat = (x) => `p50 ${ms(x.p50)} / p99 ${ms(x.p99)}`;
 export function rows(results) {
   const out = [];
   for (const r of results) {
-    const id = r.id;
+    const id = r.id.replace(/^sharded_/, ""); // the sharded configuration's figures print like the main ones
     let value;
     let base;
     let ratio = r.ratio === undefined ? "" : `${n(r.ratio, 2)}`;
@@ -48,6 +48,23 @@ export function rows(results) {
     } else if (id === "startup") {
       value = `${ms(r.value.totalMs)} (first request ${ms(r.value.firstRequestMs)}); the code's share ${ms(r.value.scriptCostMs)} of the 1 s limit`;
       base = `${ms(r.baseline.totalMs)} (first request ${ms(r.baseline.firstRequestMs)})`;
+    } else if (id.startsWith("regression_")) {
+      const unit = { messagesPerSecond: "msg/s", rps: "req/s", p50: "ms p50" }[r.value.metric];
+      value = `${n(r.value.sharded, 1)} ${unit}; paired ratios of the runs ${r.value.pairedRatios.map((x) => n(x, 2)).join(", ")}`;
+      base = `${n(r.baseline.single, 1)} ${unit}`;
+      target = "sharded ÷ single ≥ 0.95";
+    } else if (id === "scaleout_sync") {
+      value = `${n(r.value.messagesPerSecond)} msg/s (${n(r.value.ms / 1000, 2)} s)`;
+      base = `${n(r.baseline.messagesPerSecond)} msg/s (${n(r.baseline.ms / 1000, 2)} s)`;
+    } else if (id === "scaleout_reads") {
+      value = `${n(r.value.rps)} req/s`;
+      base = `${n(r.baseline.rps)} req/s`;
+    } else if (id === "probe_parallel_d1") {
+      value = `${ms(r.value.wallMs)} wall`;
+      base = `${ms(r.baseline.wallMs)} wall`;
+    } else if (id === "fence_cost") {
+      value = `insert ${n(r.value.insertUs)} µs, update ${n(r.value.updateUs)} µs per row`;
+      base = `insert ${n(r.baseline.insertUs)} µs, update ${n(r.baseline.updateUs)} µs per row`;
     } else if (id === "soak") {
       const v = r.value;
       value = `${n(v.messagesSent)} msgs, PUT ${n(v.putRps, 1)}/s ${ms(v.putP50)}/${ms(v.putP99)}, reads ${n(v.readRps)}/s ${ms(v.readP50)}/${ms(v.readP99)}, 5xx ${v.writes5xx + v.reads5xx}, lost ${v.lostOrWrongObjects}, drained in ${v.drainMs === null ? "never" : ms(v.drainMs)}`;
@@ -93,6 +110,8 @@ export function ratiosSvg(results, meta) {
     if (r.id.startsWith("ingest")) bars.push({ label: r.figure.replace("Sync ingest, 200 msgs/request", "Sync ingest"), ratio: r.ratio, note: "req/s vs raw sendBatch" });
     else if (r.id === "sync_e2e") bars.push({ label: "Sync end to end", ratio: r.ratio, target: 0.25, note: "msg/s vs raw db.batch", met: r.met });
     else if (r.id.startsWith("read_")) bars.push({ label: r.figure.replace("Read: ", ""), ratio: r.ratio, target: r.target?.ratio, note: "req/s vs /healthz", met: r.met });
+    else if (r.id.startsWith("regression_")) bars.push({ label: r.figure.replace("Sharded vs single database: ", "Sharded ÷ single: ").replace(/, \d+ msgs over \d+ objects|, integrator \d+ ms/, ""), ratio: r.ratio, target: 0.95, note: "sharded ÷ single database", met: r.met });
+    else if (r.id.startsWith("scaleout_")) bars.push({ label: r.id === "scaleout_sync" ? "Scale-out sync, 4 shards ÷ 1" : "Scale-out reads, 4 shards ÷ 1", ratio: r.ratio, note: "aggregate throughput" });
     else if (r.id === "cards_view") bars.push({ label: "Record view, 5 cards", ratio: r.ratio, target: r.baseline.p50 / 130, note: "integrator p50 / view p50", met: r.met });
   }
   const left = 250;

@@ -9,14 +9,18 @@ async function ok(res, what) {
   return res.json;
 }
 
-/** An account (rate limit raised to the operator maximum: the bench measures the service, not the 110/10 s policy), an installed app, a user. */
-export async function provisionTenant(http, adminToken, name) {
+/**
+ * An account (rate limit raised to the operator maximum: the bench measures the service, not the 110/10 s
+ * policy), an installed app, a user. `shard` places the account (issue 16 §2); without it the placement
+ * policy chooses.
+ */
+export async function provisionTenant(http, adminToken, name, { shard } = {}) {
   const admin = (method, path, body) => http.json(method, path, { token: adminToken, body }).then((r) => ok(r, `${method} ${path}`));
-  const acct = await admin("POST", "/admin/v1/accounts", { name, rateLimit: 100_000 });
+  const acct = await admin("POST", "/admin/v1/accounts", { name, rateLimit: 100_000, ...(shard ? { shard } : {}) });
   const app = await admin("POST", "/admin/v1/apps", { name: `${name}-app`, redirectUris: ["https://app.example.com/callback"] });
   const install = await admin("POST", `/admin/v1/accounts/${acct.portalId}/installs`, { appId: app.appId });
   const user = await admin("POST", `/admin/v1/accounts/${acct.portalId}/users`, { email: `${name}@bench.example.com` });
-  return { portalId: acct.portalId, appId: app.appId, developerKey: app.developerKey, oauth: install.access_token, userId: user.userId };
+  return { portalId: acct.portalId, shard: acct.shard, appId: app.appId, developerKey: app.developerKey, oauth: install.access_token, userId: user.userId };
 }
 
 /** Every required property mapped (enabled settings need them all, spec 2.2); the bench syncs products. */

@@ -16,10 +16,15 @@ import { settled, makeMessages, oracle, requests, verifyAgainstOracle, verifyBas
 import { BRIDGE } from "../lib/seed.mjs";
 import { status, step } from "../lib/progress.mjs";
 
+/**
+ * `ctx.also` (issue 16 §4): other configurations measured in the same runs, each right after the main one,
+ * against the same baseline: `{ id, label, http, tenant, accountDb, log }`.
+ */
 export async function e2e(ctx) {
-  const { http, bench, db, tenant, sizes } = ctx;
+  const { bench, db, sizes } = ctx;
   const { e2eMessages: count, e2eObjects: objects } = sizes;
-  const runs = { service: [], baseline: [] };
+  const targets = [{ id: "", label: "", http: ctx.http, tenant: ctx.tenant, accountDb: db, log: ctx.log }, ...(ctx.also ?? [])];
+  const runs = { baseline: [], ...Object.fromEntries(targets.map((t) => [`service${t.id}`, []])) };
   for (let run = 1; run <= sizes.runs; run++) {
     const storeId = `e2e-${run}`;
     const messages = makeMessages({ count, objects, prefix: `e2e${run}` });
@@ -28,7 +33,7 @@ export async function e2e(ctx) {
 
     step(`sync end to end run ${run}/${sizes.runs}: baseline (raw db.batch upserts of ${count} rows)`);
     await db.prepare("delete from bench_baseline").run();
-    let started = performance.now();
+    const started = performance.now();
     for (const [i, body] of reqs.entries()) {
       const res = await bench.request("POST", "/__bench/baseline/upsert", { body: JSON.stringify(body) });
       if (res.status !== 204) throw new Error(`baseline upsert -> ${res.status} ${res.text}`);
@@ -39,51 +44,56 @@ export async function e2e(ctx) {
     if (baselineProblems.length) ctx.fail(`baseline state differs from the oracle: ${baselineProblems.slice(0, 3).join("; ")}`);
     runs.baseline.push({ ms: baselineMs, messagesPerSecond: count / (baselineMs / 1000) });
 
-    step(`sync end to end run ${run}/${sizes.runs}: service (${reqs.length} PUTs, ${count} messages over ${objects} objects)`);
-    started = performance.now();
-    let putsDoneAt = 0;
-    const logFrom = started;
-    for (const [i, body] of reqs.entries()) {
-      const res = await http.request("PUT", `${BRIDGE}/sync/messages`, { token: tenant.oauth, body: JSON.stringify(body) });
-      if (res.status !== 204) ctx.fail(`sync PUT -> ${res.status} ${res.text.slice(0, 200)}`);
-      if (res.status >= 500) ctx.count5xx(1);
-      status(`PUT ${i + 1}/${reqs.length}`);
-    }
-    putsDoneAt = performance.now();
-    const polls = [];
-    const settledAt = await waitUntil(
-      async () => {
-        const t0 = performance.now();
-        const { n, done } = await settled(db, tenant.portalId, storeId, expected);
-        polls.push(performance.now() - t0);
-        status(`settled ${n}/${expected.size} objects`);
-        return done;
-      },
-      { timeoutMs: sizes.e2eTimeoutMs, intervalMs: 50 },
-    );
-    const problems = await verifyAgainstOracle(db, tenant.portalId, storeId, expected);
-    if (settledAt === null || problems.length) ctx.fail(`sync end to end run ${run}: final state differs from the LWW oracle (${problems.length} objects): ${problems.slice(0, 5).join("; ")}`);
-    const consumer = ctx.log.summary("crm-edge-sync", logFrom);
-    const lastAck = ctx.log.lastAckAt("crm-edge-sync", logFrom, count);
-    const endedAt = settledAt === null ? performance.now() : lastAck !== null && lastAck <= settledAt ? lastAck : settledAt;
-    const ms = endedAt - started;
-    if (process.env.BENCH_DEBUG) console.error(`polls: ${polls.length}, mean ${(polls.reduce((a, b) => a + b, 0) / polls.length).toFixed(1)} ms`);
-    if (process.env.BENCH_DEBUG) console.error(ctx.log.batches.filter((b) => b.at >= logFrom).map((b) => `${(b.at - logFrom).toFixed(0)}:${b.queue.slice(-3)}:${b.acked}/${b.size}:${b.ms}`).join(" "));
-    runs.service.push({ ms, messagesPerSecond: count / (ms / 1000), putMs: putsDoneAt - started, endedBy: endedAt === lastAck ? "last ack" : "read", oracleMismatches: problems.length, consumer });
-    step(`  ${(ms / 1000).toFixed(2)} s: PUTs took ${((putsDoneAt - started) / 1000).toFixed(2)} s; consumer ${consumer.batches} batches (mean ${consumer.meanBatchSize.toFixed(0)} msgs, ${consumer.meanBatchMs.toFixed(0)} ms), busy ${(consumer.consumerMs / 1000).toFixed(2)} s`);
+    // With more than one configuration, the order alternates run by run, so neither always goes first.
+    for (const target of run % 2 ? targets : [...targets].reverse()) runs[`service${target.id}`].push(await servicePass(ctx, target, { run, storeId, reqs, expected, count, objects }));
   }
-  const s = medianOf(runs.service, ["ms", "messagesPerSecond", "putMs"]);
   const b = medianOf(runs.baseline, ["ms", "messagesPerSecond"]);
-  return [
-    {
-      id: "sync_e2e",
-      figure: `Sync end to end, ${count} msgs over ${objects} objects`,
+  return targets.map((target) => {
+    const s = medianOf(runs[`service${target.id}`], ["ms", "messagesPerSecond", "putMs"]);
+    return {
+      id: `${target.id ? `${target.id}_` : ""}sync_e2e`,
+      figure: `${target.label ? `${target.label}: ` : ""}Sync end to end, ${count} msgs over ${objects} objects`,
       value: s,
       baseline: { name: "raw D1 db.batch upsert (100 rows/batch)", ...b },
       ratio: s.messagesPerSecond / b.messagesPerSecond,
       target: { ratio: 0.25 },
       met: s.messagesPerSecond / b.messagesPerSecond >= 0.25,
-      runs,
+      runs: { service: runs[`service${target.id}`], baseline: runs.baseline },
+    };
+  });
+}
+
+async function servicePass(ctx, { label, http, tenant, accountDb, log }, { run, storeId, reqs, expected, count, objects }) {
+  const { sizes } = ctx;
+  const name = label ? `${label}: ` : "";
+  step(`${name}sync end to end run ${run}/${sizes.runs}: service (${reqs.length} PUTs, ${count} messages over ${objects} objects)`);
+  const started = performance.now();
+  for (const [i, body] of reqs.entries()) {
+    const res = await http.request("PUT", `${BRIDGE}/sync/messages`, { token: tenant.oauth, body: JSON.stringify(body) });
+    if (res.status !== 204) ctx.fail(`sync PUT -> ${res.status} ${res.text.slice(0, 200)}`);
+    if (res.status >= 500) ctx.count5xx(1);
+    status(`PUT ${i + 1}/${reqs.length}`);
+  }
+  const putsDoneAt = performance.now();
+  const polls = [];
+  const settledAt = await waitUntil(
+    async () => {
+      const t0 = performance.now();
+      const { n, done } = await settled(accountDb, tenant.portalId, storeId, expected);
+      polls.push(performance.now() - t0);
+      status(`settled ${n}/${expected.size} objects`);
+      return done;
     },
-  ];
+    { timeoutMs: sizes.e2eTimeoutMs, intervalMs: 50 },
+  );
+  const problems = await verifyAgainstOracle(accountDb, tenant.portalId, storeId, expected);
+  if (settledAt === null || problems.length) ctx.fail(`${name}sync end to end run ${run}: final state differs from the LWW oracle (${problems.length} objects): ${problems.slice(0, 5).join("; ")}`);
+  const consumer = log.summary("crm-edge-sync", started);
+  const lastAck = log.lastAckAt("crm-edge-sync", started, count);
+  const endedAt = settledAt === null ? performance.now() : lastAck !== null && lastAck <= settledAt ? lastAck : settledAt;
+  const ms = endedAt - started;
+  if (process.env.BENCH_DEBUG) console.error(`polls: ${polls.length}, mean ${(polls.reduce((a, b) => a + b, 0) / polls.length).toFixed(1)} ms`);
+  if (process.env.BENCH_DEBUG) console.error(log.batches.filter((b) => b.at >= started).map((b) => `${(b.at - started).toFixed(0)}:${b.queue.slice(-3)}:${b.acked}/${b.size}:${b.ms}`).join(" "));
+  step(`  ${(ms / 1000).toFixed(2)} s: PUTs took ${((putsDoneAt - started) / 1000).toFixed(2)} s; consumer ${consumer.batches} batches (mean ${consumer.meanBatchSize.toFixed(0)} msgs, ${consumer.meanBatchMs.toFixed(0)} ms), busy ${(consumer.consumerMs / 1000).toFixed(2)} s`);
+  return { ms, messagesPerSecond: count / (ms / 1000), putMs: putsDoneAt - started, endedBy: endedAt === lastAck ? "last ack" : "read", oracleMismatches: problems.length, consumer };
 }

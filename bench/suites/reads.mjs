@@ -49,6 +49,18 @@ export async function seedReads(ctx) {
   return { postId: post.json.id, contactId };
 }
 
+const routesOf = (seeded) => [
+  { id: "healthz", name: "GET /healthz (no-op)", path: "/healthz", items: () => 0 },
+  { id: "contacts", name: "v1 contact list, count=100", path: "/contacts/v1/lists/all/contacts/all?count=100", items: (j) => j.contacts.length, target: 0.5 },
+  { id: "status", name: "sync status", path: `${BRIDGE}/sync/status/reads/PRODUCT/r-1`, items: () => 1 },
+  { id: "post", name: "blog post by id", path: `/content/api/v2/blog-posts/${seeded.postId}`, items: () => 1 },
+];
+
+/**
+ * `ctx.also` (issue 16 §4): other configurations whose routes take their turns in the same runs, each
+ * against its own /healthz: `{ id, label, http, tenant, seeded }`. Floors and the D1 counting pass are
+ * properties of D1 and the main configuration's (they read its `DB`), measured once.
+ */
 export async function reads(ctx, seeded) {
   const { http, bench, tenant, sizes } = ctx;
   const floors = [
@@ -56,46 +68,48 @@ export async function reads(ctx, seeded) {
     { id: "floor_page", name: "floor: the list's D1 query (101 rows), raw JSON (bench Worker)", path: `/__bench/floor/d1-page?portal=${tenant.portalId}`, client: bench },
   ];
   const benchNoop = { id: "bench_noop", name: "bench Worker no-op", path: "/__bench/noop", client: bench };
-  const routes = [
-    { id: "healthz", name: "GET /healthz (no-op)", path: "/healthz", items: () => 0 },
-    { id: "contacts", name: "v1 contact list, count=100", path: "/contacts/v1/lists/all/contacts/all?count=100", items: (j) => j.contacts.length, target: 0.5 },
-    { id: "status", name: "sync status", path: `${BRIDGE}/sync/status/reads/PRODUCT/r-1`, items: () => 1 },
-    { id: "post", name: "blog post by id", path: `/content/api/v2/blog-posts/${seeded.postId}`, items: () => 1 },
-  ];
+  const routes = routesOf(seeded);
+  const targets = [{ id: "", label: "", http, tenant, routes }, ...(ctx.also ?? []).map((a) => ({ ...a, routes: routesOf(a.seeded) }))];
+  const key = (t, r) => `${t.id ? `${t.id}_` : ""}${r.id}`;
+  // Route by route, each configuration's copy right after the other's, so drift hits the pair alike.
+  const all = routes.flatMap((_, i) => targets.map((t) => ({ ...t.routes[i], key: key(t, t.routes[i]), client: t.http, token: t.tenant.oauth })));
   const out = [];
   for (const concurrency of [1, 10]) {
     const count = concurrency === 1 ? sizes.readsC1 : sizes.readsC10;
-    const measured = [...routes, ...floors, benchNoop];
-    const runs = Object.fromEntries(measured.map((r) => [r.id, []]));
+    const measured = [...all, ...floors.map((f) => ({ ...f, key: f.id })), { ...benchNoop, key: benchNoop.id }];
+    const runs = Object.fromEntries(measured.map((r) => [r.key, []]));
     for (let run = 1; run <= sizes.runs; run++) {
-      step(`reads c=${concurrency} run ${run}/${sizes.runs}: ${count} requests per route`);
+      step(`reads c=${concurrency} run ${run}/${sizes.runs}: ${count} requests per route${targets.length > 1 ? ` (${targets.map((t) => t.label || "main").join(", ")} taking turns)` : ""}`);
       for (const r of measured) {
         const res = await load({
           http: r.client ?? http,
           concurrency,
           count,
-          make: () => ["GET", r.path, { token: tenant.oauth }],
+          make: () => ["GET", r.path, { token: r.token ?? tenant.oauth }],
           onProgress: (d, n) => status(`${r.name} ${d}/${n}`),
         });
         const okStatus = r.id === "healthz" || r.id === benchNoop.id ? 204 : 200; // floors answer 200 too
-        if (res.statuses[okStatus] !== count) ctx.fail(`reads ${r.name} c=${concurrency}: statuses ${JSON.stringify(res.statuses)}`);
+        if (res.statuses[okStatus] !== count) ctx.fail(`reads ${r.key} c=${concurrency}: statuses ${JSON.stringify(res.statuses)}`);
         ctx.count5xx(res.serverErrors);
-        runs[r.id].push(res);
+        runs[r.key].push(res);
       }
     }
-    const base = medianOf(runs.healthz, ["rps", "p50", "p99"]);
-    for (const r of routes.slice(1)) {
-      const v = medianOf(runs[r.id], ["rps", "p50", "p99"]);
-      const ratio = v.rps / base.rps;
-      out.push({
-        id: `read_${r.id}_c${concurrency}`,
-        figure: `Read: ${r.name}, c=${concurrency}`,
-        value: v,
-        baseline: { name: "GET /healthz", ...base },
-        ratio,
-        ...(r.target ? { target: { ratio: r.target }, met: ratio >= r.target } : {}),
-        runs: { service: runs[r.id], baseline: runs.healthz },
-      });
+    for (const t of targets) {
+      const baseRuns = runs[key(t, t.routes[0])];
+      const base = medianOf(baseRuns, ["rps", "p50", "p99"]);
+      for (const r of t.routes.slice(1)) {
+        const v = medianOf(runs[key(t, r)], ["rps", "p50", "p99"]);
+        const ratio = v.rps / base.rps;
+        out.push({
+          id: `${t.id ? `${t.id}_` : ""}read_${r.id}_c${concurrency}`,
+          figure: `${t.label ? `${t.label}: ` : ""}Read: ${r.name}, c=${concurrency}`,
+          value: v,
+          baseline: { name: "GET /healthz", ...base },
+          ratio,
+          ...(r.target ? { target: { ratio: r.target }, met: ratio >= r.target } : {}),
+          runs: { service: runs[key(t, r)], baseline: baseRuns },
+        });
+      }
     }
     for (const f of floors) {
       // Per run: the floor's own ms per request, put behind the production front by adding /healthz's.
@@ -107,6 +121,7 @@ export async function reads(ctx, seeded) {
       const v = medianOf(asRoute, ["rps", "ownMs", "ratio"]);
       const measuredRps = medianOf(runs[f.id], ["rps"]).rps;
       const noopRps = medianOf(runs[benchNoop.id], ["rps"]).rps;
+      const base = medianOf(runs.healthz, ["rps", "p50", "p99"]);
       out.push({
         id: `read_${f.id}_c${concurrency}`,
         figure: `Read: ${f.name}, c=${concurrency}`,

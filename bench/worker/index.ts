@@ -13,6 +13,7 @@
  *   GET  /__bench/floor/d1-row      platform floor: one D1 primary-key read answered as JSON
  *   GET  /__bench/floor/d1-page     the contact list's own D1 query (101 rows) answered as raw JSON: no
  *                                   credential, rate limit, validation or presentation
+ *   GET  /__bench/probe/*           probes of the sharded configuration (probes.ts)
  * Requests reach this Worker by its route, which Miniflare sends straight to it, past the static-assets
  * front the production Worker's requests go through; figure 3 therefore measures each floor's own cost
  * against /__bench/noop and adds it to the production Worker's /healthz (bench/suites/reads.mjs).
@@ -24,6 +25,7 @@ import { commitAndAck, decideOrder, decodeBatch, planDeliveries, Settler } from 
 import { readPlanContext } from "../../src/services/ecomm/plan";
 import type { RateDecision } from "../../src/durable-objects/rate-limiter";
 import { CountingD1 } from "./counting-d1";
+import { fenceCost, parallelD1 } from "./probes";
 
 interface BenchEnv extends Env {
   /** Service binding to the same D1 database as DB, speaking D1's wire protocol (Miniflare's `__D1_BETA__` form). */
@@ -272,6 +274,8 @@ export default {
     const url = new URL(req.url);
     if (url.pathname === "/__bench/noop") return new Response(null, { status: 204 });
     if (url.pathname.startsWith("/__bench/floor/")) return floor(env, url);
+    if (url.pathname === "/__bench/probe/parallel-d1") return parallelD1(env, url);
+    if (url.pathname === "/__bench/probe/fence") return fenceCost(env, url);
     if (url.pathname === "/__bench/baseline/upsert" && req.method === "POST") return baselineUpsert(req, env, url);
     if (url.pathname === "/__bench/baseline/enqueue" && req.method === "PUT") return baselineEnqueue(req, env);
     if (url.pathname === "/__bench/counted-cron" && req.method === "POST") return countedCron(env, ctx, url);
