@@ -109,12 +109,12 @@ export function ratiosSvg(results, meta) {
   for (const r of results) {
     if (r.id.startsWith("ingest")) bars.push({ label: r.figure.replace("Sync ingest, 200 msgs/request", "Sync ingest"), ratio: r.ratio, note: "req/s vs raw sendBatch" });
     else if (r.id === "sync_e2e") bars.push({ label: "Sync end to end", ratio: r.ratio, target: 0.25, note: "msg/s vs raw db.batch", met: r.met });
-    else if (r.id.startsWith("read_")) bars.push({ label: r.figure.replace("Read: ", ""), ratio: r.ratio, target: r.target?.ratio, note: "req/s vs /healthz", met: r.met });
-    else if (r.id.startsWith("regression_")) bars.push({ label: r.figure.replace("Sharded vs single database: ", "Sharded ÷ single: ").replace(/, \d+ msgs over \d+ objects|, integrator \d+ ms/, ""), ratio: r.ratio, target: 0.95, note: "sharded ÷ single database", met: r.met });
+    else if (r.id.startsWith("read_")) bars.push({ label: r.figure.replace("Read: ", "").replace(/, raw( JSON)? \(bench Worker\)/, "").replace("the list's D1 query (101 rows)", "the list's D1 query"), ratio: r.ratio, target: r.target?.ratio, note: "req/s vs /healthz", met: r.met });
+    else if (r.id.startsWith("regression_")) bars.push({ label: `sharded ÷ single: ${r.figure.replace("Sharded vs single database: ", "").replace(/^Read: /, "").replace(/, count=100|, \d+ msgs over \d+ objects|, integrator \d+ ms/g, "")}`, ratio: r.ratio, target: 0.95, note: "paired runs", met: r.met });
     else if (r.id.startsWith("scaleout_")) bars.push({ label: r.id === "scaleout_sync" ? "Scale-out sync, 4 shards ÷ 1" : "Scale-out reads, 4 shards ÷ 1", ratio: r.ratio, note: "aggregate throughput" });
     else if (r.id === "cards_view") bars.push({ label: "Record view, 5 cards", ratio: r.ratio, target: r.baseline.p50 / 130, note: "integrator p50 / view p50", met: r.met });
   }
-  const left = 250;
+  const left = 330;
   const plot = 460;
   const rowH = 30;
   const top = 58;
@@ -138,7 +138,7 @@ export function ratiosSvg(results, meta) {
     const color = b.met === false ? "#d9534f" : b.target !== undefined ? "#3c8d5a" : "#4a78b5";
     parts.push(`<text x="${left - 8}" y="${y + 17}" text-anchor="end">${xml(b.label)}</text>`);
     parts.push(`<rect x="${left}" y="${y + 5}" width="${Math.max(1, Math.round((x(b.ratio) - left) * 10) / 10)}" height="${rowH - 12}" fill="${color}" rx="2"/>`);
-    parts.push(`<text x="${x(b.ratio) + 6}" y="${y + 17}">${b.ratio.toFixed(2)}${b.ratio > max ? " ▸" : ""}</text>`);
+    parts.push(`<text x="${x(b.ratio) + 6}" y="${y + 17}">${b.ratio.toFixed(b.target === 0.95 ? 3 : 2)}${b.ratio > max ? " ▸" : ""}</text>`);
     if (b.target !== undefined) {
       const tx = x(b.target);
       parts.push(`<line x1="${tx}" y1="${y + 1}" x2="${tx}" y2="${y + rowH - 3}" stroke="#111" stroke-width="2"/>`);
