@@ -39,7 +39,17 @@ export const accountList = z.object({
   paging: z.object({ next: z.object({ after: z.string() }) }).optional(),
 });
 export const shardList = z.object({
-  results: z.array(z.object({ name: z.string(), accounts: z.number().int(), share: z.number(), placement: z.boolean() })),
+  results: z.array(
+    z.object({
+      name: z.string(),
+      accounts: z.number().int(),
+      share: z.number().meta({ description: "This database's share of all accounts" }),
+      placement: z.boolean().meta({ description: "Whether the placement policy places new accounts here (false for the control plane)" }),
+      available: z.boolean().meta({ description: "Whether the database answered the size probe" }),
+      sizeBytes: z.number().int().nullable().meta({ description: "The database's size in bytes (D1 meta.size_after); null when unavailable" }),
+      storageShare: z.number().nullable().meta({ description: "sizeBytes over D1's 10 GB per-database limit" }),
+    }),
+  ),
 });
 export const moveBody = z.object({ shard: z.string().min(1).max(64) });
 

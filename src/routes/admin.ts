@@ -87,7 +87,7 @@ export const adminRoutes = [
   route({
     method: "GET",
     path: "/admin/v1/shards",
-    summary: "The shard databases with their account counts (issue 16)",
+    summary: "The shard databases with their account counts, sizes and availability (issue 16)",
     tag,
     auth: admin,
     responses: { 200: { description: "Shards", schema: s.shardList } },

@@ -4,7 +4,8 @@
  */
 import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { CONTROL_SHARD, shardNames } from "../db/shards";
+import { CONTROL_SHARD, shardBinding, shardDb, shardNames } from "../db/shards";
+import { FANOUT_CONCURRENCY } from "../lib/fanout";
 import { accounts } from "../db/tables/tenancy";
 import { badRequest, notFound } from "../lib/errors";
 import { readMove, type MoveState } from "./moves/state";
@@ -38,18 +39,63 @@ export function requireShardName(env: Env, shard: string): string {
   return shard;
 }
 
+/** D1's hard limit on one database's size (platform-and-security.md §1); it cannot be raised. */
+export const D1_MAX_BYTES = 10 * 1024 ** 3;
+
+/**
+ * A database's size in bytes, from D1's own `meta.size_after` of a statement that reads nothing; null when
+ * the shard cannot be reached (an outage shows as `available: false`, never as a failed listing).
+ */
+async function sizeOf(env: Env, name: string): Promise<number | null> {
+  try {
+    shardDb(env, name); // the fault seam's outage point, as for any request to the shard
+    const res = await shardBinding(env, name).prepare("SELECT 1").run();
+    return typeof res.meta.size_after === "number" ? res.meta.size_after : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sizes of `names`, at most FANOUT_CONCURRENCY at a time. */
+async function sizesOf(env: Env, names: string[]): Promise<(number | null)[]> {
+  const out = new Array<number | null>(names.length).fill(null);
+  let next = 0;
+  const worker = async () => {
+    while (next < names.length) {
+      const i = next++;
+      out[i] = await sizeOf(env, names[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FANOUT_CONCURRENCY, names.length) }, worker));
+  return out;
+}
+
+/**
+ * What an operator balances by (issue 16 §2, docs/scaling.md "Placement and balancing"): accounts and their
+ * share, and each database's size and share of D1's 10 GB. Placement itself uses account counts only.
+ */
 export async function listShards(env: Env, db: Db) {
   const counts = await accountsPerShard(db);
   const names = shardNames(env);
-  const results = names.map((name) => ({ name, accounts: counts.get(name) ?? 0 }));
   // Accounts from before sharding live on the control plane until moved; the operator sees them too.
   const legacy = counts.get(CONTROL_SHARD) ?? 0;
+  const listed = legacy ? [...names, CONTROL_SHARD] : names;
+  const sizes = await sizesOf(env, listed);
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   return {
-    results: [
-      ...results.map(({ name, accounts: n }) => ({ name, accounts: n, share: total ? n / total : 0, placement: true })),
-      ...(legacy ? [{ name: CONTROL_SHARD, accounts: legacy, share: legacy / total, placement: false }] : []),
-    ],
+    results: listed.map((name, i) => {
+      const n = counts.get(name) ?? 0;
+      const size = sizes[i] ?? null;
+      return {
+        name,
+        accounts: n,
+        share: total ? n / total : 0,
+        placement: name !== CONTROL_SHARD,
+        available: size !== null,
+        sizeBytes: size,
+        storageShare: size === null ? null : size / D1_MAX_BYTES,
+      };
+    }),
   };
 }
 

@@ -91,3 +91,24 @@ describe("GET /extensions/ecomm/v2/sync/errors/app/{appId} with the developer ke
     expectError(await call("GET", `/extensions/ecomm/v2/sync/errors/app/${t.appId}?${q}`, { token: t.developerKey }), 400, "VALIDATION_ERROR");
   });
 });
+
+describe("GET /admin/v1/shards: what an operator balances by", () => {
+  it("gives each shard's size in bytes (D1's size_after) and its share of D1's 10 GB; a failing shard is listed as unavailable", async () => {
+    await tenant({ shard: "SHARD_1" });
+    const ok = await call("GET", "/admin/v1/shards", { token: "test-admin-token" });
+    expect(ok.status).toBe(200);
+    const one = ok.json.results.find((r: { name: string }) => r.name === "SHARD_1");
+    const raw = await env.SHARD_1.prepare("SELECT 1").run();
+    expect(one.sizeBytes).toBeGreaterThan(0);
+    expect(one.sizeBytes).toBe(raw.meta.size_after);
+    expect(one.storageShare).toBeCloseTo(one.sizeBytes / (10 * 1024 ** 3), 12);
+    expect(one.available).toBe(true);
+
+    failShard("SHARD_2");
+    const partial = await call("GET", "/admin/v1/shards", { token: "test-admin-token" });
+    expect(partial.status).toBe(200);
+    const two = partial.json.results.find((r: { name: string }) => r.name === "SHARD_2");
+    expect(two).toMatchObject({ name: "SHARD_2", available: false, sizeBytes: null, storageShare: null, accounts: expect.any(Number) });
+    expect(partial.json.results.find((r: { name: string }) => r.name === "SHARD_1").available).toBe(true);
+  });
+});
