@@ -282,23 +282,27 @@ export type RecentKind = "updated" | "created";
 
 /**
  * A page of live contacts, newest first, after the (time, vid) cursor: one statement on the
- * `crm_objects_recent_*` index (reads count + 1 rows to set has-more).
+ * `crm_objects_recent_*` partial index (reads count + 1 rows to set has-more). The live-contact condition
+ * is written with literals, as the index's WHERE is: SQLite uses a partial index only when the query's
+ * terms imply it, and a bound parameter implies nothing.
  */
-export async function recentContacts(db: Db, portalId: number, kind: RecentKind, count: number, cursor?: { time: number; vid: number }) {
+export function recentContactsQuery(db: Db, portalId: number, kind: RecentKind, count: number, cursor?: { time: number; vid: number }) {
   const clock = kind === "updated" ? crmObjects.updatedAt : crmObjects.createdAt;
-  const rows = await db
+  return db
     .select()
     .from(crmObjects)
     .where(
       and(
         eq(crmObjects.portalId, portalId),
-        eq(crmObjects.objectType, "contacts"),
-        eq(crmObjects.archived, false),
+        sql`${crmObjects.objectType} = 'contacts' and ${crmObjects.archived} = 0`,
         cursor ? sql`(${clock}, ${crmObjects.id}) < (${cursor.time}, ${cursor.vid})` : undefined,
       ),
     )
     .orderBy(desc(clock), desc(crmObjects.id))
-    .limit(count + 1)
-    .all();
+    .limit(count + 1);
+}
+
+export async function recentContacts(db: Db, portalId: number, kind: RecentKind, count: number, cursor?: { time: number; vid: number }) {
+  const rows = await recentContactsQuery(db, portalId, kind, count, cursor).all();
   return { rows: rows.slice(0, count), hasMore: rows.length > count };
 }
