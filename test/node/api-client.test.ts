@@ -9,7 +9,7 @@ import { Client } from "@hubspot/api-client";
 import { AssociationSpecAssociationCategoryEnum } from "@hubspot/api-client/lib/codegen/crm/contacts/models/AssociationSpec";
 import { describe, expect, it } from "vitest";
 import { consent, createContacts, rateLimitedToken, REDIRECT_URI } from "./clients";
-import { tenant, workerUrl, type NodeTenant } from "./helpers";
+import { tenant, workerUrl, type NodeTenant, rejection as rejectionOf } from "./helpers";
 
 const sdk = (t: NodeTenant, accessToken = t.oauth) => new Client({ accessToken, developerApiKey: t.developerKey, basePath: workerUrl() });
 
@@ -19,14 +19,7 @@ interface ApiException {
   body: Record<string, unknown>;
   headers: Record<string, string>;
 }
-async function rejection(p: Promise<unknown>): Promise<ApiException> {
-  try {
-    await p;
-  } catch (e) {
-    return e as ApiException;
-  }
-  throw new Error("expected the client to throw");
-}
+const rejection = (p: PromiseLike<unknown>) => rejectionOf<ApiException>(p);
 
 type V1Page = { contacts: { vid: number; properties: Record<string, { value: string }> }[]; "has-more": boolean; "vid-offset": number };
 

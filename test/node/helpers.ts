@@ -57,3 +57,13 @@ export async function tenant(opts: { addons?: string[]; redirectUris?: string[] 
     userPassword,
   };
 }
+
+/** What a client's promise rejected with, as the client's own error type; fails the test if it resolved. */
+export async function rejection<E>(p: PromiseLike<unknown>): Promise<E> {
+  try {
+    await p;
+  } catch (e) {
+    return e as E;
+  }
+  throw new Error("expected the client to reject");
+}

@@ -13,7 +13,7 @@
 import { createRequire } from "node:module";
 import HubSpotClient from "hubspot-api";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { tenant, workerUrl } from "./helpers";
+import { tenant, workerUrl, rejection as rejectionOf } from "./helpers";
 
 interface AxiosRequest {
   url?: string;
@@ -44,14 +44,7 @@ interface Profile {
 interface AxiosError {
   response: { status: number; data: Record<string, unknown> };
 }
-async function rejection(p: PromiseLike<unknown>): Promise<AxiosError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as AxiosError;
-  }
-  throw new Error("expected the client to reject");
-}
+const rejection = (p: PromiseLike<unknown>) => rejectionOf<AxiosError>(p);
 
 describe("hubspot-api 2.17: every contacts.* method on the v1 contacts API", () => {
   it("createOrUpdateContact, getById, getByEmail, getByUtk, updateContactByVid, deleteContact", async () => {

@@ -6,7 +6,7 @@
 import { Client } from "@hubspot/api-client";
 import Hubspot from "hubspot";
 import { describe, expect, it } from "vitest";
-import { tenant, workerUrl, type NodeTenant } from "./helpers";
+import { tenant, workerUrl, type NodeTenant, rejection as rejectionOf } from "./helpers";
 
 const hs = (t: NodeTenant) => new Hubspot({ accessToken: t.oauth, baseUrl: workerUrl() });
 const props = (p: Record<string, string>) => ({ properties: Object.entries(p).map(([property, value]) => ({ property, value })) });
@@ -21,14 +21,7 @@ interface StatusCodeError {
   statusCode: number;
   error: Record<string, unknown>;
 }
-async function rejection(p: PromiseLike<unknown>): Promise<StatusCodeError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as StatusCodeError;
-  }
-  throw new Error("expected the client to reject");
-}
+const rejection = (p: PromiseLike<unknown>) => rejectionOf<StatusCodeError>(p);
 
 describe("node-hubspot 2.3.14: every contacts.* method on the v1 contacts API", () => {
   it("create, getById, getByEmail, getByToken, update, updateByEmail, createOrUpdate, delete", async () => {

@@ -6,7 +6,7 @@
 import Hubspot from "hubspot";
 import { describe, expect, it, vi } from "vitest";
 import { consent, createContacts, eventually, rateLimitedToken, REDIRECT_URI } from "./clients";
-import { tenant, workerUrl } from "./helpers";
+import { tenant, workerUrl, rejection as rejectionOf } from "./helpers";
 
 const withToken = (accessToken: string) => new Hubspot({ accessToken, baseUrl: workerUrl() });
 const withKey = (apiKey: string) => new Hubspot({ apiKey, baseUrl: workerUrl() });
@@ -33,14 +33,7 @@ interface StatusCodeError {
   error: Record<string, unknown>;
   response: { headers: Record<string, string> };
 }
-async function rejection(p: PromiseLike<unknown>): Promise<StatusCodeError> {
-  try {
-    await p;
-  } catch (e) {
-    return e as StatusCodeError;
-  }
-  throw new Error("expected the client to reject");
-}
+const rejection = (p: PromiseLike<unknown>) => rejectionOf<StatusCodeError>(p);
 
 type V1Page = { contacts: { vid: number; "portal-id": number; properties: Record<string, { value: string }> }[]; "has-more": boolean; "vid-offset": number };
 
