@@ -7,6 +7,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import type { CrmRow } from "./crm";
+import { crmRowFromRaw, type RawCrmRow } from "./contacts-v1";
 
 /** Query words: letters and digits, as the index's unicode61 tokenizer splits them; at most 16. */
 export const searchWords = (q: string) =>
@@ -20,17 +21,7 @@ export const searchWords = (q: string) =>
 export const matchExpression = (portalId: number, words: string[]) =>
   `portal : "p${portalId}" AND terms : (${words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(" ")})`;
 
-interface Raw {
-  id: number;
-  portal_id: number;
-  object_type: CrmRow["objectType"];
-  properties: string;
-  email: string | null;
-  guid: string;
-  archived: number;
-  merged_into: number | null;
-  created_at: number;
-  updated_at: number;
+interface Raw extends RawCrmRow {
   total: number;
 }
 
@@ -55,20 +46,7 @@ export async function searchContacts(db: Db, portalId: number, q: string, count:
     total = n?.n ?? 0;
   }
   return {
-    rows: rows.map(
-      (r): CrmRow => ({
-        id: r.id,
-        portalId: r.portal_id,
-        objectType: r.object_type,
-        properties: JSON.parse(r.properties) as Record<string, string>,
-        email: r.email,
-        guid: r.guid,
-        archived: Boolean(r.archived),
-        mergedInto: r.merged_into,
-        createdAt: r.created_at,
-        updatedAt: r.updated_at,
-      }),
-    ),
+    rows: rows.map(crmRowFromRaw),
     total,
   };
 }

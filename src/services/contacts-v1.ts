@@ -55,9 +55,8 @@ export function contactExists(row: CrmRow) {
 
 export const contactNotFound = () => notFound("contact does not exist");
 
-interface RawRow {
-  kind: "v" | "e" | "u";
-  key: string | number;
+/** A `crm_objects` row as raw SQL (`db.all`) returns it, before drizzle's mapping. */
+export interface RawCrmRow {
   id: number;
   portal_id: number;
   object_type: CrmRow["objectType"];
@@ -70,7 +69,12 @@ interface RawRow {
   updated_at: number;
 }
 
-const toRow = (r: RawRow): CrmRow => ({
+interface RawRow extends RawCrmRow {
+  kind: "v" | "e" | "u";
+  key: string | number;
+}
+
+export const crmRowFromRaw = (r: RawCrmRow): CrmRow => ({
   id: r.id,
   portalId: r.portal_id,
   objectType: r.object_type,
@@ -107,7 +111,7 @@ export async function findContacts(db: Db, portalId: number, keys: Keys): Promis
       select 'u', j.value, t.contact_id from json_each(${utks}) j cross join timeline_utks t
         on t.portal_id = ${portalId} and t.utk = j.value
     ) k cross join crm_objects c on c.id = k.target and c.portal_id = ${portalId} and c.object_type = 'contacts' and c.archived = 0`);
-  return rows.map((r) => ({ kind: r.kind, key: String(r.key), row: toRow(r) }));
+  return rows.map((r) => ({ kind: r.kind, key: String(r.key), row: crmRowFromRaw(r) }));
 }
 
 export async function findOne(db: Db, portalId: number, keys: Keys): Promise<CrmRow> {
