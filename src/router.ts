@@ -16,7 +16,7 @@ import { caller, logLine, type RateLog } from "./lib/observability";
 import type { Principal } from "./lib/principal";
 import type { Ctx, RouteDef } from "./lib/route";
 import { allRoutes } from "./routes";
-import { usageRecorder } from "./lib/usage";
+import { shardOfPrincipal, usageRecorder } from "./lib/usage";
 
 type Args = [Env, ExecutionContext];
 interface Req extends IRequest {
@@ -123,7 +123,9 @@ function report(req: Req, status: number, env: Env) {
     d1Statements: statements,
     rateLimit: req.rate ?? { decision: "not_counted" },
   });
-  if (req.template) usageRecorder(env).request({ portalId: who.portalId, route: req.template, method: req.method, credential: who.credential, status, durationMs, statements });
+  if (req.template) {
+    usageRecorder(env).request({ portalId: who.portalId, route: req.template, method: req.method, credential: who.credential, status, durationMs, statements, shard: shardOfPrincipal(req.principal) });
+  }
 }
 
 /** What `Allow` lists for a path (RFC 9110 §10.2.1): its methods, HEAD wherever GET is, and OPTIONS. */

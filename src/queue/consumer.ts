@@ -57,7 +57,7 @@ function reportSync(batch: MessageBatch, settled: Settlement[], env: Env, now: n
     const outcome = syncOutcome(s);
     outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
     const o = origin(bodies.get(s.id));
-    if (o) usage.syncMessage({ portalId: o.portalId, storeId: o.storeId, objectType: o.objectType, outcome, lagMs: Math.max(0, now - o.receivedAt) });
+    if (o) usage.syncMessage({ portalId: o.portalId, storeId: o.storeId, objectType: o.objectType, outcome, lagMs: Math.max(0, now - o.receivedAt), shard: s.shard ?? "none" });
   }
   return outcomes;
 }

@@ -35,20 +35,29 @@ export interface Settlement {
   action: "ack" | "retry";
   delaySeconds?: number;
   reason: string;
+  /** The shard the message's account was resolved to (issue 16), once known; for the usage data point. */
+  shard?: string;
 }
 
 /** Acks and retries go through here, so every decision is also reported. */
 export class Settler {
   readonly settled: Settlement[] = [];
+  /** Queue message id → shard, filled when the batch is grouped by shard. */
+  readonly shards = new Map<string, string>();
+
+  private where(id: string): { shard?: string } {
+    const shard = this.shards.get(id);
+    return shard === undefined ? {} : { shard };
+  }
 
   ack(msg: Message<unknown>, reason: string) {
     msg.ack();
-    this.settled.push({ id: msg.id, action: "ack", reason });
+    this.settled.push({ id: msg.id, action: "ack", reason, ...this.where(msg.id) });
   }
 
   retry(msg: Message<unknown>, delaySeconds: number, reason: string) {
     msg.retry({ delaySeconds });
-    this.settled.push({ id: msg.id, action: "retry", delaySeconds, reason });
+    this.settled.push({ id: msg.id, action: "retry", delaySeconds, reason, ...this.where(msg.id) });
     console.warn(`sync message ${msg.id} retried in ${delaySeconds}s: ${reason}`);
   }
 
@@ -172,6 +181,7 @@ async function groupByShard(env: Env, control: Db, deliveries: Delivery[], s: Se
   const byShard = new Map<string, Delivery[]>();
   for (const d of deliveries) {
     const name = shards.get(d.body.portalId) ?? CONTROL_SHARD;
+    s.shards.set(d.msg.id, name);
     byShard.set(name, [...(byShard.get(name) ?? []), d]);
   }
   const groups: ShardGroup[] = [];

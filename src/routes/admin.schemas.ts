@@ -48,8 +48,25 @@ export const shardList = z.object({
       available: z.boolean().meta({ description: "Whether the database answered the size probe" }),
       sizeBytes: z.number().int().nullable().meta({ description: "The database's size in bytes (D1 meta.size_after); null when unavailable" }),
       storageShare: z.number().nullable().meta({ description: "sizeBytes over D1's 10 GB per-database limit" }),
+      load: z
+        .object({
+          requests: z.number().int(),
+          d1Statements: z.number().int(),
+          d1StatementsPerSecond: z.number(),
+          syncMessages: z.number().int(),
+        })
+        .nullable()
+        .meta({ description: "Requests served, their D1 statements and sync messages applied on this database over the load window (Analytics Engine); null when the load is not available" }),
     }),
   ),
+  load: z
+    .object({
+      source: z.literal("analytics-engine"),
+      windowMinutes: z.number().int(),
+      available: z.boolean(),
+      reason: z.string().optional().meta({ description: "Why the load is not available (not configured, or the analytics API failed)" }),
+    })
+    .meta({ description: "Where each shard's load comes from, over which window, and whether it could be read" }),
 });
 export const moveBody = z.object({ shard: z.string().min(1).max(64) });
 

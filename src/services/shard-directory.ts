@@ -9,6 +9,7 @@ import { FANOUT_CONCURRENCY } from "../lib/fanout";
 import { accounts } from "../db/tables/tenancy";
 import { badRequest, notFound } from "../lib/errors";
 import { readMove, type MoveState } from "./moves/state";
+import { shardLoad } from "./shard-load";
 
 /** Accounts per shard name (null → "DB"), in one grouped read over the accounts_shard index. */
 export async function accountsPerShard(db: Db): Promise<Map<string, number>> {
@@ -72,7 +73,8 @@ async function sizesOf(env: Env, names: string[]): Promise<(number | null)[]> {
 
 /**
  * What an operator balances by (issue 16 §2, docs/scaling.md "Placement and balancing"): accounts and their
- * share, and each database's size and share of D1's 10 GB. Placement itself uses account counts only.
+ * share, each database's size and share of D1's 10 GB, and its query load of the last minutes from the usage
+ * metrics (shard-load.ts), when the operator lets the Worker read them. Placement itself uses account counts only.
  */
 export async function listShards(env: Env, db: Db) {
   const counts = await accountsPerShard(db);
@@ -80,9 +82,11 @@ export async function listShards(env: Env, db: Db) {
   // Accounts from before sharding live on the control plane until moved; the operator sees them too.
   const legacy = counts.get(CONTROL_SHARD) ?? 0;
   const listed = legacy ? [...names, CONTROL_SHARD] : names;
-  const sizes = await sizesOf(env, listed);
+  const [sizes, load] = await Promise.all([sizesOf(env, listed), shardLoad(env)]);
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const { byShard, ...loadSource } = load;
   return {
+    load: loadSource,
     results: listed.map((name, i) => {
       const n = counts.get(name) ?? 0;
       const size = sizes[i] ?? null;
@@ -94,6 +98,7 @@ export async function listShards(env: Env, db: Db) {
         available: size !== null,
         sizeBytes: size,
         storageShare: size === null ? null : size / D1_MAX_BYTES,
+        load: load.available ? (byShard.get(name) ?? { requests: 0, d1Statements: 0, d1StatementsPerSecond: 0, syncMessages: 0 }) : null,
       };
     }),
   };

@@ -123,19 +123,19 @@ describe("the statement meter", () => {
 });
 
 describe("usage data points", () => {
-  it("one per routed request, indexed by portalId, with route, method, credential, status, duration and statements", async () => {
-    const t = await tenant();
+  it("one per routed request, indexed by portalId, with route, method, credential, shard, status, duration and statements", async () => {
+    const t = await tenant({ shard: "SHARD_2" });
     points.mockClear();
     const res = await call("GET", "/crm/v3/objects/contacts?limit=1", { token: t.pat });
     const line = lineOf(res.headers.get("x-service-correlation-id"));
     expect(writes()).toEqual([
-      { indexes: [String(t.portalId)], blobs: ["request", "/crm/v3/objects/:objectType", "GET", "private_app"], doubles: [200, line.durationMs, line.d1Statements] },
+      { indexes: [String(t.portalId)], blobs: ["request", "/crm/v3/objects/:objectType", "GET", "private_app", t.shard], doubles: [200, line.durationMs, line.d1Statements] },
     ]);
     points.mockClear();
     await call("GET", "/no/such/route");
     expect(writes()).toEqual([]); // nothing routed, nothing to count against an account
     await call("GET", "/healthz");
-    expect(writes()).toEqual([{ indexes: ["none"], blobs: ["request", "/healthz", "GET", "none"], doubles: [204, expect.any(Number), 0] }]);
+    expect(writes()).toEqual([{ indexes: ["none"], blobs: ["request", "/healthz", "GET", "none", "DB"], doubles: [204, expect.any(Number), 0] }]);
   });
 
   it("a failing dataset never fails the request", async () => {
@@ -152,6 +152,7 @@ describe("usage data points", () => {
 describe("queue batch and cron lines", () => {
   it("a sync batch: one line with outcomes (applied, error, stale), duration and statements; one data point per message with store, type, outcome and lag", async () => {
     const { t, origin } = await bridgeTenant();
+    expect(t.shard).toMatch(/^SHARD_/); // so a control-plane label could not pass for it
     const stale = qmsg(origin, "CONTACT", { externalObjectId: "c-1", changedAt: 1 });
     // A property the settings do not map: recorded as a sync error of the object.
     const unmapped = qmsg(origin, "CONTACT", { externalObjectId: "c-1", changedAt: 2, properties: { email: "a@example.com" } });
@@ -165,9 +166,9 @@ describe("queue batch and cron lines", () => {
     expect(second).toMatchObject({ queue: "crm-edge-sync", messages: 1, outcomes: { stale: 1 } });
     const sync = writes().filter((p) => p.blobs?.[0] === "sync");
     expect(sync).toEqual([
-      { indexes: [String(t.portalId)], blobs: ["sync", "shop", "CONTACT", "error"], doubles: [expect.any(Number)] },
-      { indexes: [String(t.portalId)], blobs: ["sync", "shop", "PRODUCT", "applied"], doubles: [expect.any(Number)] },
-      { indexes: [String(t.portalId)], blobs: ["sync", "shop", "CONTACT", "stale"], doubles: [expect.any(Number)] },
+      { indexes: [String(t.portalId)], blobs: ["sync", "shop", "CONTACT", "error", t.shard], doubles: [expect.any(Number)] },
+      { indexes: [String(t.portalId)], blobs: ["sync", "shop", "PRODUCT", "applied", t.shard], doubles: [expect.any(Number)] },
+      { indexes: [String(t.portalId)], blobs: ["sync", "shop", "CONTACT", "stale", t.shard], doubles: [expect.any(Number)] },
     ]);
     for (const p of sync) expect(p.doubles![0]).toBeGreaterThanOrEqual(0);
   });
