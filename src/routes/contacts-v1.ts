@@ -7,8 +7,7 @@
 import { json } from "../lib/http";
 import { portalOf, type AuthRule } from "../lib/auth";
 import { route } from "../lib/route";
-import { listObjects } from "../services/crm";
-import { mergesOf, recentContacts, type RecentKind } from "../services/contacts-v1";
+import { allContactsPage, mergesOf, recentContacts, type RecentKind } from "../services/contacts-v1";
 import { searchContacts } from "../services/contact-search";
 import { contactRecordRoutes } from "./contacts-v1-records";
 import { presentListEntry, presentProfile } from "./contacts-v1.present";
@@ -64,14 +63,13 @@ export const contactsV1Routes = [
     responses: { 200: { description: "A page of contacts", schema: s.listResponse } },
     handler: async ({ db, principal, query, url }) => {
       const portalId = portalOf(principal);
-      const page = await listObjects(db, portalId, "contacts", query.count, query.vidOffset ?? 0);
-      const merges = await mergesOf(db, portalId, page.rows.map((r) => r.id));
+      const page = await allContactsPage(db, portalId, query.count, query.vidOffset ?? 0);
       const wanted = query.property ?? DEFAULT_PROPERTIES;
       const last = page.rows.at(-1);
       return json({
         // There are no contact lists here, so a contact is a member of none (reference §2.2: `[]`).
         contacts: page.rows.map((r) => {
-          const c = presentListEntry(r, merges.get(r.id) ?? [], url.origin, wanted);
+          const c = presentListEntry(r, page.merges.get(r.id) ?? [], url.origin, wanted);
           return query.showListMemberships ? { ...c, "list-memberships": [] } : c;
         }),
         "has-more": page.hasMore,

@@ -84,6 +84,25 @@ describe("POST /contacts/v1/contact/merge-vids/{vid}", () => {
     expect((await call("GET", `${V1}/email/a@example.com/profile`, { token: t.pat })).json.vid).toBe(c);
   });
 
+  it("the all-contacts list pages by vid and gives each contact on the page its own merges", async () => {
+    const t = await tenant();
+    const vids: number[] = [];
+    for (const name of ["a", "b", "c", "d", "e", "f"]) vids.push(await v1Create(t, { email: `${name}@example.com` }));
+    const [va, vb, vc, vd, ve, vf] = vids as [number, number, number, number, number, number];
+    expect((await merge(t, va, vb)).status).toBe(200); // a keeps b
+    expect((await merge(t, va, ve)).status).toBe(200); // and e: two merges on one contact
+    expect((await merge(t, vc, vd)).status).toBe(200); // c keeps d; f has none
+    const page = async (query: string) => (await call("GET", `/contacts/v1/lists/all/contacts/all?${query}`, { token: t.pat })).json;
+    const entries = (j: { contacts: { vid: number; "merged-vids": number[] }[] }) => j.contacts.map((x) => [x.vid, x["merged-vids"]]);
+    const first = await page("count=1");
+    expect(entries(first)).toEqual([[va, [vb, ve, va]]]);
+    expect([first["has-more"], first["vid-offset"]]).toEqual([true, va]);
+    const rest = await page(`count=2&vidOffset=${va}`);
+    expect(entries(rest)).toEqual([[vc, [vd, vc]], [vf, []]]);
+    expect([rest["has-more"], rest["vid-offset"]]).toEqual([false, vf]);
+    expect(entries(await page("count=3"))).toEqual([[va, [vb, ve, va]], [vc, [vd, vc]], [vf, []]]);
+  });
+
   it("self-merge, an already merged contact, an unknown or another account's contact are the recorded 400s", async () => {
     const t = await tenant();
     const other = await tenant();
