@@ -3,14 +3,15 @@
  * `npm run bench` — the service measured against the platform's own primitives and limits, in one
  * Miniflare (bench/README.md explains every figure).
  *
- *   node bench/run.mjs            full run (about 2 minutes on 2 cores); writes bench/results.json and bench/ratios.svg
+ *   node bench/run.mjs            full run (about 9 minutes on 2 cores); writes bench/results.json and bench/ratios.svg
  *   node bench/run.mjs --quick    small sizes for CI (about 20 s): fails only on correctness (LWW oracle, 5xx), never
  *                                 on timings; its chart goes to bench/.build/ratios.svg, the committed one stays
  *   node bench/run.mjs --soak     the 60 s soak only (issue #9); writes bench/results-soak.json
  *   --closed-readers               soak readers without the 100 ms pause (saturates workerd; see README)
  *   --shards-aa                    figure 7's A/A control: the second cluster is single-database too
- *   --only=ingest,e2e,reads,cards,cron,profile,bundle,shards   a subset (debugging); `shards` runs figures 2–4 on
- *                                 the sharded cluster too (with e2e/reads/cards), then scale-out and the probes
+ *   --only=ingest,e2e,reads,cards,cron,profile,bundle,shards,regression   a subset (debugging); `shards` runs
+ *                                 figures 2–4 on the sharded cluster too (with e2e/reads/cards), then scale-out and
+ *                                 the probes; `regression` the paired samples of suites/regression.mjs
  *
  * Exit code 1 when a correctness check fails: the final sync state differs from the last-write-wins
  * oracle, any 5xx answer, a card view without its five cards, a sweep that moved the wrong rows.
@@ -28,13 +29,14 @@ import { markdownTable, printTable, ratiosSvg, writeJson } from "./lib/report.mj
 import { ecommSetup, provisionTenant } from "./lib/seed.mjs";
 import { waitUntil } from "./lib/sync-data.mjs";
 import { bundle } from "./suites/bundle.mjs";
-import { cards } from "./suites/cards.mjs";
+import { cards, startIntegrator, stopIntegrator } from "./suites/cards.mjs";
 import { cron } from "./suites/cron.mjs";
 import { e2e } from "./suites/e2e.mjs";
 import { ingest } from "./suites/ingest.mjs";
 import { printProfile, profile } from "./suites/profile.mjs";
 import { reads, seedReads } from "./suites/reads.mjs";
 import { soak } from "./suites/soak.mjs";
+import { fineRegression } from "./suites/regression.mjs";
 import { probes, regression, scaleOut, SHARDED_LABEL, SHARDS } from "./suites/shards.mjs";
 
 const args = process.argv.slice(2);
@@ -47,8 +49,8 @@ const aaControl = args.includes("--shards-aa");
 const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 
 const SIZES = {
-  full: { runs: 5, ingestC1: 40, ingestC10: 40, e2eMessages: 5000, e2eObjects: 2000, e2eTimeoutMs: 120_000, contacts: 120, readsC1: 300, readsC10: 600, cardViews: 20, pendingDeals: 100_000, cronRuns: 5, soakSeconds: 60, soakObjects: 20_000, profileN: 200, profileBatches: 10, scaleContacts: 50, scaleMessages: 1000, scaleObjects: 400, scaleReads: 200, fenceRows: 2000 },
-  quick: { runs: 3, ingestC1: 5, ingestC10: 10, e2eMessages: 1000, e2eObjects: 400, e2eTimeoutMs: 60_000, contacts: 101, readsC1: 30, readsC10: 60, cardViews: 5, pendingDeals: 5000, cronRuns: 3, soakSeconds: 10, soakObjects: 2000, profileN: 20, profileBatches: 2, scaleContacts: 5, scaleMessages: 200, scaleObjects: 100, scaleReads: 20, fenceRows: 200 },
+  full: { runs: 5, ingestC1: 40, ingestC10: 40, e2eMessages: 5000, e2eObjects: 2000, e2eTimeoutMs: 120_000, contacts: 120, readsC1: 300, readsC10: 600, cardViews: 20, pendingDeals: 100_000, cronRuns: 5, soakSeconds: 60, soakObjects: 20_000, profileN: 200, profileBatches: 10, scaleContacts: 50, scaleMessages: 1000, scaleObjects: 400, scaleReads: 200, fenceRows: 2000, finePairs: 40, fineReadBlockC1: 60, fineReadBlockC10: 120, fineSyncPairs: 40, fineSyncMessages: 1000, fineSyncObjects: 400, fineCardViews: 5 },
+  quick: { runs: 3, ingestC1: 5, ingestC10: 10, e2eMessages: 1000, e2eObjects: 400, e2eTimeoutMs: 60_000, contacts: 101, readsC1: 30, readsC10: 60, cardViews: 5, pendingDeals: 5000, cronRuns: 3, soakSeconds: 10, soakObjects: 2000, profileN: 20, profileBatches: 2, scaleContacts: 5, scaleMessages: 200, scaleObjects: 100, scaleReads: 20, fenceRows: 200, finePairs: 3, fineReadBlockC1: 10, fineReadBlockC10: 20, fineSyncPairs: 2, fineSyncMessages: 200, fineSyncObjects: 100, fineCardViews: 2 },
 };
 const sizes = quick ? SIZES.quick : SIZES.full;
 const want = (name) => (soakMode ? name === "soak" : name !== "soak" && (!only || only.includes(name)));
@@ -73,7 +75,7 @@ async function main() {
   const bench = client(cluster.url, { host: BENCH_HOST });
   // Issue 16 §4: the sharded configuration runs beside the main (single-database) one, figure by figure.
   let sharded;
-  if (want("shards")) {
+  if (want("shards") || want("regression")) {
     step(`starting a second Miniflare: the sharded configuration (DB as control plane, ${SHARDS} shards)`);
     const c = await startCluster({ prodScript: build.scriptPath, benchScript, adminToken, stdio, shards: aaControl ? 0 : SHARDS, scratch: true });
     sharded = { ...c, http: client(c.url), bench: client(c.url, { host: BENCH_HOST }), adminToken };
@@ -139,14 +141,18 @@ async function main() {
     }
     if (want("e2e")) results.push(...(await e2e(withAlso)));
     let seeded;
-    if (want("reads") || want("soak") || want("profile")) seeded = await seedReads(ctx);
+    const fine = Boolean(also) && want("regression");
+    if (want("reads") || want("soak") || want("profile") || fine) seeded = await seedReads(ctx);
+    if (also && (want("reads") || fine)) also.seeded = await seedReads({ ...ctx, http: also.http, tenant: also.tenant });
     if (want("reads")) {
-      if (also) also.seeded = await seedReads({ ...ctx, http: also.http, tenant: also.tenant });
       const r = await reads(withAlso, seeded);
       results.push(...r.throughput, ...r.d1);
     }
+    // One local integrator for the suites that view cards: their card definitions point at it.
+    if (want("cards") || fine) ctx.integrator = withAlso.integrator = await startIntegrator();
     if (want("cards")) results.push(...(await cards(withAlso)));
-    if (sharded) {
+    if (fine) results.push(...(await fineRegression(ctx, [{ label: "", http, tenant: ctx.tenant, accountDb: ctx.db, log: ctx.log, seeded }, also])));
+    if (sharded && want("shards")) {
       results.push(...regression(results));
       const sctx = { ...ctx, ...sharded };
       if (!aaControl) results.push(...(await scaleOut(sctx)), ...(await probes(sctx)));
@@ -155,6 +161,7 @@ async function main() {
     if (want("soak")) results.push(...(await soak(ctx, seeded)));
     if (want("profile")) profiled = await profile(ctx, seeded);
   } finally {
+    if (ctx.integrator) await stopIntegrator(ctx.integrator);
     http.close();
     bench.close();
     await cluster.mf.dispose();

@@ -48,6 +48,11 @@ export function rows(results) {
     } else if (id === "startup") {
       value = `${ms(r.value.totalMs)} (first request ${ms(r.value.firstRequestMs)}); the code's share ${ms(r.value.scriptCostMs)} of the 1 s limit`;
       base = `${ms(r.baseline.totalMs)} (first request ${ms(r.baseline.firstRequestMs)})`;
+    } else if (id.startsWith("regression_fine_")) {
+      const v = r.value;
+      value = `median ratio ${n(v.ratio, 3)}, 95 % interval ${n(v.interval[0], 3)}–${n(v.interval[1], 3)} (${v.pairs} pairs; 10th–90th percentile of the pairs ${n(v.spread[0], 2)}–${n(v.spread[1], 2)}); sharded ${n(v.sharded, 1)}`;
+      base = `${n(r.baseline.single, 1)}`;
+      target = `interval low ≥ ${r.target.intervalLow}`;
     } else if (id.startsWith("regression_")) {
       const unit = { messagesPerSecond: "msg/s", rps: "req/s", p50: "ms p50" }[r.value.metric];
       value = `${n(r.value.sharded, 1)} ${unit}; paired ratios of the runs ${r.value.pairedRatios.map((x) => n(x, 2)).join(", ")}`;
@@ -110,7 +115,10 @@ export function ratiosSvg(results, meta) {
     if (r.id.startsWith("ingest")) bars.push({ label: r.figure.replace("Sync ingest, 200 msgs/request", "Sync ingest"), ratio: r.ratio, note: "req/s vs raw sendBatch" });
     else if (r.id === "sync_e2e") bars.push({ label: "Sync end to end", ratio: r.ratio, target: 0.25, note: "msg/s vs raw db.batch", met: r.met });
     else if (r.id.startsWith("read_")) bars.push({ label: r.figure.replace("Read: ", "").replace(/, raw( JSON)? \(bench Worker\)/, "").replace("the list's D1 query (101 rows)", "the list's D1 query"), ratio: r.ratio, target: r.target?.ratio, note: "req/s vs /healthz", met: r.met });
-    else if (r.id.startsWith("regression_")) bars.push({ label: `sharded ÷ single: ${r.figure.replace("Sharded vs single database: ", "").replace(/^Read: /, "").replace(/, count=100|, \d+ msgs over \d+ objects|, integrator \d+ ms|, 200 msgs\/request/g, "")}`, ratio: r.ratio, target: 0.95, note: "paired runs", met: r.met });
+    else if (r.id.startsWith("regression_fine_")) {
+      const name = r.figure.replace(/^Sharded vs single database, \d+ interleaved samples: /, "").replace(/, count=100|, \d+ msgs over \d+ objects| \((req|msg)\/s\)| \(p50 ms\)/g, "");
+      bars.push({ label: `sharded ÷ single, samples: ${name}`, ratio: r.ratio, target: 0.95, note: `interval ${r.value.interval.map((v) => v.toFixed(3)).join("–")}`, met: r.met });
+    } else if (r.id.startsWith("regression_")) bars.push({ label: `sharded ÷ single: ${r.figure.replace("Sharded vs single database: ", "").replace(/^Read: /, "").replace(/, count=100|, \d+ msgs over \d+ objects|, integrator \d+ ms|, 200 msgs\/request/g, "")}`, ratio: r.ratio, target: 0.95, note: "paired runs", met: r.met });
     else if (r.id.startsWith("scaleout_")) bars.push({ label: r.id === "scaleout_sync" ? "Scale-out sync, 4 shards ÷ 1" : "Scale-out reads, 4 shards ÷ 1", ratio: r.ratio, note: "aggregate throughput" });
     else if (r.id === "cards_view") bars.push({ label: "Record view, 5 cards", ratio: r.ratio, target: r.baseline.p50 / 130, note: "integrator p50 / view p50", met: r.met });
   }

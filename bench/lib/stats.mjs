@@ -20,3 +20,27 @@ export function medianOf(runs, keys) {
 }
 
 export const round = (v, digits = 1) => (Number.isFinite(v) ? Number(v.toFixed(digits)) : v);
+
+/** A small seeded PRNG (mulberry32), so a bootstrap interval is the same on every read of the same samples. */
+function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Percentile bootstrap interval of the median: `resamples` samples of the same size drawn with
+ * replacement; answers the `(1 - level) / 2` and `(1 + level) / 2` percentiles of their medians.
+ */
+export function bootstrapMedianInterval(values, { level = 0.95, resamples = 5000, seed = 16 } = {}) {
+  if (!values.length) return [NaN, NaN];
+  const next = prng(seed);
+  const medians = [];
+  for (let i = 0; i < resamples; i++) medians.push(median(Array.from(values, () => values[Math.floor(next() * values.length)])));
+  return [percentile(medians, ((1 - level) / 2) * 100), percentile(medians, ((1 + level) / 2) * 100)];
+}

@@ -24,8 +24,12 @@ export function startIntegrator() {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${server.address().port}` })));
 }
 
-/** Five card definitions on the integrator and a contact to view them on; answers the view's path. */
-async function prepare(c, tenant, integrator) {
+/**
+ * Five card definitions on the integrator and a contact to view them on; answers the view's path. Once per
+ * tenant (the path is kept on it): the suites that view cards share one integrator (`ctx.integrator`).
+ */
+export async function prepare(c, tenant, integrator) {
+  if (tenant.cardView) return tenant.cardView;
   for (let i = 0; i < CARD_COUNT; i++) {
     const res = await c.json("POST", "/extensions/sales-objects/v1/object-types", {
       token: tenant.developerKey,
@@ -43,13 +47,14 @@ async function prepare(c, tenant, integrator) {
   }
   const contact = await c.json("POST", "/crm/v3/objects/contacts", { token: tenant.oauth, body: { properties: { email: "cards@bench.example.com" } } });
   if (contact.status !== 201) throw new Error(`create contact -> ${contact.status} ${contact.text}`);
-  return `/crm/v3/objects/contacts/${contact.json.id}/cards?userId=${tenant.userId}`;
+  tenant.cardView = `/crm/v3/objects/contacts/${contact.json.id}/cards?userId=${tenant.userId}`;
+  return tenant.cardView;
 }
 
 /** `ctx.also` (issue 16 §4): other configurations viewed in the same runs: `{ id, label, http, tenant }`. */
 export async function cards(ctx) {
   const { sizes } = ctx;
-  const integrator = await startIntegrator();
+  const integrator = ctx.integrator ?? (await startIntegrator());
   const targets = [{ id: "", label: "", http: ctx.http, tenant: ctx.tenant }, ...(ctx.also ?? [])];
   try {
     step(`cards: defining ${CARD_COUNT} record types on a local integrator (${integrator.url}, ${INTEGRATOR_DELAY_MS} ms per answer)`);
@@ -95,7 +100,11 @@ export async function cards(ctx) {
       };
     });
   } finally {
-    integrator.server.closeAllConnections?.();
-    await new Promise((r) => integrator.server.close(r));
+    if (!ctx.integrator) await stopIntegrator(integrator);
   }
+}
+
+export async function stopIntegrator(integrator) {
+  integrator.server.closeAllConnections?.();
+  await new Promise((r) => integrator.server.close(r));
 }

@@ -63,7 +63,7 @@ export async function e2e(ctx) {
   });
 }
 
-async function servicePass(ctx, { label, http, tenant, accountDb, log }, { run, storeId, reqs, expected, count, objects }) {
+export async function servicePass(ctx, { label, http, tenant, accountDb, log }, { run, storeId, reqs, expected, count, objects }) {
   const { sizes } = ctx;
   const name = label ? `${label}: ` : "";
   step(`${name}sync end to end run ${run}/${sizes.runs}: service (${reqs.length} PUTs, ${count} messages over ${objects} objects)`);
