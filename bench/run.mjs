@@ -77,7 +77,11 @@ async function main() {
   let sharded;
   if (want("shards") || want("regression")) {
     step(`starting a second Miniflare: the sharded configuration (DB as control plane, ${SHARDS} shards)`);
-    const c = await startCluster({ prodScript: build.scriptPath, benchScript, adminToken, stdio, shards: aaControl ? 0 : SHARDS, scratch: true });
+    const c = await startCluster({ prodScript: build.scriptPath, benchScript, adminToken, stdio, shards: aaControl ? 0 : SHARDS, scratch: true }).catch(async (err) => {
+      await cluster.mf.dispose();
+      stdio.close();
+      throw err;
+    });
     sharded = { ...c, http: client(c.url), bench: client(c.url, { host: BENCH_HOST }), adminToken };
   }
 

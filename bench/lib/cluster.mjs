@@ -125,16 +125,22 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio,
       },
     ],
   });
-  const url = await mf.ready;
-  const dbs = {};
-  for (const binding of Object.keys(ids)) {
-    dbs[binding] = await mf.getD1Database(binding, "crm-edge");
-    await migrate(dbs[binding]);
+  // A cluster that fails to start is disposed here: a running workerd would keep the bench from exiting.
+  try {
+    const url = await mf.ready;
+    const dbs = {};
+    for (const binding of Object.keys(ids)) {
+      dbs[binding] = await mf.getD1Database(binding, "crm-edge");
+      await migrate(dbs[binding]);
+    }
+    if (scratch) await migrate(await mf.getD1Database("BENCH_SCRATCH", "bench"));
+    const db = dbs.DB;
+    await db.prepare("CREATE TABLE IF NOT EXISTS bench_baseline (external_id TEXT PRIMARY KEY, changed_at INTEGER NOT NULL, properties TEXT NOT NULL)").run();
+    return { mf, url: url.href, db, dbs, log, queueConfig: prod.queueConsumers["crm-edge-sync"] };
+  } catch (err) {
+    await mf.dispose().catch(() => undefined);
+    throw err;
   }
-  if (scratch) await migrate(await mf.getD1Database("BENCH_SCRATCH", "bench"));
-  const db = dbs.DB;
-  await db.prepare("CREATE TABLE IF NOT EXISTS bench_baseline (external_id TEXT PRIMARY KEY, changed_at INTEGER NOT NULL, properties TEXT NOT NULL)").run();
-  return { mf, url: url.href, db, dbs, log, queueConfig: prod.queueConsumers["crm-edge-sync"] };
 }
 
 export async function migrate(db) {
