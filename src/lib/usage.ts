@@ -8,8 +8,8 @@
  *          control plane and for requests without an account); double1 status, double2 duration ms,
  *          double3 D1 statements.
  * sync:    index portalId; blob1 "sync", blob2 storeId, blob3 object type, blob4 outcome, blob5 the shard the
- *          message was applied on ("none" when it was settled before its shard was known); double1 lag ms (from PUT /sync/messages accepting it to the consumer
- *          settling it).
+ *          message was applied on ("none" when it was settled before its shard was known); double1 lag ms
+ *          (from PUT /sync/messages accepting it to the consumer settling it).
  * blob5 (issue 16) is what GET /admin/v1/shards sums into each shard's query load (src/services/shard-load.ts).
  *
  * Metrics never fail the work they describe: without the binding (it is optional) nothing is written, and
