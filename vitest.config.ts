@@ -1,4 +1,4 @@
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
@@ -23,9 +23,14 @@ function testSeams(): Plugin {
 }
 
 /**
- * Three projects:
- * - workers: unit and integration tests inside workerd (@cloudflare/vitest-pool-workers), real D1,
- *   Queues and Durable Objects, the real migrations applied by test/setup.ts;
+ * Four projects:
+ * - workers: unit and integration tests inside workerd (@cloudflare/vitest-plugin), real D1, Queues and
+ *   Durable Objects, the real migrations applied by test/setup.ts. Its files share a runtime per vitest
+ *   worker (`isolate: false`): starting workerd, migrating and loading the Worker once per worker instead of
+ *   once per file is most of the suite's speed. Every test makes its own accounts, so files do not see each
+ *   other's data;
+ * - fuzz: the property-based suite (test/fuzz), whose check compares whole-database snapshots around each
+ *   rejected request, so it gets a runtime of its own per file, where no other file's queued work can land;
  * - node: tests that need a real HTTP server — unmodified npm clients, the browser (Playwright), `wrangler dev`
  *   — against the Worker started by wrangler's unstable_startWorker in test/node/global-setup.ts;
  * - traffic: replays of the real service's recorded traffic (test/traffic/**), which live in
@@ -35,13 +40,14 @@ function testSeams(): Plugin {
  */
 const migrations = await readD1Migrations("./migrations");
 
-// The Worker imports the files of public/ from a generated module (issue 17 §6); the workers pool does not
-// run wrangler's [build] command, so every vitest run generates it first.
-const staticBuild = spawnSync(process.execPath, [fileURLToPath(new URL("./scripts/build-static.mjs", import.meta.url))], { stdio: "inherit" });
-if (staticBuild.status !== 0) throw new Error("scripts/build-static.mjs failed");
+// public/ is served as Workers static assets (wrangler.toml [assets]); its vendored Swagger UI is copied in by
+// wrangler's [build] command, which vitest does not run, so every vitest run copies it first. The workers
+// project calls the Worker itself; assets are served in front of it by wrangler, in the node project.
+const vendor = spawnSync(process.execPath, [fileURLToPath(new URL("./scripts/vendor.mjs", import.meta.url)), "--quiet"], { stdio: "inherit" });
+if (vendor.status !== 0) throw new Error("scripts/vendor.mjs failed");
 
 /** A project running in workerd against the Worker of wrangler.toml with test bindings. */
-function workersProject(name: string, include: string[], exclude: string[]) {
+function workersProject(name: string, include: string[], exclude: string[], isolate = true) {
   return {
     plugins: [
       testSeams(),
@@ -64,6 +70,7 @@ function workersProject(name: string, include: string[], exclude: string[]) {
       name,
       include,
       exclude,
+      isolate,
       setupFiles: ["./test/setup.ts"],
       globalSetup: ["./test/global-setup.ts"],
       testTimeout: 30_000,
@@ -78,8 +85,11 @@ export default defineConfig({
     // out of the test output: the fuzz suite alone sends tens of thousands of requests. Tests that check
     // them spy on console.log, which sees them before this filter.
     onConsoleLog: (log: string) => !log.startsWith('{"type":"'),
+    // Sized for two cores: files spend much of their time waiting on workerd and wrangler, so three run at once.
+    maxWorkers: 3,
     projects: [
-      workersProject("workers", ["test/**/*.test.ts"], ["test/node/**", "test/traffic/**"]),
+      workersProject("workers", ["test/**/*.test.ts"], ["test/node/**", "test/traffic/**", "test/fuzz/**"], false),
+      workersProject("fuzz", ["test/fuzz/**/*.test.ts"], []),
       workersProject("traffic", ["test/traffic/**/*.test.ts"], []),
       {
         test: {

@@ -1,22 +1,26 @@
 /**
- * The suite runs on the Node version the README and package.json `engines` name (issue 17 §6). The test-only
- * @hubspot/api-client 14 declares Node >= 22, but its transport (lib/src/services/http/Transport.js) needs only
- * the global fetch, Response and Buffer, and the tests use neither its form-data uploads nor an http agent:
- * test/node/api-client.test.ts exercises it on this Node.
+ * The suite runs on the Node versions the README and package.json `engines` name: the current LTS lines,
+ * 22 and 24 (wrangler needs >= 22.12). CI runs this project on both.
  */
 import { readFileSync } from "node:fs";
 import { Client } from "@hubspot/api-client";
 import { describe, expect, it } from "vitest";
 import { workerUrl } from "./helpers";
 
-const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { engines: { node: string } };
+const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  engines: { node: string };
+  devDependencies: Record<string, string>;
+};
 
 describe("supported Node version", () => {
-  it("package.json engines names Node 20 (>= 20.19), and this run is on it", () => {
-    expect(pkg.engines.node).toBe(">=20.19.0 <21");
+  it("package.json engines names Node >= 22.12, and this run is on a version it allows", () => {
+    expect(pkg.engines.node).toBe(">=22.12.0");
     const [major, minor] = process.versions.node.split(".").map(Number) as [number, number];
-    expect(major).toBe(20);
-    expect(minor).toBeGreaterThanOrEqual(19);
+    expect(major === 22 ? minor >= 12 : major >= 24).toBe(true);
+  });
+
+  it("the project brings its own Node 24 (an exact devDependency), so `npm run` works where the system Node is older", () => {
+    expect(pkg.devDependencies.node).toMatch(/^24\.\d+\.\d+$/);
   });
 
   it("@hubspot/api-client sends and reads a request on it (global fetch)", async () => {
