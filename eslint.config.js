@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/", "dist/", ".wrangler/", "worker-configuration.d.ts", "migrations/", "bench/results.json", "bench/results-soak.json", "bench/.build/", "test-results/", "src/generated/", "public/vendor/"] },
+  { ignores: ["node_modules/", "dist/", ".wrangler/", "worker-configuration.d.ts", "migrations/", "bench/results.json", "bench/results-soak.json", "bench/.build/", "test-results/", "public/vendor/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

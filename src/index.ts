@@ -3,7 +3,6 @@
  */
 import { runCron } from "./cron";
 import { handleQueue } from "./queue/consumer";
-import { serveStatic } from "./lib/static-files";
 import { buildRouter } from "./router";
 
 export { SyncOrder } from "./durable-objects/sync-order";
@@ -13,8 +12,8 @@ export { AccountMover } from "./durable-objects/account-mover";
 const router = buildRouter();
 
 export default {
-  // The files of public/ first (as static assets did; issue 17 §6), every other request to the router.
-  fetch: (request, env, ctx) => serveStatic(request) ?? router.fetch(request, env, ctx),
+  // The files of public/ are Workers static assets (wrangler.toml [assets]): they never reach this handler.
+  fetch: (request, env, ctx) => router.fetch(request, env, ctx),
   queue: (batch, env, ctx) => handleQueue(batch, env, ctx),
   scheduled: (controller, env, ctx) => runCron(controller, env, ctx),
 } satisfies ExportedHandler<Env>;
