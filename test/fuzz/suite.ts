@@ -5,6 +5,9 @@
  * FUZZ_SEED / FUZZ_RUNS (printed); CI runs 200 cases per endpoint. Half of the path ids and id fields
  * name the tenant's own existing resources (test/helpers/world.ts), so requests get past the lookups to
  * the checks behind them; deletes run last so they never take those resources away from other routes.
+ *
+ * The routes are dealt into parts (routes-<n>.test.ts), each a test file of its own, so the parts run in
+ * parallel; every part keeps the full case count per route, and deletes last.
  */
 import { SHARDS } from "../helpers/shards";
 import { env } from "cloudflare:test";
@@ -81,70 +84,74 @@ function withOwnIds(value: unknown, coins: number[], w: World): unknown {
   return out;
 }
 
-describe("every route survives generated bad input", () => {
-  let w: World;
-  let t: Tenant;
-  let storeless: Tenant;
-  beforeAll(async () => {
-    // A tenant that owns one resource of every kind, so path ids can name real resources.
-    w = await buildWorld();
-    t = w.a;
-    storeless = await tenant({ rateLimit: 100_000 });
-  }, 60_000);
+/** Registers the suite for every `parts`-th route of the table, starting at `part` (0-based). */
+export function fuzzRoutes(part: number, parts: number) {
+  describe(`every route survives generated bad input (part ${part + 1} of ${parts})`, () => {
+    let w: World;
+    let t: Tenant;
+    let storeless: Tenant;
+    beforeAll(async () => {
+      // A tenant that owns one resource of every kind, so path ids can name real resources.
+      w = await buildWorld();
+      t = w.a;
+      storeless = await tenant({ rateLimit: 100_000 });
+    }, 60_000);
 
-  it.each(fuzzable.map((r) => [`${r.method} ${r.path}`, r] as const))("%s", async (_name, route) => {
-    const params = route.params ? mutated(schemaArbitrary(route.params)) : fc.constant({});
-    const query = route.query ? mutated(schemaArbitrary(route.query)) : fc.constant(null);
-    const body = route.body ? mutated(schemaArbitrary(route.body)) : fc.constant(undefined);
-    // Per path parameter and id field: 0 keeps the generated value, 1 uses the tenant's own resource.
-    const coins = fc.array(fc.nat(1), { minLength: 8, maxLength: 8 });
-    const operator = route.auth.kinds.includes("admin");
-    // Accepted sync messages would be applied later by the local queue, and those writes would land in the
-    // snapshot of some unrelated rejected request: they are sent by an account without stores (all refused).
-    const queued = route.path.endsWith("/sync/messages");
-    let last: string | undefined;
-    await fc.assert(
-      fc.asyncProperty(params, query, body, coins, async (p, q0, b0, coin) => {
-        const values = (p && typeof p === "object" && !Array.isArray(p) ? p : {}) as Record<string, unknown>;
-        let n = 0;
-        const path = route.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
-          const own = operator ? (name === "portalId" ? String(t.portalId) : undefined) : ownParam(route, name, w);
-          if (own !== undefined && (coin[n++ % coin.length] ?? 0) > 0) return own;
-          const v = values[name];
-          return encode(v === undefined || v === null ? "x" : typeof v === "string" ? v : JSON.stringify(v));
-        });
-        // Operator routes keep generated ids in bodies: an own app id there would re-grant the tenant's install.
-        const q = operator ? q0 : withOwnIds(q0, coin.slice(3), w);
-        const b = operator || queued ? b0 : withOwnIds(b0, coin.slice(5), w);
-        const qs = q === null ? "" : toQuery(q as Parameters<typeof toQuery>[0]);
-        const headers: Record<string, string> = credentialFor(route, queued ? storeless : t);
-        let payload: string | undefined;
-        if (b !== undefined) {
-          if (route.bodyFormat === "form") {
-            headers["content-type"] = "application/x-www-form-urlencoded";
-            payload = toQuery(b as Parameters<typeof toQuery>[0]);
+    const mine = fuzzable.filter((_r, i) => i % parts === part);
+    it.each(mine.map((r) => [`${r.method} ${r.path}`, r] as const))("%s", async (_name, route) => {
+      const params = route.params ? mutated(schemaArbitrary(route.params)) : fc.constant({});
+      const query = route.query ? mutated(schemaArbitrary(route.query)) : fc.constant(null);
+      const body = route.body ? mutated(schemaArbitrary(route.body)) : fc.constant(undefined);
+      // Per path parameter and id field: 0 keeps the generated value, 1 uses the tenant's own resource.
+      const coins = fc.array(fc.nat(1), { minLength: 8, maxLength: 8 });
+      const operator = route.auth.kinds.includes("admin");
+      // Accepted sync messages would be applied later by the local queue, and those writes would land in the
+      // snapshot of some unrelated rejected request: they are sent by an account without stores (all refused).
+      const queued = route.path.endsWith("/sync/messages");
+      let last: string | undefined;
+      await fc.assert(
+        fc.asyncProperty(params, query, body, coins, async (p, q0, b0, coin) => {
+          const values = (p && typeof p === "object" && !Array.isArray(p) ? p : {}) as Record<string, unknown>;
+          let n = 0;
+          const path = route.path.replace(/:([A-Za-z_]+)/g, (_m, name: string) => {
+            const own = operator ? (name === "portalId" ? String(t.portalId) : undefined) : ownParam(route, name, w);
+            if (own !== undefined && (coin[n++ % coin.length] ?? 0) > 0) return own;
+            const v = values[name];
+            return encode(v === undefined || v === null ? "x" : typeof v === "string" ? v : JSON.stringify(v));
+          });
+          // Operator routes keep generated ids in bodies: an own app id there would re-grant the tenant's install.
+          const q = operator ? q0 : withOwnIds(q0, coin.slice(3), w);
+          const b = operator || queued ? b0 : withOwnIds(b0, coin.slice(5), w);
+          const qs = q === null ? "" : toQuery(q as Parameters<typeof toQuery>[0]);
+          const headers: Record<string, string> = credentialFor(route, queued ? storeless : t);
+          let payload: string | undefined;
+          if (b !== undefined) {
+            if (route.bodyFormat === "form") {
+              headers["content-type"] = "application/x-www-form-urlencoded";
+              payload = toQuery(b as Parameters<typeof toQuery>[0]);
+            } else {
+              headers["content-type"] = "application/json";
+              payload = JSON.stringify(b);
+            }
+          }
+          const before = (last ??= await snapshot());
+          const res = await send(new Request(`${BASE}${path}${qs ? `?${qs}` : ""}`, { method: route.method, headers, body: payload, redirect: "manual" }));
+          const text = await res.text();
+          expect(res.status, `${route.method} ${path}?${qs} ${payload ?? ""} → ${text}`).toBeLessThan(500);
+          if (res.status >= 400) {
+            if ((res.headers.get("content-type") ?? "").includes("json")) {
+              const err = JSON.parse(text);
+              expect(typeof err.message).toBe("string");
+              expect(err.correlationId).toBe(res.headers.get("x-service-correlation-id"));
+              expect(typeof err.category).toBe("string");
+            }
+            expect((last = await snapshot()), `rejected ${route.method} ${path} wrote data`).toBe(before);
           } else {
-            headers["content-type"] = "application/json";
-            payload = JSON.stringify(b);
+            last = undefined; // an accepted request may write: take a fresh snapshot next time
           }
-        }
-        const before = (last ??= await snapshot());
-        const res = await send(new Request(`${BASE}${path}${qs ? `?${qs}` : ""}`, { method: route.method, headers, body: payload, redirect: "manual" }));
-        const text = await res.text();
-        expect(res.status, `${route.method} ${path}?${qs} ${payload ?? ""} → ${text}`).toBeLessThan(500);
-        if (res.status >= 400) {
-          if ((res.headers.get("content-type") ?? "").includes("json")) {
-            const err = JSON.parse(text);
-            expect(typeof err.message).toBe("string");
-            expect(err.correlationId).toBe(res.headers.get("x-service-correlation-id"));
-            expect(typeof err.category).toBe("string");
-          }
-          expect((last = await snapshot()), `rejected ${route.method} ${path} wrote data`).toBe(before);
-        } else {
-          last = undefined; // an accepted request may write: take a fresh snapshot next time
-        }
-      }),
-      { numRuns: RUNS, seed: SEED, endOnFailure: true, includeErrorInReport: true },
-    );
-  }, 300_000);
-});
+        }),
+        { numRuns: RUNS, seed: SEED, endOnFailure: true, includeErrorInReport: true },
+      );
+    }, 300_000);
+  });
+}
