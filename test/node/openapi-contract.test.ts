@@ -234,7 +234,13 @@ describe("every operation answers what the document describes (issue 17 §5)", (
       const req = make ? await make(f) : derived(op!, status, await c.ok(f));
       expect(req, `${key}: no request provokes the documented ${status}; add one to its case or say why in cannot`).not.toBeNull();
       if (status === 429) await exhaust(req!.token!);
-      const answer = await send(op!, req!);
+      let answer = await send(op!, req!);
+      // The limited account's window is 10 s: on a loaded machine it can roll over between spending it and
+      // the request, which then passes the limiter. Spend it again and resend (never more than twice).
+      for (let again = 0; status === 429 && answer.status !== 429 && again < 2; again++) {
+        await exhaust(req!.token!);
+        answer = await send(op!, req!);
+      }
       expect(answer.status, `${key}: meant to provoke ${status}, got ${answer.status} ${answer.text.slice(0, 400)}`).toBe(status);
       conforms(op!, answer, `provoked ${status}`);
     }

@@ -488,6 +488,8 @@ describe("other pages in Chromium", () => {
     await page.goto(`${workerUrl()}/app/contacts`);
     await page.getByLabel("Name or email").fill("quinn");
     await page.getByRole("button", { name: "Search" }).click();
+    // The search is a form submit: wait for the results page before measuring it.
+    await page.getByRole("link", { name: "Zoë Quinn" }).waitFor();
     await page.setViewportSize({ width: 360, height: 780 });
     expect(await page.evaluate("document.documentElement.scrollWidth")).toBeLessThanOrEqual(360);
     await screenshot(page, "contacts-360.png");
@@ -534,7 +536,7 @@ describe("other pages in Chromium", () => {
     await page.close();
   });
 
-  it("serves the static files of public/ from the Worker (src/lib/static-files.ts)", async () => {
+  it("serves the static files of public/ as static assets", async () => {
     for (const [path, type] of [["/static/app.css", "text/css"], ["/static/record.js", "javascript"]] as const) {
       const res = await fetch(`${workerUrl()}${path}`);
       expect(res.status, path).toBe(200);
