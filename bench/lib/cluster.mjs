@@ -12,7 +12,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { Log, LogLevel, Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from "miniflare";
 import { unstable_getMiniflareWorkerOptions, unstable_splitSqlQuery } from "wrangler";
 import { ROOT } from "./build.mjs";
 
@@ -32,6 +32,9 @@ export function productionOptions({ shards = 0 } = {}) {
   const keep = Object.entries(d1).filter(([binding]) => !binding.startsWith("SHARD_") || Number(binding.slice(6)) <= shards);
   for (let n = 1; n <= shards; n++) if (!keep.some(([b]) => b === `SHARD_${n}`)) keep.push([`SHARD_${n}`, `bench-shard-${n}`]);
   workerOptions.d1Databases = Object.fromEntries(keep);
+  // The bench runs the built bundle as one module: wrangler's rules for finding modules do not apply (and
+  // Miniflare 5 refuses to convert them).
+  delete workerOptions.modulesRules;
   return workerOptions;
 }
 
@@ -55,7 +58,16 @@ export function makeStdio(logFile) {
       }
     });
   };
-  return { counts, out, handle: (stdout, stderr) => (consume(stdout), consume(stderr)), close: () => out.end() };
+  // Miniflare 5 parses workerd's output into structured log records and hands them here.
+  const structured = ({ message }) => {
+    out.write(`${message}\n`);
+    for (const line of String(message).split("\n")) {
+      counts.lines++;
+      if (/retried in/.test(line)) counts.retries++;
+      if (/error/i.test(line)) counts.errors++;
+    }
+  };
+  return { counts, out, handle: (stdout, stderr) => (consume(stdout), consume(stderr)), structured, close: () => out.end() };
 }
 
 /**
@@ -102,12 +114,14 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio,
   const vars = { ADMIN_TOKEN: adminToken, ALLOW_LOOPBACK_OUTBOUND: "true" };
   const ids = Object.fromEntries(Object.entries(prod.d1Databases).map(([b, v]) => [b, d1Id(v)]));
   const log = new BatchLog(stdio?.out);
-  const mf = new Miniflare({
+  // wrangler hands out worker options in Miniflare 4's shape; Miniflare 5 converts them.
+  const mf = new Miniflare(convertV4MiniflareOptions({
     log,
     port: 0, // two clusters may run side by side
     // Miniflare otherwise posts a log line per request to Node from workerd: not part of the Worker.
     logRequests: false,
     handleRuntimeStdio: stdio?.handle,
+    handleStructuredLogs: stdio?.structured ?? (() => {}),
     workers: [
       { ...prod, name: "crm-edge", modules: true, scriptPath: prodScript, bindings: { ...prod.bindings, ...vars } },
       {
@@ -118,13 +132,13 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio,
         compatibilityFlags: prod.compatibilityFlags,
         routes: [`${BENCH_HOST}/*`],
         bindings: { ...prod.bindings, ...vars },
-        d1Databases: { ...ids, __D1_BETA__DB: ids.DB, ...(scratch ? { BENCH_SCRATCH: "bench-scratch" } : {}) },
+        d1Databases: { ...ids, ...(scratch ? { BENCH_SCRATCH: "bench-scratch" } : {}) },
         queueProducers: { ...prod.queueProducers, BENCH_SINK: { queueName: "crm-edge-bench-sink" } },
         queueConsumers: { "crm-edge-bench-sink": { maxBatchSize: 100, maxBatchTimeout: 2 } },
         durableObjects: Object.fromEntries(Object.entries(prod.durableObjects).map(([k, v]) => [k, { ...v, scriptName: "crm-edge" }])),
       },
     ],
-  });
+  }));
   // A cluster that fails to start is disposed here: a running workerd would keep the bench from exiting.
   try {
     const url = await mf.ready;

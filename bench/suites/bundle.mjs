@@ -7,7 +7,7 @@
  * The platform limit on global-scope start-up is 1 s.
  */
 import fs from "node:fs";
-import { Miniflare } from "miniflare";
+import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { productionOptions } from "../lib/cluster.mjs";
 import { client } from "../lib/http.mjs";
 import { median } from "../lib/stats.mjs";
@@ -22,7 +22,7 @@ const asModule = (scriptPath) => ({ modules: [{ type: "ESModule", path: scriptPa
 
 async function startOnce(workerOptions) {
   const started = performance.now();
-  const mf = new Miniflare({ workers: [workerOptions], handleRuntimeStdio: () => {} });
+  const mf = new Miniflare(convertV4MiniflareOptions({ workers: [workerOptions], handleRuntimeStdio: () => {}, handleStructuredLogs: () => {} }));
   const url = await mf.ready;
   const readyAt = performance.now();
   const c = client(url.href);

@@ -4,8 +4,8 @@
  * Why not wrap the `DB` binding: its `raw()` and `first()` return rows without `meta`, and drizzle reads
  * every typed select through `raw()`, so a wrapper would miss most `meta.rows_read` figures. This client
  * speaks the D1 binding's own wire protocol (POST /query or /execute with `{sql, params}`, answers with
- * `{results, meta}` per statement) to the same local database service the `DB` binding uses, through the
- * service binding Miniflare gives a `__D1_BETA__` name. Every statement therefore runs in the real D1
+ * `{results, meta}` per statement) to the same local database service the `DB` binding uses, through a
+ * session of that binding (bench/worker/index.ts, `d1Wire`). Every statement therefore runs in the real D1
  * simulator, and its `meta` (rows_read, rows_written) is exactly what D1 reports, for every method.
  */
 

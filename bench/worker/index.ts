@@ -28,10 +28,20 @@ import { CountingD1 } from "./counting-d1";
 import { fenceCost, parallelD1 } from "./probes";
 
 interface BenchEnv extends Env {
-  /** Service binding to the same D1 database as DB, speaking D1's wire protocol (Miniflare's `__D1_BETA__` form). */
-  __D1_BETA__DB: Fetcher;
   /** A queue only the baseline sends to; this Worker consumes it by acking everything. */
   BENCH_SINK: Queue;
+}
+
+/**
+ * D1's wire protocol for the counting client (counting-d1.ts). workerd's D1 binding keeps its service
+ * private; a session of it sends through `_wrappedFetch`, which posts to that service (adding only the
+ * session's bookmark header). Bench only: this leans on workerd's d1-api module, not on a public API.
+ */
+function d1Wire(env: BenchEnv): Fetcher {
+  const session = env.DB.withSession("first-primary") as unknown as { _wrappedFetch?: (input: RequestInfo, init?: RequestInit) => Promise<Response> };
+  const send = session._wrappedFetch;
+  if (typeof send !== "function") throw new Error("this workerd's D1 session has no _wrappedFetch: the counting client cannot reach D1's wire protocol");
+  return { fetch: (input: RequestInfo, init?: RequestInit) => send.call(session, input, init) } as unknown as Fetcher;
 }
 
 const BASELINE_TABLE = "bench_baseline";
@@ -54,7 +64,7 @@ function chunks<T>(items: T[], size: number): T[][] {
 /** `?counted=1` runs the same statements through the counting client and answers its counts. */
 async function baselineUpsert(req: Request, env: BenchEnv, url: URL): Promise<Response> {
   const body = (await req.json()) as SyncBody;
-  const counting = url.searchParams.get("counted") ? new CountingD1(env.__D1_BETA__DB) : null;
+  const counting = url.searchParams.get("counted") ? new CountingD1(d1Wire(env)) : null;
   const db = (counting ?? env.DB) as D1Database;
   for (const part of chunks(body.messages, 100)) {
     await db.batch(part.map((m) => db.prepare(UPSERT).bind(m.externalObjectId, m.changedAt, JSON.stringify(m.properties ?? {}))));
@@ -72,7 +82,7 @@ async function baselineEnqueue(req: Request, env: BenchEnv): Promise<Response> {
 const countingEnv = (env: BenchEnv, d1: CountingD1): Env => ({ ...env, DB: d1 as unknown as D1Database });
 
 async function counted(req: Request, env: BenchEnv, ctx: ExecutionContext, url: URL): Promise<Response> {
-  const d1 = new CountingD1(env.__D1_BETA__DB);
+  const d1 = new CountingD1(d1Wire(env));
   const target = new URL(url.pathname.slice("/__bench/counted".length) + url.search, url.origin);
   const res = await app.fetch(new Request(target, req) as Parameters<typeof app.fetch>[0], countingEnv(env, d1), ctx);
   const body = await res.text();
@@ -80,7 +90,7 @@ async function counted(req: Request, env: BenchEnv, ctx: ExecutionContext, url: 
 }
 
 async function countedCron(env: BenchEnv, ctx: ExecutionContext, url: URL): Promise<Response> {
-  const d1 = new CountingD1(env.__D1_BETA__DB);
+  const d1 = new CountingD1(d1Wire(env));
   const scheduledTime = Number(url.searchParams.get("scheduledTime") ?? Date.now());
   const controller = { scheduledTime, cron: "* * * * *", noRetry() {} } satisfies ScheduledController;
   const started = performance.now();
@@ -172,7 +182,7 @@ async function profileRequest(req: Request, env: BenchEnv, ctx: ExecutionContext
   if (body) headers.set("content-type", "application/json");
   const make = () => new Request(target, { method: spec.method ?? "GET", headers, body }) as Parameters<typeof app.fetch>[0];
   const recorded = new Map<string, unknown>();
-  const replay = replayD1(recorded, new CountingD1(env.__D1_BETA__DB));
+  const replay = replayD1(recorded, new CountingD1(d1Wire(env)));
   const noQueue = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
   const sink = env.BENCH_SINK;
   await app.fetch(make(), { ...env, SYNC_QUEUE: noQueue, RATE_LIMITER: instantLimiter, DB: replay }, ctx); // records the answers
@@ -210,7 +220,7 @@ async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
   const out: Record<string, typeof steps> = {};
   const run = crypto.randomUUID().slice(0, 8);
   for (const mode of ["fresh", "update"] as const) {
-    const d1 = new CountingD1(env.__D1_BETA__DB);
+    const d1 = new CountingD1(d1Wire(env));
     const db = makeDb(counting ? (d1 as unknown as D1Database) : env.DB);
     const t = { ...steps };
     for (let b = 0; b < batches; b++) {
