@@ -5,6 +5,7 @@
  */
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { newId } from "../db/id-ranges";
 import { blogAuthors, blogPosts, blogs, blogTopics, type Keyword } from "../db/tables/content";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import { randomChars } from "../lib/random";
@@ -136,6 +137,7 @@ export async function createPost(db: Db, portalId: number, input: PostInput & { 
       .insert(blogPosts)
       .values({
         ...cols,
+        id: newId("blog_posts"),
         portalId,
         contentGroupId,
         name: input.name,

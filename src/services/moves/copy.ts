@@ -4,7 +4,6 @@
  * unlocks the account's fence first and locks it again last (migrations/0008_fences.sql), so only the
  * mover's own statements pass a fence.
  */
-import { ID_RANGE, ID_TABLES, idBase } from "../../db/id-ranges";
 import type { AccountTable } from "./tables";
 
 /** D1 binds at most 100 parameters per statement. */
@@ -23,10 +22,11 @@ export async function asMover(d1: D1Database, portalId: number, writes: D1Prepar
 
 /**
  * Copies the next chunk of the account's rows of `table` (rowid order, after `after`) to the target.
- * Inserts are split so no statement binds more than 100 values. Rows keep their ids; the target's
- * id sequence is then put back into its own range (src/db/id-ranges.ts), in the same batch.
+ * Inserts are split so no statement binds more than 100 values. Rows keep their ids; rows of another
+ * database's range leave the target's id counters alone (src/db/id-ranges.ts), and the id-range triggers
+ * let them in because the batch runs as the mover.
  */
-export async function copyChunk(src: D1Database, dst: D1Database, target: string, table: AccountTable, portalId: number, after: number) {
+export async function copyChunk(src: D1Database, dst: D1Database, table: AccountTable, portalId: number, after: number) {
   const rows = await src
     .prepare(`select rowid as __rowid, * from ${table.name} where (${table.where}) and rowid > ? order by rowid limit ${COPY_ROWS}`)
     .bind(portalId, after)
@@ -40,15 +40,6 @@ export async function copyChunk(src: D1Database, dst: D1Database, target: string
     const chunk = data.slice(i, i + perStatement);
     const values = chunk.map(() => `(${cols.map(() => "?").join(", ")})`).join(", ");
     writes.push(dst.prepare(`insert into ${table.name} (${cols.map((c) => `"${c}"`).join(", ")}) values ${values}`).bind(...chunk.flatMap((r) => r.slice(1))));
-  }
-  const idColumn = ID_TABLES[table.name];
-  if (idColumn) {
-    const base = idBase(target);
-    writes.push(
-      dst.prepare(
-        `update sqlite_sequence set seq = coalesce((select max(${idColumn}) from ${table.name} where ${idColumn} >= ? and ${idColumn} < ?), ?) where name = ?`,
-      ).bind(base, base + ID_RANGE, base, table.name),
-    );
   }
   await asMover(dst, portalId, writes);
   return { copied: data.length, last: Number(data.at(-1)![0]), done: data.length < COPY_ROWS };
