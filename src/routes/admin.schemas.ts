@@ -38,6 +38,17 @@ export const accountList = z.object({
   results: z.array(accountDetail),
   paging: z.object({ next: z.object({ after: z.string() }) }).optional(),
 });
+export const shardsQuery = z.object({
+  check: z.enum(["ids"]).optional().meta({ description: "ids: also check every database's ids (reads every row whose id is outside its database's range)" }),
+});
+const idReport = z.object({
+  outsideRange: z.number().int().meta({ description: "Rows whose id lies outside this database's range: rows of accounts moved in, or ids handed out outside the range" }),
+  heldTwice: z.number().int().meta({ description: "Ids of this database that another database holds too, in the same table" }),
+  examples: z.array(z.object({ table: z.string(), id: z.number().int(), alsoOn: z.array(z.string()) })).meta({ description: "Up to 20 of the ids held twice" }),
+  countersBehind: z
+    .array(z.object({ table: z.string(), counter: z.number().int().nullable(), highest: z.number().int() }))
+    .meta({ description: "Id counters of this database below the largest id of its range held on any database" }),
+});
 export const shardList = z.object({
   results: z.array(
     z.object({
@@ -57,6 +68,10 @@ export const shardList = z.object({
         })
         .nullable()
         .meta({ description: "Requests served, their D1 statements and sync messages applied on this database over the load window (Analytics Engine); null when the load is not available" }),
+      ids: idReport
+        .nullable()
+        .optional()
+        .meta({ description: "With ?check=ids only: the id check of this database (docs/operations.md); null when the database could not be read" }),
     }),
   ),
   load: z

@@ -87,11 +87,12 @@ export const adminRoutes = [
   route({
     method: "GET",
     path: "/admin/v1/shards",
-    summary: "The shard databases with their account counts, sizes and availability (issue 16)",
+    summary: "The shard databases with their account counts, sizes, availability and, on request, an id check",
     tag,
     auth: admin,
+    query: s.shardsQuery,
     responses: { 200: { description: "Shards", schema: s.shardList } },
-    handler: async ({ db, env }) => json(await listShards(env, db)),
+    handler: async ({ db, env, query }) => json(await listShards(env, db, query.check === "ids")),
   }),
   route({
     method: "GET",
