@@ -20,7 +20,7 @@ import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { controlDb, shardBinding } from "../db/shards";
 import { accountMoves, type MovePhase } from "../db/tables/shards";
-import { deleteChunk } from "../services/moves/copy";
+import { deleteChunks } from "../services/moves/copy";
 import { moveStep, type MovePlan, type Progress } from "../services/moves/run";
 import { ACCOUNT_TABLES } from "../services/moves/tables";
 
@@ -81,7 +81,7 @@ export class AccountMover extends DurableObject<Env> {
     try {
       const src = shardBinding(this.env, p.source);
       const dst = shardBinding(this.env, p.target);
-      for (const t of ACCOUNT_TABLES) while ((await deleteChunk(dst, t, p.portalId)) > 0);
+      while ((await deleteChunks(dst, ACCOUNT_TABLES, p.portalId)) > 0);
       await dst.prepare("delete from account_fences where portal_id = ?").bind(p.portalId).run();
       await src.prepare("delete from account_fences where portal_id = ? and state = 'moving'").bind(p.portalId).run();
     } catch (undoErr) {

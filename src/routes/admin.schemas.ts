@@ -3,7 +3,18 @@ import { z } from "zod";
 import { SCOPES } from "../lib/scopes";
 
 export const scopeList = z.array(z.enum(SCOPES)).max(SCOPES.length);
-export const portalParams = z.object({ portalId: z.coerce.number().int().positive() });
+/**
+ * Operator ids (account, app): decimal digits with no sign, no leading zero and no exponent, at most 15
+ * digits, so one account has one spelling (`01`, `0x1`, `1e0` and `1.0` are refused, not read as 1).
+ * Every `/admin/v1` route parses its ids with this, path and query alike.
+ */
+export const CANONICAL_ID = /^[1-9]\d{0,14}$/;
+export const canonicalId = (field: string) =>
+  z.string().regex(CANONICAL_ID, `${field} must be a decimal id: digits only, no sign, leading zero or exponent`).transform(Number);
+/** A paging cursor over operator ids: a canonical id, or 0 for the start. */
+export const canonicalCursor = (field: string) =>
+  z.string().regex(/^(0|[1-9]\d{0,14})$/, `${field} must be 0 or a decimal id: digits only, no sign, leading zero or exponent`).transform(Number);
+export const portalParams = z.object({ portalId: canonicalId("portalId") });
 
 export const createAccountBody = z.object({
   name: z.string().min(1).max(200),
@@ -31,8 +42,8 @@ export const accountDetail = accountResponse.extend({
 });
 export const accountsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  after: z.coerce.number().int().min(0).optional(),
-  shard: z.string().min(1).max(64).optional(),
+  after: canonicalCursor("after").optional(),
+  shard: z.string().min(1).max(64).optional().meta({ description: "A configured shard, or DB for the accounts on the control plane; another name is a 400" }),
 });
 export const accountList = z.object({
   results: z.array(accountDetail),
@@ -110,7 +121,7 @@ export const tokenResponse = z.object({
   expires_in: z.number().int(),
   token_type: z.literal("bearer"),
 });
-export const installParams = portalParams.extend({ appId: z.coerce.number().int().positive() });
+export const installParams = portalParams.extend({ appId: canonicalId("appId") });
 
 export const createUserBody = z.object({ email: z.email().max(254), password: z.string().min(8).max(200).optional() });
 export const userResponse = z.object({ userId: z.number().int(), email: z.string() });

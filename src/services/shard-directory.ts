@@ -32,10 +32,10 @@ export async function placeAccount(env: Env, db: Db): Promise<string | null> {
   return best;
 }
 
-export function requireShardName(env: Env, shard: string): string {
+export function requireShardName(env: Env, shard: string, where: "body" | "query" = "body"): string {
   if (!shardNames(env).includes(shard)) {
     throw badRequest(`Unknown shard ${shard}; configured shards: ${shardNames(env).join(", ") || "none"}`, {
-      errors: [{ message: `shard ${shard} is not a configured shard`, in: "body", context: { propertyName: ["shard"] } }],
+      errors: [{ message: `shard ${shard} is not a configured shard`, in: where, context: { propertyName: ["shard"] } }],
     });
   }
   return shard;

@@ -45,28 +45,54 @@ export async function copyChunk(src: D1Database, dst: D1Database, table: Account
   return { copied: data.length, last: Number(data.at(-1)![0]), done: data.length < COPY_ROWS };
 }
 
-/** A digest of the account's rows of `table`, in a stable order (all columns): equal on both sides or the move fails. */
-export async function digest(d1: D1Database, table: AccountTable, portalId: number): Promise<{ rows: number; sha256: string }> {
-  const cols = (await d1.prepare(`select name from pragma_table_info('${table.name}')`).all<{ name: string }>()).results.map((c) => `"${c.name}"`);
-  let acc = "";
-  let rows = 0;
-  for (let offset = 0; ; offset += COPY_ROWS) {
-    const page = await d1
-      .prepare(`select json_array(${cols.join(", ")}) as r from ${table.name} where ${table.where} order by ${cols.join(", ")} limit ${COPY_ROWS} offset ${offset}`)
-      .bind(portalId)
-      .all<{ r: string }>();
-    rows += page.results.length;
-    const bytes = new TextEncoder().encode(acc + page.results.map((x) => x.r).join("\n"));
-    acc = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
-    if (page.results.length < COPY_ROWS) break;
+/** Column lists by table (one schema on every database), read once per isolate. */
+const columnCache = new Map<string, string[]>();
+
+async function columnsOf(d1: D1Database, tables: AccountTable[]): Promise<string[][]> {
+  const missing = tables.filter((t) => !columnCache.has(t.name));
+  if (missing.length) {
+    const res = await d1.batch<{ name: string }>(missing.map((t) => d1.prepare(`select name from pragma_table_info('${t.name}')`)));
+    missing.forEach((t, i) => columnCache.set(t.name, res[i]!.results.map((c) => `"${c.name}"`)));
   }
-  return { rows, sha256: acc };
+  return tables.map((t) => columnCache.get(t.name)!);
 }
 
-/** Deletes the next chunk of the account's rows of `table` (as the mover); returns how many went. */
-export async function deleteChunk(d1: D1Database, table: AccountTable, portalId: number): Promise<number> {
-  const [, del] = await asMover(d1, portalId, [
-    d1.prepare(`delete from ${table.name} where rowid in (select rowid from ${table.name} where ${table.where} limit ${DELETE_ROWS})`).bind(portalId),
-  ]);
-  return del?.meta.changes ?? 0;
+const digestPage = (d1: D1Database, table: AccountTable, cols: string[], portalId: number, offset: number) =>
+  d1.prepare(`select json_array(${cols.join(", ")}) as r from ${table.name} where ${table.where} order by ${cols.join(", ")} limit ${COPY_ROWS} offset ${offset}`).bind(portalId);
+
+async function hashOn(acc: string, rows: { r: string }[]): Promise<string> {
+  const bytes = new TextEncoder().encode(acc + rows.map((x) => x.r).join("\n"));
+  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * A digest of the account's rows of each table, in a stable order (all columns): equal on both sides or the
+ * move fails. The first page of every table is read in one batch; only tables with more rows read on.
+ */
+export async function digestAll(d1: D1Database, tables: AccountTable[], portalId: number): Promise<{ rows: number; sha256: string }[]> {
+  const cols = await columnsOf(d1, tables);
+  const first = await d1.batch<{ r: string }>(tables.map((t, i) => digestPage(d1, t, cols[i]!, portalId, 0)));
+  return Promise.all(
+    tables.map(async (t, i) => {
+      let page = first[i]!.results;
+      let rows = page.length;
+      let acc = await hashOn("", page);
+      for (let offset = COPY_ROWS; page.length === COPY_ROWS; offset += COPY_ROWS) {
+        page = (await digestPage(d1, t, cols[i]!, portalId, offset).all<{ r: string }>()).results;
+        rows += page.length;
+        acc = await hashOn(acc, page);
+      }
+      return { rows, sha256: acc };
+    }),
+  );
+}
+
+/** Deletes the next chunk of the account's rows of every table (as the mover, one batch); returns how many went. */
+export async function deleteChunks(d1: D1Database, tables: AccountTable[], portalId: number): Promise<number> {
+  const res = await asMover(
+    d1,
+    portalId,
+    tables.map((t) => d1.prepare(`delete from ${t.name} where rowid in (select rowid from ${t.name} where ${t.where} limit ${DELETE_ROWS})`).bind(portalId)),
+  );
+  return res.slice(1, -1).reduce((n, r) => n + (r.meta.changes ?? 0), 0);
 }

@@ -8,7 +8,7 @@ import { controlDb, shardBinding } from "../../db/shards";
 import type { MovePhase } from "../../db/tables/shards";
 import { accounts } from "../../db/tables/tenancy";
 import { cacheTtlMs } from "../../lib/credential-cache";
-import { copyChunk, deleteChunk, digest } from "./copy";
+import { copyChunk, deleteChunks, digestAll } from "./copy";
 import { ACCOUNT_TABLES } from "./tables";
 
 export interface MovePlan {
@@ -44,7 +44,7 @@ export async function moveStep(env: Env, p: Progress, record: RecordMove): Promi
       await dst.batch([
         dst.prepare("insert into account_fences (portal_id, state, created_at) values (?, 'incoming', ?) on conflict (portal_id) do update set state = 'incoming', unlocked = 0").bind(p.portalId, now),
       ]);
-      for (const t of ACCOUNT_TABLES) while ((await deleteChunk(dst, t, p.portalId)) > 0);
+      while ((await deleteChunks(dst, ACCOUNT_TABLES, p.portalId)) > 0);
       await src.prepare("insert into account_fences (portal_id, state, created_at) values (?, 'moving', ?) on conflict (portal_id) do update set state = 'moving', unlocked = 0").bind(p.portalId, now).run();
       return advance("copying");
     }
@@ -61,10 +61,11 @@ export async function moveStep(env: Env, p: Progress, record: RecordMove): Promi
       return next;
     }
     case "verifying": {
-      for (const t of ACCOUNT_TABLES) {
-        const [a, b] = await Promise.all([digest(src, t, p.portalId), digest(dst, t, p.portalId)]);
+      const [ours, theirs] = await Promise.all([digestAll(src, ACCOUNT_TABLES, p.portalId), digestAll(dst, ACCOUNT_TABLES, p.portalId)]);
+      ACCOUNT_TABLES.forEach((t, i) => {
+        const [a, b] = [ours[i]!, theirs[i]!];
         if (a.rows !== b.rows || a.sha256 !== b.sha256) throw new Error(`verification failed on ${t.name}: source ${a.rows} rows, target ${b.rows} rows, digests ${a.sha256 === b.sha256 ? "equal" : "differ"}`);
-      }
+      });
       return advance("switching");
     }
     case "switching": {
@@ -76,12 +77,9 @@ export async function moveStep(env: Env, p: Progress, record: RecordMove): Promi
     case "draining":
       return advance("purging");
     case "purging": {
-      const table = ACCOUNT_TABLES[p.table];
-      if (!table) {
-        await record("done", p.copied);
-        return undefined;
-      }
-      return (await deleteChunk(src, table, p.portalId)) === 0 ? { ...p, table: p.table + 1 } : p;
+      if ((await deleteChunks(src, ACCOUNT_TABLES, p.portalId)) > 0) return p;
+      await record("done", p.copied);
+      return undefined;
     }
     default:
       return undefined;
