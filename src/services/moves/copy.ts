@@ -20,29 +20,49 @@ export async function asMover(d1: D1Database, portalId: number, writes: D1Prepar
   return d1.batch([unlock(d1, portalId), ...writes, lock(d1, portalId)]);
 }
 
+/** Inserts of `rows` (column → value, rowid first) into `table`, none binding more than 100 values. */
+function insertStatements(dst: D1Database, table: AccountTable, rows: Record<string, unknown>[]): D1PreparedStatement[] {
+  const cols = Object.keys(rows[0]!).filter((c) => c !== "__rowid");
+  const perStatement = Math.max(1, Math.floor(MAX_BOUND / cols.length));
+  const writes: D1PreparedStatement[] = [];
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const chunk = rows.slice(i, i + perStatement);
+    const values = chunk.map(() => `(${cols.map(() => "?").join(", ")})`).join(", ");
+    writes.push(dst.prepare(`insert into ${table.name} (${cols.map((c) => `"${c}"`).join(", ")}) values ${values}`).bind(...chunk.flatMap((r) => cols.map((c) => r[c]))));
+  }
+  return writes;
+}
+
 /**
- * Copies the next chunk of the account's rows of `table` (rowid order, after `after`) to the target.
- * Inserts are split so no statement binds more than 100 values. Rows keep their ids; rows of another
+ * Copies the next chunk of the account's rows to the target: of `tables[from]` (rowid order, after `after`)
+ * and of every later table, read in one batch and written in one batch, up to the first table with more
+ * than a chunk left (COPY_ROWS rows per table at most). Returns the rows copied per table and where the next
+ * step starts (`table` = tables.length when all are copied). Rows keep their ids; rows of another
  * database's range leave the target's id counters alone (src/db/id-ranges.ts), and the id-range triggers
  * let them in because the batch runs as the mover.
  */
-export async function copyChunk(src: D1Database, dst: D1Database, table: AccountTable, portalId: number, after: number) {
-  const rows = await src
-    .prepare(`select rowid as __rowid, * from ${table.name} where (${table.where}) and rowid > ? order by rowid limit ${COPY_ROWS}`)
-    .bind(portalId, after)
-    .raw({ columnNames: true });
-  const [header, ...data] = rows as unknown[][];
-  if (!header || data.length === 0) return { copied: 0, last: after, done: true };
-  const cols = (header as string[]).slice(1);
-  const perStatement = Math.max(1, Math.floor(MAX_BOUND / cols.length));
+export async function copyChunks(src: D1Database, dst: D1Database, tables: AccountTable[], from: number, portalId: number, after: number) {
+  const reads = tables
+    .slice(from)
+    .map((t, i) => src.prepare(`select rowid as __rowid, * from ${t.name} where (${t.where}) and rowid > ? order by rowid limit ${COPY_ROWS}`).bind(portalId, i === 0 ? after : 0));
+  const pages = await src.batch<Record<string, unknown>>(reads);
+  const copied: Record<string, number> = {};
   const writes: D1PreparedStatement[] = [];
-  for (let i = 0; i < data.length; i += perStatement) {
-    const chunk = data.slice(i, i + perStatement);
-    const values = chunk.map(() => `(${cols.map(() => "?").join(", ")})`).join(", ");
-    writes.push(dst.prepare(`insert into ${table.name} (${cols.map((c) => `"${c}"`).join(", ")}) values ${values}`).bind(...chunk.flatMap((r) => r.slice(1))));
+  let next = { table: tables.length, after: 0 };
+  for (const [i, page] of pages.entries()) {
+    const table = tables[from + i]!;
+    const rows = page.results;
+    if (rows.length) {
+      writes.push(...insertStatements(dst, table, rows));
+      copied[table.name] = rows.length;
+    }
+    if (rows.length === COPY_ROWS) {
+      next = { table: from + i, after: Number(rows.at(-1)!.__rowid) };
+      break;
+    }
   }
-  await asMover(dst, portalId, writes);
-  return { copied: data.length, last: Number(data.at(-1)![0]), done: data.length < COPY_ROWS };
+  if (writes.length) await asMover(dst, portalId, writes);
+  return { copied, ...next };
 }
 
 /** Column lists by table (one schema on every database), read once per isolate. */

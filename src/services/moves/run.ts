@@ -8,7 +8,7 @@ import { controlDb, shardBinding } from "../../db/shards";
 import type { MovePhase } from "../../db/tables/shards";
 import { accounts } from "../../db/tables/tenancy";
 import { cacheTtlMs } from "../../lib/credential-cache";
-import { copyChunk, deleteChunks, digestAll } from "./copy";
+import { copyChunks, deleteChunks, digestAll } from "./copy";
 import { ACCOUNT_TABLES } from "./tables";
 
 export interface MovePlan {
@@ -49,16 +49,12 @@ export async function moveStep(env: Env, p: Progress, record: RecordMove): Promi
       return advance("copying");
     }
     case "copying": {
-      const table = ACCOUNT_TABLES[p.table];
-      if (!table) return advance("verifying");
-      const r = await copyChunk(src, dst, table, p.portalId, p.after);
-      const next = { ...p, copied: { ...p.copied, [table.name]: (p.copied[table.name] ?? 0) + r.copied } };
-      if (r.done) {
-        next.table++;
-        next.after = 0;
-      } else next.after = r.last;
-      await record("copying", next.copied);
-      return next;
+      if (p.table >= ACCOUNT_TABLES.length) return advance("verifying");
+      const r = await copyChunks(src, dst, ACCOUNT_TABLES, p.table, p.portalId, p.after);
+      const copied = { ...p.copied };
+      for (const [name, n] of Object.entries(r.copied)) copied[name] = (copied[name] ?? 0) + n;
+      await record("copying", copied);
+      return { ...p, copied, table: r.table, after: r.after };
     }
     case "verifying": {
       const [ours, theirs] = await Promise.all([digestAll(src, ACCOUNT_TABLES, p.portalId), digestAll(dst, ACCOUNT_TABLES, p.portalId)]);
