@@ -3,6 +3,7 @@
  */
 import { runCron } from "./cron";
 import { handleQueue } from "./queue/consumer";
+import { pagesHostAnswer } from "./lib/public-pages";
 import { withSecurityHeaders } from "./lib/security-headers";
 import { serveStatic } from "./lib/static-files";
 import { buildRouter } from "./router";
@@ -16,7 +17,9 @@ const router = buildRouter();
 export default {
   // The files of public/ first (as static assets did; issue 17 §6), every other request to the router.
   // The security headers of every answer are set once, here (src/lib/security-headers.ts).
-  fetch: async (request, env, ctx) => withSecurityHeaders(request, serveStatic(request) ?? (await router.fetch(request, env, ctx))),
+  // Public blog pages on their own host when PUBLIC_PAGES_ORIGIN is set (src/lib/public-pages.ts).
+  fetch: async (request, env, ctx) =>
+    withSecurityHeaders(request, pagesHostAnswer(request, env) ?? serveStatic(request) ?? (await router.fetch(request, env, ctx))),
   queue: (batch, env, ctx) => handleQueue(batch, env, ctx),
   scheduled: (controller, env, ctx) => runCron(controller, env, ctx),
 } satisfies ExportedHandler<Env>;
