@@ -100,5 +100,27 @@ describe("GET /admin/v1/shards?check=ids", () => {
     expect(byName.DB.ids).toMatchObject({ heldTwice: 0 });
 
     expect((await call("GET", "/admin/v1/shards?check=all", { token: ADMIN })).status).toBe(400);
+
+    // The recovery of docs/operations.md: the wrongly handed-out copy gets a new id of its own range.
+    const renumber = [
+      "update id_sequences set seq = seq + 1 where name = 'crm_objects'",
+      ...[
+        ["crm_associations", "from_id"],
+        ["crm_associations", "to_id"],
+        ["contact_merges", "canonical_vid"],
+        ["contact_merges", "merged_vid"],
+        ["timeline_events", "object_id"],
+        ["timeline_utks", "contact_id"],
+        ["ecomm_links", "service_id"],
+        ["crm_objects", "id"],
+      ].map(([t, c]) => `update ${t} set ${c} = (select seq from id_sequences where name = 'crm_objects') where ${c} = ${zId}`),
+    ];
+    await env.SHARD_1.batch(renumber.map((q) => env.SHARD_1.prepare(q)));
+    const after = await call("GET", "/admin/v1/shards?check=ids", { token: ADMIN });
+    const shard1 = after.json.results.find((r: { name: string }) => r.name === "SHARD_1");
+    expect(shard1.ids.examples.map((e: { id: number }) => e.id)).not.toContain(zId);
+    const seq = (await env.SHARD_1.prepare("select seq from id_sequences where name = 'crm_objects'").first<{ seq: number }>())!.seq;
+    expect(inRange(1, seq)).toBe(true);
+    expect((await call("GET", `/crm/v3/objects/contacts/${seq}`, { token: x.pat })).status).toBe(200);
   });
 });
