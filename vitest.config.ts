@@ -55,6 +55,9 @@ function workersProject(name: string, include: string[], exclude: string[], isol
         main: "./src/index.ts",
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
+          // A third shard for the move property test (test/shards/moves-property.test.ts), under a name the
+          // Worker does not discover as a shard: only that test hands it to the Worker, as SHARD_3.
+          d1Databases: { TEST_SHARD_3: "crm-edge-test-shard-3" },
           bindings: {
             TEST_MIGRATIONS: migrations,
             ADMIN_TOKEN: "test-admin-token",

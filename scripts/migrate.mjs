@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Applies drizzle-kit's migrations (migrations/) to the control plane `DB` and to every shard binding
-// `SHARD_<n>` declared in wrangler.toml (issue 16, docs/scaling.md), then starts each shard's ids in its
-// own range. Usage: npm run migrate -- --local [--persist-to DIR]   |   npm run migrate -- --remote
+// `SHARD_<n>` declared in wrangler.toml (issue 16, docs/scaling.md), then starts each database's id
+// counters in its own range. Usage: npm run migrate -- --local [--persist-to DIR]   |   npm run migrate -- --remote
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
@@ -23,9 +23,22 @@ export function d1Bindings(toml = readFileSync("wrangler.toml", "utf8")) {
   return { control: found.includes("DB") ? "DB" : null, shards };
 }
 
-// A copy of ID_TABLES in src/db/id-ranges.ts: change both together.
-const ID_TABLES = ["crm_objects", "blogs", "blog_authors", "blog_topics", "blog_posts", "smtp_tokens", "ecomm_links", "ecomm_imports", "timeline_events"];
+// A copy of ID_TABLES and seedStatements in src/db/id-ranges.ts: change both together. Each database's id
+// counters (id_sequences) start at the largest id of its own range it holds, or at its range's base.
+const ID_TABLES = { crm_objects: "id", blogs: "id", blog_authors: "id", blog_topics: "id", blog_posts: "id", smtp_tokens: "id", ecomm_links: "id", ecomm_imports: "id", timeline_events: "row_id" };
 const ID_RANGE = 100_000_000_000;
+const seedSql = (base) => {
+  const top = base + ID_RANGE;
+  return Object.entries(ID_TABLES)
+    .map(
+      ([t, c]) =>
+        `insert into id_sequences (name, base, seq) select '${t}', ${base}, max(${base}, ` +
+        `coalesce((select max(${c}) from ${t} where ${c} > ${base} and ${c} < ${top}), ${base}), ` +
+        `coalesce((select seq from sqlite_sequence where name = '${t}' and seq > ${base} and seq < ${top}), ${base})) ` +
+        `where not exists (select 1 from id_sequences where name = '${t}');`,
+    )
+    .join(" ");
+};
 
 const run = (cmd) => {
   const r = spawnSync("npx", ["wrangler", ...cmd], { stdio: "inherit", env: { ...process.env, CI: "true" } });
@@ -40,12 +53,8 @@ if (!control) throw new Error("wrangler.toml declares no DB binding");
 for (const binding of [control, ...shards]) {
   console.log(`\n== migrating ${binding} (${remote ? "remote" : "local"})`);
   run(["d1", "migrations", "apply", binding, ...where]);
-  if (binding === control) continue;
-  const n = Number(binding.slice("SHARD_".length));
-  if (!(n >= 1 && n <= 9999)) throw new Error(`${binding}: shard numbers run from 1 to 9999 (docs/scaling.md)`);
-  const seed = ID_TABLES.map(
-    (t) => `insert into sqlite_sequence (name, seq) select '${t}', ${n * ID_RANGE} where not exists (select 1 from sqlite_sequence where name = '${t}');`,
-  ).join(" ");
-  run(["d1", "execute", binding, ...where, "--command", seed]);
+  const n = binding === control ? 0 : Number(binding.slice("SHARD_".length));
+  if (binding !== control && !(n >= 1 && n <= 9999)) throw new Error(`${binding}: shard numbers run from 1 to 9999 (docs/scaling.md)`);
+  run(["d1", "execute", binding, ...where, "--command", seedSql(n * ID_RANGE)]);
 }
 console.log(`\nmigrated ${control} and ${shards.length} shard(s): ${shards.join(", ") || "none"}`);

@@ -7,6 +7,8 @@ declare global {
       TEST_MIGRATIONS: D1Migration[];
       FUZZ_RUNS: string;
       FUZZ_SEED: string;
+      /** A third shard, given to the Worker as SHARD_3 by test/shards/moves-property.test.ts only. */
+      TEST_SHARD_3: D1Database;
     }
   }
 }

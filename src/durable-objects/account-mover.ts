@@ -20,25 +20,11 @@ import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
 import { controlDb, shardBinding } from "../db/shards";
 import { accountMoves, type MovePhase } from "../db/tables/shards";
-import { accounts } from "../db/tables/tenancy";
-import { cacheTtlMs } from "../lib/credential-cache";
-import { copyChunk, deleteChunk, digest } from "../services/moves/copy";
+import { deleteChunks } from "../services/moves/copy";
+import { moveStep, type MovePlan, type Progress } from "../services/moves/run";
 import { ACCOUNT_TABLES } from "../services/moves/tables";
 
-export interface MovePlan {
-  portalId: number;
-  source: string;
-  target: string;
-}
-
-interface Progress extends MovePlan {
-  phase: MovePhase;
-  table: number;
-  after: number;
-  copied: Record<string, number>;
-  drainUntil?: number;
-  purgeFailures?: number;
-}
+export type { MovePlan };
 
 /** Wall time one alarm may spend before it hands over to the next (keeps each invocation short). */
 const STEP_BUDGET_MS = 2_000;
@@ -72,80 +58,13 @@ export class AccountMover extends DurableObject<Env> {
         return;
       }
       try {
-        await this.step(p);
+        this.progress = await moveStep(this.env, p, (phase, copied) => this.record(phase, copied));
       } catch (err) {
         await this.fail(p, err);
         return;
       }
     }
     if (this.progress) await this.ctx.storage.setAlarm(Date.now());
-  }
-
-  private async step(p: Progress): Promise<void> {
-    const src = shardBinding(this.env, p.source);
-    const dst = shardBinding(this.env, p.target);
-    switch (p.phase) {
-      case "fencing": {
-        const now = Date.now();
-        await dst.batch([
-          dst.prepare("insert into account_fences (portal_id, state, created_at) values (?, 'incoming', ?) on conflict (portal_id) do update set state = 'incoming', unlocked = 0").bind(p.portalId, now),
-        ]);
-        for (const t of ACCOUNT_TABLES) while ((await deleteChunk(dst, t, p.portalId)) > 0);
-        await src.prepare("insert into account_fences (portal_id, state, created_at) values (?, 'moving', ?) on conflict (portal_id) do update set state = 'moving', unlocked = 0").bind(p.portalId, now).run();
-        return this.advance(p, "copying");
-      }
-      case "copying": {
-        const table = ACCOUNT_TABLES[p.table];
-        if (!table) return this.advance(p, "verifying");
-        const r = await copyChunk(src, dst, p.target, table, p.portalId, p.after);
-        p.copied[table.name] = (p.copied[table.name] ?? 0) + r.copied;
-        if (r.done) {
-          p.table++;
-          p.after = 0;
-        } else p.after = r.last;
-        this.progress = p;
-        await this.record("copying", p.copied);
-        return;
-      }
-      case "verifying": {
-        for (const t of ACCOUNT_TABLES) {
-          const [a, b] = await Promise.all([digest(src, t, p.portalId), digest(dst, t, p.portalId)]);
-          if (a.rows !== b.rows || a.sha256 !== b.sha256) throw new Error(`verification failed on ${t.name}: source ${a.rows} rows, target ${b.rows} rows, digests ${a.sha256 === b.sha256 ? "equal" : "differ"}`);
-        }
-        return this.advance(p, "switching");
-      }
-      case "switching": {
-        await dst.prepare("delete from account_fences where portal_id = ?").bind(p.portalId).run();
-        const control = controlDb(this.env);
-        await control.update(accounts).set({ shard: p.target === "DB" ? null : p.target }).where(eq(accounts.portalId, p.portalId));
-        await src.prepare("update account_fences set state = 'moved', unlocked = 0 where portal_id = ?").bind(p.portalId).run();
-        p.drainUntil = Date.now() + cacheTtlMs(this.env) + 1_000;
-        return this.advance(p, "draining");
-      }
-      case "draining":
-        return this.advance(p, "purging");
-      case "purging": {
-        const table = ACCOUNT_TABLES[p.table];
-        if (!table) {
-          await this.record("done", p.copied);
-          this.progress = undefined;
-          return;
-        }
-        if ((await deleteChunk(src, table, p.portalId)) === 0) p.table++;
-        this.progress = p;
-        return;
-      }
-      default:
-        this.progress = undefined;
-    }
-  }
-
-  private async advance(p: Progress, phase: MovePhase): Promise<void> {
-    p.phase = phase;
-    p.table = 0;
-    p.after = 0;
-    this.progress = p;
-    await this.record(phase, p.copied);
   }
 
   /** Before the switch: undo and report. After it: the move stands; the purge is retried later. */
@@ -162,7 +81,7 @@ export class AccountMover extends DurableObject<Env> {
     try {
       const src = shardBinding(this.env, p.source);
       const dst = shardBinding(this.env, p.target);
-      for (const t of ACCOUNT_TABLES) while ((await deleteChunk(dst, t, p.portalId)) > 0);
+      while ((await deleteChunks(dst, ACCOUNT_TABLES, p.portalId)) > 0);
       await dst.prepare("delete from account_fences where portal_id = ?").bind(p.portalId).run();
       await src.prepare("delete from account_fences where portal_id = ? and state = 'moving'").bind(p.portalId).run();
     } catch (undoErr) {

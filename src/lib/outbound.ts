@@ -4,7 +4,11 @@
  * literal in a private, loopback, link-local, CGNAT or reserved range in any encoding (the WHATWG URL parser
  * normalises decimal, hex and octal IPv4 first), redirects re-validated hop by hop, a total timeout, a
  * response size cap, and fresh headers so the caller's credentials are never forwarded.
- * `ALLOW_LOOPBACK_OUTBOUND=true` (local development and tests only) admits 127.0.0.0/8, ::1 and localhost.
+ * Names are judged as written, never resolved: reserved and internal suffixes are refused, names of the
+ * wildcard DNS services by the address they spell, and the public loopback names count as loopback. What
+ * a name resolves to when the platform connects is the platform's to police (docs/reliability.md, SSRF).
+ * `ALLOW_LOOPBACK_OUTBOUND=true` (local development and tests only) admits 127.0.0.0/8, ::1, localhost
+ * and the loopback names.
  */
 import { readTextCapped } from "./stream";
 
@@ -97,8 +101,41 @@ function classifyV4(ip: number): HostClass {
   return v4Blocked(ip) ? "blocked" : "public";
 }
 
-/** Host names that name this machine or an internal network whatever DNS says. */
-const INTERNAL_NAME = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|localdomain)$/i;
+/**
+ * Host names that name this machine or an internal network whatever DNS says: the special-use and
+ * reserved suffixes (RFC 6761 `.invalid`, `.localhost`; RFC 6762 `.local`; RFC 8375 `.home.arpa`;
+ * `.internal`, ICANN's private-use TLD) and the customary private ones.
+ */
+const INTERNAL_NAME = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|localdomain|invalid)$/i;
+
+/** Public names whose every subdomain resolves to loopback (local-development conveniences). */
+const LOOPBACK_DOMAINS = ["localtest.me", "lvh.me", "vcap.me", "lacolhost.com", "localho.st", "fuf.me"];
+
+/**
+ * Wildcard DNS services that resolve a name to the IP address written in it (`10.0.0.1.nip.io`,
+ * `app-127-0-0-1.sslip.io`, `7f000001.nip.io`, `--1.sslip.io` for ::1): the name is judged by that address,
+ * and refused when no address can be read from it.
+ */
+const WILDCARD_IP_DOMAINS = ["nip.io", "sslip.io", "xip.io", "traefik.me", "backname.io", "nip.direct", "localtest.direct"];
+
+const under = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
+
+/** The class of the address a wildcard-DNS name (without its domain) spells, or "blocked" when it spells none. */
+function classifyEmbedded(prefix: string): HostClass {
+  const dotted = /(?:^|[.-])(\d{1,3})[.-](\d{1,3})[.-](\d{1,3})[.-](\d{1,3})$/.exec(prefix);
+  if (dotted) {
+    const v4 = parseV4(dotted.slice(1, 5).join("."));
+    return v4 === null ? "blocked" : classifyV4(v4);
+  }
+  const hex = /(?:^|[.-])([0-9a-f]{8})$/i.exec(prefix);
+  if (hex) return classifyV4(parseInt(hex[1]!, 16) >>> 0);
+  const label = prefix.split(".").pop() ?? "";
+  if (label.includes("--") || /^[0-9a-f]{1,4}(-[0-9a-f]{1,4}){7}$/i.test(label)) {
+    const v6 = parseV6(label.replace(/-/g, ":"));
+    return v6 ? classifyV6(v6) : "blocked";
+  }
+  return "blocked";
+}
 
 export function classifyHost(hostname: string): HostClass {
   const host = hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
@@ -108,7 +145,11 @@ export function classifyHost(hostname: string): HostClass {
     const v6 = parseV6(host);
     return v6 ? classifyV6(v6) : "blocked";
   }
-  if (host.toLowerCase() === "localhost" || /\.localhost$/i.test(host)) return "loopback";
+  const lower = host.toLowerCase();
+  if (lower === "localhost" || /\.localhost$/.test(lower)) return "loopback";
+  if (LOOPBACK_DOMAINS.some((d) => under(lower, d))) return "loopback";
+  const wildcard = WILDCARD_IP_DOMAINS.find((d) => under(lower, d));
+  if (wildcard) return lower === wildcard ? "blocked" : classifyEmbedded(lower.slice(0, -wildcard.length - 1));
   if (INTERNAL_NAME.test(host) || !host.includes(".") || /^\d+$/.test(host.split(".").pop() ?? "")) return "blocked";
   if (/^metadata\./i.test(host)) return "blocked";
   return "public";

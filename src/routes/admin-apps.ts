@@ -12,11 +12,11 @@ import { notFound } from "../lib/errors";
 import { json } from "../lib/http";
 import { route } from "../lib/route";
 import { setAppScopes } from "../services/card-types";
-import { scopeList } from "./admin.schemas";
+import { canonicalId, scopeList } from "./admin.schemas";
 
 const admin: AuthRule = { kinds: ["admin"] };
 
-const appParams = z.object({ appId: z.string().regex(/^\d{1,15}$/, "appId must be a numeric id").transform(Number) });
+const appParams = z.object({ appId: canonicalId("appId") });
 const patchAppBody = z
   .object({ scopes: scopeList.optional(), refreshTokenRotation: z.boolean().optional() })
   .refine((b) => b.scopes !== undefined || b.refreshTokenRotation !== undefined, { message: "Give scopes, refreshTokenRotation or both" });

@@ -8,10 +8,10 @@ import type { AuthRule } from "../lib/auth";
 import { json } from "../lib/http";
 import { route } from "../lib/route";
 import { accountUsage } from "../services/account-usage";
+import { portalParams } from "./admin.schemas";
 
 const admin: AuthRule = { kinds: ["admin"] };
 
-const usageParams = z.object({ portalId: z.string().regex(/^\d{1,15}$/, "portalId must be a numeric id").transform(Number) });
 const counts = <K extends string>(keys: readonly K[]) => z.object(Object.fromEntries(keys.map((k) => [k, z.number().int()])) as Record<K, z.ZodNumber>);
 const usageResponse = z.object({
   portalId: z.number().int(),
@@ -39,7 +39,7 @@ export const adminUsageRoutes = [
     summary: "An account's records, stores, sync backlog and errors, timeline events, blog posts and rate limit",
     tag: "Operator",
     auth: admin,
-    params: usageParams,
+    params: portalParams,
     responses: { 200: { description: "The account's usage", schema: usageResponse }, 404: { description: "No such account" } },
     handler: async ({ control, openShard, params }) => json(await accountUsage(control, openShard, params.portalId)),
   }),

@@ -3,7 +3,18 @@ import { z } from "zod";
 import { SCOPES } from "../lib/scopes";
 
 export const scopeList = z.array(z.enum(SCOPES)).max(SCOPES.length);
-export const portalParams = z.object({ portalId: z.coerce.number().int().positive() });
+/**
+ * Operator ids (account, app): decimal digits with no sign, no leading zero and no exponent, at most 15
+ * digits, so one account has one spelling (`01`, `0x1`, `1e0` and `1.0` are refused, not read as 1).
+ * Every `/admin/v1` route parses its ids with this, path and query alike.
+ */
+export const CANONICAL_ID = /^[1-9]\d{0,14}$/;
+export const canonicalId = (field: string) =>
+  z.string().regex(CANONICAL_ID, `${field} must be a decimal id: digits only, no sign, leading zero or exponent`).transform(Number);
+/** A paging cursor over operator ids: a canonical id, or 0 for the start. */
+export const canonicalCursor = (field: string) =>
+  z.string().regex(/^(0|[1-9]\d{0,14})$/, `${field} must be 0 or a decimal id: digits only, no sign, leading zero or exponent`).transform(Number);
+export const portalParams = z.object({ portalId: canonicalId("portalId") });
 
 export const createAccountBody = z.object({
   name: z.string().min(1).max(200),
@@ -31,12 +42,23 @@ export const accountDetail = accountResponse.extend({
 });
 export const accountsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
-  after: z.coerce.number().int().min(0).optional(),
-  shard: z.string().min(1).max(64).optional(),
+  after: canonicalCursor("after").optional(),
+  shard: z.string().min(1).max(64).optional().meta({ description: "A configured shard, or DB for the accounts on the control plane; another name is a 400" }),
 });
 export const accountList = z.object({
   results: z.array(accountDetail),
   paging: z.object({ next: z.object({ after: z.string() }) }).optional(),
+});
+export const shardsQuery = z.object({
+  check: z.enum(["ids"]).optional().meta({ description: "ids: also check every database's ids (reads every row whose id is outside its database's range)" }),
+});
+const idReport = z.object({
+  outsideRange: z.number().int().meta({ description: "Rows whose id lies outside this database's range: rows of accounts moved in, or ids handed out outside the range" }),
+  heldTwice: z.number().int().meta({ description: "Ids of this database that another database holds too, in the same table" }),
+  examples: z.array(z.object({ table: z.string(), id: z.number().int(), alsoOn: z.array(z.string()) })).meta({ description: "Up to 20 of the ids held twice" }),
+  countersBehind: z
+    .array(z.object({ table: z.string(), counter: z.number().int().nullable(), highest: z.number().int() }))
+    .meta({ description: "Id counters of this database below the largest id of its range held on any database" }),
 });
 export const shardList = z.object({
   results: z.array(
@@ -57,6 +79,10 @@ export const shardList = z.object({
         })
         .nullable()
         .meta({ description: "Requests served, their D1 statements and sync messages applied on this database over the load window (Analytics Engine); null when the load is not available" }),
+      ids: idReport
+        .nullable()
+        .optional()
+        .meta({ description: "With ?check=ids only: the id check of this database (docs/operations.md); null when the database could not be read" }),
     }),
   ),
   load: z
@@ -95,7 +121,7 @@ export const tokenResponse = z.object({
   expires_in: z.number().int(),
   token_type: z.literal("bearer"),
 });
-export const installParams = portalParams.extend({ appId: z.coerce.number().int().positive() });
+export const installParams = portalParams.extend({ appId: canonicalId("appId") });
 
 export const createUserBody = z.object({ email: z.email().max(254), password: z.string().min(8).max(200).optional() });
 export const userResponse = z.object({ userId: z.number().int(), email: z.string() });

@@ -2,6 +2,7 @@
 import type { AuthRule } from "../lib/auth";
 import { json, noContent } from "../lib/http";
 import { route } from "../lib/route";
+import { CONTROL_SHARD } from "../db/shards";
 import { startMove } from "../services/moves/start";
 import { getAccount, listAccounts, listShards, requireShardName } from "../services/shard-directory";
 import * as tenancy from "../services/tenancy";
@@ -87,11 +88,12 @@ export const adminRoutes = [
   route({
     method: "GET",
     path: "/admin/v1/shards",
-    summary: "The shard databases with their account counts, sizes and availability (issue 16)",
+    summary: "The shard databases with their account counts, sizes, availability and, on request, an id check",
     tag,
     auth: admin,
+    query: s.shardsQuery,
     responses: { 200: { description: "Shards", schema: s.shardList } },
-    handler: async ({ db, env }) => json(await listShards(env, db)),
+    handler: async ({ db, env, query }) => json(await listShards(env, db, query.check === "ids")),
   }),
   route({
     method: "GET",
@@ -101,7 +103,10 @@ export const adminRoutes = [
     auth: admin,
     query: s.accountsQuery,
     responses: { 200: { description: "A page of accounts", schema: s.accountList } },
-    handler: async ({ db, query }) => json(await listAccounts(db, query)),
+    handler: async ({ db, env, query }) => {
+      if (query.shard !== undefined && query.shard !== CONTROL_SHARD) requireShardName(env, query.shard, "query");
+      return json(await listAccounts(db, query));
+    },
   }),
   route({
     method: "GET",

@@ -20,7 +20,6 @@ import { findPublishedPost, type PostRow } from "../services/blog-posts";
 const PAGE_HEADERS = {
   "content-security-policy":
     "sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-forms; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
-  "x-content-type-options": "nosniff",
   "referrer-policy": "strict-origin-when-cross-origin",
   // A post that is unpublished or deleted must stop answering at once, so caches revalidate every time.
   "cache-control": "no-cache",

@@ -8,6 +8,7 @@ import * as posts from "../services/blog-posts";
 import { account, v2 } from "./blog";
 import { envelopeOf, presentPost } from "./blog.present";
 import * as s from "./blog.schemas";
+import { publicPagesBase } from "../lib/public-pages";
 
 const tag = "Blog";
 
@@ -26,11 +27,11 @@ export const blogPostRoutes = [
     auth: account,
     query: s.listPostsQuery,
     responses: { 200: { description: "A page of posts", schema: s.envelope(s.postResponse) } },
-    handler: async ({ db, principal, query, url }) => {
+    handler: async ({ db, principal, query, env, url }) => {
       const portalId = portalOf(principal);
       const page = await posts.listPosts(db, portalId, query);
       const rel = await posts.relationsOf(db, portalId, page.rows);
-      return json(envelopeOf(page.rows.map((p) => presentPost(p, rel, url.origin)), query.limit, query.offset, page.total));
+      return json(envelopeOf(page.rows.map((p) => presentPost(p, rel, publicPagesBase(env, url))), query.limit, query.offset, page.total));
     },
   }),
   route({
@@ -41,10 +42,10 @@ export const blogPostRoutes = [
     auth: account,
     body: s.createPostBody,
     responses: { 201: { description: "Created (state DRAFT)", schema: s.postResponse }, 409: { description: "Slug already used" } },
-    handler: async ({ db, principal, body, url, now }) => {
+    handler: async ({ db, principal, body, env, url, now }) => {
       const portalId = portalOf(principal);
       const post = await posts.createPost(db, portalId, body, actorOf(principal), now);
-      return json(await present(db, portalId, post, url.origin), 201);
+      return json(await present(db, portalId, post, publicPagesBase(env, url)), 201);
     },
   }),
   route({
@@ -55,9 +56,9 @@ export const blogPostRoutes = [
     auth: account,
     params: s.idParams,
     responses: { 200: { description: "The post (spec 2.13)", schema: s.postResponse } },
-    handler: async ({ db, principal, params, url }) => {
+    handler: async ({ db, principal, params, env, url }) => {
       const portalId = portalOf(principal);
-      return json(await present(db, portalId, await posts.getPost(db, portalId, params.id), url.origin));
+      return json(await present(db, portalId, await posts.getPost(db, portalId, params.id), publicPagesBase(env, url)));
     },
   }),
   route({
@@ -69,10 +70,10 @@ export const blogPostRoutes = [
     params: s.idParams,
     body: s.updatePostBody,
     responses: { 200: { description: "The updated post", schema: s.postResponse }, 409: { description: "Slug already used, or the post is deleted" } },
-    handler: async ({ db, principal, params, body, url, now }) => {
+    handler: async ({ db, principal, params, body, env, url, now }) => {
       const portalId = portalOf(principal);
       const post = await posts.updatePost(db, portalId, params.id, body, now);
-      return json(await present(db, portalId, post, url.origin));
+      return json(await present(db, portalId, post, publicPagesBase(env, url)));
     },
   }),
   route({
@@ -97,10 +98,10 @@ export const blogPostRoutes = [
     params: s.idParams,
     body: s.publishActionBody,
     responses: { 200: { description: "The post in its new state", schema: s.postResponse }, 409: { description: "The post is deleted" } },
-    handler: async ({ db, principal, params, body, url, now }) => {
+    handler: async ({ db, principal, params, body, env, url, now }) => {
       const portalId = portalOf(principal);
       const post = await posts.publishAction(db, portalId, params.id, body.action, now);
-      return json(await present(db, portalId, post, url.origin));
+      return json(await present(db, portalId, post, publicPagesBase(env, url)));
     },
   }),
 ];

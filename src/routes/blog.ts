@@ -6,6 +6,7 @@ import { route } from "../lib/route";
 import * as blog from "../services/blog";
 import { envelopeOf, presentAuthor, presentBlog, presentTopic } from "./blog.present";
 import * as s from "./blog.schemas";
+import { publicPagesBase } from "../lib/public-pages";
 
 export const account: AuthRule = { kinds: ["oauth", "private_app"], scopes: ["content"] };
 const tag = "Blog";
@@ -21,9 +22,9 @@ export const blogRoutes = [
     auth: account,
     query: s.pageQuery,
     responses: { 200: { description: "A page of blogs", schema: s.envelope(s.blogResponse) } },
-    handler: async ({ db, principal, query, url, now }) => {
+    handler: async ({ db, principal, query, env, url, now }) => {
       const page = await blog.listBlogs(db, portalOf(principal), query.limit, query.offset, now);
-      return json(envelopeOf(page.rows.map((b) => presentBlog(b, url.origin)), query.limit, query.offset, page.total));
+      return json(envelopeOf(page.rows.map((b) => presentBlog(b, publicPagesBase(env, url))), query.limit, query.offset, page.total));
     },
   }),
   route({
@@ -34,8 +35,8 @@ export const blogRoutes = [
     auth: account,
     body: s.createBlogBody,
     responses: { 201: { description: "Created", schema: s.blogResponse } },
-    handler: async ({ db, principal, body, url, now }) =>
-      json(presentBlog(await blog.createBlog(db, portalOf(principal), body, now), url.origin), 201),
+    handler: async ({ db, principal, body, env, url, now }) =>
+      json(presentBlog(await blog.createBlog(db, portalOf(principal), body, now), publicPagesBase(env, url)), 201),
   }),
   route({
     method: "GET",
@@ -45,7 +46,7 @@ export const blogRoutes = [
     auth: account,
     params: s.idParams,
     responses: { 200: { description: "The blog", schema: s.blogResponse } },
-    handler: async ({ db, principal, params, url }) => json(presentBlog(await blog.getBlog(db, portalOf(principal), params.id), url.origin)),
+    handler: async ({ db, principal, params, env, url }) => json(presentBlog(await blog.getBlog(db, portalOf(principal), params.id), publicPagesBase(env, url))),
   }),
 
   // Authors -------------------------------------------------------------------------------------------

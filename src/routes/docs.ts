@@ -51,7 +51,6 @@ export const docsRoutes = [
       html(PAGE, 200, {
         "content-security-policy": DOCS_CSP,
         "cache-control": "no-cache",
-        "x-content-type-options": "nosniff",
         "x-frame-options": "DENY",
         "referrer-policy": "same-origin",
       }),

@@ -24,6 +24,9 @@ import * as s from "./timeline.schemas";
  * writes need too; a developer key carries no scopes (scopes are checked on OAuth and private-app tokens).
  * Private-app tokens stay refused (403): a private app belongs to one account and has no link to a
  * developer app id, so nothing ties it to the `{appId}` of the path.
+ * Hardening over the legacy rules: deleting or replacing (PUT) a type that has events in other accounts
+ * takes the developer key; one install's token can no longer wipe or rewrite every account's events
+ * (types.requireOnlyOwnEvents, docs/timeline.md).
  */
 const setup: AuthRule = { kinds: ["developer", "oauth"], scopes: ["timeline"] };
 const tag = "Timeline setup";
@@ -89,10 +92,15 @@ export const timelineSetupRoutes = [
     auth: setup,
     params: s.eventTypeParams,
     body: s.updateEventTypeBody,
-    responses: { 200: { description: "The updated event type", schema: s.eventTypeResponse } },
-    handler: async ({ control: db, principal, params, body, now }) => {
+    responses: {
+      200: { description: "The updated event type", schema: s.eventTypeResponse },
+      403: { description: "An install's OAuth token, while other accounts hold events of the type: use the app's developer key" },
+    },
+    handler: async ({ control: db, env, principal, params, body, now }) => {
       requireOwnApp(principal, params.appId);
       checkApplicationId(body.applicationId, params.appId);
+      await types.getEventType(db, params.appId, params.eventTypeId);
+      await types.requireOnlyOwnEvents(env, principal, params.eventTypeId, "replace");
       const row = await types.updateEventType(db, params.appId, params.eventTypeId, body, now);
       return json(types.presentEventType(row));
     },
@@ -104,9 +112,14 @@ export const timelineSetupRoutes = [
     tag,
     auth: setup,
     params: s.eventTypeParams,
-    responses: { 204: { description: "Deleted" } },
+    responses: {
+      204: { description: "Deleted" },
+      403: { description: "An install's OAuth token, while other accounts hold events of the type: use the app's developer key" },
+    },
     handler: async ({ control: db, env, principal, params }) => {
       requireOwnApp(principal, params.appId);
+      await types.getEventType(db, params.appId, params.eventTypeId);
+      await types.requireOnlyOwnEvents(env, principal, params.eventTypeId, "delete");
       await types.deleteEventType(env, db, params.appId, params.eventTypeId);
       return noContent();
     },

@@ -5,12 +5,14 @@
  */
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { newId } from "../db/id-ranges";
 import { blogAuthors, blogPosts, blogs, blogTopics, type Keyword } from "../db/tables/content";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import { randomChars } from "../lib/random";
 import type { ListPostsQuery, PostInput, SortField } from "../routes/blog.schemas";
 import { countOf, ensureDefaultBlog, getBlog, isUniqueViolation, type AuthorRow, type BlogRow, type Page, type TopicRow } from "./blog";
 import { inJson } from "./crm";
+import { checkCustomHtml } from "../lib/custom-html";
 
 export type PostRow = typeof blogPosts.$inferSelect;
 
@@ -124,6 +126,7 @@ async function withSlugConflict<T>(slug: string | undefined, write: () => Promis
 
 /** Creates a draft (spec 3). Without content_group_id the post goes to the default blog. */
 export async function createPost(db: Db, portalId: number, input: PostInput & { name: string }, actor: Actor, now: number): Promise<PostRow> {
+  await checkCustomHtml({ head_html: input.head_html, footer_html: input.footer_html });
   await checkReferences(db, portalId, input);
   const cols = columnsOf(input);
   const blog = cols.contentGroupId === undefined ? await ensureDefaultBlog(db, portalId, now) : null;
@@ -136,6 +139,7 @@ export async function createPost(db: Db, portalId: number, input: PostInput & { 
       .insert(blogPosts)
       .values({
         ...cols,
+        id: newId("blog_posts"),
         portalId,
         contentGroupId,
         name: input.name,
@@ -154,6 +158,7 @@ export async function createPost(db: Db, portalId: number, input: PostInput & { 
 }
 
 export async function updatePost(db: Db, portalId: number, id: number, input: PostInput, now: number): Promise<PostRow> {
+  await checkCustomHtml({ head_html: input.head_html, footer_html: input.footer_html });
   await getLivePost(db, portalId, id);
   await checkReferences(db, portalId, input);
   const cols = columnsOf(input);

@@ -4,6 +4,7 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { newId } from "../db/id-ranges";
 import { blogAuthors, blogs, blogTopics } from "../db/tables/content";
 import { conflict, notFound } from "../lib/errors";
 
@@ -46,7 +47,7 @@ export async function ensureDefaultBlog(db: Db, portalId: number, now: number): 
   if (existing) return existing;
   await db
     .insert(blogs)
-    .values({ portalId, ...DEFAULT_BLOG, isDefault: true, createdAt: now, updatedAt: now })
+    .values({ id: newId("blogs"), portalId, ...DEFAULT_BLOG, isDefault: true, createdAt: now, updatedAt: now })
     .onConflictDoNothing()
     .run();
   const row = await db.select().from(blogs).where(byDefault).get();
@@ -81,6 +82,7 @@ export async function createBlog(
   return db
     .insert(blogs)
     .values({
+      id: newId("blogs"),
       portalId,
       name: input.name,
       slug: input.slug ?? slugify(input.name, "blog"),
@@ -124,6 +126,7 @@ export async function createAuthor(
   return db
     .insert(blogAuthors)
     .values({
+      id: newId("blog_authors"),
       portalId,
       fullName: input.full_name,
       email: input.email ?? "",
@@ -170,7 +173,7 @@ export async function createTopic(
   try {
     return await db
       .insert(blogTopics)
-      .values({ portalId, name: input.name, slug, description: input.description ?? "", createdAt: now, updatedAt: now })
+      .values({ id: newId("blog_topics"), portalId, name: input.name, slug, description: input.description ?? "", createdAt: now, updatedAt: now })
       .returning()
       .get();
   } catch (err) {

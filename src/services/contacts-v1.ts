@@ -6,6 +6,7 @@
  */
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { idCounter, newId } from "../db/id-ranges";
 import { contactMerges, crmObjects } from "../db/tables/crm";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
 import { rawStatement, runRawBatch } from "../lib/d1-raw";
@@ -230,7 +231,7 @@ export async function createContact(db: Db, portalId: number, patch: PropertyPat
   return guarded(db, portalId, props.email, () =>
     db
       .insert(crmObjects)
-      .values({ portalId, objectType: "contacts", properties: props, email: props.email ? lowerEmail(props.email) : null, guid: crypto.randomUUID(), createdAt: now, updatedAt: now })
+      .values({ id: newId("crm_objects"), portalId, objectType: "contacts", properties: props, email: props.email ? lowerEmail(props.email) : null, guid: crypto.randomUUID(), createdAt: now, updatedAt: now })
       .returning()
       .get(),
   );
@@ -306,8 +307,8 @@ export async function batchCreateOrUpdate(db: Db, portalId: number, entries: Bat
   // The unary + keeps SQLite off the portal index so each JSON row is one primary-key lookup.
   const statements = [
     rawStatement(db, sql`
-      insert into crm_objects (portal_id, object_type, properties, email, guid, archived, created_at, updated_at)
-      select ${portalId}, 'contacts', j.value ->> 'p', j.value ->> 'e', j.value ->> 'g', 0, ${now}, ${now}
+      insert into crm_objects (id, portal_id, object_type, properties, email, guid, archived, created_at, updated_at)
+      select ${idCounter("crm_objects")} + row_number() over (order by j.key), ${portalId}, 'contacts', j.value ->> 'p', j.value ->> 'e', j.value ->> 'g', 0, ${now}, ${now}
       from json_each(${newRows}) j`),
     rawStatement(db, sql`
       update crm_objects set properties = j.value ->> 'p', email = j.value ->> 'e', updated_at = ${now}

@@ -4,6 +4,7 @@
  */
 import { and, asc, eq, gt, sql, type AnyColumn } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { newId } from "../db/id-ranges";
 import { crmAssociations, crmObjects, type ObjectType } from "../db/tables/crm";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
@@ -48,7 +49,7 @@ export async function createObject(
   const guid = crypto.randomUUID();
   const insert = db
     .insert(crmObjects)
-    .values({ portalId, objectType: type, properties: props, email: emailOf(type, props), guid, createdAt: now, updatedAt: now })
+    .values({ id: newId("crm_objects"), portalId, objectType: type, properties: props, email: emailOf(type, props), guid, createdAt: now, updatedAt: now })
     .returning();
   const self = sql`(select ${crmObjects.id} from ${crmObjects} where ${crmObjects.guid} = ${guid})`;
   const links = associations.flatMap((to) => [

@@ -9,6 +9,7 @@ import { FANOUT_CONCURRENCY } from "../lib/fanout";
 import { accounts } from "../db/tables/tenancy";
 import { badRequest, notFound } from "../lib/errors";
 import { readMove, type MoveState } from "./moves/state";
+import { checkIds } from "./id-check";
 import { shardLoad } from "./shard-load";
 
 /** Accounts per shard name (null → "DB"), in one grouped read over the accounts_shard index. */
@@ -31,10 +32,10 @@ export async function placeAccount(env: Env, db: Db): Promise<string | null> {
   return best;
 }
 
-export function requireShardName(env: Env, shard: string): string {
+export function requireShardName(env: Env, shard: string, where: "body" | "query" = "body"): string {
   if (!shardNames(env).includes(shard)) {
     throw badRequest(`Unknown shard ${shard}; configured shards: ${shardNames(env).join(", ") || "none"}`, {
-      errors: [{ message: `shard ${shard} is not a configured shard`, in: "body", context: { propertyName: ["shard"] } }],
+      errors: [{ message: `shard ${shard} is not a configured shard`, in: where, context: { propertyName: ["shard"] } }],
     });
   }
   return shard;
@@ -75,14 +76,16 @@ async function sizesOf(env: Env, names: string[]): Promise<(number | null)[]> {
  * What an operator balances by (issue 16 §2, docs/scaling.md "Placement and balancing"): accounts and their
  * share, each database's size and share of D1's 10 GB, and its query load of the last minutes from the usage
  * metrics (shard-load.ts), when the operator lets the Worker read them. Placement itself uses account counts only.
+ * With `idCheck`, each database's id check too (id-check.ts).
  */
-export async function listShards(env: Env, db: Db) {
+export async function listShards(env: Env, db: Db, idCheck = false) {
   const counts = await accountsPerShard(db);
   const names = shardNames(env);
-  // Accounts from before sharding live on the control plane until moved; the operator sees them too.
+  // Accounts from before sharding live on the control plane until moved; the operator sees them too, and
+  // the id check covers it always.
   const legacy = counts.get(CONTROL_SHARD) ?? 0;
-  const listed = legacy ? [...names, CONTROL_SHARD] : names;
-  const [sizes, load] = await Promise.all([sizesOf(env, listed), shardLoad(env)]);
+  const listed = legacy || idCheck ? [...names, CONTROL_SHARD] : names;
+  const [sizes, load, ids] = await Promise.all([sizesOf(env, listed), shardLoad(env), idCheck ? checkIds(env) : null]);
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   const { byShard, ...loadSource } = load;
   return {
@@ -99,6 +102,7 @@ export async function listShards(env: Env, db: Db) {
         sizeBytes: size,
         storageShare: size === null ? null : size / D1_MAX_BYTES,
         load: load.available ? (byShard.get(name) ?? { requests: 0, d1Statements: 0, d1StatementsPerSecond: 0, syncMessages: 0 }) : null,
+        ...(ids ? { ids: ids.get(name) ?? null } : {}),
       };
     }),
   };

@@ -8,6 +8,7 @@ import { controlDb, shardDb } from "../db/shards";
 import { shardOfAccount } from "../lib/directory";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { newId } from "../db/id-ranges";
 import { smtpTokens } from "../db/tables/content";
 import { users } from "../db/tables/tenancy";
 import { hashPassword, verifyPassword } from "../lib/crypto";
@@ -72,6 +73,7 @@ export async function createToken(
       const row = await db
         .insert(smtpTokens)
         .values({
+          id: newId("smtp_tokens"),
           portalId,
           userName,
           passwordHash,

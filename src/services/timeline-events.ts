@@ -7,6 +7,7 @@
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
+import { newId } from "../db/id-ranges";
 import { crmObjects, type ObjectType } from "../db/tables/crm";
 import {
   timelineEventProperties,
@@ -282,7 +283,7 @@ function newContactStatement(db: Db, portalId: number, lower: string, email: str
   // On conflict (a concurrent write made the same contact) the existing one is used via its email.
   return db
     .insert(crmObjects)
-    .values({ portalId, objectType: "contacts", properties: { email }, email: lower, guid: crypto.randomUUID(), createdAt: now, updatedAt: now })
+    .values({ id: newId("crm_objects"), portalId, objectType: "contacts", properties: { email }, email: lower, guid: crypto.randomUUID(), createdAt: now, updatedAt: now })
     .onConflictDoNothing();
 }
 
@@ -324,6 +325,7 @@ function eventStatement(db: Db, portalId: number, ev: PlannedEvent, now: number)
     .insert(timelineEvents)
     .values({
       ...fields,
+      rowId: newId("timeline_events"),
       portalId,
       eventTypeId: ev.eventTypeId,
       eventId: input.id,

@@ -12,7 +12,8 @@ import {
   type PropertyType,
   type TimelineObjectType,
 } from "../db/tables/timeline";
-import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
+import { ApiError, badRequest, conflict, forbidden, notFound } from "../lib/errors";
+import type { Principal } from "../lib/principal";
 import { checkTemplate } from "./timeline-template";
 
 /** spec 8. */
@@ -128,6 +129,25 @@ export async function updateEventType(
     .returning()
     .get();
   return row ?? current;
+}
+
+/**
+ * App-wide changes through one install (docs/timeline.md "Who may delete or replace an event type"):
+ * an install's OAuth token may delete or replace (PUT) an event type only while no OTHER account holds
+ * events of it; beyond that the change reaches accounts the token does not belong to, so it takes the
+ * app's developer key (403 otherwise). A hardening over the legacy rules, where any install's token could.
+ * One indexed existence probe per account database.
+ */
+export async function requireOnlyOwnEvents(env: Env, principal: Principal, eventTypeId: number, action: "delete" | "replace") {
+  if (principal.kind !== "oauth") return;
+  const others = await onEveryShard(env, async (shard) =>
+    Boolean(
+      await shard.get<{ x: number }>(sql`select 1 as x from timeline_events where event_type_id = ${eventTypeId} and portal_id <> ${principal.portalId} limit 1`),
+    ),
+  );
+  if (others.some(Boolean)) {
+    throw forbidden(`Event type ${eventTypeId} has events in other accounts; to ${action} it, use the app's developer key`);
+  }
 }
 
 /**

@@ -98,12 +98,11 @@ export function appPage(o: ShellOptions): Response {
   return html(doc, o.status ?? 200, pageHeaders(o.frames));
 }
 
-/** Headers of every app page: the CSP, no caching of account data, no framing, no sniffing, no referrer to integrators. */
+/** Headers of every app page: the CSP, no caching of account data, no framing, no referrer to integrators (nosniff: src/lib/security-headers.ts). */
 export function pageHeaders(frames?: FrameTargets): Record<string, string> {
   return {
     "content-security-policy": appCsp(frames),
     "cache-control": "no-store",
-    "x-content-type-options": "nosniff",
     "x-frame-options": "DENY",
     "referrer-policy": "same-origin",
   };

@@ -78,6 +78,55 @@ describe("outbound guard: SSRF attempts in every encoding are refused before any
   });
 });
 
+describe("outbound guard: names that resolve inward are refused as written (no resolution)", () => {
+  it.each([
+    // Reserved and internal suffixes.
+    "https://card.invalid/",
+    "https://x.localhost.invalid/",
+    "https://cards.localhost/",
+    "https://printer.local/",
+    "https://metadata.google.internal/",
+    "https://nas.home.arpa/",
+    // Wildcard DNS names spelling a loopback, private, link-local or metadata address, in every form.
+    "https://127.0.0.1.nip.io/",
+    "https://app.127.0.0.1.nip.io/",
+    "https://app-127-0-0-1.nip.io/",
+    "https://7f000001.nip.io/",
+    "https://169.254.169.254.nip.io/latest/meta-data/",
+    "https://10.0.0.1.sslip.io/",
+    "https://192-168-1-1.sslip.io/",
+    "https://--1.sslip.io/",
+    "https://fd00--1.sslip.io/",
+    "https://127.0.0.1.xip.io/",
+    "https://10-0-0-1.traefik.me/",
+    "https://nip.io/",
+    "https://no-address.nip.io/",
+    // Public names that resolve to loopback.
+    "https://localtest.me/",
+    "https://api.localtest.me/",
+    "https://lvh.me/",
+    "https://shop.lvh.me/",
+    "https://vcap.me/",
+    "https://lacolhost.com/",
+    "https://localho.st/",
+    "https://fuf.me/",
+  ])("%s is blocked", (url) => {
+    expect(blocked(url)).toBe("blocked");
+  });
+
+  it.each(["https://93.184.216.34.nip.io/", "https://app-93-184-216-34.sslip.io/", "https://mylocaltest.me.example.com/"])("%s is allowed (a public address)", (url) => {
+    expect(blocked(url)).toBe("allowed");
+  });
+
+  it("ALLOW_LOOPBACK_OUTBOUND admits the loopback names, and still no private address", () => {
+    expect(blocked("http://127.0.0.1.nip.io:8787/x", true)).toBe("allowed");
+    expect(blocked("http://api.localtest.me:8787/x", true)).toBe("allowed");
+    expect(blocked("http://10.0.0.1.nip.io/x", true)).toBe("blocked");
+    expect(blocked("http://169.254.169.254.nip.io/x", true)).toBe("blocked");
+    expect(blocked("http://x.localhost.invalid/x", true)).toBe("blocked");
+  });
+});
+
 describe("guardedFetch against a real local integrator", () => {
   const opts = { allowLoopback: true, timeoutMs: 1000, maxBytes: 1000 };
 

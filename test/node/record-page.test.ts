@@ -541,7 +541,7 @@ describe("other pages in Chromium", () => {
       const res = await fetch(`${workerUrl()}${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get("content-type")).toContain(type);
-      expect(res.headers.get("x-content-type-options")).toBe("nosniff"); // public/_headers
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff"); // src/lib/security-headers.ts
       expect(res.headers.get("cache-control")).toBe("no-cache");
     }
   });

@@ -23,6 +23,7 @@ describe("static assets of public/", () => {
       const path = `/${relative(PUBLIC, file).split(sep).join("/")}`;
       const res = await get(path);
       expect(res.status, path).toBe(200);
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
       expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(file)), path).toBe(true);
     }
   });

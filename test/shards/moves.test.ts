@@ -8,21 +8,8 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ACCOUNT_TABLES, CONTROL_TABLES, DERIVED_TABLES } from "../../src/services/moves/tables";
 import { admin, ADMIN, call, tenant } from "../helpers/api";
-import { accountD1 } from "../helpers/shards";
+import { accountD1, sleep, waitForMove } from "../helpers/shards";
 import { bridgeTenant, deliver, linkRow, qmsg } from "../ecomm/queue-helpers";
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Polls the operator API until the account's move is over (no `move`, or a failed one). */
-async function waitForMove(portalId: number, timeoutMs = 45_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const res = await call("GET", `/admin/v1/accounts/${portalId}`, { token: ADMIN });
-    if (!res.json.move || res.json.move.state === "failed") return res.json;
-    if (Date.now() > until) throw new Error(`move did not finish: ${JSON.stringify(res.json.move)}`);
-    await sleep(200);
-  }
-}
 
 const count = async (d1: D1Database, table: string, portalId: number) =>
   (await d1.prepare(`select count(*) as n from ${table} where portal_id = ?`).bind(portalId).first<{ n: number }>())!.n;
@@ -34,8 +21,9 @@ describe("the move's table list", () => {
     )
       .results.map((t) => t.name)
       .filter((name) => !DERIVED_TABLES.some((d) => name.startsWith(`${d}_`))); // FTS5 shadow tables
-    // account_fences is per database (each shard's own fences); ecomm_settings holds both kinds by owner.
-    const known = [...ACCOUNT_TABLES.map((t) => t.name), ...CONTROL_TABLES, ...DERIVED_TABLES, "account_fences"];
+    // account_fences and id_sequences are per database (each shard's own fences and id counters);
+    // ecomm_settings holds both kinds by owner.
+    const known = [...ACCOUNT_TABLES.map((t) => t.name), ...CONTROL_TABLES, ...DERIVED_TABLES, "account_fences", "id_sequences"];
     expect([...tables].sort()).toEqual([...known].sort());
   });
 });

@@ -45,3 +45,16 @@ export const accountMoves = sqliteTable("account_moves", {
   startedAt: integer("started_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });
+
+/**
+ * Per database: the last id each id table handed out (src/db/id-ranges.ts). Inserts into an id table take
+ * `seq + 1` (newId) instead of AUTOINCREMENT, whose next id is the table's largest id, foreign ones included;
+ * the triggers of the id-sequences migration move `seq` on every insert within the database's range
+ * [base + 1, base + 10^11) and refuse an insert outside it unless the mover is copying an account in. `seq`
+ * never goes down, so an id is never handed out twice, even after its row has moved away.
+ */
+export const idSequences = sqliteTable("id_sequences", {
+  name: text("name").primaryKey(),
+  base: integer("base").notNull(),
+  seq: integer("seq").notNull(),
+});

@@ -17,6 +17,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { idCounter } from "../../db/id-ranges";
 import { rawStatement, runRawBatch } from "../../lib/d1-raw";
 import { CRM_TYPE } from "./model";
 import type { Effect } from "./plan";
@@ -54,8 +55,8 @@ const OWN_MESSAGE = sql.raw("l.message_id = j.value->>'m'");
 
 /** 1a. Applied messages move the watermark and record the outcome (spec 2.4 rule 2; reference §3.4). */
 function linkApplied(json: string, now: number): SQL {
-  return sql`insert into ecomm_links (portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
-    select j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', j.value->>'sid', j.value->>'c', j.value->>'m', j.value->>'d', ${now},
+  return sql`insert into ecomm_links (id, portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
+    select ${idCounter("ecomm_links")} + row_number() over (order by j.key), j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', j.value->>'sid', j.value->>'c', j.value->>'m', j.value->>'d', ${now},
       j.value->>'st', case when j.value->>'st' is null then null else j.value->>'c' end, ${now}
     from json_each(${json}) j where true
     on conflict (portal_id, store_id, object_type, external_id) do update set
@@ -75,8 +76,8 @@ function linkApplied(json: string, now: number): SQL {
 
 /** 1b. Failed messages move the watermark too (an older message stays older) but apply nothing. */
 function linkFailed(json: string, now: number): SQL {
-  return sql`insert into ecomm_links (portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
-    select j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', null, j.value->>'c', j.value->>'m', 0, null, null, null, ${now}
+  return sql`insert into ecomm_links (id, portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
+    select ${idCounter("ecomm_links")} + row_number() over (order by j.key), j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', null, j.value->>'c', j.value->>'m', 0, null, null, null, ${now}
     from json_each(${json}) j where true
     on conflict (portal_id, store_id, object_type, external_id) do update set
       changed_at = excluded.changed_at, message_id = excluded.message_id, updated_at = excluded.updated_at
@@ -85,8 +86,8 @@ function linkFailed(json: string, now: number): SQL {
 
 /** 2. Creates the records of objects that have none yet (see module comment). */
 function createRecords(json: string, now: number): SQL {
-  return sql`insert into crm_objects (portal_id, object_type, properties, email, guid, archived, created_at, updated_at)
-    select l.portal_id, j.value->>'ot', j.value->>'props', j.value->>'em', j.value->>'g', 0, ${now}, ${now}
+  return sql`insert into crm_objects (id, portal_id, object_type, properties, email, guid, archived, created_at, updated_at)
+    select ${idCounter("crm_objects")} + row_number() over (order by j.key), l.portal_id, j.value->>'ot', j.value->>'props', j.value->>'em', j.value->>'g', 0, ${now}, ${now}
     from json_each(${json}) j join ecomm_links l on ${LINK_OF_J}
     where ${OWN_MESSAGE} and l.service_id is null
     order by j.key`;

@@ -15,6 +15,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { newId } from "../../db/id-ranges";
 import { apps } from "../../db/tables/tenancy";
 import { ECOMM_OBJECT_TYPES, ecommImports } from "../../db/tables/ecomm";
 import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../../lib/outbound";
@@ -79,7 +80,7 @@ export async function sendImport(db: Db, control: Db, env: Env, t: ImportTrigger
   }
   return db
     .insert(ecommImports)
-    .values({ portalId: t.portalId, appId: t.appId, storeId: t.storeId, importStartedAt: now, trigger: t.trigger, outcome, httpStatus, detail, counts, createdAt: now })
+    .values({ id: newId("ecomm_imports"), portalId: t.portalId, appId: t.appId, storeId: t.storeId, importStartedAt: now, trigger: t.trigger, outcome, httpStatus, detail, counts, createdAt: now })
     .returning()
     .get();
 }

@@ -4,7 +4,6 @@
  * unlocks the account's fence first and locks it again last (migrations/0008_fences.sql), so only the
  * mover's own statements pass a fence.
  */
-import { ID_RANGE, ID_TABLES, idBase } from "../../db/id-ranges";
 import type { AccountTable } from "./tables";
 
 /** D1 binds at most 100 parameters per statement. */
@@ -21,61 +20,99 @@ export async function asMover(d1: D1Database, portalId: number, writes: D1Prepar
   return d1.batch([unlock(d1, portalId), ...writes, lock(d1, portalId)]);
 }
 
-/**
- * Copies the next chunk of the account's rows of `table` (rowid order, after `after`) to the target.
- * Inserts are split so no statement binds more than 100 values. Rows keep their ids; the target's
- * id sequence is then put back into its own range (src/db/id-ranges.ts), in the same batch.
- */
-export async function copyChunk(src: D1Database, dst: D1Database, target: string, table: AccountTable, portalId: number, after: number) {
-  const rows = await src
-    .prepare(`select rowid as __rowid, * from ${table.name} where (${table.where}) and rowid > ? order by rowid limit ${COPY_ROWS}`)
-    .bind(portalId, after)
-    .raw({ columnNames: true });
-  const [header, ...data] = rows as unknown[][];
-  if (!header || data.length === 0) return { copied: 0, last: after, done: true };
-  const cols = (header as string[]).slice(1);
+/** Inserts of `rows` (column → value, rowid first) into `table`, none binding more than 100 values. */
+function insertStatements(dst: D1Database, table: AccountTable, rows: Record<string, unknown>[]): D1PreparedStatement[] {
+  const cols = Object.keys(rows[0]!).filter((c) => c !== "__rowid");
   const perStatement = Math.max(1, Math.floor(MAX_BOUND / cols.length));
   const writes: D1PreparedStatement[] = [];
-  for (let i = 0; i < data.length; i += perStatement) {
-    const chunk = data.slice(i, i + perStatement);
+  for (let i = 0; i < rows.length; i += perStatement) {
+    const chunk = rows.slice(i, i + perStatement);
     const values = chunk.map(() => `(${cols.map(() => "?").join(", ")})`).join(", ");
-    writes.push(dst.prepare(`insert into ${table.name} (${cols.map((c) => `"${c}"`).join(", ")}) values ${values}`).bind(...chunk.flatMap((r) => r.slice(1))));
+    writes.push(dst.prepare(`insert into ${table.name} (${cols.map((c) => `"${c}"`).join(", ")}) values ${values}`).bind(...chunk.flatMap((r) => cols.map((c) => r[c]))));
   }
-  const idColumn = ID_TABLES[table.name];
-  if (idColumn) {
-    const base = idBase(target);
-    writes.push(
-      dst.prepare(
-        `update sqlite_sequence set seq = coalesce((select max(${idColumn}) from ${table.name} where ${idColumn} >= ? and ${idColumn} < ?), ?) where name = ?`,
-      ).bind(base, base + ID_RANGE, base, table.name),
-    );
-  }
-  await asMover(dst, portalId, writes);
-  return { copied: data.length, last: Number(data.at(-1)![0]), done: data.length < COPY_ROWS };
+  return writes;
 }
 
-/** A digest of the account's rows of `table`, in a stable order (all columns): equal on both sides or the move fails. */
-export async function digest(d1: D1Database, table: AccountTable, portalId: number): Promise<{ rows: number; sha256: string }> {
-  const cols = (await d1.prepare(`select name from pragma_table_info('${table.name}')`).all<{ name: string }>()).results.map((c) => `"${c.name}"`);
-  let acc = "";
-  let rows = 0;
-  for (let offset = 0; ; offset += COPY_ROWS) {
-    const page = await d1
-      .prepare(`select json_array(${cols.join(", ")}) as r from ${table.name} where ${table.where} order by ${cols.join(", ")} limit ${COPY_ROWS} offset ${offset}`)
-      .bind(portalId)
-      .all<{ r: string }>();
-    rows += page.results.length;
-    const bytes = new TextEncoder().encode(acc + page.results.map((x) => x.r).join("\n"));
-    acc = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
-    if (page.results.length < COPY_ROWS) break;
+/**
+ * Copies the next chunk of the account's rows to the target: of `tables[from]` (rowid order, after `after`)
+ * and of every later table, read in one batch and written in one batch, up to the first table with more
+ * than a chunk left (COPY_ROWS rows per table at most). Returns the rows copied per table and where the next
+ * step starts (`table` = tables.length when all are copied). Rows keep their ids; rows of another
+ * database's range leave the target's id counters alone (src/db/id-ranges.ts), and the id-range triggers
+ * let them in because the batch runs as the mover.
+ */
+export async function copyChunks(src: D1Database, dst: D1Database, tables: AccountTable[], from: number, portalId: number, after: number) {
+  const reads = tables
+    .slice(from)
+    .map((t, i) => src.prepare(`select rowid as __rowid, * from ${t.name} where (${t.where}) and rowid > ? order by rowid limit ${COPY_ROWS}`).bind(portalId, i === 0 ? after : 0));
+  const pages = await src.batch<Record<string, unknown>>(reads);
+  const copied: Record<string, number> = {};
+  const writes: D1PreparedStatement[] = [];
+  let next = { table: tables.length, after: 0 };
+  for (const [i, page] of pages.entries()) {
+    const table = tables[from + i]!;
+    const rows = page.results;
+    if (rows.length) {
+      writes.push(...insertStatements(dst, table, rows));
+      copied[table.name] = rows.length;
+    }
+    if (rows.length === COPY_ROWS) {
+      next = { table: from + i, after: Number(rows.at(-1)!.__rowid) };
+      break;
+    }
   }
-  return { rows, sha256: acc };
+  if (writes.length) await asMover(dst, portalId, writes);
+  return { copied, ...next };
 }
 
-/** Deletes the next chunk of the account's rows of `table` (as the mover); returns how many went. */
-export async function deleteChunk(d1: D1Database, table: AccountTable, portalId: number): Promise<number> {
-  const [, del] = await asMover(d1, portalId, [
-    d1.prepare(`delete from ${table.name} where rowid in (select rowid from ${table.name} where ${table.where} limit ${DELETE_ROWS})`).bind(portalId),
-  ]);
-  return del?.meta.changes ?? 0;
+/** Column lists by table (one schema on every database), read once per isolate. */
+const columnCache = new Map<string, string[]>();
+
+async function columnsOf(d1: D1Database, tables: AccountTable[]): Promise<string[][]> {
+  const missing = tables.filter((t) => !columnCache.has(t.name));
+  if (missing.length) {
+    const res = await d1.batch<{ name: string }>(missing.map((t) => d1.prepare(`select name from pragma_table_info('${t.name}')`)));
+    missing.forEach((t, i) => columnCache.set(t.name, res[i]!.results.map((c) => `"${c.name}"`)));
+  }
+  return tables.map((t) => columnCache.get(t.name)!);
+}
+
+const digestPage = (d1: D1Database, table: AccountTable, cols: string[], portalId: number, offset: number) =>
+  d1.prepare(`select json_array(${cols.join(", ")}) as r from ${table.name} where ${table.where} order by ${cols.join(", ")} limit ${COPY_ROWS} offset ${offset}`).bind(portalId);
+
+async function hashOn(acc: string, rows: { r: string }[]): Promise<string> {
+  const bytes = new TextEncoder().encode(acc + rows.map((x) => x.r).join("\n"));
+  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/**
+ * A digest of the account's rows of each table, in a stable order (all columns): equal on both sides or the
+ * move fails. The first page of every table is read in one batch; only tables with more rows read on.
+ */
+export async function digestAll(d1: D1Database, tables: AccountTable[], portalId: number): Promise<{ rows: number; sha256: string }[]> {
+  const cols = await columnsOf(d1, tables);
+  const first = await d1.batch<{ r: string }>(tables.map((t, i) => digestPage(d1, t, cols[i]!, portalId, 0)));
+  return Promise.all(
+    tables.map(async (t, i) => {
+      let page = first[i]!.results;
+      let rows = page.length;
+      let acc = await hashOn("", page);
+      for (let offset = COPY_ROWS; page.length === COPY_ROWS; offset += COPY_ROWS) {
+        page = (await digestPage(d1, t, cols[i]!, portalId, offset).all<{ r: string }>()).results;
+        rows += page.length;
+        acc = await hashOn(acc, page);
+      }
+      return { rows, sha256: acc };
+    }),
+  );
+}
+
+/** Deletes the next chunk of the account's rows of every table (as the mover, one batch); returns how many went. */
+export async function deleteChunks(d1: D1Database, tables: AccountTable[], portalId: number): Promise<number> {
+  const res = await asMover(
+    d1,
+    portalId,
+    tables.map((t) => d1.prepare(`delete from ${t.name} where rowid in (select rowid from ${t.name} where ${t.where} limit ${DELETE_ROWS})`).bind(portalId)),
+  );
+  return res.slice(1, -1).reduce((n, r) => n + (r.meta.changes ?? 0), 0);
 }
