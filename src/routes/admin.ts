@@ -4,6 +4,7 @@ import { json, noContent } from "../lib/http";
 import { route } from "../lib/route";
 import { startMove } from "../services/moves/start";
 import { getAccount, listAccounts, listShards, requireShardName } from "../services/shard-directory";
+import { setShardOpen } from "../services/shard-placement";
 import * as tenancy from "../services/tenancy";
 import * as s from "./admin.schemas";
 
@@ -87,11 +88,22 @@ export const adminRoutes = [
   route({
     method: "GET",
     path: "/admin/v1/shards",
-    summary: "The shard databases with their account counts, sizes and availability (issue 16)",
+    summary: "The shard databases with their account counts, sizes, load, availability and whether they take new accounts",
     tag,
     auth: admin,
     responses: { 200: { description: "Shards", schema: s.shardList } },
     handler: async ({ db, env }) => json(await listShards(env, db)),
+  }),
+  route({
+    method: "PATCH",
+    path: "/admin/v1/shards/:name",
+    summary: "Close a shard to new accounts, or reopen it; the accounts already on it stay and keep working",
+    tag,
+    auth: admin,
+    params: s.shardParams,
+    body: s.shardPatchBody,
+    responses: { 200: { description: "The shard's placement state", schema: s.shardPlacementState } },
+    handler: async ({ db, env, params, body, now }) => json(await setShardOpen(env, db, params.name, body.open, now)),
   }),
   route({
     method: "GET",
