@@ -69,6 +69,7 @@ const MAPPINGS = {
       { externalPropertyName: "name", servicePropertyName: "dealname", dataType: "STRING" },
       { externalPropertyName: "stage", servicePropertyName: "dealstage", dataType: "STRING" },
       { externalPropertyName: "total", servicePropertyName: "amount", dataType: "NUMBER" },
+      { externalPropertyName: "currency", servicePropertyName: "deal_currency_code", dataType: "STRING" },
       { externalPropertyName: "closed_at", servicePropertyName: "closedate", dataType: "DATETIME" },
     ],
   },
@@ -104,10 +105,10 @@ function shopData(now) {
       { externalObjectId: "c-grace", action: "UPSERT", changedAt: at(20), properties: { customer_email: "grace@example.com", first_name: "Grace", last_name: "Hopper" } },
     ],
     DEAL: [
-      { externalObjectId: "order-1001", action: "UPSERT", changedAt: at(10), properties: { name: "Order #1001", stage: "shipped", total: "128.90", closed_at: at(10) }, associations: { CONTACT: ["c-ada"] } },
-      { externalObjectId: "order-1002", action: "UPSERT", changedAt: at(3), properties: { name: "Order #1002", stage: "processed", total: "159.00", closed_at: at(3) }, associations: { CONTACT: ["c-grace"] } },
-      { externalObjectId: "order-1003", action: "UPSERT", changedAt: at(2), properties: { name: "Order #1003 (checkout)", stage: "checkout_pending", total: "89.90" }, associations: { CONTACT: ["c-grace"] } },
-      { externalObjectId: "order-1004", action: "UPSERT", changedAt: at(0.1), properties: { name: "Order #1004", stage: "checkout_completed", total: "78.00", closed_at: at(0.1) }, associations: { CONTACT: ["c-ada"] } },
+      { externalObjectId: "order-1001", action: "UPSERT", changedAt: at(10), properties: { name: "Order #1001", stage: "shipped", currency: "EUR", total: "128.90", closed_at: at(10) }, associations: { CONTACT: ["c-ada"] } },
+      { externalObjectId: "order-1002", action: "UPSERT", changedAt: at(3), properties: { name: "Order #1002", stage: "processed", currency: "EUR", total: "159.00", closed_at: at(3) }, associations: { CONTACT: ["c-grace"] } },
+      { externalObjectId: "order-1003", action: "UPSERT", changedAt: at(2), properties: { name: "Order #1003 (checkout)", stage: "checkout_pending", currency: "EUR", total: "89.90" }, associations: { CONTACT: ["c-grace"] } },
+      { externalObjectId: "order-1004", action: "UPSERT", changedAt: at(0.1), properties: { name: "Order #1004", stage: "checkout_completed", currency: "EUR", total: "78.00", closed_at: at(0.1) }, associations: { CONTACT: ["c-ada"] } },
     ],
     LINE_ITEM: [
       { externalObjectId: "li-1001-1", action: "UPSERT", changedAt: at(10), properties: { deal_id: "order-1001", product_id: "p-kettle", title: "Copper kettle", qty: 1, unit_price: "89.90" } },
