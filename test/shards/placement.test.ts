@@ -10,19 +10,9 @@ import { placeAccount, placementWeights, weightedChoice } from "../../src/servic
 import { createAccount } from "../../src/services/tenancy";
 import worker from "../../src/index";
 import { admin, ADMIN, BASE, call, expectError, tenant, unique } from "../helpers/api";
+import { seededRandom } from "../helpers/random";
 
 const db = () => makeDb(env.DB);
-
-/** A deterministic stand-in for Math.random (mulberry32), so the policy's outcomes are reproducible. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * The test databases are shared with the other test files, which create accounts without naming a shard:
@@ -158,7 +148,7 @@ describe("the placement policy", () => {
     // SHARD_1 is the full shard: 40 accounts more than SHARD_2, which stands for the one just added.
     const d = db();
     while ((await countOn("SHARD_1")) - (await countOn("SHARD_2")) < 40) await createAccount(env, d, { name: unique(), shard: "SHARD_1" });
-    const random = seeded(29);
+    const random = seededRandom(29);
     const placed: string[] = [];
     for (let i = 0; i < 40; i++) {
       const shard = (await placeAccount(env, d, random))!;
