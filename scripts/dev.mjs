@@ -1,14 +1,23 @@
 #!/usr/bin/env node
 // One command for local development (README): migrate the local D1, start `wrangler dev` and the demo
 // integrator, seed a demo account through the public and operator APIs (scripts/demo/), and print what to open.
+//
+// Quiet by design (issue 29 §5): the terminal gets a few progress lines and the summary, last; migrations,
+// wrangler's output (banners, request logs) and the integrator's log go to LOG_FILE, named on the first line.
+// Ctrl-C and SIGTERM (to this process or to npm) stop everything: wrangler runs in its own process group (workerd included), which is
+// sent SIGTERM, then SIGKILL if it is still there after STOP_GRACE_MS, so the Worker stops answering at once.
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
+import { setInterval } from "node:timers";
 import { startDemoIntegrator } from "./demo/integrator.mjs";
 import { demoExists, pointCardAt, refreshAccessToken, seedDemo, summary } from "./demo/seed.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const BASE = `http://localhost:${PORT}`;
 const DEMO_FILE = ".wrangler/demo.json";
+const LOG_FILE = ".wrangler/dev.log";
+const STOP_GRACE_MS = 2_000;
 // The demo integrator answers the demo's CRM card on loopback (ALLOW_LOOPBACK_OUTBOUND below lets the Worker call it).
 const INTEGRATOR_PORT = Number(process.env.DEMO_INTEGRATOR_PORT ?? PORT + 1);
 
@@ -16,24 +25,73 @@ if (!existsSync(".dev.vars")) copyFileSync(".dev.vars.example", ".dev.vars");
 const adminToken = /^ADMIN_TOKEN=(.*)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1]?.trim();
 if (!adminToken) throw new Error(".dev.vars must define ADMIN_TOKEN");
 
-// The control plane and every shard of wrangler.toml (issue 16).
-if (spawnSync("node", ["scripts/migrate.mjs", "--local"], { stdio: "inherit" }).status !== 0) process.exit(1);
+mkdirSync(".wrangler", { recursive: true });
+const logFd = openSync(LOG_FILE, "w");
+const log = (/** @type {string} */ line) => writeSync(logFd, `${line}\n`);
+console.log(`crm-edge: starting on ${BASE} (the full output goes to ${LOG_FILE})`);
 
+// The control plane and every shard of wrangler.toml.
+log("== npm run migrate -- --local");
+if (spawnSync(process.execPath, ["scripts/migrate.mjs", "--local"], { stdio: ["ignore", logFd, logFd] }).status !== 0) {
+  console.error(`crm-edge: migrating the local databases failed; see ${LOG_FILE}`);
+  process.exit(1);
+}
+
+log(`== wrangler dev --port ${PORT}`);
+const wranglerBin = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
 const dev = spawn(
-  "npx",
-  ["wrangler", "dev", "--port", String(PORT), "--test-scheduled", "--var", "ALLOW_LOOPBACK_OUTBOUND:true"],
-  { stdio: ["inherit", "pipe", "inherit"] },
+  process.execPath,
+  [wranglerBin, "dev", "--port", String(PORT), "--test-scheduled", "--var", "ALLOW_LOOPBACK_OUTBOUND:true"],
+  // Its own process group (detached), so stopping it reaches workerd too; no terminal, so no hotkey prompt.
+  { stdio: ["ignore", logFd, logFd], detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
 );
-dev.stdout.pipe(process.stdout);
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => dev.kill(sig));
-dev.on("exit", (code) => process.exit(code ?? 0));
+
+let integrator;
+let stopping = false;
+/** Stops wrangler's whole process group and the integrator, then exits with `code`. */
+async function stop(code) {
+  if (stopping) return;
+  stopping = true;
+  const group = (/** @type {NodeJS.Signals} */ sig) => {
+    try {
+      process.kill(-(dev.pid ?? 0), sig);
+    } catch {
+      // already gone
+    }
+  };
+  if (dev.exitCode === null && dev.signalCode === null) {
+    const exited = new Promise((r) => dev.once("exit", r));
+    group("SIGTERM");
+    await Promise.race([exited, new Promise((r) => setTimeout(r, STOP_GRACE_MS))]);
+  }
+  group("SIGKILL"); // workerd children that outlived wrangler, if any
+  await integrator?.close();
+  closeSync(logFd);
+  process.exit(code);
+}
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(sig, () => {
+    console.log("\ncrm-edge: stopping");
+    void stop(0);
+  });
+}
+// `npm run dev` runs this script under `sh -c`, and a SIGTERM sent to npm ends npm and sh but does not reach
+// this process: when the parent goes away, stop as if signalled.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void stop(0);
+}, 250).unref();
+dev.on("exit", (code) => {
+  if (stopping) return;
+  console.error(`crm-edge: wrangler dev exited (${code ?? "signal"}); see ${LOG_FILE}`);
+  void stop(code || 1);
+});
 
 /** The app's client secret, once known: the demo integrator verifies every card request with it. */
 let secret;
-const integrator = await startDemoIntegrator({ port: INTEGRATOR_PORT, secret: () => secret, log: (l) => console.log(l) });
 
 async function ready() {
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 240; i++) {
     try {
       await fetch(`${BASE}/openapi.json`);
       return;
@@ -45,9 +103,8 @@ async function ready() {
 }
 
 /**
- * The demo account (issue 19 §1): seeded through the API by scripts/demo/seed.mjs when the saved one is
- * missing from this database; otherwise reused, with a fresh OAuth access token and the card pointed at
- * this run's demo integrator.
+ * The demo account: seeded through the API by scripts/demo/seed.mjs when the saved one is missing from this
+ * database; otherwise reused, with a fresh OAuth access token and the card pointed at this run's integrator.
  */
 async function demoAccount() {
   let olderDemo = false;
@@ -59,20 +116,25 @@ async function demoAccount() {
       await pointCardAt(BASE, saved, integrator.url);
       return saved;
     }
-    // A demo seeded before issue 19 (no card) is still there: its user keeps demo@example.com, so the
-    // new demo user gets an address of its own (sign-in is by email).
+    // A demo seeded before cards existed is still there: its user keeps demo@example.com, so the new demo
+    // user gets an address of its own (sign-in is by email).
     olderDemo = exists;
   }
-  console.log("Seeding the demo account through the API (about half a minute: the ecommerce sync goes through the queue)...");
+  console.log("crm-edge: seeding the demo account through the API (about half a minute)...");
   const userEmail = olderDemo ? `demo-${Date.now().toString(36)}@example.com` : undefined;
-  const demo = await seedDemo({ baseUrl: BASE, adminToken, integratorUrl: integrator.url, userEmail, log: (l) => console.log(l) });
+  const demo = await seedDemo({ baseUrl: BASE, adminToken, integratorUrl: integrator.url, userEmail, log });
   secret = demo.clientSecret;
   return demo;
 }
 
-await ready();
-const demo = await demoAccount();
-await refreshAccessToken(BASE, demo);
-mkdirSync(".wrangler", { recursive: true });
-writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2));
-console.log(summary(BASE, demo, { adminToken, demoFile: DEMO_FILE, integratorUrl: integrator.url }));
+try {
+  integrator = await startDemoIntegrator({ port: INTEGRATOR_PORT, secret: () => secret, log });
+  await ready();
+  const demo = await demoAccount();
+  await refreshAccessToken(BASE, demo);
+  writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2));
+  console.log(summary(BASE, demo, { adminToken, demoFile: DEMO_FILE, logFile: LOG_FILE, integratorUrl: integrator.url }));
+} catch (e) {
+  console.error(`crm-edge: ${e instanceof Error ? e.message : e}; see ${LOG_FILE}`);
+  await stop(1);
+}

@@ -7,3 +7,4 @@ export const TIMELINE_PAGE_PATH: string;
 export function checkSignature(r: { secret: string; method: string; uri: string; body: string; headers: IncomingHttpHeaders; now?: number }): string | null;
 export function cardDefinition(integratorUrl: string, appId: number): Record<string, unknown>;
 export function startDemoIntegrator(opts: { port?: number; secret: () => string | undefined; log?: (line: string) => void }): Promise<{ url: string; close: () => Promise<void> }>;
+export function demoOrders(type: string, recordId: number): { id: number; status: string; statusLabel: string; total: string; placed: string; items: number }[];

@@ -2,8 +2,8 @@
 /**
  * @module The demo integrator (issue 19 §1): a small Node HTTP server on loopback that `npm run dev` starts
  * beside the Worker, so the demo's CRM card has someone to answer it. It plays the integrator's side of
- * spec 4.6: it answers the card's data fetch with orders (a STATUS and a CURRENCY property, all three
- * action types), runs the action hooks, serves the iframe pages that close the modal with DONE / CANCEL,
+ * spec 4.6: it answers the card's data fetch with the record's own orders (demoOrders: a STATUS and a
+ * CURRENCY property, all three action types), runs the action hooks, serves the iframe pages that close the modal with DONE / CANCEL,
  * and serves the page a timeline event opens. Every data fetch and action hook must carry a valid v3
  * signature made with the app's client secret (docs/cards.md, "Verifying the signature"); anything else
  * is answered 401, which the card shows as its error.
@@ -77,6 +77,37 @@ const STATUS_OPTIONS = [
   { type: "DANGER", label: "Cancelled", name: "cancelled" },
 ];
 
+/** The demo orders are dated back from this day. */
+const DAY_MS = 86_400_000;
+const PLACED_FROM = Date.UTC(2026, 10, 20);
+
+/**
+ * The orders the demo shop has for a record: two to four, numbered, priced, dated and counted from the
+ * record's id, so every record shows its own. The first is open (paid or awaiting payment, so it can be
+ * shipped), the second shipped, a third cancelled; totals stay under 1,000.
+ * @param {string} type CONTACT or DEAL
+ * @param {number} recordId
+ * @returns {{ id: number, status: string, statusLabel: string, total: string, placed: string, items: number }[]}
+ */
+export function demoOrders(type, recordId) {
+  const seed = (Math.imul(recordId ^ (type === "DEAL" ? 0x5bd1e995 : 0), 2654435761) >>> 0) % 1_000_003;
+  const count = 2 + (seed % 3);
+  const base = 1000 + (recordId % 9000) * 10 + (type === "DEAL" ? 5 : 0);
+  return Array.from({ length: count }, (_, n) => {
+    const status = n === 0 ? (seed % 2 ? "paid" : "awaiting_payment") : n === 2 ? "cancelled" : "shipped";
+    const cents = 1990 + ((seed >> (n * 3)) % 90_000);
+    const placed = new Date(PLACED_FROM - (n * 11 + (seed % 9)) * DAY_MS).toISOString().slice(0, 10);
+    return {
+      id: base + n,
+      status,
+      statusLabel: STATUS_OPTIONS.find((o) => o.name === status)?.label ?? status,
+      total: (cents / 100).toFixed(2),
+      placed,
+      items: 1 + ((seed >> n) % 4),
+    };
+  });
+}
+
 /**
  * The card's record type as the demo registers it (spec 2.9): shown on contacts and deals, with a STATUS
  * and a CURRENCY property, and the contact's email sent with each data fetch.
@@ -113,25 +144,28 @@ export function startDemoIntegrator(opts) {
   let url = "";
 
   /**
-   * Two orders per record, numbered from the record's id so every record shows its own.
+   * The record's orders (demoOrders) as card items, with the statuses the action hooks changed.
    * @param {string} type
    * @param {number} recordId
+   * @param {string | undefined} email
    */
-  function orders(type, recordId) {
-    const base = 1000 + (recordId % 9000) * 10 + (type === "DEAL" ? 5 : 0);
+  function orders(type, recordId, email) {
     const actions = `${url}${ACTIONS_PATH}`;
-    return [0, 1].map((n) => {
-      const id = base + n;
-      const status = statuses.get(id) ?? (n === 0 ? "paid" : "shipped");
+    return demoOrders(type, recordId).map((o) => {
+      const id = o.id;
+      const status = statuses.get(id) ?? o.status;
       const open = status === "paid" || status === "awaiting_payment";
       return {
         objectId: id,
         title: `Order #${id}`,
         link: `${url}/demo/orders/${id}`,
         status,
-        total: { value: n === 0 ? "249.90" : "1280.00", currencyCode: "EUR" },
-        placed: n === 0 ? "2026-11-02" : "2026-10-14",
-        properties: [{ label: "Items", dataType: "NUMERIC", value: n === 0 ? "3" : "1" }],
+        total: { value: o.total, currencyCode: "EUR" },
+        placed: o.placed,
+        properties: [
+          { label: "Items", dataType: "NUMERIC", value: String(o.items) },
+          ...(email ? [{ label: "Customer", dataType: "EMAIL", value: email }] : []),
+        ],
         actions: [
           ...(open ? [{ type: "ACTION_HOOK", httpMethod: "POST", uri: `${actions}/orders/${id}/ship`, label: "Mark as shipped", associatedObjectProperties: [] }] : []),
           ...(status !== "cancelled"
@@ -185,9 +219,10 @@ export function startDemoIntegrator(opts) {
       const type = target.searchParams.get("associatedObjectType") ?? "CONTACT";
       const recordId = Number(target.searchParams.get("associatedObjectId") ?? 0);
       const actions = `${url}${ACTIONS_PATH}`;
+      const results = orders(type, recordId, target.searchParams.get("email") ?? undefined);
       return send(200, {
-        results: orders(type, recordId),
-        totalCount: 2,
+        results,
+        totalCount: results.length,
         allItemsLink: `${url}/demo/orders/all`,
         itemLabel: "orders",
         primaryAction: { type: "IFRAME", width: 640, height: 420, uri: `${actions}/new-order`, label: "Create order", associatedObjectProperties: [] },

@@ -44,4 +44,4 @@ export function seedDemo(o: SeedOptions): Promise<Demo>;
 export function demoExists(baseUrl: string, demo: Demo): Promise<boolean>;
 export function refreshAccessToken(baseUrl: string, demo: Demo): Promise<Demo>;
 export function pointCardAt(baseUrl: string, demo: Demo, integratorUrl: string): Promise<void>;
-export function summary(baseUrl: string, demo: Demo, o: { adminToken: string; demoFile: string; integratorUrl: string }): string;
+export function summary(baseUrl: string, demo: Demo, o: { adminToken: string; demoFile: string; logFile?: string; integratorUrl: string }): string;

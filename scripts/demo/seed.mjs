@@ -69,6 +69,7 @@ const MAPPINGS = {
       { externalPropertyName: "name", servicePropertyName: "dealname", dataType: "STRING" },
       { externalPropertyName: "stage", servicePropertyName: "dealstage", dataType: "STRING" },
       { externalPropertyName: "total", servicePropertyName: "amount", dataType: "NUMBER" },
+      { externalPropertyName: "currency", servicePropertyName: "deal_currency_code", dataType: "STRING" },
       { externalPropertyName: "closed_at", servicePropertyName: "closedate", dataType: "DATETIME" },
     ],
   },
@@ -104,10 +105,10 @@ function shopData(now) {
       { externalObjectId: "c-grace", action: "UPSERT", changedAt: at(20), properties: { customer_email: "grace@example.com", first_name: "Grace", last_name: "Hopper" } },
     ],
     DEAL: [
-      { externalObjectId: "order-1001", action: "UPSERT", changedAt: at(10), properties: { name: "Order #1001", stage: "shipped", total: "128.90", closed_at: at(10) }, associations: { CONTACT: ["c-ada"] } },
-      { externalObjectId: "order-1002", action: "UPSERT", changedAt: at(3), properties: { name: "Order #1002", stage: "processed", total: "159.00", closed_at: at(3) }, associations: { CONTACT: ["c-grace"] } },
-      { externalObjectId: "order-1003", action: "UPSERT", changedAt: at(2), properties: { name: "Order #1003 (checkout)", stage: "checkout_pending", total: "89.90" }, associations: { CONTACT: ["c-grace"] } },
-      { externalObjectId: "order-1004", action: "UPSERT", changedAt: at(0.1), properties: { name: "Order #1004", stage: "checkout_completed", total: "78.00", closed_at: at(0.1) }, associations: { CONTACT: ["c-ada"] } },
+      { externalObjectId: "order-1001", action: "UPSERT", changedAt: at(10), properties: { name: "Order #1001", stage: "shipped", currency: "EUR", total: "128.90", closed_at: at(10) }, associations: { CONTACT: ["c-ada"] } },
+      { externalObjectId: "order-1002", action: "UPSERT", changedAt: at(3), properties: { name: "Order #1002", stage: "processed", currency: "EUR", total: "159.00", closed_at: at(3) }, associations: { CONTACT: ["c-grace"] } },
+      { externalObjectId: "order-1003", action: "UPSERT", changedAt: at(2), properties: { name: "Order #1003 (checkout)", stage: "checkout_pending", currency: "EUR", total: "89.90" }, associations: { CONTACT: ["c-grace"] } },
+      { externalObjectId: "order-1004", action: "UPSERT", changedAt: at(0.1), properties: { name: "Order #1004", stage: "checkout_completed", currency: "EUR", total: "78.00", closed_at: at(0.1) }, associations: { CONTACT: ["c-ada"] } },
     ],
     LINE_ITEM: [
       { externalObjectId: "li-1001-1", action: "UPSERT", changedAt: at(10), properties: { deal_id: "order-1001", product_id: "p-kettle", title: "Copper kettle", qty: 1, unit_price: "89.90" } },
@@ -318,40 +319,36 @@ export async function pointCardAt(baseUrl, demo, integratorUrl) {
 }
 
 /**
- * What `npm run dev` prints: what to open, and the credentials to call the API with.
+ * What `npm run dev` prints last: what to open, the credentials, and what to try. Short on purpose: the
+ * rest (the client secret, the refresh token, ids) is in the demo file it names.
  * @param {string} baseUrl
  * @param {Demo} demo
- * @param {{ adminToken: string, demoFile: string, integratorUrl: string }} o
+ * @param {{ adminToken: string, demoFile: string, logFile?: string, integratorUrl: string }} o
  */
 export function summary(baseUrl, demo, o) {
+  const authorize = `${baseUrl}/oauth/authorize?client_id=${demo.clientId}&redirect_uri=${encodeURIComponent(`${baseUrl}/oauth-callback`)}&scope=crm.objects.contacts.read`;
   return `
-crm-edge is running at ${baseUrl}, with a demo account seeded through the API (account ${demo.portalId}).
+crm-edge is running at ${baseUrl} with a demo account (portal ${demo.portalId}).
 
-Open in a browser (sign in as ${demo.userEmail} / ${demo.userPassword}):
-  sign in             ${baseUrl}/login
-  a contact           ${baseUrl}/app/contacts/${demo.contactId}   timeline (webinars, one with an iframe) and the "Shop orders" CRM card
-  a deal              ${baseUrl}/app/deals/${demo.dealId}   synced by the ecommerce bridge: pipeline stage, line items, shipment timeline
-  the store overview  ${baseUrl}/app/stores   synced records per type and the open sync error
-  the blog post       ${baseUrl}${demo.blogPath}   (public, no sign-in)
-  API reference       ${baseUrl}/docs   (the raw description: ${baseUrl}/openapi.json)
+Open (sign in as ${demo.userEmail} / ${demo.userPassword}):
+  ${baseUrl}/app/contacts/${demo.contactId}    a contact: timeline and the "Shop orders" card
+  ${baseUrl}/app/deals/${demo.dealId}    a synced order: stage, line items, shipments
+  ${baseUrl}/app/stores    the store overview and its sync error
+  ${baseUrl}${demo.blogPath}    the public blog post
+  ${baseUrl}/docs    the API reference
+  ${authorize}
+      OAuth consent for the demo app; the redirect page shows the code and the curl to exchange it
 
-Crons (checkout abandonment, scheduled blog posts) do not run by themselves under wrangler dev. Run them with
-  curl '${baseUrl}/cdn-cgi/handler/scheduled'     (or ${baseUrl}/__scheduled)
-and deal ${demo.pendingDealId} ("Order #1003 (checkout)") moves from checkout_pending to checkout_abandoned.
-
-Credentials (all kept in ${o.demoFile}, with the app's client secret and the OAuth refresh token):
-  operator token (ADMIN_TOKEN)  ${o.adminToken}
-  private app token             ${demo.privateAppToken}
-  app developer key (app ${demo.appId})  ${demo.developerKey}
-  OAuth access token            ${demo.oauthAccessToken}
-      fresh for 30 minutes; npm run dev refreshes it on every start. By hand:
-      curl -s -X POST ${baseUrl}/oauth/v1/token -d grant_type=refresh_token -d client_id=${demo.clientId} \\
-        -d client_secret=<clientSecret in ${o.demoFile}> -d refresh_token=<oauthRefreshToken in ${o.demoFile}>
-  SMTP API token                ${demo.smtpUserName} / ${demo.smtpPassword}
-  demo integrator               ${o.integratorUrl}   (answers the CRM card; verifies each request's signature)
+Credentials (all of them, with the client secret and refresh token, in ${o.demoFile}):
+  private app token  ${demo.privateAppToken}
+  OAuth access token ${demo.oauthAccessToken}  (30 minutes; refreshed on every start)
+  developer key      ${demo.developerKey}  (app ${demo.appId})
+  operator token     ${o.adminToken}
 
 Try:
   curl -s '${baseUrl}/contacts/v1/lists/all/contacts/all?count=10' -H 'Authorization: Bearer ${demo.privateAppToken}'
-  curl -s '${baseUrl}/extensions/ecomm/v2/sync/errors/portal' -H 'Authorization: Bearer ${demo.privateAppToken}'
-`;
+  curl -s '${baseUrl}/cdn-cgi/handler/scheduled'   # runs the crons: order ${demo.pendingDealId} becomes checkout_abandoned
+${o.logFile ? `
+Logs (wrangler, requests, the demo integrator): ${o.logFile}. Stop with Ctrl-C.
+` : ""}`;
 }

@@ -66,7 +66,8 @@ export const shardList = z.object({
       name: z.string(),
       accounts: z.number().int(),
       share: z.number().meta({ description: "This database's share of all accounts" }),
-      placement: z.boolean().meta({ description: "Whether the placement policy places new accounts here (false for the control plane)" }),
+      open: z.boolean().meta({ description: "Whether the shard is open to new accounts (PATCH /admin/v1/shards/{name}); false for the control plane" }),
+      placement: z.boolean().meta({ description: "Whether the placement policy places new accounts here: the same as open" }),
       available: z.boolean().meta({ description: "Whether the database answered the size probe" }),
       sizeBytes: z.number().int().nullable().meta({ description: "The database's size in bytes (D1 meta.size_after); null when unavailable" }),
       storageShare: z.number().nullable().meta({ description: "sizeBytes over D1's 10 GB per-database limit" }),
@@ -93,6 +94,16 @@ export const shardList = z.object({
       reason: z.string().optional().meta({ description: "Why the load is not available (not configured, or the analytics API failed)" }),
     })
     .meta({ description: "Where each shard's load comes from, over which window, and whether it could be read" }),
+});
+export const shardParams = z.object({ name: z.string().min(1).max(64) });
+export const shardPatchBody = z.strictObject({
+  open: z.boolean().meta({ description: "false closes the shard to new accounts (the placement policy skips it); true reopens it" }),
+});
+export const shardPlacementState = z.object({
+  name: z.string(),
+  open: z.boolean(),
+  accounts: z.number().int().meta({ description: "Accounts on the shard; closing or reopening never moves them" }),
+  updatedAt: z.number().int(),
 });
 export const moveBody = z.object({ shard: z.string().min(1).max(64) });
 

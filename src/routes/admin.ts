@@ -5,6 +5,7 @@ import { route } from "../lib/route";
 import { CONTROL_SHARD } from "../db/shards";
 import { startMove } from "../services/moves/start";
 import { getAccount, listAccounts, listShards, requireShardName } from "../services/shard-directory";
+import { setShardOpen } from "../services/shard-placement";
 import * as tenancy from "../services/tenancy";
 import * as s from "./admin.schemas";
 
@@ -88,12 +89,23 @@ export const adminRoutes = [
   route({
     method: "GET",
     path: "/admin/v1/shards",
-    summary: "The shard databases with their account counts, sizes, availability and, on request, an id check",
+    summary: "The shard databases with their account counts, sizes, load, availability, whether they take new accounts and, on request, an id check",
     tag,
     auth: admin,
     query: s.shardsQuery,
     responses: { 200: { description: "Shards", schema: s.shardList } },
     handler: async ({ db, env, query }) => json(await listShards(env, db, query.check === "ids")),
+  }),
+  route({
+    method: "PATCH",
+    path: "/admin/v1/shards/:name",
+    summary: "Close a shard to new accounts, or reopen it; the accounts already on it stay and keep working",
+    tag,
+    auth: admin,
+    params: s.shardParams,
+    body: s.shardPatchBody,
+    responses: { 200: { description: "The shard's placement state", schema: s.shardPlacementState } },
+    handler: async ({ db, env, params, body, now }) => json(await setShardOpen(env, db, params.name, body.open, now)),
   }),
   route({
     method: "GET",

@@ -27,8 +27,14 @@ const PAGE_HEADERS = {
 
 const PREFIX = "/_blog/";
 
+/** The pages' own stylesheet (public/static/blog.css): a stylesheet, not inline styles, so the page's markup stays plain. */
+const HEAD = `<meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="stylesheet" href="/static/blog.css">`;
+
 function notFoundPage(): Response {
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Page not found</title></head><body><h1>Page not found</h1></body></html>`;
+  const body =
+    `<!doctype html><html lang="en"><head>${HEAD}<title>Page not found</title></head><body>` +
+    `<main class="post not-found"><p class="code">404</p><h1>Page not found</h1>` +
+    `<p>This blog post does not exist, or it is not published.</p></main></body></html>`;
   return html(body, 404, { ...PAGE_HEADERS, "x-service-notfound": "true" });
 }
 
@@ -53,11 +59,14 @@ export async function renderPost(post: PostRow): Promise<string> {
   const title = escapeHtml(post.htmlTitle || post.name);
   const description = post.metaDescription ? `<meta name="description" content="${escapeHtml(post.metaDescription)}">` : "";
   const body = await sanitizeHtml(post.postBody);
+  const published = new Date(post.publishDate);
+  const date = published.toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
   return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>${description}` +
-    // The account's own head HTML (trusted by definition, see @module).
-    `${post.headHtml}</head><body><article><h1>${escapeHtml(post.name)}</h1>${body}</article>` +
+    `<!doctype html><html lang="en"><head>${HEAD}<title>${title}</title>${description}` +
+    // The account's own head HTML (trusted by definition, see @module), after the stylesheet so it can override it.
+    `${post.headHtml}</head><body><main class="post"><article><h1>${escapeHtml(post.name)}</h1>` +
+    `<p class="post-meta">Published <time datetime="${published.toISOString()}">${date}</time></p>` +
+    `<div class="post-body">${body}</div></article></main>` +
     `${post.footerHtml}</body></html>`
   );
 }

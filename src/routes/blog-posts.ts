@@ -51,11 +51,11 @@ export const blogPostRoutes = [
   route({
     method: "GET",
     path: `${v2}/blog-posts/:id`,
-    summary: "Read a blog post (spec 4.4)",
+    summary: "Read a blog post",
     tag,
     auth: account,
     params: s.idParams,
-    responses: { 200: { description: "The post (spec 2.13)", schema: s.postResponse } },
+    responses: { 200: { description: "The post", schema: s.postResponse } },
     handler: async ({ db, principal, params, env, url }) => {
       const portalId = portalOf(principal);
       return json(await present(db, portalId, await posts.getPost(db, portalId, params.id), publicPagesBase(env, url)));

@@ -83,7 +83,8 @@ export function mergeAudits(row: CrmRow, merges: MergeRow[]) {
 }
 
 const profileToken = (row: CrmRow) => row.guid.replace(/-/g, "");
-const profileUrl = (row: CrmRow, origin: string) => `${origin}/contacts/${row.portalId}/contact/${row.id}`;
+/** The contact's record page in the web app (signed-out visitors are sent to sign in first, then back). */
+const profileUrl = (row: CrmRow, origin: string) => `${origin}/app/contacts/${row.id}`;
 
 /** The head every v1 shape shares. */
 function head(row: CrmRow, merges: MergeRow[], origin: string) {

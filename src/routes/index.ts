@@ -10,6 +10,7 @@ import { crmObjectRoutes } from "./crm-objects";
 import { ecommRoutes } from "./ecomm";
 import { healthRoutes } from "./health";
 import { oauthRoutes } from "./oauth";
+import { oauthCallbackRoutes } from "./oauth-callback";
 import { openapiRoutes } from "./openapi";
 import { sessionRoutes } from "./session";
 import { timelineRoutes } from "./timeline";
@@ -19,6 +20,7 @@ export const allRoutes: RouteDef[] = [
   ...adminRoutes,
   ...adminUsageRoutes,
   ...oauthRoutes,
+  ...oauthCallbackRoutes,
   ...contactsV1Routes,
   ...crmObjectRoutes,
   ...ecommRoutes,

@@ -78,7 +78,7 @@ export const smtpTokenRoutes = [
   route({
     method: "POST",
     path: `${base}/:userName/password-reset`,
-    summary: "Reset a token's password (spec 4.5); the old password stops working",
+    summary: "Reset a token's password; the old password stops working",
     tag,
     auth: oauthOnly,
     params: s.userNameParams,

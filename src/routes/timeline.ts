@@ -23,7 +23,7 @@ const single = (method: "PUT" | "POST") =>
   route({
     method,
     path: base,
-    summary: method === "PUT" ? "Create or update an event (idempotent on its id)" : "Create or update an event (POST form, spec 9.4)",
+    summary: method === "PUT" ? "Create or update an event (idempotent on its id)" : "Create or update an event (the POST form of the same request, idempotent on its id)",
     tag,
     auth: eventWriter,
     params: s.appParams,

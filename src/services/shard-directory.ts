@@ -1,8 +1,8 @@
 /**
- * @module The operator's view of shards and accounts (issue 16 §2): placement, the shard list with what
- * balancing needs, and the paged account directory. All of it reads the control plane only.
+ * @module The operator's view of shards and accounts (issue 16 §2): the shard list with what balancing
+ * needs, and the paged account directory (placement itself: shard-placement.ts). All of it reads the control plane only.
  */
-import { and, asc, count, eq, gt, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { CONTROL_SHARD, shardBinding, shardDb, shardNames } from "../db/shards";
 import { FANOUT_CONCURRENCY } from "../lib/fanout";
@@ -11,26 +11,7 @@ import { badRequest, notFound } from "../lib/errors";
 import { readMove, type MoveState } from "./moves/state";
 import { checkIds } from "./id-check";
 import { shardLoad } from "./shard-load";
-
-/** Accounts per shard name (null → "DB"), in one grouped read over the accounts_shard index. */
-export async function accountsPerShard(db: Db): Promise<Map<string, number>> {
-  const rows = await db.select({ shard: accounts.shard, n: count() }).from(accounts).groupBy(accounts.shard).all();
-  return new Map(rows.map((r) => [r.shard ?? CONTROL_SHARD, r.n]));
-}
-
-/**
- * Placement policy: the configured shard with the fewest accounts; ties go to the lowest-numbered shard.
- * Documented in docs/scaling.md ("Placement"). Without shards (a deployment that declares none), the
- * control plane itself holds the account, as before issue 16.
- */
-export async function placeAccount(env: Env, db: Db): Promise<string | null> {
-  const names = shardNames(env);
-  if (!names.length) return null;
-  const counts = await accountsPerShard(db);
-  let best = names[0]!;
-  for (const n of names) if ((counts.get(n) ?? 0) < (counts.get(best) ?? 0)) best = n;
-  return best;
-}
+import { accountsPerShard, closedShards } from "./shard-placement";
 
 export function requireShardName(env: Env, shard: string, where: "body" | "query" = "body"): string {
   if (!shardNames(env).includes(shard)) {
@@ -79,7 +60,7 @@ async function sizesOf(env: Env, names: string[]): Promise<(number | null)[]> {
  * With `idCheck`, each database's id check too (id-check.ts).
  */
 export async function listShards(env: Env, db: Db, idCheck = false) {
-  const counts = await accountsPerShard(db);
+  const [counts, closed] = await Promise.all([accountsPerShard(db), closedShards(db)]);
   const names = shardNames(env);
   // Accounts from before sharding live on the control plane until moved; the operator sees them too, and
   // the id check covers it always.
@@ -97,7 +78,8 @@ export async function listShards(env: Env, db: Db, idCheck = false) {
         name,
         accounts: n,
         share: total ? n / total : 0,
-        placement: name !== CONTROL_SHARD,
+        open: name !== CONTROL_SHARD && !closed.has(name),
+        placement: name !== CONTROL_SHARD && !closed.has(name),
         available: size !== null,
         sizeBytes: size,
         storageShare: size === null ? null : size / D1_MAX_BYTES,

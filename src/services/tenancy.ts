@@ -10,15 +10,15 @@ import { forgetCredentials } from "../lib/credential-cache";
 import { ApiError, conflict, notFound } from "../lib/errors";
 import { SCOPES } from "../lib/scopes";
 import { CONTROL_SHARD, shardDb } from "../db/shards";
-import { placeAccount } from "./shard-directory";
+import { placeAccount } from "./shard-placement";
 import { installStatements, type IssuedTokens } from "./tokens";
 import { uninstallHooks } from "./uninstall-hooks";
 
 const ALL_SCOPES: string[] = [...SCOPES];
 
 /**
- * Creates the account on the shard the operator names, or the one the placement policy picks (the shard
- * with the fewest accounts, issue 16). Only the directory row is written: account data starts empty.
+ * Creates the account on the shard the operator names (closed or not), or the one the placement policy
+ * picks among the open shards (shard-placement.ts). Only the directory row is written: account data starts empty.
  */
 export async function createAccount(env: Env, db: Db, input: { name: string; addons?: string[]; rateLimit?: number; shard?: string }) {
   const shard = input.shard ?? (await placeAccount(env, db));

@@ -8,6 +8,7 @@
 import type { TimelineIFrame } from "../db/tables/timeline";
 import type { ObjectType } from "../db/tables/crm";
 import { escapeHtml } from "../lib/html";
+import { formatAmount, stageLabel } from "./deal-values";
 import { propertyValueHtml, timeTag } from "./time";
 import type { CrmRow } from "../services/crm";
 import { displayName, isPageType, isRecordType, PAGE_TYPES, SUMMARY_PROPERTY, TYPE_LABEL, type PageType, type RecordType } from "../services/web-records";
@@ -29,9 +30,27 @@ export interface ListView {
   hasMore: boolean;
 }
 
+interface ListColumn {
+  label: string;
+  numeric?: boolean;
+  /** The cell's HTML (escaped). */
+  cell: (r: CrmRow) => string;
+}
+
+/** The columns between the name and the last change: deals show where they stand and what they are worth. */
+function listColumns(type: PageType): ListColumn[] {
+  if (type === "deals") {
+    return [
+      { label: "Stage", cell: (r) => (r.properties.dealstage ? `<span class="stage stage-${e(r.properties.dealstage)}">${e(stageLabel(r.properties.dealstage))}</span>` : "") },
+      { label: "Amount", numeric: true, cell: (r) => e(formatAmount(r.properties.amount, r.properties.deal_currency_code)) },
+    ];
+  }
+  const summary = SUMMARY_PROPERTY[type];
+  return [{ label: summary.label, cell: (r) => e(r.properties[summary.name] ?? "") }];
+}
+
 export function listBody(v: ListView): string {
   const label = TYPE_LABEL[v.type];
-  const summary = SUMMARY_PROPERTY[v.type];
   const qs = (after: number) => {
     const p = new URLSearchParams();
     if (v.q) p.set("q", v.q);
@@ -39,16 +58,20 @@ export function listBody(v: ListView): string {
     const s = p.toString();
     return s ? `?${s}` : "";
   };
+  const columns = listColumns(v.type);
   const rows = v.rows
     .map(
       (r) =>
-        `<tr role="row"><td role="cell" data-label="Name"><span><a href="/app/${v.type}/${r.id}">${e(displayName(r))}</a></span></td><td role="cell" data-label="${summary.label}"><span>${e(r.properties[summary.name] ?? "")}</span></td><td role="cell" data-label="Modified"><span>${timeTag(r.updatedAt)}</span></td></tr>`,
+        `<tr role="row"><td role="cell" data-label="Name"><span><a href="/app/${v.type}/${r.id}">${e(displayName(r))}</a></span></td>` +
+        columns.map((c) => `<td role="cell" data-label="${c.label}"${c.numeric ? ' class="num"' : ""}><span>${c.cell(r)}</span></td>`).join("") +
+        `<td role="cell" data-label="Modified"><span>${timeTag(r.updatedAt)}</span></td></tr>`,
     )
     .join("");
+  const heads = columns.map((c) => `<th role="columnheader" scope="col"${c.numeric ? ' class="num"' : ""}>${c.label}</th>`).join("");
   const searchHint = v.type === "contacts" ? "Name or email" : "Name";
   const table = v.rows.length
     ? `<div class="table-wrap"><table class="records stack" role="table"><caption class="visually-hidden">${label.many}</caption>
-<thead><tr role="row"><th role="columnheader" scope="col">Name</th><th role="columnheader" scope="col">${summary.label}</th><th role="columnheader" scope="col">Last modified</th></tr></thead><tbody>${rows}</tbody></table></div>`
+<thead><tr role="row"><th role="columnheader" scope="col">Name</th>${heads}<th role="columnheader" scope="col">Last modified</th></tr></thead><tbody>${rows}</tbody></table></div>`
     : `<p class="empty">${v.q ? `No ${label.many.toLowerCase()} match “${e(v.q)}”.` : `No ${label.many.toLowerCase()} yet.`}</p>`;
   const last = v.rows.at(-1);
   const pager = [
@@ -167,10 +190,7 @@ function dealSummary(v: RecordView): string {
     : p.dealstage
       ? `<div><dt>Stage</dt><dd><span class="stage">${e(p.dealstage)}</span></dd></div>`
       : "";
-  // Amounts carry no currency in the CRM: shown as a number with two decimals when they are one.
-  const n = p.amount ? Number(p.amount) : NaN;
-  const amountText = Number.isFinite(n) ? n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : (p.amount ?? "");
-  const amount = p.amount ? `<div><dt>Amount</dt><dd>${e(amountText)}</dd></div>` : "";
+  const amount = p.amount ? `<div><dt>Amount</dt><dd>${e(formatAmount(p.amount, p.deal_currency_code))}</dd></div>` : "";
   const close = p.closedate ? `<div><dt>Close date</dt><dd>${propertyValueHtml("closedate", p.closedate, e)}</dd></div>` : "";
   return stage || amount || close ? `<dl class="summary" aria-label="Deal summary">${stage}${amount}${close}</dl>` : "";
 }

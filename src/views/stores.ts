@@ -62,6 +62,14 @@ function adminLink(uri: string | undefined): string {
   return `<span class="muted">${e(uri)}</span>`;
 }
 
+/**
+ * An error type such as `ERROR_INVALID_NUMBER_PROPERTY`: it may wrap after an underscore (<wbr>), never
+ * inside a word (app.css .error-type), so a narrow column shows whole words.
+ */
+function errorType(type: string): string {
+  return `<code class="error-type">${e(type).replace(/_/g, "_<wbr>")}</code>`;
+}
+
 function storeSection(o: StoreOverview, index: number): string {
   const id = `store-${index}`;
   const counts = ECOMM_OBJECT_TYPES.map((t) => `<div><dt>${TYPE_NAMES[t]}</dt><dd><a href="${storeHref(o.store.id, t)}" aria-label="${o.counts[t]} ${TYPE_NAMES[t].toLowerCase()}: list them">${o.counts[t]}</a></dd></div>`).join("");
@@ -72,7 +80,7 @@ function storeSection(o: StoreOverview, index: number): string {
   const rows = o.errors
     .map(
       (x) =>
-        `<tr role="row">${cell("Object", object(x))}${cell("Type", `<code>${e(x.type)}</code>`)}${cell("Details", e(x.details))}${cell("Errored", when(x.erroredAt))}</tr>`,
+        `<tr role="row">${cell("Object", object(x))}${cell("Type", errorType(x.type))}${cell("Details", e(x.details))}${cell("Errored", when(x.erroredAt))}</tr>`,
     )
     .join("");
   const errors = o.errors.length

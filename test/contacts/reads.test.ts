@@ -1,6 +1,7 @@
 /** Reading v1 contacts (issue 18): one profile by vid, email or utk, and batches by vid or email. */
 import { describe, expect, it } from "vitest";
-import { call, expectError, tenant } from "../helpers/api";
+import { BASE, call, expectError, tenant } from "../helpers/api";
+import { signIn } from "../helpers/oauth-flow";
 import { profileOf, typeOf, V1, v1Create } from "./helpers";
 
 describe("GET /contacts/v1/contact/{vid|email|utk}/profile", () => {
@@ -83,5 +84,23 @@ describe("GET /contacts/v1/contact/vids/batch and /emails/batch", () => {
       "list-memberships": "array", "identity-profiles": "array", "merge-audits": "array",
     };
     for (const [k, type] of Object.entries(recordedTypes)) expect([k, typeOf(res.json[k])]).toEqual([k, type]);
+  });
+
+  it("profile-url opens the contact's record page: sign-in first when signed out, the page once signed in", async () => {
+    const t = await tenant();
+    const vid = await v1Create(t, { email: "url@example.com", firstname: "Url", lastname: "Owner" });
+    const url = (await profileOf(t, vid)).json["profile-url"] as string;
+    expect(url).toBe(`${BASE}/app/contacts/${vid}`);
+    const path = url.slice(BASE.length);
+    const signedOut = await call("GET", path);
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("location")).toBe(`/login?next=${encodeURIComponent(path)}`);
+    const page = await call("GET", path, { headers: { cookie: await signIn(t) } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("Url Owner");
+    // Another account's user gets the 404 page, never the contact.
+    const other = await call("GET", path, { headers: { cookie: await signIn(await tenant()) } });
+    expect(other.status).toBe(404);
+    expect(other.text).not.toContain("Url Owner");
   });
 });

@@ -41,6 +41,11 @@ describe("post life cycle through the public URL", () => {
     // head_html inside <head>, footer_html right before </body> (spec 2.13).
     expect(html).toMatch(/<head>.*<link rel="alternate" href="\/feed"><\/head>/s);
     expect(html).toMatch(/<div id="footer">Footer<\/div><\/body><\/html>$/);
+    // Styled by its own stylesheet, which the account's head HTML follows (so it can override it); dated.
+    expect(html).toMatch(/<link rel="stylesheet" href="\/static\/blog.css">.*<link rel="alternate" href="\/feed">/s);
+    const date = new Date(published.publish_date as number);
+    expect(html).toContain(`<p class="post-meta">Published <time datetime="${date.toISOString()}">`);
+    expect(html).toContain('<div class="post-body"><p>Body text</p></div>');
 
     // A new slug moves the page.
     const slug = `blog/${unique("moved-")}`;
@@ -151,6 +156,21 @@ describe("GET /_blog/:portalId/*", () => {
     expect(html).toContain('<img src="https://img.example/a.png" alt="a">');
     const json = await call("GET", `${V2}/blog-posts/${post.id}`, { token: t.oauth });
     expect(json.json.post_body).toBe(body);
+  });
+});
+
+describe("the public pages' look", () => {
+  it("the stylesheet is served, and the 404 page uses it and says what happened", async () => {
+    const css = await call("GET", "/static/blog.css");
+    expect(css.status).toBe(200);
+    expect(css.headers.get("content-type")).toContain("text/css");
+    expect(css.text).toContain("main.post");
+    const missing = await page("https://crm.test/_blog/1/no-such-post");
+    expect404(missing);
+    expect(missing.text).toContain('<link rel="stylesheet" href="/static/blog.css">');
+    expect(missing.text).toContain("<h1>Page not found</h1>");
+    expect(missing.text).toContain("This blog post does not exist, or it is not published.");
+    expect(missing.headers.get("content-security-policy")).toMatch(/^sandbox /);
   });
 });
 

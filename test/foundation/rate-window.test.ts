@@ -10,6 +10,7 @@ import { ApiError } from "../../src/lib/errors";
 import type { Principal } from "../../src/lib/principal";
 import { consume, RATE_INTERVAL_MS } from "../../src/lib/rate-limit";
 import { LeaseBook } from "../../src/lib/rate-lease";
+import { seededRandom as random } from "../helpers/random";
 
 const T0 = 1_800_000_000_000; // the start of a 10 s window
 
@@ -38,17 +39,6 @@ function mostInAnyWindow(times: number[]): number {
     most = Math.max(most, hi - lo + 1);
   }
   return most;
-}
-
-/** A deterministic pseudo-random sequence (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe("rate limits hold in every rolling window (issue 17 §4)", () => {

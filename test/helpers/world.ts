@@ -202,6 +202,8 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return encodeURIComponent(ids.contactEmail);
     case "utk":
       return encodeURIComponent(ids.utk);
+    case "name":
+      return r.path.startsWith("/admin/v1/shards/") ? "SHARD_1" : undefined;
     case "id":
       return byPrefix.find(([p]) => r.path.includes(p))?.[1]?.toString();
   }

@@ -1,15 +1,17 @@
 /**
- * Debian's Chromium driven by playwright-core for the browser tests. A missing browser is a failure with
- * a clear message, never a skip: the record page is only tested in a real browser.
+ * The user's Chrome or Chromium (CHROMIUM_PATH, else one on PATH; scripts/find-browser.mjs) driven by
+ * playwright-core for the browser tests. A missing browser fails each browser test with one line saying
+ * what to install, never a skip: the record page is only tested in a real browser. The other test files
+ * do not depend on it.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { integratorUrl, workerUrl, type NodeTenant } from "./helpers";
 import type { Script } from "../integrator/types";
+import { findBrowser } from "../../scripts/find-browser.mjs";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const SCREENSHOTS = resolve("test-results/screenshots");
 
 const ARGS = [
@@ -30,15 +32,12 @@ export interface Browser {
 
 /** A fresh profile each time (a new user-data-dir), English locale and UTC so formatted values are stable. */
 export async function launch(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(
-      `Chromium was not found at ${CHROMIUM}. The browser tests need Debian's chromium: run scripts/install-system-deps.sh ` +
-        "(apt-get update && apt-get install -y chromium) or set CHROMIUM_PATH.",
-    );
-  }
+  const browser = findBrowser();
+  // One line, without a stack: it is what the test report shows for every browser test.
+  if ("error" in browser) throw Object.assign(new Error(browser.error), { stack: browser.error });
   const profile = mkdtempSync(join(tmpdir(), "crm-edge-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: browser.path,
     headless: true,
     args: ARGS,
     locale: "en-US",

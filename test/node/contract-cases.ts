@@ -68,6 +68,11 @@ export const CASES: Record<string, Case> = {
   },
   // Issue 16: shards and account moves. A move starts on a fresh account so the shared fixtures never move.
   "GET /admin/v1/shards": { ok: () => ({ token: adminToken() }) },
+  // Reopening an open shard changes nothing, so the shared fixtures' placement is never affected.
+  "PATCH /admin/v1/shards/{name}": {
+    ok: () => ({ token: adminToken(), params: { name: "SHARD_1" }, json: { open: true } }),
+    errors: { 404: () => ({ token: adminToken(), params: { name: "SHARD_9" }, json: { open: true } }) },
+  },
   "GET /admin/v1/accounts": {
     ok: () => ({ token: adminToken(), query: { limit: "2" } }),
     errors: { 400: () => ({ token: adminToken(), query: { limit: "many" } }) },
@@ -122,6 +127,7 @@ export const CASES: Record<string, Case> = {
   "DELETE /oauth/v1/refresh-tokens/{token}": {
     ok: async (f) => ({ params: { token: (await freshInstall(f.t)).refresh_token } }),
   },
+  "GET /oauth-callback": { ok: () => ({ query: { code: "walkthrough-code", state: "s" } }), errors: { 400: () => ({ query: { code: "c".repeat(201) } }) } },
   "GET /login": { ok: () => ({ query: { next: "/app" } }), errors: { 400: () => ({ query: { next: "x".repeat(2001) } }) } },
   "POST /login": {
     ok: (f) => ({ form: { email: f.t.userEmail, password: f.t.userPassword }, headers: { origin: workerUrl() } }),

@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
-import { checkSignature, startDemoIntegrator } from "../../scripts/demo/integrator.mjs";
+import { checkSignature, demoOrders, startDemoIntegrator } from "../../scripts/demo/integrator.mjs";
 import { demoExists, refreshAccessToken, seedDemo, type Demo } from "../../scripts/demo/seed.mjs";
 import { workerUrl } from "./helpers";
 import { launch, screenshot, signInAt, type Browser } from "./browser";
@@ -102,10 +102,14 @@ describe("the demo in Chromium", () => {
 
     const card = page.locator("section.card", { has: page.getByRole("heading", { name: "Shop orders", exact: true }) });
     const items = card.locator(".card-item");
-    expect(await items.count()).toBe(2);
+    // The record's own orders: their number, status, total and customer come from the record.
+    const expected = demoOrders("CONTACT", demo.contactId);
+    expect(await items.count()).toBe(expected.length);
     const first = items.first();
-    expect(await first.locator(".badge").textContent()).toBe("Paid");
-    expect(await first.locator(".item-props div", { hasText: "Total" }).locator("dd").textContent()).toBe("€249.90");
+    expect(await first.locator(".item-title").textContent()).toBe(`Order #${expected[0]!.id}`);
+    expect(await first.locator(".badge").textContent()).toBe(expected[0]!.statusLabel);
+    expect(await first.locator(".item-props div", { hasText: "Total" }).locator("dd").textContent()).toBe(`€${expected[0]!.total}`);
+    expect(await first.locator(".item-props div", { hasText: "Customer" }).locator("dd").textContent()).toBe("ada@example.com");
     await screenshot(page, "demo-contact.png");
 
     // ACTION_HOOK: the integrator verifies the signature, answers, and the card reloads with the new status.
@@ -144,7 +148,10 @@ describe("the demo in Chromium", () => {
     expect(await page.locator(".summary").innerText()).toContain("Ecommerce Pipeline");
     expect(await page.locator(".assoc a").allTextContents()).toEqual(expect.arrayContaining(["Ada Lovelace", "Copper kettle", "Stoneware mugs (set of 4)"]));
     expect(await page.locator(".timeline .event summary").first().innerText()).toContain("Parcel delivered with Parcel Express");
-    expect(await page.locator("section.card .card-item").count()).toBe(2);
+    // Another record, other orders.
+    const orders = demoOrders("DEAL", demo.dealId);
+    expect(await page.locator("section.card .card-item").count()).toBe(orders.length);
+    expect(await page.locator("section.card .item-title").allTextContents()).toEqual(orders.map((o) => `Order #${o.id}`));
     // Dates read as dates, with the exact value on hover.
     const close = page.locator(".props div", { hasText: "closedate" }).locator("time");
     expect(await close.getAttribute("title")).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z \(\d{13}\)$/);

@@ -1,41 +1,54 @@
 /**
- * The request examples of README.md and docs/ work (issue 17 §6): each one, found in the markdown at test
- * time (test/node/docs-examples.ts says which blocks are examples), is sent to the Worker over HTTP with its
- * placeholders filled from a freshly seeded account, and must succeed. A broken example fails CI.
+ * The request examples of README.md and docs/ work against the demo of `npm run dev`: each one, found in the
+ * markdown at test time (test/node/docs-examples.ts says which blocks are examples), is sent to the Worker
+ * over HTTP, in the order of the files and of their blocks, with its placeholders filled from a demo account
+ * seeded as `npm run dev` seeds it (scripts/demo/seed.mjs, its integrator answering the card), and must
+ * succeed. So an example that clashes with the demo's data (a contact it already has) fails here as it
+ * would for a reader. A broken example fails CI.
  */
+import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
+import { startDemoIntegrator } from "../../scripts/demo/integrator.mjs";
+import { seedDemo, type Demo } from "../../scripts/demo/seed.mjs";
 import { examplesOf, parseCurl, repositoryExamples, shellWords, type Example } from "./docs-examples";
-import { tenant, workerUrl, type NodeTenant } from "./helpers";
+import { workerUrl } from "./helpers";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const EXAMPLES = repositoryExamples(ROOT);
 
-let t: NodeTenant;
+let demo: Demo;
+let secret: string | undefined;
+let integrator: { url: string; close: () => Promise<void> } | undefined;
 beforeAll(async () => {
-  t = await tenant();
+  integrator = await startDemoIntegrator({ secret: () => secret });
+  demo = await seedDemo({ baseUrl: workerUrl(), adminToken: inject("adminToken"), integratorUrl: integrator.url, userEmail: `docs-${randomUUID().slice(0, 8)}@example.com` });
+  secret = demo.clientSecret;
+}, 120_000);
+afterAll(async () => {
+  await integrator?.close();
 });
 
 /** Fills the placeholders the docs use: the local or deployed host, `$NAME` credentials, `{appId}`/`{portalId}`. */
 function fill(text: string): string {
   const values: Record<string, string> = {
     ADMIN_TOKEN: inject("adminToken"),
-    TOKEN: t.oauth,
-    PRIVATE_APP_TOKEN: t.pat,
-    DEVELOPER_KEY: t.developerKey,
-    PORTAL_ID: String(t.portalId),
-    APP_ID: String(t.appId),
+    TOKEN: demo.oauthAccessToken,
+    PRIVATE_APP_TOKEN: demo.privateAppToken,
+    DEVELOPER_KEY: demo.developerKey,
+    PORTAL_ID: String(demo.portalId),
+    APP_ID: String(demo.appId),
   };
   return text
     .replace(/^(http:\/\/localhost:8787|https:\/\/<worker>)/, workerUrl())
     .replace(/\$([A-Z_]+)\b/g, (m, name: string) => values[name] ?? m)
-    .replace(/\{(appId|portalId)\}/g, (_m, name: string) => (name === "appId" ? String(t.appId) : String(t.portalId)));
+    .replace(/\{(appId|portalId)\}/g, (_m, name: string) => (name === "appId" ? String(demo.appId) : String(demo.portalId)));
 }
 
 function credentialHeader(e: Example): [string, string][] {
   if (!e.credential) return [];
-  const token = { oauth: t.oauth, "private-app": t.pat, "developer-key": t.developerKey, admin: inject("adminToken") }[e.credential];
+  const token = { oauth: demo.oauthAccessToken, "private-app": demo.privateAppToken, "developer-key": demo.developerKey, admin: inject("adminToken") }[e.credential];
   return [["Authorization", `Bearer ${token}`]];
 }
 
@@ -49,7 +62,7 @@ async function send(e: Example) {
   });
 }
 
-describe("request examples of README.md and docs/", () => {
+describe("request examples of README.md and docs/, in order, against the demo", () => {
   it("finds the marked examples, in the README and in docs/", () => {
     const files = new Set(EXAMPLES.map((e) => e.where.split(":")[0]));
     expect(files).toContain("README.md");
@@ -91,7 +104,7 @@ describe("the examples parser", () => {
     expect(() => examplesOf("```json request PUT\n{}\n```", "m.md")).toThrow("json request METHOD PATH");
   });
 
-  it("an example the service refuses fails: the settings example docs/ecommerce.md had before issue 17", async () => {
+  it("an example the service refuses fails: a settings example without the required mappings", async () => {
     const [old] = examplesOf(
       [
         "```json request PUT /extensions/ecomm/v2/settings",
@@ -102,5 +115,17 @@ describe("the examples parser", () => {
       "old.md",
     );
     expect((await send(old!)).status).toBe(400);
+  });
+
+  it("an example that clashes with the demo's data fails: creating a contact the demo already has", async () => {
+    const [clash] = examplesOf(
+      [
+        "```sh",
+        `curl -s -X POST http://localhost:8787/crm/v3/objects/contacts -H "Authorization: Bearer $PRIVATE_APP_TOKEN" -d '{"properties":{"email":"grace@example.com"}}'`,
+        "```",
+      ].join("\n"),
+      "clash.md",
+    );
+    expect((await send(clash!)).status).toBe(409);
   });
 });

@@ -95,6 +95,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "GET /admin/v1/accounts/:portalId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}`, status: 401 }],
   "POST /admin/v1/accounts/:portalId/move": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/move`, body: { shard: "SHARD_2" }, status: 401 }],
   "PATCH /admin/v1/apps/:appId": (w) => [{ path: `/admin/v1/apps/${w.a.appId}`, body: { scopes: ["oauth"] }, status: 401 }],
+  "PATCH /admin/v1/shards/:name": () => [{ path: "/admin/v1/shards/SHARD_1", body: { open: false }, status: 401 }],
 
   // OAuth token introspection: the token is the capability. A token of another kind is not one.
   "GET /oauth/v1/access-tokens/:token": (w) => [{ path: `/oauth/v1/access-tokens/${w.a.refresh}` }, { path: `/oauth/v1/access-tokens/${w.a.pat}` }, { path: `/oauth/v1/access-tokens/${w.a.developerKey}` }],

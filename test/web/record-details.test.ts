@@ -43,6 +43,33 @@ describe("the deal page", () => {
   });
 });
 
+describe("the deals list", () => {
+  it("shows each deal's stage by its label and its amount with its currency, in columns of their own", async () => {
+    const t = await tenant();
+    const make = (properties: Record<string, string>) => call("POST", "/crm/v3/objects/deals", { token: t.pat, body: { properties } });
+    await make({ dealname: "Euro order", dealstage: "shipped", amount: "128.9", deal_currency_code: "EUR" });
+    await make({ dealname: "Dollar order", dealstage: "checkout_pending", amount: "1234.5", deal_currency_code: "usd" });
+    await make({ dealname: "Plain order", dealstage: "appointmentscheduled", amount: "77" });
+    await make({ dealname: "Odd order", amount: "about ten", deal_currency_code: "EUR" });
+    const html = (await page(await signIn(t), "/app/deals")).text;
+    expect(html).toContain(`<th role="columnheader" scope="col">Name</th><th role="columnheader" scope="col">Stage</th><th role="columnheader" scope="col" class="num">Amount</th>`);
+    const row = (name: string) => new RegExp(`<tr role="row">(?:(?!</tr>).)*>${name}</a>(?:(?!</tr>).)*</tr>`).exec(html)?.[0] ?? "";
+    const cell = (name: string, label: string) => new RegExp(`data-label="${label}"[^>]*><span>(.*?)</span></td>`).exec(row(name))?.[1];
+    expect([cell("Euro order", "Stage"), cell("Euro order", "Amount")]).toEqual([`<span class="stage stage-shipped">Shipped</span>`, "€128.90"]);
+    expect([cell("Dollar order", "Stage"), cell("Dollar order", "Amount")]).toEqual([`<span class="stage stage-checkout_pending">Checkout Pending</span>`, "$1,234.50"]);
+    // A stage outside the ecommerce pipeline as stored; an amount without a currency as a number.
+    expect([cell("Plain order", "Stage"), cell("Plain order", "Amount")]).toEqual([`<span class="stage stage-appointmentscheduled">appointmentscheduled</span>`, "77.00"]);
+    expect([cell("Odd order", "Stage"), cell("Odd order", "Amount")]).toEqual(["", "about ten"]);
+  });
+
+  it("the deal page shows the amount with its currency", async () => {
+    const t = await tenant();
+    const made = await call("POST", "/crm/v3/objects/deals", { token: t.pat, body: { properties: { dealname: "Euro", amount: "128.9", deal_currency_code: "EUR" } } });
+    const html = (await page(await signIn(t), `/app/deals/${made.json.id}`)).text;
+    expect(html).toContain(`<div><dt>Amount</dt><dd>€128.90</dd></div>`);
+  });
+});
+
 describe("dates on record pages", () => {
   it("shows ISO instants and epoch-ms date properties as readable dates with the exact value on hover; other values stay text", async () => {
     const t = await tenant();

@@ -58,3 +58,14 @@ export const idSequences = sqliteTable("id_sequences", {
   base: integer("base").notNull(),
   seq: integer("seq").notNull(),
 });
+
+/**
+ * Control plane: placement control (docs/scaling.md "Placement"). A shard an operator closed
+ * (`PATCH /admin/v1/shards/{name}` with `open: false`) gets no new accounts from the placement policy; a
+ * shard without a row is open. Only the control plane's table is used; the shards have it empty.
+ */
+export const shardPlacement = sqliteTable("shard_placement", {
+  shard: text("shard").primaryKey(),
+  open: integer("open", { mode: "boolean" }).notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

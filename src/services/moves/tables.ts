@@ -49,6 +49,7 @@ export const CONTROL_TABLES = [
   "timeline_event_types",
   "timeline_event_properties",
   "account_moves",
+  "shard_placement",
 ] as const;
 
 /**
