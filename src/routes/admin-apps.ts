@@ -16,7 +16,7 @@ import { scopeList } from "./admin.schemas";
 
 const admin: AuthRule = { kinds: ["admin"] };
 
-const appParams = z.object({ appId: z.string().regex(/^\d{1,15}$/, "appId must be a numeric id").transform(Number) });
+export const appParams = z.object({ appId: z.string().regex(/^\d{1,15}$/, "appId must be a numeric id").transform(Number) });
 const patchAppBody = z
   .object({ scopes: scopeList.optional(), refreshTokenRotation: z.boolean().optional() })
   .refine((b) => b.scopes !== undefined || b.refreshTokenRotation !== undefined, { message: "Give scopes, refreshTokenRotation or both" });
