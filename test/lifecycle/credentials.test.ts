@@ -8,7 +8,7 @@ import { verifySignature } from "../../src/lib/signature";
 import { ADMIN, admin, call, expectError, tenant, type Tenant } from "../helpers/api";
 import { integratorPath, integratorUrl, received, script } from "../helpers/integrator";
 import { form, REDIRECT } from "../helpers/oauth-flow";
-import { createRecord, defineCard, viewPath } from "../cards/helpers";
+import { createRecord, defineCard, minted, viewPath } from "../cards/helpers";
 import { signIn } from "../web/helpers";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -101,6 +101,28 @@ describe("POST /admin/v1/apps/{appId}/rotate-secret", () => {
     expect(late.status).toBe(400);
     expect(await late.json()).toMatchObject({ status: "BAD_CLIENT_SECRET", error: "invalid_client" });
     expect((await refreshWith(t, clientSecret)).status).toBe(200);
+  });
+
+  it("a card action offered before the rotation still runs in the grace period, signed with the new secret; not after a rotation without grace", async () => {
+    const t = await tenant();
+    const card = await defineCard(t);
+    const record = await createRecord(t, "contacts", { firstname: "Ada" });
+    const hookPath = `${card.actionBase}/go`;
+    await script(hookPath, { body: JSON.stringify({ message: "done" }) });
+    const action = { type: "ACTION_HOOK", httpMethod: "POST", uri: `${integratorUrl()}${hookPath}`, label: "Go" };
+    const run = (a: unknown) => call("POST", `/crm/v3/objects/contacts/${record}/cards/${card.id}/actions`, { token: t.oauth, body: { userId: t.userId, action: a } });
+    const before = await minted(t, card.id, record, action); // as a card view opened before the rotation offered it
+
+    const { clientSecret } = await admin("POST", `/admin/v1/apps/${t.appId}/rotate-secret`, { graceSeconds: 60 });
+    const res = await run(before);
+    expect(res.status, res.text).toBe(200);
+    const [req] = await received(hookPath);
+    expect(await verifySignature({ method: req!.method, uri: req!.url, body: req!.body, headers: req!.headers, secret: clientSecret })).toEqual({ ok: true, version: "v3" });
+
+    const again = await admin("POST", `/admin/v1/apps/${t.appId}/rotate-secret`, { graceSeconds: 0 });
+    const stale = await minted(t, card.id, record, action, { secret: clientSecret });
+    expectError(await run(stale), 400, "VALIDATION_ERROR");
+    expect((await run(await minted(t, card.id, record, action, { secret: again.clientSecret }))).status).toBe(200);
   });
 
   it("graceSeconds 0 refuses the old secret at once; the default grace is one day", async () => {
