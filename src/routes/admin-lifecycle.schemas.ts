@@ -28,3 +28,11 @@ export const rotatedSecret = z.object({
 });
 
 export const passwordBody = z.object({ password: z.string().min(8).max(200) });
+
+/** One line of an export: the first describes the export, every other one is a row of a table. */
+export const exportLine = z
+  .union([
+    z.object({ portalId: z.number().int(), exportedAt: z.string(), format: z.string() }).meta({ description: "The first line" }),
+    z.object({ table: z.string(), row: z.record(z.string(), z.unknown()) }).meta({ description: "Every following line: a row as stored, secret columns left out" }),
+  ])
+  .meta({ description: "One line of the NDJSON export" });

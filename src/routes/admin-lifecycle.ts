@@ -57,7 +57,7 @@ export const adminLifecycleRoutes = [
     auth: admin,
     params: portalParams,
     responses: {
-      200: { description: "application/x-ndjson: the header line, then one {table, row} line per row of every account table" },
+      200: { description: "The header line, then one {table, row} line per row of every account table (the schema is one line's)", schema: s.exportLine, ndjson: true },
       409: { description: "The account is being deleted, or is moving between databases" },
     },
     handler: async ({ db, env, params, now }) =>
@@ -101,7 +101,10 @@ export const adminLifecycleRoutes = [
     auth: admin,
     params: appParams,
     body: s.rotateSecretBody,
-    responses: { 200: { description: "The new secret", schema: s.rotatedSecret } },
+    responses: {
+      200: { description: "The new secret", schema: s.rotatedSecret },
+      409: { description: "Another rotation of the same secret happened at the same instant; retry" },
+    },
     handler: async ({ db, params, body, now }) => json(await creds.rotateAppSecret(db, params.appId, body.graceSeconds, now)),
   }),
   route({

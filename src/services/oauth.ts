@@ -60,13 +60,13 @@ async function authenticateClient(db: Db, client: ClientAuth, now: number) {
 }
 
 /** Tokens are issued only for an active account: 403 while suspended, invalid_grant once it is being deleted. */
-async function requireActiveAccount(db: Db, portalId: number): Promise<void> {
+async function requireActiveAccount(db: Db, portalId: number, legacyStatus: "BAD_AUTH_CODE" | "BAD_REFRESH_TOKEN"): Promise<void> {
   const row = await db.select({ status: accounts.status }).from(accounts).where(eq(accounts.portalId, portalId)).get();
   switch (admission(row?.status ?? "deleting")) {
     case "suspended":
       throw suspendedError(portalId);
     case "gone":
-      throw oauthError("BAD_AUTH_CODE", "invalid_grant", "the account of this grant no longer exists");
+      throw oauthError(legacyStatus, "invalid_grant", "the account of this grant no longer exists");
   }
 }
 
@@ -129,7 +129,7 @@ export async function exchangeCode(
     // RFC 9700 §2.1.1: a verifier for a code issued without a challenge is a PKCE downgrade attempt.
     throw oauthError("BAD_AUTH_CODE", "invalid_grant", "code_verifier sent for an authorization request without code_challenge");
   }
-  await requireActiveAccount(db, row.portalId);
+  await requireActiveAccount(db, row.portalId, "BAD_AUTH_CODE");
   // Single use even under a race: only the request whose update changes the row proceeds.
   const claimed = await db
     .update(authCodes)
@@ -158,7 +158,7 @@ export async function refresh(db: Db, input: { refreshToken: string; client: Cli
   const row = await db.select().from(credentials).where(and(eq(credentials.tokenHash, hash), eq(credentials.kind, "refresh"))).get();
   if (!row || row.revokedAt !== null) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
   if (row.appId !== app.appId) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token was not issued to this client");
-  await requireActiveAccount(db, row.portalId!);
+  await requireActiveAccount(db, row.portalId!, "BAD_REFRESH_TOKEN");
   // A token rotated while the app had rotation on is still reuse if presented again, whatever the app says now.
   if (row.rotatedAt !== null) throw await reuse(db, row.familyId!, input.now);
   // A scope the operator has since removed from the app is not renewed (PATCH /admin/v1/apps/:appId).

@@ -48,6 +48,24 @@ const v1Contact = async (f: Fixtures) => {
   return { vid, email };
 };
 
+const freshAccount = async () => (await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("lc") } }), 201)).json.portalId as number;
+/** An account whose deletion has started (it stays `deleting` for the drain, seconds at least). */
+const deletingAccount = async () => {
+  const portalId = await freshAccount();
+  await ok(api("DELETE", `/admin/v1/accounts/${portalId}`, { token: adminToken() }), 202);
+  return portalId;
+};
+/** An account whose move has started (it waits out the drain before it is over). */
+const movingAccount = async () => {
+  const acct = await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("mv"), shard: "SHARD_1" } }), 201);
+  await ok(api("POST", `/admin/v1/accounts/${acct.json.portalId}/move`, { token: adminToken(), json: { shard: "SHARD_2" } }), 202);
+  return acct.json.portalId as number;
+};
+const freshPrivateApp = async (f: Fixtures) =>
+  (await ok(api("POST", `/admin/v1/accounts/${f.t.portalId}/private-apps`, { token: adminToken(), json: { name: uniq("pa") } }), 201)).json.privateAppId as number;
+const freshUser = async (f: Fixtures) =>
+  (await ok(api("POST", `/admin/v1/accounts/${f.t.portalId}/users`, { token: adminToken(), json: { email: `${uniq("u")}@example.com` } }), 201)).json.userId as number;
+
 export const CASES: Record<string, Case> = {
   // ---------------------------------------------------------------- operator API
   "POST /admin/v1/accounts": { ok: () => ({ token: adminToken(), json: { name: uniq("acct") } }) },
@@ -95,6 +113,40 @@ export const CASES: Record<string, Case> = {
     },
     // t's app has a CRM card, which needs more than this one scope.
     errors: { 409: (f) => ({ token: adminToken(), params: { appId: f.t.appId }, json: { scopes: ["content"] } }) },
+  },
+
+  // Account lifecycle (docs/operator-lifecycle.md). Each changing case works on fresh accounts, apps,
+  // private apps and users, so the shared fixtures keep their credentials.
+  "PATCH /admin/v1/accounts/{portalId}": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await freshAccount() }, json: { status: "suspended" } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await deletingAccount() }, json: { status: "active" } }) },
+  },
+  "DELETE /admin/v1/accounts/{portalId}": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await freshAccount() } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await movingAccount() } }) },
+  },
+  "GET /admin/v1/accounts/{portalId}/export": {
+    ok: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await deletingAccount() } }) },
+  },
+  "DELETE /admin/v1/accounts/{portalId}/private-apps/{privateAppId}": {
+    ok: async (f) => ({ token: adminToken(), params: { portalId: f.t.portalId, privateAppId: await freshPrivateApp(f) } }),
+  },
+  "POST /admin/v1/accounts/{portalId}/private-apps/{privateAppId}/rotate": {
+    ok: async (f) => ({ token: adminToken(), params: { portalId: f.t.portalId, privateAppId: await freshPrivateApp(f) } }),
+  },
+  "POST /admin/v1/apps/{appId}/rotate-secret": {
+    ok: async () => {
+      const app = await ok(api("POST", "/admin/v1/apps", { token: adminToken(), json: { name: uniq("r"), redirectUris: ["http://127.0.0.1/cb"] } }), 201);
+      return { token: adminToken(), params: { appId: app.json.appId }, json: { graceSeconds: 60 } };
+    },
+    cannot: { 409: "two rotations of one secret at the same instant: a race no single request provokes" },
+  },
+  "DELETE /admin/v1/accounts/{portalId}/users/{userId}": {
+    ok: async (f) => ({ token: adminToken(), params: { portalId: f.t.portalId, userId: await freshUser(f) } }),
+  },
+  "POST /admin/v1/accounts/{portalId}/users/{userId}/password": {
+    ok: async (f) => ({ token: adminToken(), params: { portalId: f.t.portalId, userId: await freshUser(f) }, json: { password: "a long enough one" } }),
   },
 
   // ---------------------------------------------------------------- OAuth and sign-in
