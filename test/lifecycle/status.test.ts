@@ -1,10 +1,13 @@
 /**
  * Suspending and resuming an account (docs/operator-lifecycle.md "Suspend"): while suspended every credential
  * of the account (OAuth tokens and the token endpoint, private-app tokens, web sign-in and sessions) gets 403
- * in the one error format naming the suspension; other accounts are unaffected; sync messages accepted before
- * are applied; resuming restores the very same credentials.
+ * in the one error format naming the suspension, and its SMTP credentials are refused; other accounts are
+ * unaffected; sync messages accepted before are applied; resuming restores the very same credentials.
  */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { verifySmtpCredentials } from "../../src/services/smtp-tokens";
+import { TOKENS } from "../content/helpers";
 import { ADMIN, admin, call, expectError, tenant } from "../helpers/api";
 import { refresh } from "../helpers/oauth-flow";
 import { signIn } from "../web/helpers";
@@ -24,6 +27,8 @@ describe("PATCH /admin/v1/accounts/{portalId}", () => {
     const t = await tenant();
     const other = await tenant({ shard: t.shard });
     const browser = await signIn(t);
+    const smtp = (await call("POST", TOKENS, { token: t.oauth, body: { campaignName: "c" } })).json;
+    expect((await verifySmtpCredentials(env, smtp.userName, smtp.password)).ok).toBe(true);
     // Used once before: the isolate has the credentials cached, and the suspension must still take effect.
     expect((await contacts(t.pat)).status).toBe(200);
     expect((await contacts(t.oauth)).status).toBe(200);
@@ -40,6 +45,7 @@ describe("PATCH /admin/v1/accounts/{portalId}", () => {
     const refused = await refresh(t, t.refresh);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ status: "error", category: "FORBIDDEN", message: expect.stringMatching(/is suspended/) });
+    expect((await verifySmtpCredentials(env, smtp.userName, smtp.password)).ok).toBe(false);
     // A wrong password is still only a wrong password: the suspension is not revealed before it.
     const wrong = await call("POST", "/login", {
       raw: new URLSearchParams({ email: t.userEmail, password: "not the password" }).toString(),
@@ -58,6 +64,7 @@ describe("PATCH /admin/v1/accounts/{portalId}", () => {
     expect((await call("GET", "/app", { headers: { cookie: browser.cookie } })).status).toBe(200);
     expect((await login(t.userEmail)).status).toBe(303);
     expect((await refresh(t, t.refresh)).status).toBe(200);
+    expect((await verifySmtpCredentials(env, smtp.userName, smtp.password)).ok).toBe(true);
   });
 
   it("applies sync messages accepted before the suspension", async () => {
