@@ -8,6 +8,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { CONTROL_SHARD, shardNames } from "../../src/db/shards";
+import { ACCOUNT_CONTROL_TABLES, ACCOUNT_TABLES } from "../../src/services/moves/tables";
 import { verifySmtpCredentials } from "../../src/services/smtp-tokens";
 import { ADMIN, admin, call, expectError, tenant, type Tenant } from "../helpers/api";
 import { accountD1 } from "../helpers/shards";
@@ -60,6 +61,20 @@ async function leftovers(portalId: number, strings: string[]): Promise<string[]>
   }
   return found;
 }
+
+describe("the deletion's table lists", () => {
+  it("name every table that holds account rows, so a new table cannot be left behind", async () => {
+    const listed = new Set([...ACCOUNT_TABLES, ...ACCOUNT_CONTROL_TABLES].map((t) => t.name));
+    const tables = await env.DB.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '\\_cf%' escape '\\' and name not like 'd1_%'").all<{ name: string }>();
+    const unlisted: string[] = [];
+    for (const { name } of tables.results) {
+      const cols = (await env.DB.prepare(`select name from pragma_table_info('${name}')`).all<{ name: string }>()).results.map((c) => c.name);
+      // account_fences is the deletion's own bookkeeping, removed at its end.
+      if ((cols.includes("portal_id") || cols.includes("owner_id")) && !listed.has(name) && name !== "account_fences") unlisted.push(name);
+    }
+    expect(unlisted, "add these to ACCOUNT_TABLES or ACCOUNT_CONTROL_TABLES in src/services/moves/tables.ts").toEqual([]);
+  });
+});
 
 describe("DELETE /admin/v1/accounts/{portalId}", () => {
   it("runs as a job, stops the account answering at once, and leaves no row of it on any database", { timeout: 150_000 }, async () => {

@@ -3,7 +3,7 @@
  * for the error statuses the generic provocations of the contract test cannot reach. A case is keyed
  * `METHOD /path/{param}` as the document names the operation; an operation without a case fails the guard.
  */
-import { integratorUrl, workerUrl } from "./helpers";
+import { integratorUrl, tenant, workerUrl } from "./helpers";
 import { adminToken, api, cardBody, freshInstall, ok, script, settingsBody, signIn, uniq, type Fixtures } from "./contract-fixtures";
 
 export interface Req {
@@ -48,6 +48,13 @@ const v1Contact = async (f: Fixtures) => {
   return { vid, email };
 };
 
+/** A tenant of its own, signed in, then suspended: every credential of it gets 403. */
+const suspendedTenant = async () => {
+  const t = await tenant();
+  const { cookie } = await signIn(t);
+  await ok(api("PATCH", `/admin/v1/accounts/${t.portalId}`, { token: adminToken(), json: { status: "suspended" } }));
+  return { t, cookie };
+};
 const freshAccount = async () => (await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("lc") } }), 201)).json.portalId as number;
 /** An account whose deletion has started (it stays `deleting` for the drain, seconds at least). */
 const deletingAccount = async () => {
@@ -152,7 +159,10 @@ export const CASES: Record<string, Case> = {
   // ---------------------------------------------------------------- OAuth and sign-in
   "GET /oauth/authorize": {
     ok: (f) => ({ query: authorize(f), cookie: f.session.cookie }),
-    errors: { 400: (f) => ({ query: { ...authorize(f), client_id: "unknown-client" } }) },
+    errors: {
+      400: (f) => ({ query: { ...authorize(f), client_id: "unknown-client" } }),
+      403: async (f) => ({ query: authorize(f), cookie: (await suspendedTenant()).cookie }),
+    },
   },
   "POST /oauth/authorize": {
     ok: (f) => ({ form: { ...authorize(f), csrf: f.session.csrf, decision: "approve" }, cookie: f.session.cookie }),
@@ -167,6 +177,10 @@ export const CASES: Record<string, Case> = {
         form: { grant_type: "refresh_token", refresh_token: (await freshInstall(f.t)).refresh_token },
         headers: { authorization: `Basic ${Buffer.from(`${f.t.clientId}:wrong`).toString("base64")}` },
       }),
+      403: async () => {
+        const t = (await suspendedTenant()).t;
+        return { form: { grant_type: "refresh_token", refresh_token: t.refresh, client_id: t.clientId, client_secret: t.clientSecret } };
+      },
     },
   },
   "GET /oauth/v1/access-tokens/{token}": { ok: (f) => ({ params: { token: f.t.oauth } }) },
