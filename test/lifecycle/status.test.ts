@@ -19,15 +19,20 @@ const login = (email: string) =>
     raw: new URLSearchParams({ email, password: "correct horse battery" }).toString(),
     headers: { "content-type": "application/x-www-form-urlencoded" },
   });
+const created = async (res: ReturnType<typeof call>) => {
+  const r = await res;
+  expect(r.status, r.text).toBe(201);
+  return r.json;
+};
 const suspended = (res: Awaited<ReturnType<typeof call>>, portalId: number) =>
   expect(expectError(res, 403, "FORBIDDEN").message).toMatch(new RegExp(`Account ${portalId} is suspended`));
 
 describe("PATCH /admin/v1/accounts/{portalId}", () => {
   it("suspends every credential of the account with a 403 naming the suspension, and resuming restores the same ones", async () => {
-    const t = await tenant();
+    const t = await tenant({ addons: ["transactional-email"] });
     const other = await tenant({ shard: t.shard });
     const browser = await signIn(t);
-    const smtp = (await call("POST", TOKENS, { token: t.oauth, body: { campaignName: "c" } })).json;
+    const smtp = await created(call("POST", TOKENS, { token: t.oauth, body: { campaignName: "c" } }));
     expect((await verifySmtpCredentials(env, smtp.userName, smtp.password)).ok).toBe(true);
     // Used once before: the isolate has the credentials cached, and the suspension must still take effect.
     expect((await contacts(t.pat)).status).toBe(200);
