@@ -6,8 +6,11 @@
  * (password and token hashes) and short-lived sign-in state are left out; client secrets belong to apps,
  * which are not the account's.
  *
- * Streamed: each pull reads one page of one table (rowid order), so an account of any size is exported
- * within the Worker's memory; every write acknowledged before the export began is on the primary it reads.
+ * Streamed: each pull reads one page of one table (rowid order), so the export never holds the account in
+ * memory; every write acknowledged before the export began is on the primary it reads. A Worker invocation
+ * may run 1,000 D1 queries (platform limits): the rows are counted first (one query per database) and the
+ * page grows with the account so that the pages fit in QUERY_BUDGET. An account fits in one D1 database
+ * (10 GB), so even the largest makes pages of a few MB.
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -18,8 +21,19 @@ import { readMove } from "./moves/state";
 import { ACCOUNT_CONTROL_TABLES, ACCOUNT_TABLES, type AccountTable } from "./moves/tables";
 
 export const EXPORT_FORMAT = "crm-edge.account-export.v1";
-/** Rows per read: one D1 statement per page keeps a large account within the subrequest limits. */
+/** Rows per read at least. */
 export const EXPORT_PAGE_ROWS = 1_000;
+/** D1 queries the export may spend of the invocation's 1,000 (the rest: authentication, checks, margin). */
+export const QUERY_BUDGET = 900;
+
+/**
+ * Rows per page so that every table's pages fit in the budget: each table costs at least one page (its last,
+ * short one), the rest is shared by the rows.
+ */
+export function pageRows(totalRows: number, tables: number, budget = QUERY_BUDGET): number {
+  const pages = Math.max(1, budget - 2 * tables);
+  return Math.max(EXPORT_PAGE_ROWS, Math.ceil(totalRows / pages));
+}
 
 interface Source {
   d1: D1Database;
@@ -34,24 +48,22 @@ export async function exportAccount(env: Env, control: Db, portalId: number, now
   const move = await readMove(control, portalId);
   if (move && move.state !== "failed") throw conflict(`Account ${portalId} is moving between databases; export it once the move is over`);
   const shard = shardBinding(env, account.shard);
-  const sources: Source[] = [
-    ...ACCOUNT_TABLES.map((table) => ({ d1: shard, table })),
-    ...ACCOUNT_CONTROL_TABLES.filter((t) => !t.notExported).map((table) => ({ d1: env.DB, table })),
-  ];
-  return ndjsonStream(portalId, sources, now);
+  const exported = ACCOUNT_CONTROL_TABLES.filter((t) => !t.notExported);
+  const sources: Source[] = [...ACCOUNT_TABLES.map((table) => ({ d1: shard, table })), ...exported.map((table) => ({ d1: env.DB, table }))];
+  const total = (await countRows(shard, ACCOUNT_TABLES, portalId)) + (await countRows(env.DB, exported, portalId));
+  return ndjsonStream(portalId, sources, pageRows(total, sources.length), now);
 }
 
-/** The columns of `table` that may leave the service, quoted for a select list. */
-async function exportedColumns(src: Source): Promise<string[]> {
-  const cols = await src.d1.prepare(`select name from pragma_table_info('${src.table.name}')`).all<{ name: string }>();
-  return cols.results.map((c) => c.name).filter((c) => !src.table.secrets?.includes(c));
+/** The account's rows in `tables` of one database, in one query. */
+async function countRows(d1: D1Database, tables: AccountTable[], portalId: number): Promise<number> {
+  const counts = tables.map((t) => `(select count(*) from ${t.name} where ${t.where.replaceAll("?", "?1")})`).join(" + ");
+  return (await d1.prepare(`select ${counts} as n`).bind(portalId).first<number>("n")) ?? 0;
 }
 
-function ndjsonStream(portalId: number, sources: Source[], now: number): ReadableStream<Uint8Array> {
+function ndjsonStream(portalId: number, sources: Source[], rowsPerPage: number, now: number): ReadableStream<Uint8Array> {
   const enc = new TextEncoder();
   let at = -1; // -1: the header line
   let after = 0;
-  let columns: string[] | null = null;
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -63,20 +75,17 @@ function ndjsonStream(portalId: number, sources: Source[], now: number): Readabl
         for (;;) {
           const src = sources[at];
           if (!src) return controller.close();
-          columns ??= await exportedColumns(src);
-          const select = ["rowid as __rowid", ...columns.map((c) => `"${c}"`)].join(", ");
           const page = await src.d1
-            .prepare(`select ${select} from ${src.table.name} where (${src.table.where}) and rowid > ? order by rowid limit ${EXPORT_PAGE_ROWS}`)
+            .prepare(`select rowid as __rowid, * from ${src.table.name} where (${src.table.where}) and rowid > ? order by rowid limit ${rowsPerPage}`)
             .bind(portalId, after)
             .all<Record<string, unknown>>();
           const rows = page.results;
-          if (rows.length < EXPORT_PAGE_ROWS) {
+          if (rows.length < rowsPerPage) {
             at++;
             after = 0;
-            columns = null;
           } else after = Number(rows.at(-1)!.__rowid);
           if (!rows.length) continue;
-          const lines = rows.map(({ __rowid: _, ...row }) => JSON.stringify({ table: src.table.name, row })).join("\n");
+          const lines = rows.map((r) => JSON.stringify({ table: src.table.name, row: exportedRow(r, src.table) })).join("\n");
           controller.enqueue(enc.encode(lines + "\n"));
           return;
         }
@@ -84,4 +93,11 @@ function ndjsonStream(portalId: number, sources: Source[], now: number): Readabl
     },
     { highWaterMark: 0 },
   );
+}
+
+/** The row as it may leave the service: the rowid used for paging and the secret columns left out. */
+function exportedRow(r: Record<string, unknown>, table: AccountTable): Record<string, unknown> {
+  const { __rowid: _, ...row } = r;
+  for (const c of table.secrets ?? []) delete row[c];
+  return row;
 }

@@ -7,7 +7,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/lib/crypto";
-import { EXPORT_FORMAT, EXPORT_PAGE_ROWS } from "../../src/services/account-export";
+import { EXPORT_FORMAT, EXPORT_PAGE_ROWS, pageRows, QUERY_BUDGET } from "../../src/services/account-export";
 import { ACCOUNT_CONTROL_TABLES, ACCOUNT_TABLES, type AccountTable } from "../../src/services/moves/tables";
 import { ADMIN, BASE, call, expectError, send, tenant } from "../helpers/api";
 import { accountD1 } from "../helpers/shards";
@@ -128,6 +128,14 @@ describe("GET /admin/v1/accounts/{portalId}/export", () => {
     expect(objects).toHaveLength(n + 1);
     expect(new Set(objects.map((o) => o.id)).size).toBe(n + 1);
     expect(objects.some((o) => o.id === Number(made.json.id))).toBe(true); // a write acknowledged before the export
+  });
+
+  it.each([0, 5_000, 2_000_000, 80_000_000])("pages %i rows within the invocation's query budget, however they spread over the tables", (total) => {
+    const tables = ACCOUNT_TABLES.length + ACCOUNT_CONTROL_TABLES.length;
+    const rows = pageRows(total, tables);
+    expect(rows).toBeGreaterThanOrEqual(EXPORT_PAGE_ROWS);
+    // The worst spread: every table ends on a short page of its own.
+    expect(Math.ceil(total / rows) + tables + 2).toBeLessThanOrEqual(QUERY_BUDGET);
   });
 
   it.each([
