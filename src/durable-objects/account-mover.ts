@@ -15,6 +15,9 @@
  *
  * A failure before the switch removes the partial copy, lifts both fences and records why (phase
  * "failed"): the account stays whole on its source. After the switch a failing purge is retried later.
+ *
+ * The same object runs the account's deletion (src/services/moves/delete.ts), with the same alarms and
+ * chunked deletes; a move and a deletion of one account never run together.
  */
 import { DurableObject } from "cloudflare:workers";
 import { eq } from "drizzle-orm";
@@ -22,6 +25,7 @@ import { controlDb, shardBinding } from "../db/shards";
 import { accountMoves, type MovePhase } from "../db/tables/shards";
 import { deleteChunks } from "../services/moves/copy";
 import { moveStep, type MovePlan, type Progress } from "../services/moves/run";
+import { deletionStep, recordDeletion, retryDelayMs, type DeletionProgress } from "../services/moves/delete";
 import { ACCOUNT_TABLES } from "../services/moves/tables";
 
 export type { MovePlan };
@@ -40,16 +44,37 @@ export class AccountMover extends DurableObject<Env> {
     else this.ctx.storage.kv.delete("move");
   }
 
-  /** Starts a move; refuses (false) while another move of the account runs. */
+  private get deletion(): DeletionProgress | undefined {
+    return this.ctx.storage.kv.get<DeletionProgress>("deletion");
+  }
+
+  private set deletion(p: DeletionProgress | undefined) {
+    if (p) this.ctx.storage.kv.put("deletion", p);
+    else this.ctx.storage.kv.delete("deletion");
+  }
+
+  /** Starts a move; refuses (false) while another move or a deletion of the account runs. */
   async start(plan: MovePlan): Promise<boolean> {
-    if (this.progress) return false;
+    if (this.progress || this.deletion) return false;
     this.progress = { ...plan, phase: "fencing", table: 0, after: 0, copied: {} };
     await this.record("fencing", {});
     await this.ctx.storage.setAlarm(Date.now());
     return true;
   }
 
+  /**
+   * Starts the account's deletion, or makes sure the one already started runs (true); refuses (false)
+   * while a move of the account runs.
+   */
+  async startDeletion(portalId: number, startedAt: number): Promise<boolean> {
+    if (this.progress) return false;
+    if (!this.deletion) this.deletion = { portalId, phase: "marking", db: 0, table: 0, deleted: {}, startedAt };
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now());
+    return true;
+  }
+
   override async alarm(): Promise<void> {
+    if (this.deletion) return this.runDeletion();
     const started = Date.now();
     while (this.progress && Date.now() - started < STEP_BUDGET_MS) {
       const p = this.progress;
@@ -65,6 +90,38 @@ export class AccountMover extends DurableObject<Env> {
       }
     }
     if (this.progress) await this.ctx.storage.setAlarm(Date.now());
+  }
+
+  /** Deletion steps for one alarm's budget; a failed step is retried with backoff, never given up. */
+  private async runDeletion(): Promise<void> {
+    const started = Date.now();
+    for (let p = this.deletion; p; p = this.deletion) {
+      if (Date.now() - started >= STEP_BUDGET_MS) break;
+      if (p.phase === "draining" && Date.now() < p.drainUntil!) {
+        await this.ctx.storage.setAlarm(p.drainUntil!);
+        return;
+      }
+      try {
+        const next = await deletionStep(this.env, p);
+        if (!next) {
+          this.deletion = undefined;
+          console.log(`account ${p.portalId} deleted: ${JSON.stringify(p.deleted)}`);
+          return;
+        }
+        this.deletion = { ...next, failures: 0 };
+        // Written when there is news: a new phase, more rows gone, or a past error to clear.
+        if (next.phase !== p.phase || next.deleted !== p.deleted || p.failures) await recordDeletion(this.env, next);
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        const failures = (p.failures ?? 0) + 1;
+        console.error(`deletion of account ${p.portalId} failed in ${p.phase} (attempt ${failures}, will retry): ${why}`);
+        this.deletion = { ...p, failures };
+        await recordDeletion(this.env, p, `${p.phase}: ${why}; retrying`).catch(() => undefined);
+        await this.ctx.storage.setAlarm(Date.now() + retryDelayMs(failures));
+        return;
+      }
+    }
+    if (this.deletion) await this.ctx.storage.setAlarm(Date.now());
   }
 
   /** Before the switch: undo and report. After it: the move stands; the purge is retried later. */

@@ -5,6 +5,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, credentials } from "../db/tables/tenancy";
+import { admission, suspendedError } from "./account-status";
 import { ApiError, refusedToken } from "./errors";
 import { safeEqual, sha256Hex } from "./crypto";
 import { cachedPrincipal, cacheTtlMs, rememberPrincipal } from "./credential-cache";
@@ -86,7 +87,12 @@ function wrongKind(kind: Principal["kind"], rule: AuthRule): ApiError {
   return new ApiError("FORBIDDEN", `${what} cannot be used on this endpoint; it requires ${accepted}.`);
 }
 
-/** One indexed read by the hash of the presented secret, unless this isolate resolved it moments ago. */
+/**
+ * One indexed read by the hash of the presented secret, unless this isolate resolved it moments ago. Only
+ * credentials of active accounts are cached: a suspension takes effect at once in the isolate that made it
+ * (the PATCH forgets this isolate's cache) and within the cache TTL in the others; a resumption at once
+ * everywhere, a suspended account's credentials never having been cached.
+ */
 async function lookup(db: Db, secret: string, now: number, ttlMs: number): Promise<Principal | null> {
   const hash = await sha256Hex(secret);
   const cached = cachedPrincipal(hash, now);
@@ -98,7 +104,7 @@ async function lookup(db: Db, secret: string, now: number, ttlMs: number): Promi
 
 async function readPrincipal(db: Db, hash: string, now: number): Promise<{ principal: CredentialPrincipal; expiresAt: number | null } | null> {
   const found = await db
-    .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard })
+    .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status })
     .from(credentials)
     .leftJoin(accounts, eq(accounts.portalId, credentials.portalId))
     .where(eq(credentials.tokenHash, hash))
@@ -107,6 +113,12 @@ async function readPrincipal(db: Db, hash: string, now: number): Promise<{ princ
   const rateLimit = found?.rateLimit ?? null;
   const shard = found?.shard ?? null;
   if (!row || row.revokedAt !== null || row.kind === "refresh") return null;
+  switch (admission(found.status)) {
+    case "suspended":
+      throw suspendedError(row.portalId!);
+    case "gone":
+      return null;
+  }
   if (row.expiresAt !== null && row.expiresAt <= now) {
     const secondsAgo = Math.floor((now - row.expiresAt) / 1000);
     throw refusedToken(

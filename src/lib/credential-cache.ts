@@ -8,7 +8,10 @@
  *   - an access token's expiry is still exact: the entry carries `expiresAt` and is checked on each use;
  *   - a revocation (uninstall, refresh-token reuse) takes effect at once in the isolate that made it
  *     (`forgetCredentials`), and in other isolates within the TTL;
- *   - unknown, revoked and expired secrets are never cached: they always reach D1.
+ *   - unknown, revoked and expired secrets are never cached: they always reach D1;
+ *   - only credentials of active accounts are cached: suspending or deleting an account forgets this
+ *     isolate's entries (immediate here, within the TTL elsewhere), and resuming one is immediate everywhere
+ *     (docs/operator-lifecycle.md).
  */
 import type { CredentialPrincipal as Cached } from "./principal";
 

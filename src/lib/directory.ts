@@ -6,7 +6,7 @@
  * Entries live in isolate memory for the credential-cache TTL. A stale entry is harmless for writes: the
  * fence triggers on the old shard refuse them (ACCOUNT_FENCED), and `forgetDirectory` then drops it.
  */
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts } from "../db/tables/tenancy";
 import { forgetCredentials } from "./credential-cache";
@@ -16,7 +16,9 @@ interface Entry {
   freshUntil: number;
 }
 
-const DEFAULT_TTL_MS = 10_000;
+/** How long an isolate trusts a directory entry (the deletion waits it out, src/services/moves/delete.ts). */
+export const DIRECTORY_TTL_MS = 10_000;
+const DEFAULT_TTL_MS = DIRECTORY_TTL_MS;
 const MAX_ENTRIES = 10_000;
 const entries = new Map<number, Entry>();
 
@@ -26,17 +28,24 @@ function remember(portalId: number, shard: string | null, now: number, ttlMs: nu
   entries.set(portalId, { shard, freshUntil: now + ttlMs });
 }
 
-/** The account's shard (null = control plane); undefined when the account does not exist. */
+/**
+ * The account's shard (null = control plane); undefined when the account does not exist or is being
+ * deleted (its public pages are gone and its queued messages are dropped from then on).
+ */
 export async function shardOfAccount(control: Db, portalId: number, now = Date.now(), ttlMs = DEFAULT_TTL_MS): Promise<string | null | undefined> {
   const hit = entries.get(portalId);
   if (hit && now < hit.freshUntil) return hit.shard;
-  const row = await control.select({ shard: accounts.shard }).from(accounts).where(eq(accounts.portalId, portalId)).get();
+  const row = await control
+    .select({ shard: accounts.shard })
+    .from(accounts)
+    .where(and(eq(accounts.portalId, portalId), ne(accounts.status, "deleting")))
+    .get();
   if (!row) return undefined;
   remember(portalId, row.shard, now, ttlMs);
   return row.shard;
 }
 
-/** Shards of many accounts in one control-plane read (the queue consumer's batch); unknown ids are left out. */
+/** Shards of many accounts in one control-plane read (the queue consumer's batch); unknown and deleting ids are left out. */
 export async function shardsOfAccounts(control: Db, portalIds: number[], now = Date.now(), ttlMs = DEFAULT_TTL_MS): Promise<Map<number, string | null>> {
   const out = new Map<number, string | null>();
   const missing: number[] = [];
@@ -50,7 +59,7 @@ export async function shardsOfAccounts(control: Db, portalIds: number[], now = D
     const rows = await control
       .select({ portalId: accounts.portalId, shard: accounts.shard })
       .from(accounts)
-      .where(inArray(accounts.portalId, missing.slice(i, i + 90)))
+      .where(and(inArray(accounts.portalId, missing.slice(i, i + 90)), ne(accounts.status, "deleting")))
       .all();
     for (const r of rows) {
       out.set(r.portalId, r.shard);

@@ -42,6 +42,11 @@ export interface ResponseDoc {
    * (the v1 merge's `SUCCESS`, issue 18). Documented as `x-raw-body`, which the contract test checks verbatim.
    */
   rawBody?: string;
+  /**
+   * A stream of JSON lines (`application/x-ndjson`) instead of one JSON body: `schema` then describes one
+   * line (the account export).
+   */
+  ndjson?: boolean;
 }
 
 export interface RouteDef<

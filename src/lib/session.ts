@@ -4,8 +4,9 @@
  */
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { accounts, sessions, users } from "../db/tables/tenancy";
+import { accounts, sessions, users, type AccountStatus } from "../db/tables/tenancy";
 import { randomToken, safeEqual, sha256Hex } from "./crypto";
+import { admission, suspendedError } from "./account-status";
 import { ApiError } from "./errors";
 
 export const SESSION_COOKIE = "crm_session";
@@ -20,6 +21,8 @@ export interface Session {
   rateLimit: number | null;
   /** The account's shard (issue 16), read in the same join, so routing the request costs no extra read. */
   shard: string | null;
+  /** The account's lifecycle status: whoever accepts the session checks it (src/lib/account-status.ts). */
+  status: AccountStatus | null;
 }
 
 function cookieValue(request: Request, name: string): string | null {
@@ -55,7 +58,25 @@ export async function startSession(db: Db, userId: number, portalId: number, now
  */
 const readFor = new WeakMap<Request, Promise<Session | null>>();
 
-export function readSession(db: Db, request: Request, now: number): Promise<Session | null> {
+/**
+ * The request's session if its account may use it: a suspended account's session is refused with 403, a
+ * deleting account's is no session at all (src/lib/account-status.ts).
+ */
+export async function readSession(db: Db, request: Request, now: number): Promise<Session | null> {
+  const s = await readAnySession(db, request, now);
+  if (!s) return null;
+  switch (admission(s.status)) {
+    case "suspended":
+      throw suspendedError(s.portalId);
+    case "gone":
+      return null;
+    case "ok":
+      return s;
+  }
+}
+
+/** The request's session whatever its account's status (sign-out works for a suspended account too). */
+export function readAnySession(db: Db, request: Request, now: number): Promise<Session | null> {
   let read = readFor.get(request);
   if (!read) {
     read = lookupSession(db, request, now);
@@ -69,13 +90,13 @@ async function lookupSession(db: Db, request: Request, now: number): Promise<Ses
   const token = cookieValue(request, SESSION_COOKIE);
   if (!token) return null;
   const row = await db
-    .select({ userId: sessions.userId, portalId: sessions.portalId, csrfToken: sessions.csrfToken, email: users.email, rateLimit: accounts.rateLimit, shard: accounts.shard })
+    .select({ userId: sessions.userId, portalId: sessions.portalId, csrfToken: sessions.csrfToken, email: users.email, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status })
     .from(sessions)
     .innerJoin(users, eq(users.userId, sessions.userId))
     .leftJoin(accounts, eq(accounts.portalId, sessions.portalId))
     .where(and(eq(sessions.tokenHash, await sha256Hex(token)), gt(sessions.expiresAt, now)))
     .get();
-  return row ? { ...row, rateLimit: row.rateLimit ?? null, shard: row.shard ?? null } : null;
+  return row ? { ...row, rateLimit: row.rateLimit ?? null, shard: row.shard ?? null, status: row.status ?? null } : null;
 }
 
 export async function endSession(db: Db, request: Request) {

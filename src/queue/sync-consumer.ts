@@ -173,14 +173,21 @@ interface ShardGroup {
 }
 
 /**
- * The batch's messages by shard. Unknown accounts go with the control plane's group, where planning
- * treats them as before (no store: NO_STORE). A shard that cannot be opened backs off its own messages.
+ * The batch's messages by shard. Messages of an account that no longer exists, or is being deleted, are
+ * acknowledged and logged: nobody can apply them, and retrying them would only fill the dead-letter queue
+ * (docs/operator-lifecycle.md). A shard that cannot be opened backs off its own messages.
  */
 async function groupByShard(env: Env, control: Db, deliveries: Delivery[], s: Settler, meter?: StatementMeter): Promise<ShardGroup[]> {
   const shards = await shardsOfAccounts(control, deliveries.map((d) => d.body.portalId));
   const byShard = new Map<string, Delivery[]>();
   for (const d of deliveries) {
-    const name = shards.get(d.body.portalId) ?? CONTROL_SHARD;
+    const shard = shards.get(d.body.portalId);
+    if (shard === undefined) {
+      console.warn(`sync message ${d.body.id} of account ${d.body.portalId} dropped: the account does not exist or is being deleted`);
+      s.ack(d.msg, `account ${d.body.portalId} does not exist or is being deleted`);
+      continue;
+    }
+    const name = shard ?? CONTROL_SHARD;
     s.shards.set(d.msg.id, name);
     byShard.set(name, [...(byShard.get(name) ?? []), d]);
   }

@@ -16,7 +16,7 @@ import { canonicalId, scopeList } from "./admin.schemas";
 
 const admin: AuthRule = { kinds: ["admin"] };
 
-const appParams = z.object({ appId: canonicalId("appId") });
+export const appParams = z.object({ appId: canonicalId("appId") });
 const patchAppBody = z
   .object({ scopes: scopeList.optional(), refreshTokenRotation: z.boolean().optional() })
   .refine((b) => b.scopes !== undefined || b.refreshTokenRotation !== undefined, { message: "Give scopes, refreshTokenRotation or both" });

@@ -1,5 +1,6 @@
 /** @module zod schemas of the operator API (issue 2 §4: a contract, keep these shapes). */
 import { z } from "zod";
+import { ACCOUNT_STATUSES, DELETION_PHASES } from "../db/tables/tenancy";
 import { SCOPES } from "../lib/scopes";
 
 export const scopeList = z.array(z.enum(SCOPES)).max(SCOPES.length);
@@ -35,10 +36,19 @@ export const moveState = z.object({
   startedAt: z.number(),
   updatedAt: z.number(),
 });
+export const deletionState = z.object({
+  state: z.enum(DELETION_PHASES),
+  deleted: z.record(z.string(), z.number()).meta({ description: "Rows deleted so far, by table" }),
+  error: z.string().optional().meta({ description: "The last failure; the deletion retries by itself" }),
+  startedAt: z.number(),
+  updatedAt: z.number(),
+});
 export const accountDetail = accountResponse.extend({
   rateLimit: z.number().int().nullable(),
   createdAt: z.number().int(),
+  status: z.enum(ACCOUNT_STATUSES).meta({ description: "active; suspended (every credential of the account gets 403); deleting (a deletion runs)" }),
   move: moveState.optional(),
+  deletion: deletionState.optional().meta({ description: "The account's deletion while it runs" }),
 });
 export const accountsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
@@ -123,7 +133,10 @@ export const appResponse = z.object({
 });
 
 export const createPrivateAppBody = z.object({ name: z.string().min(1).max(200), scopes: scopeList.optional() });
-export const privateAppResponse = z.object({ token: z.string() });
+export const privateAppResponse = z.object({
+  token: z.string(),
+  privateAppId: z.number().int().optional().meta({ description: "The private app's id, to rotate its token or delete it (on creation)" }),
+});
 
 export const createInstallBody = z.object({ appId: z.number().int().positive(), scopes: scopeList.optional() });
 export const tokenResponse = z.object({

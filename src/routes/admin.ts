@@ -46,8 +46,7 @@ export const adminRoutes = [
     body: s.createPrivateAppBody,
     responses: { 201: { description: "Created", schema: s.privateAppResponse } },
     handler: async ({ db, params, body }) => {
-      const { token } = await tenancy.createPrivateApp(db, params.portalId, body);
-      return json({ token }, 201);
+      return json(await tenancy.createPrivateApp(db, params.portalId, body), 201);
     },
   }),
   route({

@@ -1,6 +1,7 @@
 /** @module Every route of the Worker, in one list: dispatch, the 405 answer and OpenAPI all read it. */
 import type { RouteDef } from "../lib/route";
 import { adminRoutes } from "./admin";
+import { adminLifecycleRoutes } from "./admin-lifecycle";
 import { adminUsageRoutes } from "./admin-usage";
 import { contentRoutes } from "./content";
 import { cardRoutes } from "./cards";
@@ -18,6 +19,7 @@ import { webRoutes } from "./web";
 
 export const allRoutes: RouteDef[] = [
   ...adminRoutes,
+  ...adminLifecycleRoutes,
   ...adminUsageRoutes,
   ...oauthRoutes,
   ...oauthCallbackRoutes,

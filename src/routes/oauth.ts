@@ -106,6 +106,7 @@ export const oauthRoutes = [
       200: { description: "Consent page", html: true },
       302: { description: "To sign-in first, or back to the app's redirect_uri with an error" },
       400: { description: "Unknown client_id or unregistered redirect_uri (never redirected to)" },
+      403: { description: "The signed-in user's account is suspended (FORBIDDEN)" },
     },
     handler: async ({ control: db, request, url, query, now }) => {
       const checked = await checkAuthorize(db, query);
@@ -179,6 +180,7 @@ export const oauthRoutes = [
       200: { description: "Tokens", schema: tokenResponse },
       400: { description: "OAuth error with error/error_description and status/message", schema: oauthErrorEnvelope },
       401: { description: "invalid_client for a client that authenticated with HTTP Basic (WWW-Authenticate: Basic)", schema: oauthErrorEnvelope },
+      403: { description: "The account of the grant is suspended (FORBIDDEN)" },
     },
     handler: async ({ control: db, body, request, now }) => {
       const client = clientOf(request, body);

@@ -98,6 +98,7 @@ export function operationResponses(r: RouteDef): Record<string, ZodOpenApiRespon
     const schema = doc.schema ?? (code >= 400 && !doc.html ? errorEnvelope : undefined);
     if (doc.html) out[status] = { description: doc.description, content: { "text/html": { schema: z.string() } } };
     else if (doc.rawBody !== undefined) out[status] = { description: doc.description, "x-raw-body": doc.rawBody };
+    else if (doc.ndjson && schema) out[status] = { description: doc.description, content: { "application/x-ndjson": { schema } } };
     else out[status] = schema ? { description: doc.description, content: { "application/json": { schema } } } : { description: doc.description };
   }
   for (const code of derivedErrorStatuses(r)) {

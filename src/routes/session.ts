@@ -5,7 +5,8 @@
  */
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { users } from "../db/tables/tenancy";
+import { accounts, users } from "../db/tables/tenancy";
+import { admission, suspendedError } from "../lib/account-status";
 import { safeNext } from "../lib/app-session";
 import { verifyPassword } from "../lib/crypto";
 import { bearerChallenge } from "../lib/errors";
@@ -13,7 +14,7 @@ import { escapeHtml, page, PAGE_CSP } from "../lib/html";
 import { html } from "../lib/http";
 import { giveBack, loginBuckets, startAttempt } from "../lib/login-throttle";
 import { route } from "../lib/route";
-import { checkCsrf, endSession, isCrossSitePost, readSession, sessionCookie, startSession } from "../lib/session";
+import { checkCsrf, endSession, isCrossSitePost, readAnySession, sessionCookie, startSession } from "../lib/session";
 
 const tag = "Session";
 const headers = { "content-security-policy": PAGE_CSP, "cache-control": "no-store" };
@@ -52,7 +53,7 @@ export const sessionRoutes = [
     responses: {
       303: { description: "Signed in" },
       401: { description: "Wrong email or password", html: true },
-      403: { description: "Posted by another site's page (login CSRF)", html: true },
+      403: { description: "Posted by another site's page (login CSRF); or the user's account is suspended (then the JSON error envelope, FORBIDDEN)", html: true },
       429: { description: "Too many failed sign-ins for this email address or client address (Retry-After)", html: true },
     },
     handler: async ({ control: db, env, request, body, url, now }) => {
@@ -69,13 +70,21 @@ export const sessionRoutes = [
         const error = `Too many failed sign-ins. Try again in ${Math.ceil(attempt.retryAfterMs / 60_000)} minute(s).`;
         return html(loginPage(next, error), 429, { ...headers, "retry-after": String(seconds) });
       }
-      const candidates = await db.select().from(users).where(eq(users.email, email)).limit(5).all();
+      const candidates = await db
+        .select({ userId: users.userId, portalId: users.portalId, passwordHash: users.passwordHash, status: accounts.status })
+        .from(users)
+        .leftJoin(accounts, eq(accounts.portalId, users.portalId))
+        .where(eq(users.email, email))
+        .limit(5)
+        .all();
       let user: (typeof candidates)[number] | undefined;
-      for (const c of candidates) if (await verifyPassword(body.password, c.passwordHash)) user = c;
+      for (const c of candidates) if (await verifyPassword(body.password, c.passwordHash) && admission(c.status) !== "gone") user = c;
       if (candidates.length === 0) await verifyPassword(body.password, null); // same cost for unknown emails
       // Stays counted. A 401 carries a challenge (RFC 9110 §15.5.2, issue 17 §2); a browser ignores Bearer.
       if (!user) return html(loginPage(next, "Wrong email or password."), 401, { ...headers, "www-authenticate": bearerChallenge() });
       await giveBack(env, attempt.counted);
+      // A suspended account's users know their password but may not sign in (docs/operator-lifecycle.md).
+      if (admission(user.status) === "suspended") throw suspendedError(user.portalId);
       const s = await startSession(db, user.userId, user.portalId, now);
       return new Response(null, {
         status: 303,
@@ -93,7 +102,7 @@ export const sessionRoutes = [
     body: z.object({ csrf: z.string().max(200).optional() }),
     responses: { 303: { description: "Signed out" }, 403: { description: "CSRF token missing or wrong" } },
     handler: async ({ control: db, request, body, url, now }) => {
-      const session = await readSession(db, request, now);
+      const session = await readAnySession(db, request, now);
       if (session) {
         checkCsrf(session, body.csrf);
         await endSession(db, request);

@@ -67,7 +67,12 @@ async function refusalOf(v: Viewer, card: InstalledCard, action: PostedAction, a
   // not read a first `portalId` (or userId, ...) other than the one the service sends.
   const clash = conflictingQueryParam(action.uri, appended);
   if (clash !== undefined) return { kind: "conflicting_query_parameter", name: clash };
-  switch (await checkActionToken(await actionKey(card.clientSecret), actionBinding(v, card), action, action.actionToken, now)) {
+  let verdict = await checkActionToken(await actionKey(card.clientSecret), actionBinding(v, card), action, action.actionToken, now);
+  if (verdict === "invalid" && card.previousSecret !== null) {
+    // Offered before the app's secret was rotated, within the rotation's grace period (docs/operator-lifecycle.md).
+    verdict = await checkActionToken(await actionKey(card.previousSecret), actionBinding(v, card), action, action.actionToken, now);
+  }
+  switch (verdict) {
     case "valid":
       return null;
     case "expired":

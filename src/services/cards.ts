@@ -43,23 +43,35 @@ export interface Viewer {
   type: CardRecordType;
 }
 
-export type InstalledCard = CardTypeRow & { clientSecret: string };
+/**
+ * `previousSecret`: the app's secret before its last rotation while its grace period lasts; action tokens
+ * minted under it (a card view opened before the rotation) are still honoured then. Only ever for checking.
+ */
+export type InstalledCard = CardTypeRow & { clientSecret: string; previousSecret: string | null };
 
 /**
  * The record types of every app installed in the account that appear on `type` records. An install only
  * shows cards it was granted the scope for (spec 5.4 rule 4): the card receives the record's data.
  */
-export async function installedCards(db: Db, portalId: number, type: CardRecordType): Promise<InstalledCard[]> {
+export async function installedCards(db: Db, portalId: number, type: CardRecordType, now = Date.now()): Promise<InstalledCard[]> {
   const cardType = CARD_TYPE_OF[type];
   const rows = await db
-    .select({ card: cardTypes, clientSecret: apps.clientSecret, installScopes: installs.scopes })
+    .select({
+      card: cardTypes,
+      clientSecret: apps.clientSecret,
+      previousSecret: apps.previousClientSecret,
+      previousUntil: apps.previousSecretExpiresAt,
+      installScopes: installs.scopes,
+    })
     .from(installs)
     .innerJoin(apps, eq(apps.appId, installs.appId))
     .innerJoin(cardTypes, eq(cardTypes.appId, installs.appId))
     .where(and(eq(installs.portalId, portalId), sql`exists (select 1 from json_each(${cardTypes.objectTypes}) where value = ${cardType})`))
     .orderBy(asc(cardTypes.appId), asc(cardTypes.id))
     .all();
-  return rows.filter((r) => scopesCover(r.installScopes, cardType)).map((r) => ({ ...r.card, clientSecret: r.clientSecret }));
+  return rows
+    .filter((r) => scopesCover(r.installScopes, cardType))
+    .map((r) => ({ ...r.card, clientSecret: r.clientSecret, previousSecret: (r.previousUntil ?? 0) > now ? r.previousSecret : null }));
 }
 
 /** The record's property values as a card sees them: stored properties plus the system ones (v3 shape). */

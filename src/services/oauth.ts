@@ -10,6 +10,7 @@ import type { Db } from "../db/client";
 import { accounts, apps, authCodes, credentials, users } from "../db/tables/tenancy";
 import { base64url, randomToken, safeEqual, sha256Hex } from "../lib/crypto";
 import { forgetCredentials } from "../lib/credential-cache";
+import { admission, suspendedError } from "../lib/account-status";
 import { ApiError } from "../lib/errors";
 import { ACCESS_TOKEN_TTL_S, accessTokenStatement, installStatements, tokenPairStatements, type IssuedTokens } from "./tokens";
 
@@ -44,11 +45,29 @@ export function clientError(via: ClientAuth["via"], status: string, message: str
   });
 }
 
-async function authenticateClient(db: Db, client: ClientAuth) {
+/**
+ * The current secret, or the one before the last rotation while its grace period lasts
+ * (POST /admin/v1/apps/{appId}/rotate-secret; docs/operator-lifecycle.md).
+ */
+async function authenticateClient(db: Db, client: ClientAuth, now: number) {
   const app = await appByClientId(db, client.clientId);
   if (!app) throw clientError(client.via, "BAD_CLIENT_ID", "missing or unknown client id");
-  if (!safeEqual(client.clientSecret, app.clientSecret)) throw clientError(client.via, "BAD_CLIENT_SECRET", "client secret is incorrect");
+  const current = safeEqual(client.clientSecret, app.clientSecret);
+  const previous =
+    app.previousClientSecret !== null && (app.previousSecretExpiresAt ?? 0) > now && safeEqual(client.clientSecret, app.previousClientSecret);
+  if (!current && !previous) throw clientError(client.via, "BAD_CLIENT_SECRET", "client secret is incorrect");
   return app;
+}
+
+/** Tokens are issued only for an active account: 403 while suspended, invalid_grant once it is being deleted. */
+async function requireActiveAccount(db: Db, portalId: number, legacyStatus: "BAD_AUTH_CODE" | "BAD_REFRESH_TOKEN"): Promise<void> {
+  const row = await db.select({ status: accounts.status }).from(accounts).where(eq(accounts.portalId, portalId)).get();
+  switch (admission(row?.status ?? "deleting")) {
+    case "suspended":
+      throw suspendedError(portalId);
+    case "gone":
+      throw oauthError(legacyStatus, "invalid_grant", "the account of this grant no longer exists");
+  }
 }
 
 /** Every token issued from one authorization code shares this family: a replay of the code revokes it. */
@@ -95,7 +114,7 @@ export async function exchangeCode(
   db: Db,
   input: { code: string; redirectUri: string; client: ClientAuth; codeVerifier?: string; now: number },
 ) {
-  const app = await authenticateClient(db, input.client);
+  const app = await authenticateClient(db, input.client, input.now);
   const codeHash = await sha256Hex(input.code);
   const row = await db.select().from(authCodes).where(eq(authCodes.codeHash, codeHash)).get();
   if (!row || row.appId !== app.appId) throw oauthError("BAD_AUTH_CODE", "invalid_grant", "missing or unknown auth code");
@@ -110,6 +129,7 @@ export async function exchangeCode(
     // RFC 9700 §2.1.1: a verifier for a code issued without a challenge is a PKCE downgrade attempt.
     throw oauthError("BAD_AUTH_CODE", "invalid_grant", "code_verifier sent for an authorization request without code_challenge");
   }
+  await requireActiveAccount(db, row.portalId, "BAD_AUTH_CODE");
   // Single use even under a race: only the request whose update changes the row proceeds.
   const claimed = await db
     .update(authCodes)
@@ -133,11 +153,12 @@ export async function exchangeCode(
 }
 
 export async function refresh(db: Db, input: { refreshToken: string; client: ClientAuth; now: number }): Promise<IssuedTokens> {
-  const app = await authenticateClient(db, input.client);
+  const app = await authenticateClient(db, input.client, input.now);
   const hash = await sha256Hex(input.refreshToken);
   const row = await db.select().from(credentials).where(and(eq(credentials.tokenHash, hash), eq(credentials.kind, "refresh"))).get();
   if (!row || row.revokedAt !== null) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
   if (row.appId !== app.appId) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token was not issued to this client");
+  await requireActiveAccount(db, row.portalId!, "BAD_REFRESH_TOKEN");
   // A token rotated while the app had rotation on is still reuse if presented again, whatever the app says now.
   if (row.rotatedAt !== null) throw await reuse(db, row.familyId!, input.now);
   // A scope the operator has since removed from the app is not renewed (PATCH /admin/v1/apps/:appId).

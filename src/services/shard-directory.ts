@@ -99,7 +99,9 @@ export const presentAccount = (a: AccountRow, move?: MoveState | null) => ({
   shard: a.shard ?? CONTROL_SHARD,
   rateLimit: a.rateLimit,
   createdAt: a.createdAt,
+  status: a.status,
   ...(move ? { move } : {}),
+  ...(a.deletion ? { deletion: a.deletion } : {}),
 });
 
 export async function getAccount(db: Db, portalId: number) {

@@ -10,7 +10,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { newId } from "../db/id-ranges";
 import { smtpTokens } from "../db/tables/content";
-import { users } from "../db/tables/tenancy";
+import { accounts, users } from "../db/tables/tenancy";
 import { hashPassword, verifyPassword } from "../lib/crypto";
 import { forbidden, notFound } from "../lib/errors";
 import { randomChars } from "../lib/random";
@@ -157,5 +157,8 @@ export async function verifySmtpCredentials(env: Env, userName: string, password
           .get();
   const valid = await verifyPassword(password, row?.passwordHash ?? null);
   if (!row || !valid) return { ok: false };
+  // A suspended account sends no email (docs/operator-lifecycle.md); read only once the password is right.
+  const account = await controlDb(env).select({ status: accounts.status }).from(accounts).where(eq(accounts.portalId, row.portalId)).get();
+  if (account?.status !== "active") return { ok: false };
   return { ok: true, portalId: row.portalId, userName: row.userName, emailCampaignId: row.emailCampaignId, createContact: row.createContact };
 }

@@ -51,9 +51,19 @@ function credentialFor(route: RouteDef, t: Tenant): Record<string, string> {
   return {};
 }
 
-/** Deletes run last (operator ones at the very end), so they never take away what other routes probe. */
-const order = (r: RouteDef) => (r.method !== "DELETE" ? 0 : r.auth.kinds.includes("admin") ? 2 : 1);
-const fuzzable = allRoutes.filter((r) => r.body || r.query || r.params).sort((a, b) => order(a) - order(b));
+/** Operator routes that take credentials away: suspending, rotating, setting a password. */
+const revokes = (r: RouteDef) => r.auth.kinds.includes("admin") && ((r.method === "PATCH" && r.path === "/admin/v1/accounts/:portalId") || /\/(rotate|rotate-secret|password)$/.test(r.path));
+/**
+ * Deletes run last (operator ones, and operator routes that take credentials away, at the very end), so they
+ * never take away what other routes probe.
+ */
+const order = (r: RouteDef) => (revokes(r) ? 2 : r.method !== "DELETE" ? 0 : r.auth.kinds.includes("admin") ? 2 : 1);
+/**
+ * An account's deletion goes on in the background after its 202, and would change the databases under the
+ * snapshots of later cases; its bad input is covered by test/lifecycle/deletion.test.ts instead.
+ */
+const background = (r: RouteDef) => r.method === "DELETE" && r.path === "/admin/v1/accounts/:portalId";
+const fuzzable = allRoutes.filter((r) => (r.body || r.query || r.params) && !background(r)).sort((a, b) => order(a) - order(b));
 
 /** Top-level query and body fields that name one of the tenant's resources. */
 function ownField(key: string, w: World): string | number | undefined {

@@ -59,6 +59,7 @@ export interface Tenant {
   refresh: string;
   /** Private app token, all scopes. */
   pat: string;
+  privateAppId: number;
   userId: number;
   userEmail: string;
   /** The shard the account was placed on (issue 16). */
@@ -85,6 +86,7 @@ export async function tenant(opts: { addons?: string[]; scopes?: string[]; rateL
     oauth: install.access_token,
     refresh: install.refresh_token,
     pat: pa.token,
+    privateAppId: pa.privateAppId,
     userId: user.userId,
     userEmail,
     shard: acct.shard,

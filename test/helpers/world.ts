@@ -183,6 +183,10 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return String(w.a.appId);
     case "portalId":
       return String(w.a.portalId);
+    case "privateAppId":
+      return String(w.a.privateAppId);
+    case "userId":
+      return String(w.a.userId);
     case "eventTypeId":
       return String(ids.eventType);
     case "eventId":

@@ -3,7 +3,7 @@
  * for the error statuses the generic provocations of the contract test cannot reach. A case is keyed
  * `METHOD /path/{param}` as the document names the operation; an operation without a case fails the guard.
  */
-import { integratorUrl, workerUrl } from "./helpers";
+import { integratorUrl, tenant, workerUrl } from "./helpers";
 import { adminToken, api, cardBody, freshInstall, ok, script, settingsBody, signIn, uniq, type Fixtures } from "./contract-fixtures";
 
 export interface Req {
@@ -47,6 +47,31 @@ const v1Contact = async (f: Fixtures) => {
   const vid = (await ok(api("POST", V1, { token: f.t.pat, json: props({ email }) }))).json.vid as number;
   return { vid, email };
 };
+
+/** A tenant of its own, signed in, then suspended: every credential of it gets 403. */
+const suspendedTenant = async () => {
+  const t = await tenant();
+  const { cookie } = await signIn(t);
+  await ok(api("PATCH", `/admin/v1/accounts/${t.portalId}`, { token: adminToken(), json: { status: "suspended" } }));
+  return { t, cookie };
+};
+const freshAccount = async () => (await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("lc") } }), 201)).json.portalId as number;
+/** An account whose deletion has started (it stays `deleting` for the drain, seconds at least). */
+const deletingAccount = async () => {
+  const portalId = await freshAccount();
+  await ok(api("DELETE", `/admin/v1/accounts/${portalId}`, { token: adminToken() }), 202);
+  return portalId;
+};
+/** An account whose move has started (it waits out the drain before it is over). */
+const movingAccount = async () => {
+  const acct = await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("mv"), shard: "SHARD_1" } }), 201);
+  await ok(api("POST", `/admin/v1/accounts/${acct.json.portalId}/move`, { token: adminToken(), json: { shard: "SHARD_2" } }), 202);
+  return acct.json.portalId as number;
+};
+const freshPrivateApp = async (f: Fixtures) =>
+  (await ok(api("POST", `/admin/v1/accounts/${f.t.portalId}/private-apps`, { token: adminToken(), json: { name: uniq("pa") } }), 201)).json.privateAppId as number;
+const freshUser = async (f: Fixtures) =>
+  (await ok(api("POST", `/admin/v1/accounts/${f.t.portalId}/users`, { token: adminToken(), json: { email: `${uniq("u")}@example.com` } }), 201)).json.userId as number;
 
 export const CASES: Record<string, Case> = {
   // ---------------------------------------------------------------- operator API
@@ -102,10 +127,47 @@ export const CASES: Record<string, Case> = {
     errors: { 409: (f) => ({ token: adminToken(), params: { appId: f.t.appId }, json: { scopes: ["content"] } }) },
   },
 
+  // Account lifecycle (docs/operator-lifecycle.md). Each changing case works on fresh accounts, apps,
+  // private apps and users, so the shared fixtures keep their credentials.
+  "PATCH /admin/v1/accounts/{portalId}": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await freshAccount() }, json: { status: "suspended" } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await deletingAccount() }, json: { status: "active" } }) },
+  },
+  "DELETE /admin/v1/accounts/{portalId}": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await freshAccount() } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await movingAccount() } }) },
+  },
+  "GET /admin/v1/accounts/{portalId}/export": {
+    ok: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await deletingAccount() } }) },
+  },
+  "DELETE /admin/v1/accounts/{portalId}/private-apps/{privateAppId}": {
+    ok: async (f) => ({ token: adminToken(), params: { portalId: f.t.portalId, privateAppId: await freshPrivateApp(f) } }),
+  },
+  "POST /admin/v1/accounts/{portalId}/private-apps/{privateAppId}/rotate": {
+    ok: async (f) => ({ token: adminToken(), params: { portalId: f.t.portalId, privateAppId: await freshPrivateApp(f) } }),
+  },
+  "POST /admin/v1/apps/{appId}/rotate-secret": {
+    ok: async () => {
+      const app = await ok(api("POST", "/admin/v1/apps", { token: adminToken(), json: { name: uniq("r"), redirectUris: ["http://127.0.0.1/cb"] } }), 201);
+      return { token: adminToken(), params: { appId: app.json.appId }, json: { graceSeconds: 60 } };
+    },
+    cannot: { 409: "two rotations of one secret at the same instant: a race no single request provokes" },
+  },
+  "DELETE /admin/v1/accounts/{portalId}/users/{userId}": {
+    ok: async (f) => ({ token: adminToken(), params: { portalId: f.t.portalId, userId: await freshUser(f) } }),
+  },
+  "POST /admin/v1/accounts/{portalId}/users/{userId}/password": {
+    ok: async (f) => ({ token: adminToken(), params: { portalId: f.t.portalId, userId: await freshUser(f) }, json: { password: "a long enough one" } }),
+  },
+
   // ---------------------------------------------------------------- OAuth and sign-in
   "GET /oauth/authorize": {
     ok: (f) => ({ query: authorize(f), cookie: f.session.cookie }),
-    errors: { 400: (f) => ({ query: { ...authorize(f), client_id: "unknown-client" } }) },
+    errors: {
+      400: (f) => ({ query: { ...authorize(f), client_id: "unknown-client" } }),
+      403: async (f) => ({ query: authorize(f), cookie: (await suspendedTenant()).cookie }),
+    },
   },
   "POST /oauth/authorize": {
     ok: (f) => ({ form: { ...authorize(f), csrf: f.session.csrf, decision: "approve" }, cookie: f.session.cookie }),
@@ -120,6 +182,10 @@ export const CASES: Record<string, Case> = {
         form: { grant_type: "refresh_token", refresh_token: (await freshInstall(f.t)).refresh_token },
         headers: { authorization: `Basic ${Buffer.from(`${f.t.clientId}:wrong`).toString("base64")}` },
       }),
+      403: async () => {
+        const t = (await suspendedTenant()).t;
+        return { form: { grant_type: "refresh_token", refresh_token: t.refresh, client_id: t.clientId, client_secret: t.clientSecret } };
+      },
     },
   },
   "GET /oauth/v1/access-tokens/{token}": { ok: (f) => ({ params: { token: f.t.oauth } }) },

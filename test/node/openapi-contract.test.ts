@@ -68,7 +68,7 @@ beforeAll(async () => {
   for (const [path, item] of Object.entries(rewritten.paths)) {
     for (const [method, op] of Object.entries(item)) {
       for (const [status, res] of Object.entries(op.responses)) {
-        const schema = res.content?.["application/json"]?.schema;
+        const schema = res.content?.["application/json"]?.schema ?? res.content?.["application/x-ndjson"]?.schema;
         if (schema) validators.set(`${method.toUpperCase()} ${path} ${status}`, ajv.compile(schema as object));
       }
     }
@@ -134,6 +134,13 @@ function conforms(op: Op, a: Answer, what: string): void {
     expect(validate, `JSON body not documented: ${where}`).toBeDefined();
     const valid = validate!(JSON.parse(a.text));
     expect(valid, `${where}\n${ajv.errorsText(validate!.errors, { separator: "\n" })}`).toBe(true);
+    return;
+  }
+  if (a.type.startsWith("application/x-ndjson")) {
+    // JSON lines: the documented schema is one line's.
+    const validate = validators.get(`${op.key} ${a.status}`);
+    expect(content["application/x-ndjson"] && validate, `NDJSON not documented: ${where}`).toBeTruthy();
+    for (const line of a.text.trimEnd().split("\n")) expect(validate!(JSON.parse(line)), `${where}\n${line}\n${ajv.errorsText(validate!.errors)}`).toBe(true);
     return;
   }
   if (a.type.startsWith("text/html")) {

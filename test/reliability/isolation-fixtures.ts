@@ -96,6 +96,14 @@ export const FIXTURES: Record<string, Fixture> = {
   "POST /admin/v1/accounts/:portalId/move": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/move`, body: { shard: "SHARD_2" }, status: 401 }],
   "PATCH /admin/v1/apps/:appId": (w) => [{ path: `/admin/v1/apps/${w.a.appId}`, body: { scopes: ["oauth"] }, status: 401 }],
   "PATCH /admin/v1/shards/:name": () => [{ path: "/admin/v1/shards/SHARD_1", body: { open: false }, status: 401 }],
+  "PATCH /admin/v1/accounts/:portalId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}`, body: { status: "suspended" }, status: 401 }],
+  "DELETE /admin/v1/accounts/:portalId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}`, status: 401 }],
+  "GET /admin/v1/accounts/:portalId/export": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/export`, status: 401 }],
+  "DELETE /admin/v1/accounts/:portalId/private-apps/:privateAppId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/private-apps/${w.a.privateAppId}`, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/private-apps/:privateAppId/rotate": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/private-apps/${w.a.privateAppId}/rotate`, status: 401 }],
+  "POST /admin/v1/apps/:appId/rotate-secret": (w) => [{ path: `/admin/v1/apps/${w.a.appId}/rotate-secret`, body: {}, status: 401 }],
+  "DELETE /admin/v1/accounts/:portalId/users/:userId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/users/${w.a.userId}`, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/users/:userId/password": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/users/${w.a.userId}/password`, body: { password: "long enough" }, status: 401 }],
 
   // OAuth token introspection: the token is the capability. A token of another kind is not one.
   "GET /oauth/v1/access-tokens/:token": (w) => [{ path: `/oauth/v1/access-tokens/${w.a.refresh}` }, { path: `/oauth/v1/access-tokens/${w.a.pat}` }, { path: `/oauth/v1/access-tokens/${w.a.developerKey}` }],

@@ -8,14 +8,15 @@
 import { sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
-export const FENCE_STATES = ["moving", "moved", "incoming"] as const;
+export const FENCE_STATES = ["moving", "moved", "incoming", "deleting"] as const;
 export type FenceState = (typeof FENCE_STATES)[number];
 
 export const accountFences = sqliteTable("account_fences", {
   portalId: integer("portal_id").primaryKey(),
   /**
    * moving: on the source while the copy runs (writes get a retryable 503); moved: on the source once the
-   * account lives elsewhere; incoming: on the target while the copy arrives (hidden from fan-out reads).
+   * account lives elsewhere; incoming: on the target while the copy arrives (hidden from fan-out reads);
+   * deleting: while the account's deletion purges it (src/services/moves/delete.ts).
    */
   state: text("state", { enum: FENCE_STATES }).notNull(),
   createdAt: integer("created_at").notNull(),

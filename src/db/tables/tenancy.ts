@@ -6,6 +6,20 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
+export const ACCOUNT_STATUSES = ["active", "suspended", "deleting"] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+export const DELETION_PHASES = ["marking", "draining", "purging", "control"] as const;
+export interface DeletionState {
+  state: (typeof DELETION_PHASES)[number];
+  /** Rows deleted so far, by table. */
+  deleted: Record<string, number>;
+  /** The last failure; the job retries by itself. */
+  error?: string;
+  startedAt: number;
+  updatedAt: number;
+}
+
 const now = sql`(cast(unixepoch('subsecond') * 1000 as integer))`;
 
 export const accounts = sqliteTable(
@@ -24,6 +38,13 @@ export const accounts = sqliteTable(
    * until an operator moves them.
    */
   shard: text("shard"),
+  /**
+   * The account's lifecycle (docs/operator-lifecycle.md): active; suspended (every credential of the
+   * account gets 403, data kept); deleting (a deletion job runs: credentials get 401, public pages 404).
+   */
+  status: text("status", { enum: ACCOUNT_STATUSES }).notNull().default("active"),
+  /** The state of the account's deletion while it runs (the operator's `deletion`); null otherwise. */
+  deletion: text("deletion", { mode: "json" }).$type<DeletionState>(),
   },
   // Placement counts accounts per shard and the operator lists a shard's accounts (issue 16).
   (t) => [index("accounts_shard").on(t.shard, t.portalId)],
@@ -34,6 +55,12 @@ export const apps = sqliteTable("apps", {
   name: text("name").notNull(),
   clientId: text("client_id").notNull().unique(),
   clientSecret: text("client_secret").notNull(),
+  /**
+   * The secret before the last rotation, accepted by client authentication (the token endpoint) until
+   * `previousSecretExpiresAt`; never used to sign outbound requests.
+   */
+  previousClientSecret: text("previous_client_secret"),
+  previousSecretExpiresAt: integer("previous_secret_expires_at"),
   redirectUris: text("redirect_uris", { mode: "json" }).$type<string[]>().notNull(),
   scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
   /**

@@ -7,6 +7,10 @@ export interface AccountTable {
   name: string;
   /** SQL condition selecting the account's rows, with one `?` for the portalId. */
   where: string;
+  /** Columns holding secrets (password and token hashes): never exported (docs/operator-lifecycle.md). */
+  secrets?: string[];
+  /** Left out of the export altogether (short-lived sign-in state whose every column is a secret or a key to one). */
+  notExported?: true;
 }
 
 const byPortal = (name: string): AccountTable => ({ name, where: "portal_id = ?" });
@@ -21,7 +25,7 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("blog_authors"),
   byPortal("blog_topics"),
   byPortal("blog_posts"),
-  byPortal("smtp_tokens"),
+  { ...byPortal("smtp_tokens"), secrets: ["password_hash"] },
   { name: "ecomm_settings", where: "owner_kind = 'portal' and owner_id = ?" },
   byPortal("ecomm_stores"),
   byPortal("ecomm_pipelines"),
@@ -51,6 +55,22 @@ export const CONTROL_TABLES = [
   "account_moves",
   "shard_placement",
 ] as const;
+
+/**
+ * The account's rows in control-plane tables, in the order a deletion removes them (the account's own row
+ * last: it disappears from the directory only once nothing else of it is left). The export reads the same
+ * list. A new control-plane table holding account rows is one line here.
+ */
+export const ACCOUNT_CONTROL_TABLES: AccountTable[] = [
+  { ...byPortal("credentials"), secrets: ["token_hash", "family_id"] },
+  { ...byPortal("auth_codes"), notExported: true },
+  { ...byPortal("sessions"), notExported: true },
+  { ...byPortal("users"), secrets: ["password_hash"] },
+  byPortal("private_apps"),
+  byPortal("installs"),
+  byPortal("account_moves"),
+  byPortal("accounts"),
+];
 
 /**
  * Tables derived from account tables by triggers, never copied: issue 18's FTS5 contact index (and its
