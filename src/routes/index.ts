@@ -1,4 +1,8 @@
-/** @module Every route of the Worker, in one list: dispatch, the 405 answer and OpenAPI all read it. */
+/**
+ * @module Every route of the Worker, in one list: dispatch, the 405 answer and OpenAPI all read it. The
+ * document route `/openapi.json` is built over this list (routes/openapi.ts imports it, not the reverse)
+ * and joins it in `servedRoutes` (src/router.ts).
+ */
 import type { RouteDef } from "../lib/route";
 import { adminRoutes } from "./admin";
 import { adminUsageRoutes } from "./admin-usage";
@@ -6,11 +10,14 @@ import { contentRoutes } from "./content";
 import { cardRoutes } from "./cards";
 import { contactsV1Routes } from "./contacts-v1";
 import { docsRoutes } from "./docs";
+import { crmAssociationV4Routes } from "./crm-associations-v4";
+import { crmBatchRoutes } from "./crm-batch";
 import { crmObjectRoutes } from "./crm-objects";
+import { crmPropertyRoutes } from "./crm-properties";
+import { crmSearchRoutes } from "./crm-search";
 import { ecommRoutes } from "./ecomm";
 import { healthRoutes } from "./health";
 import { oauthRoutes } from "./oauth";
-import { openapiRoutes } from "./openapi";
 import { sessionRoutes } from "./session";
 import { timelineRoutes } from "./timeline";
 import { webRoutes } from "./web";
@@ -20,9 +27,13 @@ export const allRoutes: RouteDef[] = [
   ...adminUsageRoutes,
   ...oauthRoutes,
   ...contactsV1Routes,
+  // The literal paths (search, batch/*) before the `/:objectId` ones of the same prefix.
+  ...crmSearchRoutes,
+  ...crmBatchRoutes,
   ...crmObjectRoutes,
+  ...crmPropertyRoutes,
+  ...crmAssociationV4Routes,
   ...ecommRoutes,
-  ...openapiRoutes,
   ...docsRoutes,
   ...sessionRoutes,
   ...timelineRoutes,

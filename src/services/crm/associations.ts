@@ -1,0 +1,30 @@
+/**
+ * @module Associations v4 (`/crm/v4/objects/{from}/{id}/associations/...`, docs/crm-v3.md "Associations
+ * v4"): the same rows v3 writes (`crm_associations`, both directions), read one page at a time.
+ */
+import { and, asc, eq, gt } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { crmAssociations, crmObjects, type ObjectType } from "../../db/tables/crm";
+
+/** The real service's object type ids, as v4 answers report them. */
+export const TYPE_IDS: Record<ObjectType, string> = {
+  contacts: "0-1",
+  companies: "0-2",
+  deals: "0-3",
+  tickets: "0-5",
+  products: "0-7",
+  line_items: "0-8",
+};
+
+/** The live records `fromId` is associated with, of one type, in id order after `after`. */
+export async function associationPage(db: Db, portalId: number, fromId: number, toType: ObjectType, after: number, limit: number) {
+  const rows = await db
+    .select({ toId: crmAssociations.toId })
+    .from(crmAssociations)
+    .innerJoin(crmObjects, and(eq(crmObjects.id, crmAssociations.toId), eq(crmObjects.archived, false)))
+    .where(and(eq(crmAssociations.portalId, portalId), eq(crmAssociations.fromId, fromId), eq(crmAssociations.toType, toType), gt(crmAssociations.toId, after)))
+    .orderBy(asc(crmAssociations.toId))
+    .limit(limit + 1)
+    .all();
+  return { ids: rows.slice(0, limit).map((r) => r.toId), hasMore: rows.length > limit };
+}
