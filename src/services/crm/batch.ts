@@ -158,7 +158,8 @@ export async function batchUpdate(db: Db, portalId: number, type: ObjectType, in
     ids.add(r.id);
   });
   const present = inputs.flatMap((inp, i) => (rows[i] ? [{ inp, row: rows[i] }] : []));
-  checkDistinctEmails(type, present.map((p) => crm.mergeProperties(p.row.properties, p.inp.properties)), (i) => `inputs.${inputs.indexOf(present[i]!.inp)}.properties.email`);
+  // Two inputs setting one email; an email a record outside the inputs holds is the unique index's 409.
+  checkDistinctEmails(type, present.map((p) => p.inp.properties), (i) => `inputs.${inputs.indexOf(present[i]!.inp)}.properties.email`);
   const writes = present.map(({ inp, row }) => {
     const { statement, email } = crm.updateStatement(db, portalId, row, inp.properties, now);
     return { statements: [statement], email };
