@@ -85,7 +85,7 @@ async function recordOf(db: Db, portalId: number, type: ObjectType, key: string,
   const by = idPropertyOf(type, idProperty, "idProperty");
   if (by === "email") {
     const row = await crm.findContactByEmail(db, portalId, key);
-    if (!row) throw notFound(`No contact with email ${key}`);
+    if (!row) throw notFound("No contact has that email");
     return row;
   }
   if (!/^\d{1,15}$/.test(key)) {
