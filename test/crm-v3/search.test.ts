@@ -182,3 +182,20 @@ describe("search: isolation and cost", () => {
     expect(await plan("select c.* from contact_search s cross join crm_objects c on c.id = s.rowid and +c.portal_id = 1 and +c.object_type = 'contacts' and +c.archived = 0 where contact_search match 'x' order by c.id")).toMatch(/VIRTUAL TABLE INDEX/);
   });
 });
+
+describe("/openapi.json", () => {
+  it("documents every new operation with its errors", async () => {
+    const doc = (await call("GET", "/openapi.json")).json;
+    const statuses = (path: string, method: string) => Object.keys(doc.paths[path]?.[method]?.responses ?? {}).sort();
+    expect(statuses("/crm/v3/objects/{objectType}/search", "post")).toEqual(["200", "400", "401", "403", "413", "429", "500"]);
+    expect(statuses("/crm/v3/objects/{objectType}/batch/create", "post")).toEqual(["201", "400", "401", "403", "409", "413", "429", "500"]);
+    expect(statuses("/crm/v3/objects/{objectType}/batch/read", "post")).toEqual(["200", "207", "400", "401", "403", "413", "429", "500"]);
+    expect(statuses("/crm/v3/objects/{objectType}/batch/archive", "post")).toContain("204");
+    expect(statuses("/crm/v3/properties/{objectType}", "post")).toEqual(["201", "400", "401", "403", "409", "413", "429", "500"]);
+    expect(statuses("/crm/v3/properties/{objectType}/{propertyName}", "delete")).toEqual(["204", "400", "401", "403", "404", "429", "500"]);
+    expect(statuses("/crm/v4/objects/{objectType}/{objectId}/associations/{toObjectType}/{toObjectId}", "put")).toContain("201");
+    expect(statuses("/crm/v4/objects/{fromObjectType}/{fromObjectId}/associations/default/{toObjectType}/{toObjectId}", "put")).toContain("200");
+    expect(statuses("/crm/v4/objects/{objectType}/{objectId}/associations/{toObjectType}", "get")).toContain("404");
+    expect(doc.paths["/openapi.json"]?.get).toBeDefined();
+  });
+});
