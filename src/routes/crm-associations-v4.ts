@@ -4,7 +4,6 @@
  * HUBSPOT_DEFINED type ids of src/services/association-types.ts exist; labels do not.
  */
 import type { Db } from "../db/client";
-import type { ObjectType } from "../db/tables/crm";
 import type { AuthRule } from "../lib/auth";
 import { portalOf, requireScopes } from "../lib/auth";
 import { badRequest } from "../lib/errors";
@@ -13,22 +12,17 @@ import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
 import { associationTarget, defaultTypeId } from "../services/association-types";
 import * as crm from "../services/crm";
-import { associationPage, TYPE_IDS } from "../services/crm/associations";
+import { associateRecords, associationPage, dissociateRecords, TYPE_IDS, type End } from "../services/crm/associations";
 import * as s from "./crm-associations-v4.schemas";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
 const tag = "CRM associations v4";
 const base = "/crm/v4/objects/:objectType/:objectId/associations";
 
-type End = { type: ObjectType; id: number };
-
-/** Both records exist in the caller's account (another account's id is a 404), then both rows are written. */
+/** Writes need the from type's write scope and the to type's read scope, as the v3 PUT does. */
 async function associate(db: Db, principal: Principal, from: End, to: End) {
   requireScopes(principal, [crm.scopeFor(from.type, "write"), crm.scopeFor(to.type, "read")]);
-  const portalId = portalOf(principal);
-  await crm.getObject(db, portalId, from.type, from.id);
-  await crm.getObject(db, portalId, to.type, to.id);
-  await db.batch(crm.associateStatements(db, portalId, from, to));
+  await associateRecords(db, portalOf(principal), from, to);
 }
 
 const typeError = (message: string, at: string) =>
@@ -115,12 +109,7 @@ export const crmAssociationV4Routes = [
     responses: { 204: { description: "Removed" } },
     handler: async ({ db, principal, params }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
-      const portalId = portalOf(principal);
-      const from = { type: params.objectType, id: params.objectId };
-      const to = { type: params.toObjectType, id: params.toObjectId };
-      await crm.getObject(db, portalId, from.type, from.id);
-      await crm.getObject(db, portalId, to.type, to.id);
-      await db.batch(crm.dissociateStatements(db, portalId, from, to));
+      await dissociateRecords(db, portalOf(principal), { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId });
       return noContent();
     },
   }),

@@ -10,6 +10,7 @@ import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
 import { associationTarget } from "../services/association-types";
 import * as crm from "../services/crm";
+import { associateRecords, dissociateRecords } from "../services/crm/associations";
 import { idPropertyOf } from "../services/crm/batch";
 import * as s from "./crm-objects.schemas";
 
@@ -204,12 +205,7 @@ export const crmObjectRoutes = [
     responses: { 204: { description: "Associated" } },
     handler: async ({ db, principal, params }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "write"), crm.scopeFor(params.toObjectType, "read")]);
-      const portalId = portalOf(principal);
-      await crm.getObject(db, portalId, params.objectType, params.objectId);
-      await crm.getObject(db, portalId, params.toObjectType, params.toObjectId);
-      await db.batch(
-        crm.associateStatements(db, portalId, { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId }),
-      );
+      await associateRecords(db, portalOf(principal), { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId });
       return noContent();
     },
   }),
@@ -223,13 +219,8 @@ export const crmObjectRoutes = [
     responses: { 204: { description: "Removed" } },
     handler: async ({ db, principal, params }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
-      const portalId = portalOf(principal);
-      await crm.getObject(db, portalId, params.objectType, params.objectId);
       // Both ends must be this account's, as for PUT: another account's id is a 404, never a silent 204.
-      await crm.getObject(db, portalId, params.toObjectType, params.toObjectId);
-      await db.batch(
-        crm.dissociateStatements(db, portalId, { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId }),
-      );
+      await dissociateRecords(db, portalOf(principal), { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId });
       return noContent();
     },
   }),

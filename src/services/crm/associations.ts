@@ -5,6 +5,26 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crmAssociations, crmObjects, type ObjectType } from "../../db/tables/crm";
+import { associateStatements, dissociateStatements, getObject } from "../crm";
+
+export type End = { type: ObjectType; id: number };
+
+/**
+ * Associates two records (v3 PUT, v4 create and default): both must be live records of the account (another
+ * account's id is a 404, nothing written), then both directions are written in one batch (idempotent).
+ */
+export async function associateRecords(db: Db, portalId: number, a: End, b: End) {
+  await getObject(db, portalId, a.type, a.id);
+  await getObject(db, portalId, b.type, b.id);
+  await db.batch(associateStatements(db, portalId, a, b));
+}
+
+/** Removes both directions of an association; both ends must be live records of the account, as for PUT. */
+export async function dissociateRecords(db: Db, portalId: number, a: End, b: End) {
+  await getObject(db, portalId, a.type, a.id);
+  await getObject(db, portalId, b.type, b.id);
+  await db.batch(dissociateStatements(db, portalId, a, b));
+}
 
 /** The real service's object type ids, as v4 answers report them. */
 export const TYPE_IDS: Record<ObjectType, string> = {
