@@ -1,9 +1,7 @@
 /** `POST /crm/v3/objects/{objectType}/batch/*` and idProperty on single reads and updates. */
-import { createExecutionContext, env } from "cloudflare:test";
-import { buildRouter } from "../../src/router";
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant } from "../helpers/api";
-import { make } from "./helpers";
+import { make, watched } from "./helpers";
 
 const batch = (token: string, type: string, op: string, body: unknown) => call("POST", `/crm/v3/objects/${type}/batch/${op}`, { token, body });
 const byId = (results: { id: string; properties: Record<string, string> }[]) => Object.fromEntries(results.map((r) => [r.id, r.properties]));
@@ -165,33 +163,12 @@ describe("the single create's 409", () => {
 });
 
 describe("cost", () => {
-  /** The statements each D1 binding prepares, and the db.batch calls, while one request runs. */
-  async function watched(path: string, body: unknown, token: string) {
-    const seen = { sql: [] as string[], batches: 0 };
-    const watch = (d1: D1Database): D1Database =>
-      new Proxy(d1, {
-        get(target, prop) {
-          if (prop === "prepare") return (q: string) => (seen.sql.push(q), target.prepare(q));
-          if (prop === "batch") return (stmts: D1PreparedStatement[]) => (seen.batches++, target.batch(stmts));
-          const v = Reflect.get(target, prop);
-          return typeof v === "function" ? v.bind(target) : v;
-        },
-      });
-    const res = await buildRouter().fetch(
-      new Request(`https://crm.test${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) }),
-      { ...env, SHARD_1: watch(env.SHARD_1), SHARD_2: watch(env.SHARD_2) },
-      createExecutionContext(),
-    );
-    expect(res.status).toBeLessThan(300);
-    return seen;
-  }
-
   it("a batch update of 3 records is one read of them and one D1 batch of their 3 updates", async () => {
     const t = await tenant({ shard: "SHARD_1" });
     const ids = [await make(t, "deals", { a: "1" }), await make(t, "deals", { a: "2" }), await make(t, "deals", { a: "3" })];
     const seen = await watched("/crm/v3/objects/deals/batch/update", { inputs: ids.map((id) => ({ id, properties: { b: "x" } })) }, t.pat);
-    expect(seen.sql.filter((q) => /^select \* from crm_objects/.test(q.trim()))).toHaveLength(1);
-    expect(seen.sql.filter((q) => /^update "crm_objects"/.test(q.trim()))).toHaveLength(3);
+    expect(seen.statements.filter((q) => /^select \* from crm_objects/.test(q.sql.trim()))).toHaveLength(1);
+    expect(seen.statements.filter((q) => /^update "crm_objects"/.test(q.sql.trim()))).toHaveLength(3);
     expect(seen.batches).toBe(1);
   });
 });

@@ -2,7 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant } from "../helpers/api";
-import { defineProperty, ids, make, search } from "./helpers";
+import { defineProperty, ids, make, search, watched } from "./helpers";
 
 const eq = (propertyName: string, value: string) => ({ propertyName, operator: "EQ", value });
 
@@ -174,12 +174,25 @@ describe("search: isolation and cost", () => {
     expect((await search(b, "contacts", { filterGroups: [{ filters: [eq("email", "secret@a.test")] }] })).json).toEqual({ total: 0, results: [] });
   });
 
-  it("uses the account's list index, the email index for email equality, and the full-text index for a contact query", async () => {
-    const plan = async (q: string) =>
-      (await env.DB.prepare(`explain query plan ${q}`).all<{ detail: string }>()).results.map((r) => r.detail).join(" | ");
-    expect(await plan("select c.* from crm_objects c where c.portal_id = 1 and c.object_type = 'deals' and c.archived = 0 and (json_extract(c.properties, '$.\"x\"') = 'y') order by c.id asc")).toMatch(/USING INDEX crm_objects_list/);
-    expect(await plan("select c.* from crm_objects c where c.portal_id = 1 and c.object_type = 'contacts' and c.archived = 0 and (c.email = 'a@b.c') order by c.id asc")).toMatch(/crm_objects_contact_email|crm_objects_list/);
-    expect(await plan("select c.* from contact_search s cross join crm_objects c on c.id = s.rowid and +c.portal_id = 1 and +c.object_type = 'contacts' and +c.archived = 0 where contact_search match 'x' order by c.id")).toMatch(/VIRTUAL TABLE INDEX/);
+  it("answers a page in one statement: the account's list index, the email index, or the full-text index for a contact query", async () => {
+    const t = await tenant({ shard: "SHARD_1" });
+    await make(t, "contacts", { email: "plan@x.test", firstname: "Plan" });
+    /** The plan of the one search statement a request ran, with its own bound values. */
+    const planOf = async (body: unknown) => {
+      const seen = await watched("/crm/v3/objects/contacts/search", body, t.pat);
+      const searches = seen.statements.filter((s) => s.sql.includes("count(*) over ()"));
+      expect(searches).toHaveLength(1);
+      const rows = await env.SHARD_1.prepare(`explain query plan ${searches[0]!.sql}`).bind(...searches[0]!.params).all<{ detail: string }>();
+      return rows.results.map((r) => r.detail).join(" | ");
+    };
+    const byProperty = await planOf({ filterGroups: [{ filters: [eq("firstname", "plan")] }] });
+    expect(byProperty).toMatch(/SEARCH c USING INDEX crm_objects_list/);
+    expect(byProperty).not.toMatch(/SCAN c\b/);
+    const byEmail = await planOf({ filterGroups: [{ filters: [eq("email", "plan@x.test")] }] });
+    expect(byEmail).toMatch(/SEARCH c USING INDEX crm_objects_contact_email/);
+    const byQuery = await planOf({ query: "plan" });
+    expect(byQuery).toMatch(/SCAN s VIRTUAL TABLE INDEX/);
+    expect(byQuery).toMatch(/SEARCH c USING INTEGER PRIMARY KEY/);
   });
 });
 
