@@ -70,7 +70,7 @@ const fieldError = (at: string, message: string) =>
 /** A filter value as compared: a number (a date may be epoch milliseconds or ISO 8601), or text. */
 function param(kind: Kind, value: string, at: string, def: PropertyDef): SQL {
   if (kind === "number") {
-    const dated = def.type === "date" || def.type === "datetime" || COLUMNS[def.name] !== undefined;
+    const dated = def.type === "date" || def.type === "datetime";
     const n = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : dated ? Date.parse(value) : NaN;
     if (!Number.isFinite(n)) throw fieldError(at, `${JSON.stringify(value)} is not a ${dated ? "date (epoch milliseconds or ISO 8601)" : "number"}`);
     return sql`${n}`;
