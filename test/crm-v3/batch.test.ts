@@ -172,3 +172,32 @@ describe("cost", () => {
     expect(seen.batches).toBe(1);
   });
 });
+
+describe("every object type", () => {
+  const TYPES = ["contacts", "companies", "deals", "products", "line_items", "tickets"] as const;
+  it.each(TYPES)("%s: batch create, search, a custom property, batch archive", async (type) => {
+    const t = await tenant();
+    const prop = await call("POST", `/crm/v3/properties/${type}`, { token: t.pat, body: { name: "rank", label: "Rank", type: "number", fieldType: "number", groupName: "g" } });
+    expect(prop.status, prop.text).toBe(201);
+    const made = await batch(t.pat, type, "create", { inputs: [{ properties: { rank: "1" } }, { properties: { rank: "20" } }] });
+    expect(made.status, made.text).toBe(201);
+    const high = made.json.results.find((r: { properties: { rank: string } }) => r.properties.rank === "20").id;
+    const found = await call("POST", `/crm/v3/objects/${type}/search`, { token: t.pat, body: { filterGroups: [{ filters: [{ propertyName: "rank", operator: "GT", value: "3" }] }], properties: ["rank"] } });
+    expect(found.json.results.map((r: { id: string; properties: { rank: string } }) => [r.id, r.properties.rank])).toEqual([[high, "20"]]);
+    expect((await batch(t.pat, type, "archive", { inputs: made.json.results.map((r: { id: string }) => ({ id: r.id })) })).status).toBe(204);
+    expect((await call("POST", `/crm/v3/objects/${type}/search`, { token: t.pat, body: {} })).json.total).toBe(0);
+  });
+
+  it("batch create takes associations under the single create's rules", async () => {
+    const t = await tenant();
+    const company = await make(t, "companies", { name: "Acme" });
+    const spec = (id: string, typeId: number) => [{ to: { id }, types: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: typeId }] }];
+    const made = await batch(t.pat, "contacts", "create", { inputs: [{ properties: { firstname: "a" }, associations: spec(company, 279) }] });
+    expect(made.status, made.text).toBe(201);
+    const read = await call("GET", `/crm/v3/objects/contacts/${made.json.results[0].id}?associations=companies`, { token: t.pat });
+    expect(read.json.associations.companies.results.map((r: { id: string }) => r.id)).toEqual([company]);
+    const bad = await batch(t.pat, "contacts", "create", { inputs: [{ properties: { firstname: "b" } }, { properties: { firstname: "c" }, associations: spec(company, 3) }] });
+    const err = expectError(bad, 400, "VALIDATION_ERROR");
+    expect(JSON.stringify(err.errors)).toContain("inputs.1.associations.0.types.0.associationTypeId");
+  });
+});
