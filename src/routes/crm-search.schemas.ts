@@ -32,17 +32,18 @@ const count = (min: number, max: number, name: string, tooMany: string) =>
 
 export const searchBody = z
   .object({
-    filterGroups: z.array(group).max(SEARCH_LIMITS.groups, `at most ${SEARCH_LIMITS.groups} filterGroups`).default([]),
-    sorts: z.array(sort).max(1, "only one sort is allowed").default([]),
+    filterGroups: z.array(group).max(SEARCH_LIMITS.groups, `at most ${SEARCH_LIMITS.groups} filterGroups`).optional(),
+    sorts: z.array(sort).max(1, "only one sort is allowed").optional(),
     query: z.string().max(SEARCH_LIMITS.bodyChars).optional(),
     properties: z.array(z.string().max(200)).max(1000).optional(),
-    limit: count(1, SEARCH_LIMITS.pageSize, "limit", `limit is at most ${SEARCH_LIMITS.pageSize}`).default(10),
+    limit: count(1, SEARCH_LIMITS.pageSize, "limit", `limit is at most ${SEARCH_LIMITS.pageSize}`).optional().meta({ description: "10 when left out" }),
     after: count(0, MAX_TOTAL - 1, "after", `a search answers at most ${MAX_TOTAL} results; after must be below ${MAX_TOTAL}`)
       .optional()
       .meta({ description: `paging.next.after of the previous page; results past ${MAX_TOTAL} cannot be paged to` }),
   })
+  // No defaults above: the body measured here is the one sent, less spaces and unknown fields.
   .superRefine((b, ctx) => {
-    const total = b.filterGroups.reduce((n, g) => n + g.filters.length, 0);
+    const total = (b.filterGroups ?? []).reduce((n, g) => n + g.filters.length, 0);
     if (total > SEARCH_LIMITS.filters) {
       ctx.addIssue({ code: "custom", path: ["filterGroups"], message: `at most ${SEARCH_LIMITS.filters} filters in all (${total} given)` });
     }

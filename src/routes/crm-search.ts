@@ -25,7 +25,7 @@ function result(row: crm.CrmRow, names: string[]): z.input<typeof searchResult> 
 
 /** `"-prop"` is descending, `"prop"` ascending; the object form is taken as is. */
 function sortOf(sorts: z.output<typeof searchBody>["sorts"]): SearchInput["sort"] {
-  const s = sorts[0];
+  const s = sorts?.[0];
   if (s === undefined) return undefined;
   if (typeof s !== "string") return s;
   return s.startsWith("-") ? { propertyName: s.slice(1), direction: "DESCENDING" } : { propertyName: s, direction: "ASCENDING" };
@@ -46,10 +46,10 @@ export const crmSearchRoutes = [
       requireScopes(principal, [crm.scopeFor(type, "read")]);
       const after = body.after ?? 0;
       const { rows, total } = await searchObjects(db, portalOf(principal), type, {
-        filterGroups: body.filterGroups,
+        filterGroups: body.filterGroups ?? [],
         sort: sortOf(body.sorts),
         query: body.query,
-        limit: body.limit,
+        limit: body.limit ?? 10,
         after,
       });
       const names = body.properties?.length ? body.properties : DEFAULT_PROPERTIES[type];

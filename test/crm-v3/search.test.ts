@@ -158,6 +158,14 @@ describe("search: limits and bad input are 400s naming the field or the limit", 
     expect(`${err.message} ${JSON.stringify(err.errors ?? [])}`).toMatch(message);
   });
 
+  it("the body limit is on the body as sent: 3,000 characters pass, 3,001 do not", async () => {
+    const t = await tenant();
+    const body = (n: number) => ({ query: "x".repeat(n) }); // {"query":"…"} is 12 characters around the query
+    expect(JSON.stringify(body(2988))).toHaveLength(3000);
+    expect((await search(t, "contacts", body(2988))).status).toBe(200);
+    expect(expectError(await search(t, "contacts", body(2989)), 400, "VALIDATION_ERROR").message).toMatch(/at most 3000 characters \(3001 given\)/);
+  });
+
   it("an unknown object type is a 400 naming the types", async () => {
     const t = await tenant();
     const err = expectError(await search(t, "widgets", {}), 400, "VALIDATION_ERROR");
