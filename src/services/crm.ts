@@ -81,7 +81,8 @@ export async function runWrites(db: Db, portalId: number, statements: Statement[
       const holder = email ? await findContactByEmail(db, portalId, email) : undefined;
       if (holder) throw contactExists(holder.id);
     }
-    throw contactExists("unknown");
+    // The holder changed between the batch and this read (a concurrent write): no id to name.
+    throw conflict("Contact already exists");
   }
 }
 
