@@ -16,6 +16,7 @@ import { caller, logLine, type RateLog } from "./lib/observability";
 import type { Principal } from "./lib/principal";
 import type { Ctx, RouteDef } from "./lib/route";
 import { allRoutes } from "./routes";
+import { openapiRoutes } from "./routes/openapi";
 import { shardOfPrincipal, usageRecorder } from "./lib/usage";
 
 type Args = [Env, ExecutionContext];
@@ -137,7 +138,10 @@ function allowFor(methods: string[]): string {
   return order.filter((m) => all.has(m)).join(", ");
 }
 
-export function buildRouter(routes: RouteDef[] = allRoutes) {
+/** What the Worker serves: the route table and the document built over it. */
+export const servedRoutes: RouteDef[] = [...allRoutes, ...openapiRoutes];
+
+export function buildRouter(routes: RouteDef[] = servedRoutes) {
   const compiled = routes.map((r) => ({ method: r.method, re: compile(r.path) }));
   const router = dispatcher(routes, compiled);
   return {

@@ -6,6 +6,23 @@ export const objectTypeParam = z.enum(OBJECT_TYPES, { error: `objectType must be
 export const typeParams = z.object({ objectType: objectTypeParam });
 export const idParam = z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number);
 export const objectParams = typeParams.extend({ objectId: idParam });
+/** A record named by id, or by the property `idProperty` names (email on contacts); decoded. */
+export const recordParams = typeParams.extend({
+  objectId: z
+    .string()
+    .min(1)
+    .max(300)
+    .transform((raw, ctx) => {
+      try {
+        return decodeURIComponent(raw);
+      } catch {
+        ctx.addIssue({ code: "custom", message: "objectId is not a valid percent-encoded string" });
+        return z.NEVER;
+      }
+    }),
+});
+const idProperty = z.string().min(1).max(100).optional().meta({ description: "hs_object_id (default), or email on contacts: objectId is then that value" });
+export const idPropertyQuery = z.object({ idProperty });
 export const associationParams = objectParams.extend({ toObjectType: objectTypeParam, toObjectId: idParam });
 
 const propertyName = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.-]+$/, "property names are letters, digits, _ . -");
@@ -49,7 +66,7 @@ const acceptedReadParams = {
   archived: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; a deleted record is gone, so only live records are returned" }),
 };
 
-export const getQuery = z.object({ associations: typeList.optional(), ...acceptedReadParams });
+export const getQuery = z.object({ associations: typeList.optional(), idProperty, ...acceptedReadParams });
 export const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),
   after: z.string().regex(/^\d{1,15}$/, "after must be a cursor from paging.next.after").transform(Number).optional(),

@@ -4,12 +4,14 @@ import type { Db } from "../db/client";
 import type { ObjectType } from "../db/tables/crm";
 import type { AuthRule } from "../lib/auth";
 import { portalOf, requireScopes } from "../lib/auth";
-import { badRequest } from "../lib/errors";
+import { badRequest, notFound } from "../lib/errors";
 import { json, noContent } from "../lib/http";
 import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
 import { associationTarget } from "../services/association-types";
 import * as crm from "../services/crm";
+import { associateRecords, dissociateRecords } from "../services/crm/associations";
+import { idPropertyOf } from "../services/crm/batch";
 import * as s from "./crm-objects.schemas";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
@@ -43,12 +45,13 @@ export function present(row: crm.CrmRow, associations?: Partial<Record<ObjectTyp
  * type's HUBSPOT_DEFINED ids, and each target a live record of the id's type in this account; otherwise
  * 400 before anything is written. Reading the targets needs their read scope, as for the association PUT.
  */
-async function associationTargets(
+export async function associationTargets(
   db: Db,
   principal: Principal,
   portalId: number,
   from: ObjectType,
   input: NonNullable<z.output<typeof s.createBody>["associations"]>,
+  at = "",
 ): Promise<{ type: ObjectType; id: number }[]> {
   const wanted: { type: ObjectType; id: number; at: number }[] = [];
   input.forEach((a, i) => {
@@ -56,7 +59,7 @@ async function associationTargets(
       const to = associationTarget(from, t.associationTypeId);
       if (!to) {
         throw badRequest(`associationTypeId ${t.associationTypeId} is not a HUBSPOT_DEFINED association type from ${from}`, {
-          errors: [{ message: "unknown association type for this object type", in: "body", context: { propertyName: [`associations.${i}.types.${j}.associationTypeId`] } }],
+          errors: [{ message: "unknown association type for this object type", in: "body", context: { propertyName: [`${at}associations.${i}.types.${j}.associationTypeId`] } }],
         });
       }
       wanted.push({ type: to, id: Number(a.to.id), at: i });
@@ -70,12 +73,26 @@ async function associationTargets(
     const missing = ofType.filter((w) => !found.has(w.id));
     if (missing.length) {
       throw badRequest(`No ${type} with id ${missing.map((m) => m.id).join(", ")} in this account to associate with`, {
-        errors: missing.map((m) => ({ message: `${type} ${m.id} not found`, in: "body", context: { propertyName: [`associations.${m.at}.to.id`] } })),
+        errors: missing.map((m) => ({ message: `${type} ${m.id} not found`, in: "body", context: { propertyName: [`${at}associations.${m.at}.to.id`] } })),
       });
     }
   }
   const unique = new Map(wanted.map((w) => [`${w.type}:${w.id}`, { type: w.type, id: w.id }]));
   return [...unique.values()];
+}
+
+/** The record a path names: by id, or (contacts, `?idProperty=email`) by email; 404 when none is live. */
+async function recordOf(db: Db, portalId: number, type: ObjectType, key: string, idProperty: string | undefined): Promise<crm.CrmRow> {
+  const by = idPropertyOf(type, idProperty, "idProperty");
+  if (by === "email") {
+    const row = await crm.findContactByEmail(db, portalId, key);
+    if (!row) throw notFound("No contact has that email");
+    return row;
+  }
+  if (!/^\d{1,15}$/.test(key)) {
+    throw badRequest("objectId: must be a numeric id (or set idProperty)", { errors: [{ message: "objectId: must be a numeric id", in: "path", context: { propertyName: ["objectId"] } }] });
+  }
+  return crm.getObject(db, portalId, type, Number(key));
 }
 
 export const crmObjectRoutes = [
@@ -87,7 +104,10 @@ export const crmObjectRoutes = [
     auth: account,
     params: s.typeParams,
     body: s.createBody,
-    responses: { 201: { description: "Created", schema: s.objectResponse } },
+    responses: {
+      201: { description: "Created", schema: s.objectResponse },
+      409: { description: "A contact with the email exists: `Contact already exists. Existing ID: <id>` (CONFLICT)" },
+    },
     handler: async ({ db, principal, params, body, now }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
       const portalId = portalOf(principal);
@@ -129,13 +149,13 @@ export const crmObjectRoutes = [
     summary: "Read a record, optionally with its associations",
     tag,
     auth: account,
-    params: s.objectParams,
+    params: s.recordParams,
     query: s.getQuery,
     responses: { 200: { description: "The record", schema: s.objectResponse } },
     handler: async ({ db, principal, params, query }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
       const portalId = portalOf(principal);
-      const row = await crm.getObject(db, portalId, params.objectType, params.objectId);
+      const row = await recordOf(db, portalId, params.objectType, params.objectId, query.idProperty);
       const assoc = query.associations ? await crm.associationsOf(db, portalId, [row.id], query.associations) : undefined;
       return json(present(row, assoc?.get(row.id)));
     },
@@ -146,12 +166,18 @@ export const crmObjectRoutes = [
     summary: "Update a record's properties (an empty string clears one)",
     tag,
     auth: account,
-    params: s.objectParams,
+    params: s.recordParams,
+    query: s.idPropertyQuery,
     body: s.updateBody,
-    responses: { 200: { description: "The updated record", schema: s.objectResponse } },
-    handler: async ({ db, principal, params, body, now }) => {
+    responses: {
+      200: { description: "The updated record", schema: s.objectResponse },
+      409: { description: "Another contact holds the email: `Contact already exists. Existing ID: <id>` (CONFLICT)" },
+    },
+    handler: async ({ db, principal, params, query, body, now }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
-      const row = await crm.updateObject(db, portalOf(principal), params.objectType, params.objectId, body.properties, now);
+      const portalId = portalOf(principal);
+      const { id } = await recordOf(db, portalId, params.objectType, params.objectId, query.idProperty);
+      const row = await crm.updateObject(db, portalId, params.objectType, id, body.properties, now);
       return json(present(row));
     },
   }),
@@ -179,12 +205,7 @@ export const crmObjectRoutes = [
     responses: { 204: { description: "Associated" } },
     handler: async ({ db, principal, params }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "write"), crm.scopeFor(params.toObjectType, "read")]);
-      const portalId = portalOf(principal);
-      await crm.getObject(db, portalId, params.objectType, params.objectId);
-      await crm.getObject(db, portalId, params.toObjectType, params.toObjectId);
-      await db.batch(
-        crm.associateStatements(db, portalId, { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId }),
-      );
+      await associateRecords(db, portalOf(principal), { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId });
       return noContent();
     },
   }),
@@ -198,13 +219,8 @@ export const crmObjectRoutes = [
     responses: { 204: { description: "Removed" } },
     handler: async ({ db, principal, params }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
-      const portalId = portalOf(principal);
-      await crm.getObject(db, portalId, params.objectType, params.objectId);
       // Both ends must be this account's, as for PUT: another account's id is a 404, never a silent 204.
-      await crm.getObject(db, portalId, params.toObjectType, params.toObjectId);
-      await db.batch(
-        crm.dissociateStatements(db, portalId, { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId }),
-      );
+      await dissociateRecords(db, portalOf(principal), { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId });
       return noContent();
     },
   }),

@@ -1,4 +1,8 @@
-/** @module Every route of the Worker, in one list: dispatch, the 405 answer and OpenAPI all read it. */
+/**
+ * @module Every route of the Worker, in one list: dispatch, the 405 answer and OpenAPI all read it. The
+ * document route `/openapi.json` is built over this list (routes/openapi.ts imports it, not the reverse)
+ * and joins it in `servedRoutes` (src/router.ts).
+ */
 import type { RouteDef } from "../lib/route";
 import { adminRoutes } from "./admin";
 import { adminLifecycleRoutes } from "./admin-lifecycle";
@@ -7,12 +11,15 @@ import { contentRoutes } from "./content";
 import { cardRoutes } from "./cards";
 import { contactsV1Routes } from "./contacts-v1";
 import { docsRoutes } from "./docs";
+import { crmAssociationV4Routes } from "./crm-associations-v4";
+import { crmBatchRoutes } from "./crm-batch";
 import { crmObjectRoutes } from "./crm-objects";
+import { crmPropertyRoutes } from "./crm-properties";
+import { crmSearchRoutes } from "./crm-search";
 import { ecommRoutes } from "./ecomm";
 import { healthRoutes } from "./health";
 import { oauthRoutes } from "./oauth";
 import { oauthCallbackRoutes } from "./oauth-callback";
-import { openapiRoutes } from "./openapi";
 import { sessionRoutes } from "./session";
 import { timelineRoutes } from "./timeline";
 import { webRoutes } from "./web";
@@ -24,9 +31,13 @@ export const allRoutes: RouteDef[] = [
   ...oauthRoutes,
   ...oauthCallbackRoutes,
   ...contactsV1Routes,
+  // The literal paths (search, batch/*) before the `/:objectId` ones of the same prefix.
+  ...crmSearchRoutes,
+  ...crmBatchRoutes,
   ...crmObjectRoutes,
+  ...crmPropertyRoutes,
+  ...crmAssociationV4Routes,
   ...ecommRoutes,
-  ...openapiRoutes,
   ...docsRoutes,
   ...sessionRoutes,
   ...timelineRoutes,

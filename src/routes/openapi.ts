@@ -1,6 +1,7 @@
 /**
  * @module `GET /openapi.json`: an OpenAPI 3.1 document generated from the route table's zod schemas
- * (issue 2 §7). zod-openapi was chosen over chanfana because chanfana wants to own routing and the
+ * (issue 2 §7). This module depends on the table (routes/index.ts), never the reverse; its own route
+ * joins the table where the Worker is wired (src/router.ts `servedRoutes`). zod-openapi was chosen over chanfana because chanfana wants to own routing and the
  * handler classes; zod-openapi only reads schemas, so the route table stays the single description.
  */
 import { z } from "zod";
@@ -8,6 +9,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import type { RouteDef } from "../lib/route";
 import { DEFAULT_MAX_BODY, json } from "../lib/http";
 import { route } from "../lib/route";
+import { allRoutes } from "./index";
 import { errorEnvelope, operationResponses } from "./openapi.responses";
 
 /** Where the document says the API is when it is not served by a deployment (npm run dev, README). */
@@ -95,10 +97,8 @@ export const openapiRoutes = [
     tag: "Meta",
     auth: { kinds: [] },
     responses: { 200: { description: "OpenAPI 3.1 document", schema: z.record(z.string(), z.unknown()) } },
-    handler: async ({ url }) => {
-      // Imported lazily: the route table imports this module, so a static import would be circular.
-      const { allRoutes } = await import("./index");
-      cached ??= buildDocument(allRoutes);
+    handler: ({ url }) => {
+      cached ??= buildDocument([...allRoutes, ...openapiRoutes]);
       return json(withServers(cached, url.origin));
     },
   }),

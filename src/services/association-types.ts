@@ -35,3 +35,8 @@ export function associationTarget(from: ObjectType, typeId: number): ObjectType 
   const pair = BY_ID.get(typeId);
   return pair && pair.from === from ? pair.to : null;
 }
+
+/** The unlabeled HUBSPOT_DEFINED type id of a pair (v4 default associations and pages); null when none exists. */
+export function defaultTypeId(from: ObjectType, to: ObjectType): number | null {
+  return PAIRS.find(([f, t]) => f === from && t === to)?.[2] ?? null;
+}

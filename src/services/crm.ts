@@ -3,6 +3,7 @@
  * associate them. Every query is scoped by portalId; another account's id is simply not found.
  */
 import { and, asc, eq, gt, sql, type AnyColumn } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
 import { newId } from "../db/id-ranges";
 import { crmAssociations, crmObjects, type ObjectType } from "../db/tables/crm";
@@ -33,18 +34,22 @@ function isUniqueViolation(err: unknown): boolean {
 /** An empty string means "no value": it is never stored (PATCH uses it to clear a property). */
 const withoutEmpty = (props: Record<string, string>) => Object.fromEntries(Object.entries(props).filter(([, v]) => v !== ""));
 
+/** A record's write: its statements, to run in one db.batch (alone, or with other records' writes). */
+export type Statement = BatchItem<"sqlite">;
+
 /**
- * Creates a record and, in the same db.batch, its associations (issue 17 §2): the caller has checked that
- * every target is this account's. The new record's id is found by its guid inside the batch.
+ * The statements creating a record and its associations (issue 17 §2): the caller has checked that every
+ * target is this account's. The new record's id is found by its guid inside the batch; the first
+ * statement returns the row.
  */
-export async function createObject(
+export function createStatements(
   db: Db,
   portalId: number,
   type: ObjectType,
   input: Record<string, string>,
   now: number,
   associations: { type: ObjectType; id: number }[] = [],
-) {
+): [Statement, ...Statement[]] {
   const props = withoutEmpty(input);
   const guid = crypto.randomUUID();
   const insert = db
@@ -56,13 +61,43 @@ export async function createObject(
     db.insert(crmAssociations).values({ portalId, fromId: self, toType: to.type, toId: to.id }).onConflictDoNothing(),
     db.insert(crmAssociations).values({ portalId, fromId: to.id, toType: type, toId: self }).onConflictDoNothing(),
   ]);
+  return [insert, ...links];
+}
+
+/** The real service's words for a duplicate email, with the id integrators parse to fall back to an update. */
+export const contactExists = (existingId: number | string) =>
+  conflict(`Contact already exists. Existing ID: ${existingId}`);
+
+/**
+ * Runs the statements of one or more record writes in one db.batch. A unique-index violation (another
+ * contact holds one of `emails`) becomes the 409 naming the holder.
+ */
+export async function runWrites(db: Db, portalId: number, statements: Statement[], emails: (string | null)[]): Promise<unknown[]> {
+  if (statements.length === 0) return [];
   try {
-    const [rows] = await db.batch([insert, ...links]);
-    return rows[0]!;
+    return await db.batch(statements as [Statement, ...Statement[]]);
   } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`A contact with email ${props.email} already exists`);
-    throw err;
+    if (!isUniqueViolation(err)) throw err;
+    for (const email of emails) {
+      const holder = email ? await findContactByEmail(db, portalId, email) : undefined;
+      if (holder) throw contactExists(holder.id);
+    }
+    // The holder changed between the batch and this read (a concurrent write): no id to name.
+    throw conflict("Contact already exists");
   }
+}
+
+/** Creates a record and, in the same db.batch, its associations. */
+export async function createObject(
+  db: Db,
+  portalId: number,
+  type: ObjectType,
+  input: Record<string, string>,
+  now: number,
+  associations: { type: ObjectType; id: number }[] = [],
+) {
+  const [rows] = (await runWrites(db, portalId, createStatements(db, portalId, type, input, now, associations), [emailOf(type, input)])) as [CrmRow[]];
+  return rows[0]!;
 }
 
 export async function getObject(db: Db, portalId: number, type: ObjectType, id: number): Promise<CrmRow> {
@@ -92,6 +127,28 @@ function checkRecordSize(props: Record<string, string>) {
   }
 }
 
+/** The merged properties of a PATCH: an empty string clears a property. */
+export function mergeProperties(current: Record<string, string>, patch: Record<string, string>) {
+  const props = { ...current };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === "") delete props[k];
+    else props[k] = v;
+  }
+  checkRecordSize(props);
+  return props;
+}
+
+/** The statement updating a record read before (`current`) with a PATCH; it returns the row. */
+export function updateStatement(db: Db, portalId: number, current: CrmRow, patch: Record<string, string>, now: number) {
+  const props = mergeProperties(current.properties, patch);
+  const statement = db
+    .update(crmObjects)
+    .set({ properties: props, email: emailOf(current.objectType, props), updatedAt: now })
+    .where(and(eq(crmObjects.id, current.id), eq(crmObjects.portalId, portalId)))
+    .returning();
+  return { statement, email: emailOf(current.objectType, props) };
+}
+
 /** Merges properties; an empty string clears a property. */
 export async function updateObject(
   db: Db,
@@ -102,32 +159,21 @@ export async function updateObject(
   now: number,
 ): Promise<CrmRow> {
   const current = await getObject(db, portalId, type, id);
-  const props = { ...current.properties };
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === "") delete props[k];
-    else props[k] = v;
-  }
-  checkRecordSize(props);
-  try {
-    const row = await db
-      .update(crmObjects)
-      .set({ properties: props, email: emailOf(type, props), updatedAt: now })
-      .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId)))
-      .returning()
-      .get();
-    return row ?? current;
-  } catch (err) {
-    if (isUniqueViolation(err)) throw conflict(`A contact with email ${props.email} already exists`);
-    throw err;
-  }
+  const { statement, email } = updateStatement(db, portalId, current, patch, now);
+  const [rows] = (await runWrites(db, portalId, [statement], [email])) as [CrmRow[]];
+  return rows[0] ?? current;
 }
 
-export async function archiveObject(db: Db, portalId: number, type: ObjectType, id: number, now: number) {
-  await getObject(db, portalId, type, id);
-  await db
+/** The statement archiving a record read before. */
+export const archiveStatement = (db: Db, portalId: number, row: CrmRow, now: number) =>
+  db
     .update(crmObjects)
     .set({ archived: true, updatedAt: now })
-    .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId)));
+    .where(and(eq(crmObjects.id, row.id), eq(crmObjects.portalId, portalId)));
+
+export async function archiveObject(db: Db, portalId: number, type: ObjectType, id: number, now: number) {
+  const row = await getObject(db, portalId, type, id);
+  await runWrites(db, portalId, [archiveStatement(db, portalId, row, now)], []);
 }
 
 /** One page in id order; fetches limit + 1 rows to know whether another page exists. */

@@ -35,6 +35,8 @@ export interface World {
     bEmailContact: number;
     bEmail: string;
     bCompany: number;
+    /** The name of a custom contact property A defined (/crm/v3/properties). */
+    crmProperty: string;
     store: string;
     bStore: string;
     syncedExt: string;
@@ -88,6 +90,9 @@ export async function buildWorld(): Promise<World> {
   await ok(await call("POST", "/tracking/v1/identify", { token: a.pat, body: { utk, email } }));
   const bEmail = `${unique("b")}@b.example`;
   const bEmailContact = Number((await ok(await call("POST", "/crm/v3/objects/contacts", { token: b.pat, body: { properties: { email: bEmail } } }), 201)).id);
+  const crmProperty = `a_${unique("prop").toLowerCase()}`;
+  const propertyBody = { name: crmProperty, label: mark("crm-property"), type: "string", fieldType: "text", groupName: "contactinformation" };
+  await ok(await call("POST", "/crm/v3/properties/contacts", { token: a.pat, body: propertyBody }), 201);
 
   // Ecommerce bridge: a store, a synced object and a sync error, through the real consumer.
   await appSettings(a);
@@ -140,6 +145,7 @@ export async function buildWorld(): Promise<World> {
       bEmailContact,
       bEmail,
       bCompany,
+      crmProperty,
       store: storeId,
       bStore,
       syncedExt,
@@ -168,11 +174,15 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
   const byPrefix: [string, number][] = [["/blogs/", ids.blog], ["/blog-authors/", ids.author], ["/topics/", ids.topic], ["/blog-posts/", ids.post]];
   switch (name) {
     case "objectType":
+    case "fromObjectType":
       return r.path.includes("/sync/status/") ? "CONTACT" : "contacts";
     case "toObjectType":
       return "companies";
     case "objectId":
+    case "fromObjectId":
       return String(ids.contact);
+    case "propertyName":
+      return ids.crmProperty;
     case "toObjectId":
       return String(ids.company);
     case "storeId":

@@ -341,7 +341,7 @@ describe("@hubspot/api-client 14.0.1: what the Worker does not serve (docs/clien
     }
   });
 
-  it("getById/getPage: properties= does not narrow the answer and idProperty is not supported (400)", async () => {
+  it("getById/getPage: properties= does not narrow the answer; idProperty is email on contacts only (else 400)", async () => {
     const t = await tenant();
     const contacts = sdk(t).crm.contacts.basicApi;
     const c = await contacts.create({ properties: { email: "wide@example.com", firstname: "Wide" }, associations: [] });
@@ -349,9 +349,11 @@ describe("@hubspot/api-client 14.0.1: what the Worker does not serve (docs/clien
     expect(read.properties).toMatchObject({ email: "wide@example.com", firstname: "Wide" });
     const page = await contacts.getPage(10, undefined, ["email"]);
     expect(page.results[0]!.properties).toMatchObject({ firstname: "Wide" });
-    const byEmail = await rejection(contacts.getById("wide@example.com", undefined, undefined, undefined, false, "email"));
-    expect(byEmail.code).toBe(400);
-    expect(byEmail.body).toMatchObject({ category: "VALIDATION_ERROR" });
+    const byEmail = await contacts.getById("wide@example.com", undefined, undefined, undefined, false, "email");
+    expect(byEmail.id).toBe(c.id);
+    const byName = await rejection(contacts.getById("Wide", undefined, undefined, undefined, false, "firstname"));
+    expect(byName.code).toBe(400);
+    expect(byName.body).toMatchObject({ category: "VALIDATION_ERROR" });
   });
 
   it("a 429 reaches the SDK with policyName TEN_SECONDLY_ROLLING and Retry-After (reference §10 #5)", async () => {

@@ -36,6 +36,20 @@ const typeParams = (f: Fixtures) => ({ appId: f.t.appId, eventTypeId: f.eventTyp
 const crm = (f: Fixtures) => ({ objectType: "contacts", objectId: f.contact });
 const newContact = async (f: Fixtures) =>
   Number((await ok(api("POST", "/crm/v3/objects/contacts", { token: f.t.pat, json: { properties: { firstname: "x" } } }), 201)).json.id);
+/** The email of a fresh contact: a write giving it to another contact is the 409. */
+const emailContact = async (f: Fixtures) => {
+  const email = `${uniq("taken")}@example.com`;
+  await ok(api("POST", "/crm/v3/objects/contacts", { token: f.t.pat, json: { properties: { email } } }), 201);
+  return email;
+};
+const propertyName = () => uniq("p").toLowerCase().replace(/[^a-z0-9_]/g, "_");
+const propertyBody = (name: string) => ({ name, label: "P", type: "string", fieldType: "text", groupName: "contactinformation" });
+/** A fresh custom contact property, for the operations that change or archive one. */
+const customProperty = async (f: Fixtures) => {
+  const name = propertyName();
+  await ok(api("POST", "/crm/v3/properties/contacts", { token: f.t.pat, json: propertyBody(name) }), 201);
+  return name;
+};
 const importStarted = async (f: Fixtures) => (await ok(api("POST", `/extensions/ecomm/v2/stores/${encodeURIComponent(f.storeId)}/import`, { token: f.t.oauth }))).json.importStartedAt as number;
 const authorize = (f: Fixtures) => ({ client_id: f.t.clientId, redirect_uri: "http://127.0.0.1/callback", scope: "crm.objects.contacts.read" });
 const QUEUE_REFUSAL = "the sync queue refusing sendBatch is a platform fault, injected in test/reliability/queue-faults.test.ts";
@@ -283,17 +297,74 @@ export const CASES: Record<string, Case> = {
       },
     },
   },
-  "POST /crm/v3/objects/{objectType}": { ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { properties: { firstname: "x" } } }) },
+  "POST /crm/v3/objects/{objectType}": {
+    ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { properties: { firstname: "x" } } }),
+    errors: { 409: async (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { properties: { email: await emailContact(f) } } }) },
+  },
   "GET /crm/v3/objects/{objectType}": {
     ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, query: { limit: "2", properties: "email", archived: "false", associations: "companies" } }),
   },
   "GET /crm/v3/objects/{objectType}/{objectId}": { ok: (f) => ({ token: f.t.pat, params: crm(f), query: { propertiesWithHistory: "email" } }) },
-  "PATCH /crm/v3/objects/{objectType}/{objectId}": { ok: (f) => ({ token: f.t.pat, params: crm(f), json: { properties: { lastname: "y" } } }) },
+  "PATCH /crm/v3/objects/{objectType}/{objectId}": {
+    ok: (f) => ({ token: f.t.pat, params: crm(f), json: { properties: { lastname: "y" } } }),
+    errors: { 409: async (f) => ({ token: f.t.pat, params: { objectType: "contacts", objectId: await newContact(f) }, json: { properties: { email: await emailContact(f) } } }) },
+  },
   "DELETE /crm/v3/objects/{objectType}/{objectId}": { ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts", objectId: await newContact(f) } }) },
   "PUT /crm/v3/objects/{objectType}/{objectId}/associations/{toObjectType}/{toObjectId}": {
     ok: (f) => ({ token: f.t.pat, params: { ...crm(f), toObjectType: "companies", toObjectId: f.company } }),
   },
   "DELETE /crm/v3/objects/{objectType}/{objectId}/associations/{toObjectType}/{toObjectId}": {
+    ok: (f) => ({ token: f.t.pat, params: { ...crm(f), toObjectType: "companies", toObjectId: f.company } }),
+  },
+
+  // CRM v3 search, batch, properties and associations v4 (docs/crm-v3.md).
+  "POST /crm/v3/objects/{objectType}/search": {
+    ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { filterGroups: [{ filters: [{ propertyName: "firstname", operator: "HAS_PROPERTY" }] }], limit: 1 } }),
+  },
+  "POST /crm/v3/objects/{objectType}/batch/create": {
+    ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [{ properties: { firstname: "b" } }] } }),
+    errors: { 409: async (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [{ properties: { email: await emailContact(f) } }] } }) },
+  },
+  "POST /crm/v3/objects/{objectType}/batch/read": {
+    ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [{ id: String(f.contact) }], properties: ["email"] } }),
+    errors: { 207: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [{ id: String(f.contact) }, { id: "999999999" }] } }) },
+  },
+  "POST /crm/v3/objects/{objectType}/batch/update": {
+    ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [{ id: String(f.contact), properties: { lastname: "b" } }] } }),
+    errors: {
+      207: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [{ id: "999999999", properties: { lastname: "b" } }] } }),
+      409: async (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [{ id: String(await newContact(f)), properties: { email: await emailContact(f) } }] } }),
+    },
+  },
+  "POST /crm/v3/objects/{objectType}/batch/upsert": {
+    ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [{ id: `${uniq("up")}@example.com`, idProperty: "email", properties: { firstname: "u" } }] } }),
+  },
+  "POST /crm/v3/objects/{objectType}/batch/archive": {
+    ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [{ id: String(await newContact(f)) }] } }),
+  },
+  "GET /crm/v3/properties/{objectType}": { ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" } }) },
+  "POST /crm/v3/properties/{objectType}": {
+    ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: propertyBody(propertyName()) }),
+    errors: { 409: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: propertyBody("email") }) },
+  },
+  "GET /crm/v3/properties/{objectType}/{propertyName}": { ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts", propertyName: "email" } }) },
+  "PATCH /crm/v3/properties/{objectType}/{propertyName}": {
+    ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts", propertyName: await customProperty(f) }, json: { label: "Changed" } }),
+  },
+  "DELETE /crm/v3/properties/{objectType}/{propertyName}": {
+    ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts", propertyName: await customProperty(f) } }),
+  },
+  "PUT /crm/v4/objects/{objectType}/{objectId}/associations/{toObjectType}/{toObjectId}": {
+    ok: (f) => ({ token: f.t.pat, params: { ...crm(f), toObjectType: "companies", toObjectId: f.company }, json: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }] }),
+  },
+  "PUT /crm/v4/objects/{fromObjectType}/{fromObjectId}/associations/default/{toObjectType}/{toObjectId}": {
+    ok: (f) => ({ token: f.t.pat, params: { fromObjectType: "contacts", fromObjectId: f.contact, toObjectType: "companies", toObjectId: f.company } }),
+  },
+  "GET /crm/v4/objects/{objectType}/{objectId}/associations/{toObjectType}": {
+    ok: (f) => ({ token: f.t.pat, params: { ...crm(f), toObjectType: "companies" }, query: { limit: "10" } }),
+    errors: { 404: (f) => ({ token: f.t.pat, params: { objectType: "contacts", objectId: 999999999, toObjectType: "companies" } }) },
+  },
+  "DELETE /crm/v4/objects/{objectType}/{objectId}/associations/{toObjectType}/{toObjectId}": {
     ok: (f) => ({ token: f.t.pat, params: { ...crm(f), toObjectType: "companies", toObjectId: f.company } }),
   },
 

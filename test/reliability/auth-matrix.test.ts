@@ -41,6 +41,13 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
     "POST /crm/v3/objects/:objectType": { properties: {} },
     "PATCH /crm/v3/objects/:objectType/:objectId": { properties: {} },
     "POST /crm/v3/objects/:objectType/:objectId/cards/:cardId/actions": { userId: w.a.userId, action: ids.cardAction },
+    "POST /crm/v3/objects/:objectType/batch/create": { inputs: [{ properties: {} }] },
+    "POST /crm/v3/objects/:objectType/batch/read": { inputs: [{ id: String(ids.contact) }] },
+    "POST /crm/v3/objects/:objectType/batch/update": { inputs: [{ id: String(ids.contact), properties: {} }] },
+    "POST /crm/v3/objects/:objectType/batch/upsert": { inputs: [{ id: ids.contactEmail, idProperty: "email", properties: {} }] },
+    "POST /crm/v3/objects/:objectType/batch/archive": { inputs: [{ id: String(ids.contact) }] },
+    "POST /crm/v3/properties/:objectType": { name: "p", label: "P", type: "string", fieldType: "text", groupName: "g" },
+    "PUT /crm/v4/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }],
   };
   if (key(r) === "GET /crm/v3/objects/:objectType/:objectId/cards") path += `?userId=${w.a.userId}`;
   // The v1 contact batch reads and search take their keys in the query (issue 18).

@@ -11,7 +11,7 @@ import { BRIDGE, settingsBody } from "../ecomm/helpers";
 import { eventPath, typesPath } from "../timeline/helpers";
 
 /** Path parameters that name a kind of object rather than one object: they are not ids. */
-export const ENUM_PARAMS = new Set(["objectType", "toObjectType"]);
+export const ENUM_PARAMS = new Set(["objectType", "toObjectType", "fromObjectType"]);
 
 /** One request B makes on A's ids. */
 export interface Target {
@@ -111,8 +111,36 @@ export const FIXTURES: Record<string, Fixture> = {
   "DELETE /oauth/v1/refresh-tokens/:token": (w) => [{ path: `/oauth/v1/refresh-tokens/${w.a.oauth}` }, { path: `/oauth/v1/refresh-tokens/${w.a.pat}` }],
 
   // CRM records.
-  "GET /crm/v3/objects/:objectType/:objectId": (w) => [{ path: `/crm/v3/objects/contacts/${w.ids.contact}` }, { path: `/crm/v3/objects/companies/${w.ids.company}` }],
-  "PATCH /crm/v3/objects/:objectType/:objectId": (w) => [{ path: `/crm/v3/objects/contacts/${w.ids.contact}`, body: { properties: { firstname: "B was here" } } }],
+  "GET /crm/v3/objects/:objectType/:objectId": (w) => [
+    { path: `/crm/v3/objects/contacts/${w.ids.contact}` },
+    { path: `/crm/v3/objects/companies/${w.ids.company}` },
+    { path: `/crm/v3/objects/contacts/${enc(w.ids.contactEmail)}?idProperty=email` },
+  ],
+  "PATCH /crm/v3/objects/:objectType/:objectId": (w) => [
+    { path: `/crm/v3/objects/contacts/${w.ids.contact}`, body: { properties: { firstname: "B was here" } } },
+    { path: `/crm/v3/objects/contacts/${enc(w.ids.contactEmail)}?idProperty=email`, body: { properties: { firstname: "B was here" } } },
+  ],
+  // CRM v3 properties and associations v4: A's custom property, A's records (mixed with B's).
+  "GET /crm/v3/properties/:objectType/:propertyName": (w) => [{ path: `/crm/v3/properties/contacts/${w.ids.crmProperty}` }],
+  "PATCH /crm/v3/properties/:objectType/:propertyName": (w) => [{ path: `/crm/v3/properties/contacts/${w.ids.crmProperty}`, body: { label: "B was here" } }],
+  "DELETE /crm/v3/properties/:objectType/:propertyName": (w) => [{ path: `/crm/v3/properties/contacts/${w.ids.crmProperty}` }],
+  "PUT /crm/v4/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": (w) =>
+    [
+      `${w.ids.contact}/associations/companies/${w.ids.company}`,
+      `${w.ids.bContact}/associations/companies/${w.ids.company}`,
+      `${w.ids.contact}/associations/companies/${w.ids.bCompany}`,
+    ].map((p) => ({ path: `/crm/v4/objects/contacts/${p}`, body: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }] })),
+  "PUT /crm/v4/objects/:fromObjectType/:fromObjectId/associations/default/:toObjectType/:toObjectId": (w) => [
+    { path: `/crm/v4/objects/contacts/${w.ids.contact}/associations/default/companies/${w.ids.company}` },
+    { path: `/crm/v4/objects/contacts/${w.ids.bContact}/associations/default/companies/${w.ids.company}` },
+    { path: `/crm/v4/objects/contacts/${w.ids.contact}/associations/default/companies/${w.ids.bCompany}` },
+  ],
+  "GET /crm/v4/objects/:objectType/:objectId/associations/:toObjectType": (w) => [{ path: `/crm/v4/objects/contacts/${w.ids.contact}/associations/companies` }],
+  "DELETE /crm/v4/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": (w) => [
+    { path: `/crm/v4/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.company}` },
+    { path: `/crm/v4/objects/contacts/${w.ids.bContact}/associations/companies/${w.ids.company}` },
+    { path: `/crm/v4/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.bCompany}` },
+  ],
   "DELETE /crm/v3/objects/:objectType/:objectId": (w) => [{ path: `/crm/v3/objects/contacts/${w.ids.contact}` }],
   "PUT /crm/v3/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": (w) => [
     { path: `/crm/v3/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.company}` },
@@ -254,6 +282,12 @@ export const FIXTURES: Record<string, Fixture> = {
 
 /** Routes without an id in the path that take one in the query or body (the same rule applies). */
 export const BODY_ID_FIXTURES: Record<string, Fixture> = {
+  // CRM v3 batches: A's ids are reported as not found (207, no data) and archive ignores them (204).
+  "POST /crm/v3/objects/:objectType/batch/read": (w) => [{ path: "/crm/v3/objects/contacts/batch/read", body: { inputs: [{ id: String(w.ids.contact) }] }, status: 207 }],
+  "POST /crm/v3/objects/:objectType/batch/update": (w) => [
+    { path: "/crm/v3/objects/contacts/batch/update", body: { inputs: [{ id: String(w.ids.contact), properties: { firstname: "B was here" } }] }, status: 207 },
+  ],
+  "POST /crm/v3/objects/:objectType/batch/archive": (w) => [{ path: "/crm/v3/objects/contacts/batch/archive", body: { inputs: [{ id: String(w.ids.contact) }] }, status: 204 }],
   // Legacy v1 contacts (issue 18): A's ids in the query are left out of the map; in a batch write, a 400.
   "GET /contacts/v1/contact/vids/batch": (w) => [{ path: `${C1}/vids/batch?vid=${w.ids.contact}&vid=${w.ids.bContact}`, status: 200 }],
   "GET /contacts/v1/contact/emails/batch": (w) => [{ path: `${C1}/emails/batch?email=${enc(w.ids.contactEmail)}`, status: 200 }],

@@ -97,6 +97,20 @@ describe("POST /admin/v1/accounts/{portalId}/move", () => {
     ).rejects.toThrow(/ACCOUNT_FENCED/);
   });
 
+  it("moves the account's custom CRM property definitions, which search keeps using", { timeout: 60_000 }, async () => {
+    const t = await tenant({ shard: "SHARD_1" });
+    const body = { name: "moved_score", label: "Score", type: "number", fieldType: "number", groupName: "dealinformation" };
+    expect((await call("POST", "/crm/v3/properties/deals", { token: t.pat, body })).status).toBe(201);
+    const deal = (await call("POST", "/crm/v3/objects/deals", { token: t.pat, body: { properties: { moved_score: "7" } } })).json.id;
+    await admin("POST", `/admin/v1/accounts/${t.portalId}/move`, { shard: "SHARD_2" });
+    expect(await waitForMove(t.portalId)).toMatchObject({ shard: "SHARD_2" });
+    expect(await count(env.SHARD_2, "crm_properties", t.portalId)).toBe(1);
+    expect(await count(env.SHARD_1, "crm_properties", t.portalId)).toBe(0);
+    const filter = { propertyName: "moved_score", operator: "GT", value: "5" };
+    const found = await call("POST", "/crm/v3/objects/deals/search", { token: t.pat, body: { filterGroups: [{ filters: [filter] }] } });
+    expect(found.json.results.map((r: { id: string }) => r.id)).toEqual([deal]);
+  });
+
   it("a move that fails part-way leaves the account whole on its source, and says why", { timeout: 60_000 }, async () => {
     const t = await tenant({ shard: "SHARD_1" });
     const ids: string[] = [];

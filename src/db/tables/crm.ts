@@ -82,3 +82,38 @@ export const contactMerges = sqliteTable(
     index("contact_merges_email").on(t.portalId, t.mergedEmail),
   ],
 );
+
+/**
+ * Custom property definitions of one account and object type (`/crm/v3/properties/{objectType}`). The
+ * built-in properties are not stored (src/services/crm/properties.ts). A definition describes values
+ * records already hold in `crm_objects.properties`; archiving it deletes the definition, not the values.
+ */
+export const crmProperties = sqliteTable(
+  "crm_properties",
+  {
+    portalId: integer("portal_id").notNull(),
+    objectType: text("object_type", { enum: OBJECT_TYPES }).notNull(),
+    name: text("name").notNull(),
+    label: text("label").notNull(),
+    type: text("type").notNull(),
+    fieldType: text("field_type").notNull(),
+    groupName: text("group_name").notNull(),
+    description: text("description").notNull().default(""),
+    options: text("options", { mode: "json" }).$type<PropertyOption[]>().notNull(),
+    displayOrder: integer("display_order").notNull().default(-1),
+    hidden: integer("hidden", { mode: "boolean" }).notNull().default(false),
+    formField: integer("form_field", { mode: "boolean" }).notNull().default(false),
+    hasUniqueValue: integer("has_unique_value", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.portalId, t.objectType, t.name] })],
+);
+
+export interface PropertyOption {
+  label: string;
+  value: string;
+  description: string;
+  displayOrder: number;
+  hidden: boolean;
+}

@@ -21,6 +21,8 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   // Issue 18's merge records. Its FTS5 index `contact_search` is not copied: the triggers of crm_objects
   // rebuild it on the target as rows are inserted, and empty it on the source as rows are purged.
   byPortal("contact_merges"),
+  // Custom property definitions of /crm/v3/properties (no integer id: keyed by account, type and name).
+  byPortal("crm_properties"),
   byPortal("blogs"),
   byPortal("blog_authors"),
   byPortal("blog_topics"),

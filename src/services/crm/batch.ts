@@ -1,0 +1,208 @@
+/**
+ * @module `POST /crm/v3/objects/{objectType}/batch/{create,read,update,upsert,archive}` (docs/crm-v3.md
+ * "Batch"). Each batch reads what it needs in one query, then runs every record's write (the statements
+ * the single-record routes run, src/services/crm.ts) in ONE db.batch: all of it lands, or none of it.
+ * Inputs that name no record are reported as errors beside the results (the route's 207).
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import type { ObjectType } from "../../db/tables/crm";
+import { badRequest } from "../../lib/errors";
+import { crmRowFromRaw, type RawCrmRow } from "../contacts-v1";
+import * as crm from "../crm";
+
+/** One failure of a batch, in the real service's StandardError shape. */
+export interface BatchError {
+  status: "error";
+  category: string;
+  message: string;
+  context: Record<string, string[]>;
+  errors: never[];
+  links: Record<string, string>;
+}
+
+export interface BatchOutcome<T> {
+  results: T[];
+  errors: BatchError[];
+}
+
+/** How inputs name records: the record id, or (contacts) the email. */
+export type IdProperty = "hs_object_id" | "email";
+
+const inputError = (at: string, message: string) =>
+  badRequest(`${at}: ${message}`, { errors: [{ message: `${at}: ${message}`, in: "body", context: { propertyName: [at] } }] });
+
+/** The idProperty a type accepts: `hs_object_id` (the default) everywhere, `email` on contacts. */
+export function idPropertyOf(type: ObjectType, given: string | undefined, at: string): IdProperty {
+  if (given === undefined || given === "hs_object_id") return "hs_object_id";
+  if (given === "email" && type === "contacts") return "email";
+  throw inputError(at, `${JSON.stringify(given)} is not a unique property of ${type}; use hs_object_id${type === "contacts" ? " or email" : ""}`);
+}
+
+/** The key an id is matched on: the numeric id, or the lower-cased email. */
+function keyOf(idProperty: IdProperty, id: string, at: string): string {
+  if (idProperty === "email") return id.trim().toLowerCase();
+  if (!/^\d{1,15}$/.test(id)) throw inputError(at, "must be a numeric record id (or set idProperty)");
+  return String(Number(id));
+}
+
+/**
+ * The live records named by `ids` (one query), keyed as `keyOf` keys them. Email lookups state the partial
+ * index's condition with literals, so SQLite uses crm_objects_contact_email.
+ */
+export async function recordsById(db: Db, portalId: number, type: ObjectType, idProperty: IdProperty, keys: string[]): Promise<Map<string, crm.CrmRow>> {
+  if (keys.length === 0) return new Map();
+  const list = JSON.stringify(idProperty === "email" ? keys : keys.map(Number));
+  const rows =
+    idProperty === "email"
+      ? await db.all<RawCrmRow>(sql`select * from crm_objects where portal_id = ${portalId} and object_type = 'contacts' and archived = 0
+          and email is not null and email in (select value from json_each(${list}))`)
+      : await db.all<RawCrmRow>(sql`select * from crm_objects where portal_id = ${portalId} and object_type = ${type} and archived = 0
+          and id in (select value from json_each(${list}))`);
+  return new Map(rows.map(crmRowFromRaw).map((r) => [idProperty === "email" ? r.email! : String(r.id), r]));
+}
+
+/** Keys of the inputs, refusing a record named twice (its two writes would race inside one batch). */
+function distinctKeys(idProperty: IdProperty, ids: string[], field: (i: number) => string): string[] {
+  const seen = new Map<string, number>();
+  return ids.map((id, i) => {
+    const key = keyOf(idProperty, id, field(i));
+    const first = seen.get(key);
+    if (first !== undefined) throw inputError(field(i), `names the same record as inputs.${first}`);
+    seen.set(key, i);
+    return key;
+  });
+}
+
+const notFoundError = (type: ObjectType, ids: string[]): BatchError => ({
+  status: "error",
+  category: "OBJECT_NOT_FOUND",
+  message: `Could not get some ${type} objects, they may be deleted or not exist. Check that ids are valid.`,
+  context: { ids },
+  errors: [],
+  links: {},
+});
+
+export async function batchRead(db: Db, portalId: number, type: ObjectType, idProperty: IdProperty, ids: string[]): Promise<BatchOutcome<crm.CrmRow>> {
+  const keys = ids.map((id, i) => keyOf(idProperty, id, `inputs.${i}.id`));
+  const found = await recordsById(db, portalId, type, idProperty, [...new Set(keys)]);
+  const results = [...new Map(keys.flatMap((k) => (found.has(k) ? [[k, found.get(k)!] as const] : []))).values()];
+  const missing = ids.filter((_, i) => !found.has(keys[i]!));
+  return { results, errors: missing.length ? [notFoundError(type, missing)] : [] };
+}
+
+export interface CreateInput {
+  properties: Record<string, string>;
+  associations: { type: ObjectType; id: number }[];
+}
+
+/** Two inputs of one batch may not give a contact the same email (the unique index would refuse the batch). */
+function checkDistinctEmails(type: ObjectType, props: Record<string, string>[], field: (i: number) => string) {
+  const seen = new Map<string, number>();
+  props.forEach((p, i) => {
+    const email = crm.emailOf(type, p);
+    if (!email) return;
+    const first = seen.get(email);
+    if (first !== undefined) throw inputError(field(i), `the same email as inputs.${first}`);
+    seen.set(email, i);
+  });
+}
+
+/** Runs each record's statements in one db.batch; returns each record's row (its first statement's). */
+async function runRecordWrites(db: Db, portalId: number, writes: { statements: crm.Statement[]; email: string | null }[]): Promise<crm.CrmRow[]> {
+  const results = await crm.runWrites(db, portalId, writes.flatMap((w) => w.statements), writes.map((w) => w.email));
+  const rows: crm.CrmRow[] = [];
+  let at = 0;
+  for (const w of writes) {
+    rows.push((results[at] as crm.CrmRow[])[0]!);
+    at += w.statements.length;
+  }
+  return rows;
+}
+
+/** All or nothing: an email another contact holds is the single create's 409, naming that contact. */
+export async function batchCreate(db: Db, portalId: number, type: ObjectType, inputs: CreateInput[], now: number): Promise<crm.CrmRow[]> {
+  checkDistinctEmails(type, inputs.map((i) => i.properties), (i) => `inputs.${i}.properties.email`);
+  const emails = inputs.map((i) => crm.emailOf(type, i.properties)).filter((e): e is string => e !== null);
+  const held = await recordsById(db, portalId, type, "email", emails);
+  const holder = held.values().next().value;
+  if (holder) throw crm.contactExists(holder.id);
+  return runRecordWrites(
+    db,
+    portalId,
+    inputs.map((i) => ({ statements: crm.createStatements(db, portalId, type, i.properties, now, i.associations), email: crm.emailOf(type, i.properties) })),
+  );
+}
+
+export interface UpdateInput {
+  id: string;
+  idProperty: IdProperty;
+  properties: Record<string, string>;
+}
+
+/** Updates the records found; the others are errors. An email another contact holds is a 409 for the batch. */
+export async function batchUpdate(db: Db, portalId: number, type: ObjectType, inputs: UpdateInput[], now: number): Promise<BatchOutcome<crm.CrmRow>> {
+  const found = new Map<string, crm.CrmRow>();
+  const keys: string[] = [];
+  for (const idProperty of ["hs_object_id", "email"] as const) {
+    const idx = inputs.map((inp, i) => (inp.idProperty === idProperty ? i : -1)).filter((i) => i >= 0);
+    const ks = distinctKeys(idProperty, idx.map((i) => inputs[i]!.id), (j) => `inputs.${idx[j]}.id`);
+    idx.forEach((i, j) => (keys[i] = `${idProperty}:${ks[j]}`));
+    for (const [k, row] of await recordsById(db, portalId, type, idProperty, ks)) found.set(`${idProperty}:${k}`, row);
+  }
+  const rows = inputs.map((_, i) => found.get(keys[i]!));
+  const ids = new Set<number>();
+  rows.forEach((r, i) => {
+    if (!r) return;
+    if (ids.has(r.id)) throw inputError(`inputs.${i}.id`, "names a record another input names");
+    ids.add(r.id);
+  });
+  const present = inputs.flatMap((inp, i) => (rows[i] ? [{ inp, row: rows[i] }] : []));
+  // Two inputs setting one email; an email a record outside the inputs holds is the unique index's 409.
+  checkDistinctEmails(type, present.map((p) => p.inp.properties), (i) => `inputs.${inputs.indexOf(present[i]!.inp)}.properties.email`);
+  const writes = present.map(({ inp, row }) => {
+    const { statement, email } = crm.updateStatement(db, portalId, row, inp.properties, now);
+    return { statements: [statement], email };
+  });
+  const results = await runRecordWrites(db, portalId, writes);
+  const missing = inputs.filter((_, i) => !rows[i]).map((inp) => inp.id);
+  return { results, errors: missing.length ? [notFoundError(type, missing)] : [] };
+}
+
+/**
+ * Upsert by email (contacts): an existing contact is updated and keeps its id, a missing one is created
+ * with the email. `new` says which.
+ */
+export async function batchUpsert(
+  db: Db,
+  portalId: number,
+  type: ObjectType,
+  inputs: { id: string; properties: Record<string, string> }[],
+  now: number,
+): Promise<{ row: crm.CrmRow; created: boolean }[]> {
+  const keys = distinctKeys("email", inputs.map((i) => i.id), (i) => `inputs.${i}.id`);
+  keys.forEach((k, i) => {
+    if (!k) throw inputError(`inputs.${i}.id`, "an email is required");
+  });
+  const found = await recordsById(db, portalId, type, "email", keys);
+  const plans = inputs.map((inp, i) => {
+    const props = { ...inp.properties, email: inp.id.trim() };
+    const current = found.get(keys[i]!);
+    if (current) {
+      const { statement, email } = crm.updateStatement(db, portalId, current, props, now);
+      return { statements: [statement], email, created: false };
+    }
+    return { statements: crm.createStatements(db, portalId, type, props, now), email: crm.emailOf(type, props), created: true };
+  });
+  const rows = await runRecordWrites(db, portalId, plans);
+  return rows.map((row, i) => ({ row, created: plans[i]!.created }));
+}
+
+/** Archives the records found (ids of no live record of the account are ignored, as on the real service). */
+export async function batchArchive(db: Db, portalId: number, type: ObjectType, ids: string[], now: number): Promise<number> {
+  const keys = [...new Set(ids.map((id, i) => keyOf("hs_object_id", id, `inputs.${i}.id`)))];
+  const found = await recordsById(db, portalId, type, "hs_object_id", keys);
+  const statements = [...found.values()].map((row) => crm.archiveStatement(db, portalId, row, now));
+  await crm.runWrites(db, portalId, statements, []);
+  return statements.length;
+}

@@ -1,0 +1,253 @@
+/**
+ * @module Property definitions of `/crm/v3/properties/{objectType}`: the built-in properties of each
+ * object type (not stored) and an account's custom ones (`crm_properties`). Search accepts the names
+ * defined here; record writes accept any name, defined or not (docs/crm-v3.md "Properties").
+ */
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { crmProperties, type ObjectType, type PropertyOption } from "../../db/tables/crm";
+import { badRequest, conflict, notFound } from "../../lib/errors";
+
+export type PropertyType = "string" | "number" | "date" | "datetime" | "enumeration" | "bool";
+export const PROPERTY_TYPES = ["string", "number", "date", "datetime", "enumeration", "bool"] as const;
+export const FIELD_TYPES = ["textarea", "text", "date", "file", "number", "select", "radio", "checkbox", "booleancheckbox", "calculation_equation"] as const;
+
+export interface PropertyDef {
+  name: string;
+  label: string;
+  type: PropertyType;
+  fieldType: string;
+  groupName: string;
+  description: string;
+  options: PropertyOption[];
+  displayOrder: number;
+  hidden: boolean;
+  formField: boolean;
+  hasUniqueValue: boolean;
+  hubspotDefined: boolean;
+  createdAt?: number;
+  updatedAt?: number;
+}
+
+/** The group a type's built-in properties sit in (contacts: `contactinformation`, as on the real service). */
+export const DEFAULT_GROUP: Record<ObjectType, string> = {
+  contacts: "contactinformation",
+  companies: "companyinformation",
+  deals: "dealinformation",
+  products: "productinformation",
+  line_items: "lineiteminformation",
+  tickets: "ticketinformation",
+};
+
+/** System properties every record answers from its columns (src/routes/crm-objects.ts present). */
+const SYSTEM: [string, PropertyType][] = [
+  ["hs_object_id", "number"],
+  ["createdate", "datetime"],
+  ["lastmodifieddate", "datetime"],
+  ["hs_lastmodifieddate", "datetime"],
+];
+
+/** Built-in stored properties per type: name and type (strings unless said otherwise). */
+const BUILT_IN: Record<ObjectType, [string, PropertyType][]> = {
+  contacts: [
+    ["email", "string"], ["firstname", "string"], ["lastname", "string"], ["phone", "string"], ["mobilephone", "string"],
+    ["fax", "string"], ["company", "string"], ["website", "string"], ["jobtitle", "string"], ["address", "string"],
+    ["city", "string"], ["state", "string"], ["zip", "string"], ["country", "string"], ["hs_additional_emails", "string"],
+    ["lifecyclestage", "enumeration"],
+  ],
+  companies: [["name", "string"], ["domain", "string"], ["website", "string"], ["phone", "string"], ["city", "string"], ["country", "string"], ["industry", "string"], ["description", "string"]],
+  deals: [["dealname", "string"], ["amount", "number"], ["closedate", "datetime"], ["dealstage", "enumeration"], ["pipeline", "enumeration"], ["dealtype", "enumeration"], ["description", "string"]],
+  products: [["name", "string"], ["description", "string"], ["price", "number"], ["hs_sku", "string"]],
+  line_items: [["name", "string"], ["description", "string"], ["price", "number"], ["quantity", "number"], ["hs_sku", "string"], ["hs_product_id", "number"]],
+  tickets: [["subject", "string"], ["content", "string"], ["hs_pipeline", "enumeration"], ["hs_pipeline_stage", "enumeration"], ["hs_ticket_priority", "enumeration"], ["hs_ticket_category", "enumeration"]],
+};
+
+/** Search's default result properties per type (the real service's defaults). */
+export const DEFAULT_PROPERTIES: Record<ObjectType, string[]> = {
+  contacts: ["createdate", "email", "firstname", "hs_object_id", "lastmodifieddate", "lastname"],
+  companies: ["createdate", "domain", "hs_lastmodifieddate", "hs_object_id", "name"],
+  deals: ["amount", "closedate", "createdate", "dealname", "dealstage", "hs_lastmodifieddate", "hs_object_id", "pipeline"],
+  products: ["createdate", "description", "hs_lastmodifieddate", "hs_object_id", "name", "price"],
+  line_items: ["createdate", "hs_lastmodifieddate", "hs_object_id", "name", "price", "quantity"],
+  tickets: ["content", "createdate", "hs_lastmodifieddate", "hs_object_id", "hs_pipeline", "hs_pipeline_stage", "hs_ticket_priority", "subject"],
+};
+
+/** The properties `query` searches per type. */
+export const SEARCHABLE: Record<ObjectType, string[]> = {
+  contacts: ["firstname", "lastname", "email", "phone", "hs_additional_emails", "fax", "mobilephone", "company"],
+  companies: ["name", "website", "domain", "phone"],
+  deals: ["dealname", "pipeline", "dealstage", "description", "dealtype"],
+  products: ["name", "description", "price", "hs_sku"],
+  line_items: ["name", "description", "price", "quantity", "hs_sku"],
+  tickets: ["subject", "content", "hs_pipeline_stage", "hs_ticket_category"],
+};
+
+const labelOf = (name: string) => name.replace(/^hs_/, "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+const fieldTypeOf = (type: PropertyType) =>
+  ({ string: "text", number: "number", date: "date", datetime: "date", enumeration: "select", bool: "booleancheckbox" })[type];
+
+function builtIns(type: ObjectType): PropertyDef[] {
+  return [...SYSTEM, ...BUILT_IN[type]].map(([name, t], i) => ({
+    name,
+    label: labelOf(name),
+    type: t,
+    fieldType: fieldTypeOf(t),
+    groupName: DEFAULT_GROUP[type],
+    description: "",
+    options: [],
+    displayOrder: i,
+    hidden: false,
+    formField: !SYSTEM.some(([s]) => s === name),
+    hasUniqueValue: name === "hs_object_id",
+    hubspotDefined: true,
+  }));
+}
+
+const BUILT_IN_DEFS = new Map<ObjectType, Map<string, PropertyDef>>(
+  (Object.keys(BUILT_IN) as ObjectType[]).map((t) => [t, new Map(builtIns(t).map((d) => [d.name, d]))]),
+);
+
+export const isBuiltIn = (type: ObjectType, name: string) => BUILT_IN_DEFS.get(type)!.has(name);
+
+type Row = typeof crmProperties.$inferSelect;
+const fromRow = (r: Row): PropertyDef => ({
+  name: r.name,
+  label: r.label,
+  type: r.type as PropertyType,
+  fieldType: r.fieldType,
+  groupName: r.groupName,
+  description: r.description,
+  options: r.options,
+  displayOrder: r.displayOrder,
+  hidden: r.hidden,
+  formField: r.formField,
+  hasUniqueValue: r.hasUniqueValue,
+  hubspotDefined: false,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+const custom = (db: Db, portalId: number, type: ObjectType, name?: string) =>
+  db
+    .select()
+    .from(crmProperties)
+    .where(and(eq(crmProperties.portalId, portalId), eq(crmProperties.objectType, type), name === undefined ? undefined : eq(crmProperties.name, name)));
+
+/** Every property of the type: built-in first, then the account's custom ones by name (one query). */
+export async function listProperties(db: Db, portalId: number, type: ObjectType): Promise<PropertyDef[]> {
+  const rows = await custom(db, portalId, type).orderBy(asc(crmProperties.name)).all();
+  return [...BUILT_IN_DEFS.get(type)!.values(), ...rows.map(fromRow)];
+}
+
+/** Name → definition, for search's validation and typed comparisons. */
+export async function propertyMap(db: Db, portalId: number, type: ObjectType): Promise<Map<string, PropertyDef>> {
+  return new Map((await listProperties(db, portalId, type)).map((d) => [d.name, d]));
+}
+
+export async function getProperty(db: Db, portalId: number, type: ObjectType, name: string): Promise<PropertyDef> {
+  const builtIn = BUILT_IN_DEFS.get(type)!.get(name);
+  if (builtIn) return builtIn;
+  const row = await custom(db, portalId, type, name).get();
+  if (!row) throw notFound(`Property ${name} does not exist on ${type}`);
+  return fromRow(row);
+}
+
+export interface PropertyInput {
+  name: string;
+  label: string;
+  type: PropertyType;
+  fieldType: string;
+  groupName: string;
+  description?: string;
+  options?: Partial<PropertyOption>[];
+  displayOrder?: number;
+  hidden?: boolean;
+  formField?: boolean;
+  hasUniqueValue?: boolean;
+}
+
+const options = (input: Partial<PropertyOption>[] = []): PropertyOption[] =>
+  input.map((o, i) => ({ label: o.label ?? o.value ?? "", value: o.value ?? "", description: o.description ?? "", displayOrder: o.displayOrder ?? i, hidden: o.hidden ?? false }));
+
+/** An enumeration needs its options; other types take none. Field names in errors are the body's. */
+function checkOptions(type: PropertyType, opts: PropertyOption[] | undefined, given: boolean) {
+  if (type === "enumeration" && (!opts || opts.length === 0)) {
+    throw badRequest("An enumeration property needs at least one option", { errors: [{ message: "options: required for type enumeration", in: "body", context: { propertyName: ["options"] } }] });
+  }
+  if (type !== "enumeration" && given && opts && opts.length > 0) {
+    throw badRequest(`A ${type} property takes no options`, { errors: [{ message: `options: not allowed for type ${type}`, in: "body", context: { propertyName: ["options"] } }] });
+  }
+}
+
+export async function createProperty(db: Db, portalId: number, type: ObjectType, input: PropertyInput, now: number): Promise<PropertyDef> {
+  if (isBuiltIn(type, input.name)) throw conflict(`Property ${input.name} already exists on ${type} (built in)`);
+  const opts = options(input.options);
+  checkOptions(input.type, opts, input.options !== undefined);
+  const row = await db
+    .insert(crmProperties)
+    .values({
+      portalId,
+      objectType: type,
+      name: input.name,
+      label: input.label,
+      type: input.type,
+      fieldType: input.fieldType,
+      groupName: input.groupName,
+      description: input.description ?? "",
+      options: opts,
+      displayOrder: input.displayOrder ?? -1,
+      hidden: input.hidden ?? false,
+      formField: input.formField ?? false,
+      hasUniqueValue: input.hasUniqueValue ?? false,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing()
+    .returning()
+    .get();
+  if (!row) throw conflict(`Property ${input.name} already exists on ${type}`);
+  return fromRow(row);
+}
+
+export type PropertyPatch = Partial<Omit<PropertyInput, "name" | "hasUniqueValue">>;
+
+const readOnly = (type: ObjectType, name: string) =>
+  badRequest(`Property ${name} of ${type} is built in and cannot be changed or archived`, { errors: [{ message: "built-in property", in: "path", context: { propertyName: ["propertyName"] } }] });
+
+export async function updateProperty(db: Db, portalId: number, type: ObjectType, name: string, patch: PropertyPatch, now: number): Promise<PropertyDef> {
+  if (isBuiltIn(type, name)) throw readOnly(type, name);
+  const current = await getProperty(db, portalId, type, name);
+  const nextType = patch.type ?? current.type;
+  const opts = patch.options ? options(patch.options) : nextType === "enumeration" ? current.options : [];
+  checkOptions(nextType, opts, patch.options !== undefined);
+  const row = await db
+    .update(crmProperties)
+    .set({
+      ...(patch.label !== undefined ? { label: patch.label } : {}),
+      ...(patch.type !== undefined ? { type: patch.type } : {}),
+      ...(patch.fieldType !== undefined ? { fieldType: patch.fieldType } : {}),
+      ...(patch.groupName !== undefined ? { groupName: patch.groupName } : {}),
+      ...(patch.description !== undefined ? { description: patch.description } : {}),
+      ...(patch.displayOrder !== undefined ? { displayOrder: patch.displayOrder } : {}),
+      ...(patch.hidden !== undefined ? { hidden: patch.hidden } : {}),
+      ...(patch.formField !== undefined ? { formField: patch.formField } : {}),
+      options: opts,
+      updatedAt: now,
+    })
+    .where(and(eq(crmProperties.portalId, portalId), eq(crmProperties.objectType, type), eq(crmProperties.name, name)))
+    .returning()
+    .get();
+  if (!row) throw notFound(`Property ${name} does not exist on ${type}`);
+  return fromRow(row);
+}
+
+/** Deletes the definition; values records hold stay (and stay readable), but search no longer accepts the name. */
+export async function archiveProperty(db: Db, portalId: number, type: ObjectType, name: string): Promise<void> {
+  if (isBuiltIn(type, name)) throw readOnly(type, name);
+  const gone = await db
+    .delete(crmProperties)
+    .where(and(eq(crmProperties.portalId, portalId), eq(crmProperties.objectType, type), eq(crmProperties.name, name)))
+    .returning({ name: crmProperties.name })
+    .get();
+  if (!gone) throw notFound(`Property ${name} does not exist on ${type}`);
+}

@@ -1,0 +1,193 @@
+/**
+ * @module `POST /crm/v3/objects/{objectType}/search` (docs/crm-v3.md "Search"): filter groups ORed, the
+ * filters of a group ANDed, `query`, one sort and offset paging, compiled to ONE statement that also counts
+ * the matches (a window count). Without `query` the statement walks the account's records of the type in
+ * the `crm_objects_list` index; a contact `query` is driven by the full-text index `contact_search`
+ * (migration 0006) instead, each match one primary-key lookup, as the v1 search does.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
+import { badRequest } from "../../lib/errors";
+import { crmRowFromRaw, type RawCrmRow } from "../contacts-v1";
+import { matchExpression, searchWords } from "../contact-search";
+import type { CrmRow } from "../crm";
+import { propertyMap, SEARCHABLE, type PropertyDef } from "./properties";
+
+export const OPERATORS = ["EQ", "NEQ", "LT", "LTE", "GT", "GTE", "BETWEEN", "IN", "NOT_IN", "HAS_PROPERTY", "NOT_HAS_PROPERTY", "CONTAINS_TOKEN", "NOT_CONTAINS_TOKEN"] as const;
+export type Operator = (typeof OPERATORS)[number];
+
+export interface Filter {
+  propertyName: string;
+  operator: Operator;
+  value?: string;
+  highValue?: string;
+  values?: string[];
+}
+
+export interface SearchInput {
+  filterGroups: { filters: Filter[] }[];
+  sort?: { propertyName: string; direction: "ASCENDING" | "DESCENDING" };
+  query?: string;
+  limit: number;
+  /** Offset of the page's first result, from the previous page's `paging.next.after`. */
+  after: number;
+}
+
+/** At most this many results per query, whatever the paging (the real service's limit). */
+export const MAX_TOTAL = 10_000;
+
+/** How a value of the property compares: as a number (numbers, dates), case-sensitively, or case-insensitively. */
+type Kind = "number" | "exact" | "text";
+interface Operand {
+  /** The value as stored (text for JSON properties, integers for the columns). */
+  raw: SQL;
+  /** The value as compared. */
+  cmp: SQL;
+  kind: Kind;
+}
+
+/** Column-backed system properties; every other property is read from the record's JSON. */
+const COLUMNS: Record<string, SQL> = {
+  hs_object_id: sql`c.id`,
+  createdate: sql`c.created_at`,
+  lastmodifieddate: sql`c.updated_at`,
+  hs_lastmodifieddate: sql`c.updated_at`,
+};
+
+function operand(name: string, def: PropertyDef): Operand {
+  const column = COLUMNS[name];
+  if (column) return { raw: column, cmp: column, kind: "number" };
+  const raw = sql`json_extract(c.properties, ${`$."${name}"`})`;
+  if (def.type === "number" || def.type === "date" || def.type === "datetime") return { raw, cmp: sql`cast(${raw} as real)`, kind: "number" };
+  if (def.type === "enumeration") return { raw, cmp: raw, kind: "exact" };
+  return { raw, cmp: sql`lower(${raw})`, kind: "text" };
+}
+
+const fieldError = (at: string, message: string) =>
+  badRequest(`${at}: ${message}`, { errors: [{ message: `${at}: ${message}`, code: "INVALID_FILTER", in: "body", context: { propertyName: [at] } }] });
+
+/** A filter value as compared: a number (a date may be epoch milliseconds or ISO 8601), or text. */
+function param(kind: Kind, value: string, at: string, def: PropertyDef): SQL {
+  if (kind === "number") {
+    const dated = def.type === "date" || def.type === "datetime";
+    const n = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : dated ? Date.parse(value) : NaN;
+    if (!Number.isFinite(n)) throw fieldError(at, `${JSON.stringify(value)} is not a ${dated ? "date (epoch milliseconds or ISO 8601)" : "number"}`);
+    return sql`${n}`;
+  }
+  return sql`${kind === "text" ? value.toLowerCase() : value}`;
+}
+
+/** CONTAINS_TOKEN's pattern: `*` is a wildcard; without one, the token may sit anywhere in the value. */
+function likePattern(value: string): string {
+  const escaped = value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+  return escaped.includes("*") ? escaped.replace(/\*/g, "%") : `%${escaped}%`;
+}
+
+/** The `associations.{type}` pseudo-property: records associated with the given id(s). */
+const ASSOCIATION_TYPES: Record<string, ObjectType> = {
+  contact: "contacts", company: "companies", deal: "deals", product: "products", line_item: "line_items", ticket: "tickets",
+  ...Object.fromEntries(OBJECT_TYPES.map((t) => [t, t])),
+};
+
+function associationCondition(portalId: number, f: Filter, at: string): SQL {
+  const to = ASSOCIATION_TYPES[f.propertyName.slice("associations.".length)];
+  if (!to) throw fieldError(`${at}.propertyName`, `unknown association type in ${f.propertyName}`);
+  const ids = f.operator === "EQ" ? [f.value] : f.operator === "IN" ? f.values : undefined;
+  if (!ids || ids.length === 0) throw fieldError(`${at}.operator`, `${f.propertyName} takes EQ with a value or IN with values`);
+  if (ids.some((id) => !/^\d{1,15}$/.test(id ?? ""))) throw fieldError(`${at}.value`, "association filters take record ids");
+  return sql`exists (select 1 from crm_associations a where a.portal_id = ${portalId} and a.from_id = c.id and a.to_type = ${to}
+    and a.to_id in (select value from json_each(${JSON.stringify(ids.map(Number))})))`;
+}
+
+function condition(type: ObjectType, props: Map<string, PropertyDef>, portalId: number, f: Filter, at: string): SQL {
+  if (f.propertyName.startsWith("associations.")) return associationCondition(portalId, f, at);
+  const def = props.get(f.propertyName);
+  if (!def) throw fieldError(`${at}.propertyName`, `${type} has no property ${f.propertyName} (define it with /crm/v3/properties/${type})`);
+  const o = operand(f.propertyName, def);
+  const need = (key: "value" | "highValue"): string => {
+    const v = f[key];
+    if (v === undefined) throw fieldError(`${at}.${key}`, `required for ${f.operator}`);
+    return v;
+  };
+  const list = (): SQL => {
+    if (!f.values || f.values.length === 0) throw fieldError(`${at}.values`, `required for ${f.operator}`);
+    const values = f.values.map((v, i) => param(o.kind, v, `${at}.values.${i}`, def));
+    return sql`(${sql.join(values, sql`, `)})`;
+  };
+  // The contact email column is lower-cased and indexed (crm_objects_contact_email): equality uses it.
+  if (type === "contacts" && f.propertyName === "email" && f.operator === "EQ") return sql`c.email = ${need("value").trim().toLowerCase()}`;
+  switch (f.operator) {
+    case "EQ": return sql`${o.cmp} = ${param(o.kind, need("value"), `${at}.value`, def)}`;
+    case "NEQ": return sql`(${o.raw} is null or ${o.cmp} <> ${param(o.kind, need("value"), `${at}.value`, def)})`;
+    case "LT": return sql`${o.cmp} < ${param(o.kind, need("value"), `${at}.value`, def)}`;
+    case "LTE": return sql`${o.cmp} <= ${param(o.kind, need("value"), `${at}.value`, def)}`;
+    case "GT": return sql`${o.cmp} > ${param(o.kind, need("value"), `${at}.value`, def)}`;
+    case "GTE": return sql`${o.cmp} >= ${param(o.kind, need("value"), `${at}.value`, def)}`;
+    case "BETWEEN":
+      return sql`${o.cmp} between ${param(o.kind, need("value"), `${at}.value`, def)} and ${param(o.kind, need("highValue"), `${at}.highValue`, def)}`;
+    case "IN": return sql`${o.cmp} in ${list()}`;
+    case "NOT_IN": return sql`(${o.raw} is null or ${o.cmp} not in ${list()})`;
+    case "HAS_PROPERTY": return sql`${o.raw} is not null`;
+    case "NOT_HAS_PROPERTY": return sql`${o.raw} is null`;
+    case "CONTAINS_TOKEN": return sql`${o.raw} like ${likePattern(need("value"))} escape '\\'`;
+    case "NOT_CONTAINS_TOKEN": return sql`(${o.raw} is null or ${o.raw} not like ${likePattern(need("value"))} escape '\\')`;
+  }
+}
+
+/** `query` on a type without a full-text index: every word in one of the type's searchable properties. */
+function queryCondition(type: ObjectType, query: string): SQL | null {
+  const words = searchWords(query);
+  if (words.length === 0) return null;
+  const per = words.map((w) => {
+    const pattern = likePattern(w);
+    return sql`(${sql.join(SEARCHABLE[type].map((p) => sql`json_extract(c.properties, ${`$."${p}"`}) like ${pattern} escape '\\'`), sql` or `)})`;
+  });
+  return sql.join(per, sql` and `);
+}
+
+interface Raw extends RawCrmRow {
+  total: number;
+}
+
+/**
+ * One page of matches and their total. Sorting puts records without the sort property last, then ties
+ * in creation (id) order; without a sort, results come oldest first.
+ */
+export async function searchObjects(db: Db, portalId: number, type: ObjectType, input: SearchInput): Promise<{ rows: CrmRow[]; total: number }> {
+  const props = await propertyMap(db, portalId, type);
+  // A group without filters matches every record, as an empty AND does.
+  const groups = input.filterGroups.map((g, i) =>
+    g.filters.length ? sql`(${sql.join(g.filters.map((f, j) => condition(type, props, portalId, f, `filterGroups.${i}.filters.${j}`)), sql` and `)})` : sql`1`,
+  );
+  const conditions: SQL[] = groups.length ? [sql`(${sql.join(groups, sql` or `)})`] : [];
+  let order = sql`c.id asc`;
+  if (input.sort) {
+    const def = props.get(input.sort.propertyName);
+    if (!def) throw fieldError("sorts.0.propertyName", `${type} has no property ${input.sort.propertyName}`);
+    const o = operand(input.sort.propertyName, def);
+    order = sql`(${o.raw} is null), ${o.cmp} ${input.sort.direction === "DESCENDING" ? sql`desc` : sql`asc`}, c.id asc`;
+  }
+  const count = Math.min(input.limit, MAX_TOTAL - input.after);
+  const words = type === "contacts" && input.query ? searchWords(input.query) : [];
+  let from: SQL;
+  if (words.length) {
+    // CROSS JOIN and the unary + keep the FTS index as the outer loop (src/services/contact-search.ts).
+    from = sql`contact_search s cross join crm_objects c on c.id = s.rowid and +c.portal_id = ${portalId} and +c.object_type = 'contacts' and +c.archived = 0`;
+    conditions.unshift(sql`contact_search match ${matchExpression(portalId, words)}`);
+  } else {
+    from = sql`crm_objects c`;
+    conditions.unshift(sql`c.portal_id = ${portalId} and c.object_type = ${type} and c.archived = 0`);
+    const q = type !== "contacts" && input.query ? queryCondition(type, input.query) : null;
+    if (q) conditions.push(q);
+  }
+  const where = sql.join(conditions, sql` and `);
+  const rows = await db.all<Raw>(sql`select c.*, count(*) over () as total from ${from} where ${where} order by ${order} limit ${count} offset ${input.after}`);
+  let total = rows[0]?.total ?? 0;
+  if (rows.length === 0 && input.after > 0) {
+    // Past the end: the window count saw no rows, so count the matches on their own.
+    const [n] = await db.all<{ n: number }>(sql`select count(*) as n from ${from} where ${where}`);
+    total = n?.n ?? 0;
+  }
+  return { rows: rows.map(crmRowFromRaw), total };
+}
