@@ -8,6 +8,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/lib/crypto";
 import { EXPORT_FORMAT, EXPORT_PAGE_ROWS, pageRows, QUERY_BUDGET } from "../../src/services/account-export";
+import { asMover } from "../../src/services/moves/copy";
 import { ACCOUNT_CONTROL_TABLES, ACCOUNT_TABLES, type AccountTable } from "../../src/services/moves/tables";
 import { ADMIN, BASE, call, expectError, send, tenant } from "../helpers/api";
 import { accountD1 } from "../helpers/shards";
@@ -74,17 +75,25 @@ describe("GET /admin/v1/accounts/{portalId}/export", () => {
     const home = await accountD1(w.a.portalId);
     const away = home === env.SHARD_1 ? env.SHARD_2 : env.SHARD_1;
     const empty: string[] = [];
+    // The restore is a move's copy: the account's fence on the other database, as the mover sets it.
+    await away.prepare("insert into account_fences (portal_id, state, created_at) values (?, 'incoming', ?)").bind(w.a.portalId, Date.now()).run();
     for (const table of ACCOUNT_TABLES) {
       const rows = byTable.get(table.name) ?? [];
       if (rows.length === 0) empty.push(table.name);
       expect(sorted(rows), table.name).toEqual(sorted(await stored(home, table, w.a.portalId)));
-      // Restore into the other database, then read back.
-      for (const row of rows) {
-        const cols = Object.keys(row);
-        await away.prepare(`insert into ${table.name} (${cols.map((c) => `"${c}"`).join(", ")}) values (${cols.map(() => "?").join(", ")})`).bind(...Object.values(row)).run();
-      }
+      // Restore into the other database as the mover copies an account in (its ids are of the home range),
+      // then read back.
+      await asMover(
+        away,
+        w.a.portalId,
+        rows.map((row) => {
+          const cols = Object.keys(row);
+          return away.prepare(`insert into ${table.name} (${cols.map((c) => `"${c}"`).join(", ")}) values (${cols.map(() => "?").join(", ")})`).bind(...Object.values(row));
+        }),
+      );
       expect(sorted(await stored(away, table, w.a.portalId)), `${table.name} restored`).toEqual(sorted(rows));
     }
+    await away.prepare("delete from account_fences where portal_id = ?").bind(w.a.portalId).run();
     // The fixture must exercise every table, or the round trip proves nothing for the empty ones.
     expect(empty, "tables of the move's list without a row in the fixture").toEqual([]);
   });

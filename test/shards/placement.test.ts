@@ -145,9 +145,12 @@ describe("the placement policy", () => {
   });
 
   it("a new, empty shard fills gradually beside a full one: it gets most new accounts, not every one", async () => {
-    // SHARD_1 is the full shard: 40 accounts more than SHARD_2, which stands for the one just added.
+    // SHARD_1 is the full shard, SHARD_2 stands for the one just added: SHARD_1 holds at least 40 accounts more,
+    // and at least four times what SHARD_2 holds (other test files may have placed accounts on both), so that
+    // SHARD_2's weight is clearly the larger one whatever the totals are.
     const d = db();
-    while ((await countOn("SHARD_1")) - (await countOn("SHARD_2")) < 40) await createAccount(env, d, { name: unique(), shard: "SHARD_1" });
+    const gap = Math.max(40, 4 * (await countOn("SHARD_2")));
+    while ((await countOn("SHARD_1")) - (await countOn("SHARD_2")) < gap) await createAccount(env, d, { name: unique(), shard: "SHARD_1" });
     const random = seededRandom(29);
     const placed: string[] = [];
     for (let i = 0; i < 40; i++) {
