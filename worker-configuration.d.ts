@@ -12,6 +12,8 @@ declare namespace Cloudflare {
 		SHARD_2: D1Database;
 		USAGE: AnalyticsEngineDataset;
 		SYNC_QUEUE: Queue;
+		WEBHOOK_QUEUE: Queue;
+		WEBHOOK_RETRY_BASE_SECONDS: string;
 		ALLOW_LOOPBACK_OUTBOUND: string;
 		CREDENTIAL_CACHE_SECONDS: string;
 		ADMIN_TOKEN: string;

@@ -24,7 +24,7 @@ export function d1Bindings(toml = readFileSync("wrangler.toml", "utf8")) {
 }
 
 // A copy of ID_TABLES in src/db/id-ranges.ts: change both together.
-const ID_TABLES = ["crm_objects", "blogs", "blog_authors", "blog_topics", "blog_posts", "smtp_tokens", "ecomm_links", "ecomm_imports", "timeline_events"];
+const ID_TABLES = ["crm_objects", "blogs", "blog_authors", "blog_topics", "blog_posts", "smtp_tokens", "ecomm_links", "ecomm_imports", "timeline_events", "webhook_outbox"];
 const ID_RANGE = 100_000_000_000;
 
 const run = (cmd) => {

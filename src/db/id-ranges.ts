@@ -23,6 +23,7 @@ export const ID_TABLES: Record<string, string> = {
   ecomm_links: "id",
   ecomm_imports: "id",
   timeline_events: "row_id",
+  webhook_outbox: "id",
 };
 
 export const idBase = (shard: string) => shardOrdinal(shard) * ID_RANGE;

@@ -10,6 +10,7 @@ import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
 import { associationTarget } from "../services/association-types";
 import * as crm from "../services/crm";
+import { writeWithEvents } from "../services/webhooks/write";
 import * as s from "./crm-objects.schemas";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
@@ -88,11 +89,12 @@ export const crmObjectRoutes = [
     params: s.typeParams,
     body: s.createBody,
     responses: { 201: { description: "Created", schema: s.objectResponse } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
       const portalId = portalOf(principal);
       const targets = await associationTargets(db, principal, portalId, params.objectType, body.associations ?? []);
-      const row = await crm.createObject(db, portalId, params.objectType, body.properties, now, targets);
+      const row = await writeWithEvents(ctx, portalId, (outbox) => crm.createObject(db, portalId, params.objectType, body.properties, now, targets, outbox));
       return json(present(row), 201);
     },
   }),
@@ -149,9 +151,11 @@ export const crmObjectRoutes = [
     params: s.objectParams,
     body: s.updateBody,
     responses: { 200: { description: "The updated record", schema: s.objectResponse } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
-      const row = await crm.updateObject(db, portalOf(principal), params.objectType, params.objectId, body.properties, now);
+      const portalId = portalOf(principal);
+      const row = await writeWithEvents(ctx, portalId, (outbox) => crm.updateObject(db, portalId, params.objectType, params.objectId, body.properties, now, outbox));
       return json(present(row));
     },
   }),
@@ -163,9 +167,11 @@ export const crmObjectRoutes = [
     auth: account,
     params: s.objectParams,
     responses: { 204: { description: "Archived" } },
-    handler: async ({ db, principal, params, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, now } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
-      await crm.archiveObject(db, portalOf(principal), params.objectType, params.objectId, now);
+      const portalId = portalOf(principal);
+      await writeWithEvents(ctx, portalId, (outbox) => crm.archiveObject(db, portalId, params.objectType, params.objectId, now, outbox));
       return noContent();
     },
   }),

@@ -14,6 +14,8 @@ import { openapiRoutes } from "./openapi";
 import { sessionRoutes } from "./session";
 import { timelineRoutes } from "./timeline";
 import { webRoutes } from "./web";
+import { webhookRoutes } from "./webhooks";
+import { webhookDeliveryRoutes } from "./webhooks-deliveries";
 
 export const allRoutes: RouteDef[] = [
   ...adminRoutes,
@@ -28,6 +30,8 @@ export const allRoutes: RouteDef[] = [
   ...timelineRoutes,
   ...contentRoutes,
   ...cardRoutes,
+  ...webhookRoutes,
+  ...webhookDeliveryRoutes,
   ...webRoutes,
   ...healthRoutes,
 ];

@@ -7,8 +7,38 @@ import type { Db } from "../db/client";
 import { crmAssociations, crmObjects, type ObjectType } from "../db/tables/crm";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
+import { builderStatement, runRawBatch } from "../lib/d1-raw";
+import { webhookEventStatements } from "./webhooks/events";
+import type { Outbox } from "./webhooks/targets";
 
 export type CrmRow = typeof crmObjects.$inferSelect;
+
+/** A `crm_objects` row as raw SQL (`db.all`) returns it, before drizzle's mapping. */
+export interface RawCrmRow {
+  id: number;
+  portal_id: number;
+  object_type: CrmRow["objectType"];
+  properties: string;
+  email: string | null;
+  guid: string;
+  archived: number;
+  merged_into: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const crmRowFromRaw = (r: RawCrmRow): CrmRow => ({
+  id: r.id,
+  portalId: r.portal_id,
+  objectType: r.object_type,
+  properties: JSON.parse(r.properties) as Record<string, string>,
+  email: r.email,
+  guid: r.guid,
+  archived: Boolean(r.archived),
+  mergedInto: r.merged_into,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
 const SCOPE_OF: Record<ObjectType, { read: Scope; write: Scope }> = {
   contacts: { read: "crm.objects.contacts.read", write: "crm.objects.contacts.write" },
@@ -43,6 +73,7 @@ export async function createObject(
   input: Record<string, string>,
   now: number,
   associations: { type: ObjectType; id: number }[] = [],
+  outbox?: Outbox,
 ) {
   const props = withoutEmpty(input);
   const guid = crypto.randomUUID();
@@ -55,9 +86,11 @@ export async function createObject(
     db.insert(crmAssociations).values({ portalId, fromId: self, toType: to.type, toId: to.id }).onConflictDoNothing(),
     db.insert(crmAssociations).values({ portalId, fromId: to.id, toType: type, toId: self }).onConflictDoNothing(),
   ]);
+  // The record's webhook events follow its insert in the same batch (services/webhooks/events.ts).
+  const events = webhookEventStatements(db, outbox, [{ kind: "created", objectType: type, id: { fromEnd: 0 }, properties: props }]);
   try {
-    const [rows] = await db.batch([insert, ...links]);
-    return rows[0]!;
+    const [rows] = await runRawBatch(db, [builderStatement(db, insert), ...events, ...links.map((l) => builderStatement(db, l))]);
+    return crmRowFromRaw(rows!.results[0] as RawCrmRow);
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`A contact with email ${props.email} already exists`);
     throw err;
@@ -99,6 +132,7 @@ export async function updateObject(
   id: number,
   patch: Record<string, string>,
   now: number,
+  outbox?: Outbox,
 ): Promise<CrmRow> {
   const current = await getObject(db, portalId, type, id);
   const props = { ...current.properties };
@@ -107,26 +141,29 @@ export async function updateObject(
     else props[k] = v;
   }
   checkRecordSize(props);
+  const update = db
+    .update(crmObjects)
+    .set({ properties: props, email: emailOf(type, props), updatedAt: now })
+    .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId)))
+    .returning();
+  const events = webhookEventStatements(db, outbox, [{ kind: "updated", objectType: type, id, before: current.properties, after: props }]);
   try {
-    const row = await db
-      .update(crmObjects)
-      .set({ properties: props, email: emailOf(type, props), updatedAt: now })
-      .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId)))
-      .returning()
-      .get();
-    return row ?? current;
+    const [rows] = await runRawBatch(db, [builderStatement(db, update), ...events]);
+    const row = rows!.results[0] as RawCrmRow | undefined;
+    return row ? crmRowFromRaw(row) : current;
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`A contact with email ${props.email} already exists`);
     throw err;
   }
 }
 
-export async function archiveObject(db: Db, portalId: number, type: ObjectType, id: number, now: number) {
+export async function archiveObject(db: Db, portalId: number, type: ObjectType, id: number, now: number, outbox?: Outbox) {
   await getObject(db, portalId, type, id);
-  await db
+  const archive = db
     .update(crmObjects)
     .set({ archived: true, updatedAt: now })
     .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId)));
+  await runRawBatch(db, [builderStatement(db, archive), ...webhookEventStatements(db, outbox, [{ kind: "deleted", objectType: type, id }])]);
 }
 
 /** One page in id order; fetches limit + 1 rows to know whether another page exists. */

@@ -33,6 +33,8 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("ecomm_pending"),
   byPortal("timeline_events"),
   byPortal("timeline_utks"),
+  // Pending webhook events: a move carries them, so events of changes made before it are still sent.
+  byPortal("webhook_outbox"),
 ];
 
 /** Control-plane tables: they stay in DB and are never copied (docs/scaling.md lists both kinds). */
@@ -49,6 +51,11 @@ export const CONTROL_TABLES = [
   "timeline_event_types",
   "timeline_event_properties",
   "account_moves",
+  "webhook_settings",
+  "webhook_subscriptions",
+  "webhook_deliveries",
+  "webhook_attempts",
+  "webhook_inflight",
 ] as const;
 
 /**

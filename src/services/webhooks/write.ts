@@ -1,0 +1,24 @@
+/**
+ * @module How a request's write emits webhook events: read the account's targets (one control-plane query),
+ * let the write append its outbox statements to its own batch, then drain the outbox once the response is
+ * on its way. With no targets nothing more happens (no statement, no drain).
+ */
+import type { Db } from "../../db/client";
+import { drainSoon } from "./drain";
+import type { ChangeSource } from "./event-types";
+import { webhookOutbox, type Outbox } from "./targets";
+
+export interface WriteContext {
+  db: Db;
+  control: Db;
+  env: Env;
+  exec: ExecutionContext;
+  now: number;
+}
+
+export async function writeWithEvents<T>(c: WriteContext, portalId: number, write: (outbox: Outbox) => Promise<T>, source: ChangeSource = "API"): Promise<T> {
+  const outbox = await webhookOutbox(c.control, portalId, c.now, source);
+  const result = await write(outbox);
+  if (outbox.targets.length) drainSoon(c.exec, c.db, c.env);
+  return result;
+}
