@@ -21,7 +21,8 @@ if (spawnSync("node", ["scripts/migrate.mjs", "--local"], { stdio: "inherit" }).
 
 const dev = spawn(
   "npx",
-  ["wrangler", "dev", "--port", String(PORT), "--test-scheduled", "--var", "ALLOW_LOOPBACK_OUTBOUND:true"],
+  // Webhook retries a few seconds apart instead of spread over a day (docs/webhooks.md).
+  ["wrangler", "dev", "--port", String(PORT), "--test-scheduled", "--var", "ALLOW_LOOPBACK_OUTBOUND:true", "--var", "WEBHOOK_RETRY_BASE_SECONDS:5"],
   { stdio: ["inherit", "pipe", "inherit"] },
 );
 dev.stdout.pipe(process.stdout);
@@ -65,7 +66,7 @@ async function demoAccount() {
   }
   console.log("Seeding the demo account through the API (about half a minute: the ecommerce sync goes through the queue)...");
   const userEmail = olderDemo ? `demo-${Date.now().toString(36)}@example.com` : undefined;
-  const demo = await seedDemo({ baseUrl: BASE, adminToken, integratorUrl: integrator.url, userEmail, log: (l) => console.log(l) });
+  const demo = await seedDemo({ baseUrl: BASE, adminToken, integratorUrl: integrator.url, userEmail, log: (l) => console.log(l), onSecret: (s) => (secret = s) });
   secret = demo.clientSecret;
   return demo;
 }
