@@ -139,8 +139,7 @@ export const contactRecordRoutes = [
     handler: async (ctx) => {
       const { db, principal, params, body, now } = ctx;
       const portalId = portalOf(principal);
-      const row = await findOne(db, portalId, { vids: [params.vid] });
-      await writeWithEvents(ctx, portalId, (outbox) => updateContact(db, portalId, row, body.properties, now, outbox));
+      await writeWithEvents(ctx, portalId, async (outbox) => updateContact(db, portalId, await findOne(db, portalId, { vids: [params.vid] }), body.properties, now, outbox));
       return noContent();
     },
   }),
@@ -156,8 +155,7 @@ export const contactRecordRoutes = [
     handler: async (ctx) => {
       const { db, principal, params, body, now } = ctx;
       const portalId = portalOf(principal);
-      const row = await findOne(db, portalId, { emails: [params.email] });
-      await writeWithEvents(ctx, portalId, (outbox) => updateContact(db, portalId, row, body.properties, now, outbox));
+      await writeWithEvents(ctx, portalId, async (outbox) => updateContact(db, portalId, await findOne(db, portalId, { emails: [params.email] }), body.properties, now, outbox));
       return noContent();
     },
   }),

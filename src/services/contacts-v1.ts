@@ -9,8 +9,7 @@ import type { Db } from "../db/client";
 import { contactMerges, crmObjects } from "../db/tables/crm";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
 import { builderStatement, rawStatement, runRawBatch } from "../lib/d1-raw";
-import { webhookEventStatements, type RecordChange } from "./webhooks/events";
-import type { Outbox } from "./webhooks/targets";
+import { webhookEventStatements, type OutboxSource, type RecordChange } from "./webhooks/events";
 import { crmRowFromRaw, inJson, type CrmRow, type RawCrmRow } from "./crm";
 
 export { crmRowFromRaw, type RawCrmRow };
@@ -198,7 +197,7 @@ async function guarded<T>(db: Db, portalId: number, email: string | undefined, w
 }
 
 /** `POST /contacts/v1/contact`: a new contact; an email that a contact (or a merged-away one) has is the 409. */
-export async function createContact(db: Db, portalId: number, patch: PropertyPatch, now: number, outbox?: Outbox): Promise<CrmRow> {
+export async function createContact(db: Db, portalId: number, patch: PropertyPatch, now: number, outbox?: OutboxSource): Promise<CrmRow> {
   checkEmailProperty(patch);
   const props = applyPatch({}, patch);
   if (props.email) {
@@ -209,7 +208,7 @@ export async function createContact(db: Db, portalId: number, patch: PropertyPat
     .insert(crmObjects)
     .values({ portalId, objectType: "contacts", properties: props, email: props.email ? lowerEmail(props.email) : null, guid: crypto.randomUUID(), createdAt: now, updatedAt: now })
     .returning();
-  const events = webhookEventStatements(db, outbox, [{ kind: "created", objectType: "contacts", id: { fromEnd: 0 }, properties: props }]);
+  const events = await webhookEventStatements(db, outbox, [{ kind: "created", objectType: "contacts", id: { fromEnd: 0 }, properties: props }]);
   return guarded(db, portalId, props.email, async () => {
     const [rows] = await runRawBatch(db, [builderStatement(db, insert), ...events]);
     return crmRowFromRaw(rows!.results[0] as RawCrmRow);
@@ -217,19 +216,19 @@ export async function createContact(db: Db, portalId: number, patch: PropertyPat
 }
 
 /** Updates a live contact found beforehand (its id is the survivor's). One statement. */
-export async function updateContact(db: Db, portalId: number, row: CrmRow, patch: PropertyPatch, now: number, outbox?: Outbox): Promise<void> {
+export async function updateContact(db: Db, portalId: number, row: CrmRow, patch: PropertyPatch, now: number, outbox?: OutboxSource): Promise<void> {
   checkEmailProperty(patch);
   const props = applyPatch(row.properties, patch);
   const update = db
     .update(crmObjects)
     .set({ properties: props, email: props.email ? lowerEmail(props.email) : null, updatedAt: now })
     .where(and(eq(crmObjects.id, row.id), eq(crmObjects.portalId, portalId), eq(crmObjects.archived, false)));
-  const events = webhookEventStatements(db, outbox, [{ kind: "updated", objectType: "contacts", id: row.id, before: row.properties, after: props }]);
+  const events = await webhookEventStatements(db, outbox, [{ kind: "updated", objectType: "contacts", id: row.id, before: row.properties, after: props }]);
   await guarded(db, portalId, props.email, () => runRawBatch(db, [builderStatement(db, update), ...events]));
 }
 
 /** `createOrUpdate/email/{email}`: the contact with that email (or merged-away email), else a new one. */
-export async function createOrUpdateByEmail(db: Db, portalId: number, email: string, patch: PropertyPatch, now: number, outbox?: Outbox) {
+export async function createOrUpdateByEmail(db: Db, portalId: number, email: string, patch: PropertyPatch, now: number, outbox?: OutboxSource) {
   if (!isValidEmail(email)) throw invalidEmail(email);
   const [found] = await findContacts(db, portalId, { emails: [email] });
   if (found) {
@@ -253,7 +252,7 @@ export interface BatchEntry {
  * contact, `UPDATE … FROM json_each`) run in one `db.batch`, so a failure writes nothing. Entries naming the
  * same contact are applied in order. A bad entry (invalid email, unknown vid) is a 400 naming its index.
  */
-export async function batchCreateOrUpdate(db: Db, portalId: number, entries: BatchEntry[], now: number, outbox?: Outbox) {
+export async function batchCreateOrUpdate(db: Db, portalId: number, entries: BatchEntry[], now: number, outbox?: OutboxSource) {
   entries.forEach((e, index) => {
     if (e.email !== undefined && !isValidEmail(e.email)) throw invalidEmail(e.email, { index: [String(index)] });
     checkEmailProperty(e.properties, { index: [String(index)] });
@@ -295,10 +294,10 @@ export async function batchCreateOrUpdate(db: Db, portalId: number, entries: Bat
       from json_each(${changed}) j
       where crm_objects.id = j.value ->> 'id' and +crm_objects.portal_id = ${portalId} and +crm_objects.archived = 0`),
     // Right after the insert: new contacts got consecutive ids in insertion order, the last one in the sequence.
-    ...webhookEventStatements(db, outbox, [
+    ...(await webhookEventStatements(db, outbox, [
       ...[...inserts.values()].map((properties, k): RecordChange => ({ kind: "created", objectType: "contacts", id: { fromEnd: inserts.size - 1 - k }, properties })),
       ...[...updates].map(([id, after]): RecordChange => ({ kind: "updated", objectType: "contacts", id, before: before.get(id) ?? {}, after })),
-    ]),
+    ])),
   ];
   try {
     await runRawBatch(db, statements);
@@ -310,12 +309,12 @@ export async function batchCreateOrUpdate(db: Db, portalId: number, entries: Bat
 }
 
 /** `DELETE /contacts/v1/contact/vid/{vid}`: archives the live contact (a merged-away vid is not one). */
-export async function deleteContact(db: Db, portalId: number, vid: number, now: number, outbox?: Outbox) {
+export async function deleteContact(db: Db, portalId: number, vid: number, now: number, outbox?: OutboxSource) {
   const archive = db
     .update(crmObjects)
     .set({ archived: true, updatedAt: now })
     .where(and(eq(crmObjects.id, vid), eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, "contacts"), eq(crmObjects.archived, false)));
-  const events = webhookEventStatements(db, outbox, [{ kind: "deleted", objectType: "contacts", id: vid }]);
+  const events = await webhookEventStatements(db, outbox, [{ kind: "deleted", objectType: "contacts", id: vid }]);
   if (!events.length) {
     const res = await archive.run();
     if (!res.meta.changes) throw contactNotFound();

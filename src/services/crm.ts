@@ -8,8 +8,7 @@ import { crmAssociations, crmObjects, type ObjectType } from "../db/tables/crm";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
 import { builderStatement, runRawBatch } from "../lib/d1-raw";
-import { webhookEventStatements } from "./webhooks/events";
-import type { Outbox } from "./webhooks/targets";
+import { webhookEventStatements, type OutboxSource } from "./webhooks/events";
 
 export type CrmRow = typeof crmObjects.$inferSelect;
 
@@ -73,7 +72,7 @@ export async function createObject(
   input: Record<string, string>,
   now: number,
   associations: { type: ObjectType; id: number }[] = [],
-  outbox?: Outbox,
+  outbox?: OutboxSource,
 ) {
   const props = withoutEmpty(input);
   const guid = crypto.randomUUID();
@@ -87,7 +86,7 @@ export async function createObject(
     db.insert(crmAssociations).values({ portalId, fromId: to.id, toType: type, toId: self }).onConflictDoNothing(),
   ]);
   // The record's webhook events follow its insert in the same batch (services/webhooks/events.ts).
-  const events = webhookEventStatements(db, outbox, [{ kind: "created", objectType: type, id: { fromEnd: 0 }, properties: props }]);
+  const events = await webhookEventStatements(db, outbox, [{ kind: "created", objectType: type, id: { fromEnd: 0 }, properties: props }]);
   try {
     const [rows] = await runRawBatch(db, [builderStatement(db, insert), ...events, ...links.map((l) => builderStatement(db, l))]);
     return crmRowFromRaw(rows!.results[0] as RawCrmRow);
@@ -132,7 +131,7 @@ export async function updateObject(
   id: number,
   patch: Record<string, string>,
   now: number,
-  outbox?: Outbox,
+  outbox?: OutboxSource,
 ): Promise<CrmRow> {
   const current = await getObject(db, portalId, type, id);
   const props = { ...current.properties };
@@ -146,7 +145,7 @@ export async function updateObject(
     .set({ properties: props, email: emailOf(type, props), updatedAt: now })
     .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId)))
     .returning();
-  const events = webhookEventStatements(db, outbox, [{ kind: "updated", objectType: type, id, before: current.properties, after: props }]);
+  const events = await webhookEventStatements(db, outbox, [{ kind: "updated", objectType: type, id, before: current.properties, after: props }]);
   try {
     const [rows] = await runRawBatch(db, [builderStatement(db, update), ...events]);
     const row = rows!.results[0] as RawCrmRow | undefined;
@@ -157,13 +156,13 @@ export async function updateObject(
   }
 }
 
-export async function archiveObject(db: Db, portalId: number, type: ObjectType, id: number, now: number, outbox?: Outbox) {
+export async function archiveObject(db: Db, portalId: number, type: ObjectType, id: number, now: number, outbox?: OutboxSource) {
   await getObject(db, portalId, type, id);
   const archive = db
     .update(crmObjects)
     .set({ archived: true, updatedAt: now })
     .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId)));
-  await runRawBatch(db, [builderStatement(db, archive), ...webhookEventStatements(db, outbox, [{ kind: "deleted", objectType: type, id }])]);
+  await runRawBatch(db, [builderStatement(db, archive), ...(await webhookEventStatements(db, outbox, [{ kind: "deleted", objectType: type, id }]))]);
 }
 
 /** One page in id order; fetches limit + 1 rows to know whether another page exists. */

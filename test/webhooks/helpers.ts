@@ -46,8 +46,11 @@ export async function waitFor(path: string, done: (d: Delivered[]) => boolean, t
   }
 }
 
-/** Every event the receiver got on `path`, in order of arrival. */
-export const eventsOf = (d: Delivered[]) => d.flatMap((x) => x.events);
+/**
+ * Every event the receiver got on `path`, in eventId order: the order of the writes (ids grow), whatever
+ * the order the deliveries arrived in (the real service does not order them either).
+ */
+export const eventsOf = (d: Delivered[]) => d.flatMap((x) => x.events).sort((a, b) => (a.eventId as number) - (b.eventId as number));
 
 /** Waits until `n` events arrived; then a short quiet time, so nothing more is on its way. */
 export async function waitForEvents(path: string, n: number, timeoutMs?: number) {

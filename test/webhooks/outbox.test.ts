@@ -87,8 +87,8 @@ describe("the outbox", () => {
     const db = await accountDb((await tenant()).portalId);
     const target = { portalId: 1, appId: 2, subscriptionId: 3, eventType: "contact.propertyChange", propertyName: "firstname" };
     const outbox = { portalId: 1, targets: [target], now: 0, source: "API" as const };
-    expect(webhookEventStatements(db, undefined, [{ kind: "deleted", objectType: "contacts", id: 1 }])).toEqual([]);
-    expect(webhookEventStatements(db, { ...outbox, targets: [] }, [{ kind: "deleted", objectType: "contacts", id: 1 }])).toEqual([]);
+    expect(await webhookEventStatements(db, undefined, [{ kind: "deleted", objectType: "contacts", id: 1 }])).toEqual([]);
+    expect(await webhookEventStatements(db, { ...outbox, targets: [] }, [{ kind: "deleted", objectType: "contacts", id: 1 }])).toEqual([]);
     // A company change does not match a contact subscription; an unchanged value is no change.
     expect(webhookEventRows(outbox, [{ kind: "created", objectType: "companies", id: 1, properties: { firstname: "x" } }])).toEqual([]);
     expect(webhookEventRows(outbox, [{ kind: "updated", objectType: "contacts", id: 1, before: { firstname: "x" }, after: { firstname: "x", lastname: "y" } }])).toEqual([]);

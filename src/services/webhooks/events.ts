@@ -72,8 +72,15 @@ export function webhookEventRows(outbox: Outbox, changes: RecordChange[]): Row[]
   return changes.flatMap((c) => rowsOf(relevant, c));
 }
 
+/**
+ * The outbox of a write, or its read still under way (writeWithEvents starts it beside the write's own
+ * reads, so it costs no extra round trip there); undefined emits nothing.
+ */
+export type OutboxSource = Outbox | Promise<Outbox> | undefined;
+
 /** The statements that add the changes' events to the outbox; append them to the change's own batch. */
-export function webhookEventStatements(db: Db, outbox: Outbox | undefined, changes: RecordChange[]): D1PreparedStatement[] {
+export async function webhookEventStatements(db: Db, source: OutboxSource, changes: RecordChange[]): Promise<D1PreparedStatement[]> {
+  const outbox = await source;
   if (!outbox) return [];
   const rows = webhookEventRows(outbox, changes);
   const out: D1PreparedStatement[] = [];

@@ -16,9 +16,15 @@ export interface WriteContext {
   now: number;
 }
 
-export async function writeWithEvents<T>(c: WriteContext, portalId: number, write: (outbox: Outbox) => Promise<T>, source: ChangeSource = "API"): Promise<T> {
-  const outbox = await webhookOutbox(c.control, portalId, c.now, source);
+/**
+ * The targets' read starts before the write and runs beside the write's own reads: the write awaits it
+ * (webhookEventStatements) only when it builds its batch.
+ */
+export async function writeWithEvents<T>(c: WriteContext, portalId: number, write: (outbox: Promise<Outbox>) => Promise<T>, source: ChangeSource = "API"): Promise<T> {
+  const outbox = webhookOutbox(c.control, portalId, c.now, source);
+  // A write that fails before it awaits the read must not leave the read's failure unhandled.
+  outbox.catch(() => undefined);
   const result = await write(outbox);
-  if (outbox.targets.length) drainSoon(c.exec, c.db, c.env);
+  if ((await outbox).targets.length) drainSoon(c.exec, c.db, c.env);
   return result;
 }
