@@ -62,6 +62,8 @@ function workersProject(name: string, include: string[], exclude: string[], isol
             TEST_MIGRATIONS: migrations,
             ADMIN_TOKEN: "test-admin-token",
             ALLOW_LOOPBACK_OUTBOUND: "true",
+            // App webhooks: failed deliveries are retried at once (the schedule itself is unit-tested).
+            WEBHOOK_RETRY_BASE_SECONDS: "0",
             // Property-based suite (test/fuzz): cases per endpoint and seed, from the environment.
             FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200",
             FUZZ_SEED: process.env.FUZZ_SEED ?? "",

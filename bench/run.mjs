@@ -9,7 +9,7 @@
  *   node bench/run.mjs --soak     the 60 s soak only (issue #9); writes bench/results-soak.json
  *   --closed-readers               soak readers without the 100 ms pause (saturates workerd; see README)
  *   --shards-aa                    figure 7's A/A control: the second cluster is single-database too
- *   --only=ingest,e2e,reads,cards,cron,profile,bundle,shards,regression   a subset (debugging); `shards` runs
+ *   --only=ingest,e2e,webhooks,reads,cards,cron,profile,bundle,shards,regression   a subset (debugging); `shards` runs
  *                                 figures 2–4 on the sharded cluster too (with e2e/reads/cards), then scale-out and
  *                                 the probes; `regression` the paired samples of suites/regression.mjs
  *
@@ -38,6 +38,7 @@ import { reads, seedReads } from "./suites/reads.mjs";
 import { soak } from "./suites/soak.mjs";
 import { fineRegression } from "./suites/regression.mjs";
 import { probes, regression, scaleOut, SHARDED_LABEL, SHARDS } from "./suites/shards.mjs";
+import { webhooks } from "./suites/webhooks.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -144,6 +145,8 @@ async function main() {
       }
     }
     if (want("e2e")) results.push(...(await e2e(withAlso)));
+    // Figure 8: the sync with one active app webhook subscription beside none (bench/suites/webhooks.mjs).
+    if (want("webhooks")) results.push(...(await webhooks({ ...ctx, adminToken })));
     let seeded;
     const fine = Boolean(also) && want("regression");
     if (want("reads") || want("soak") || want("profile") || fine) seeded = await seedReads(ctx);

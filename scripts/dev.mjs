@@ -41,7 +41,7 @@ log(`== wrangler dev --port ${PORT}`);
 const wranglerBin = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
 const dev = spawn(
   process.execPath,
-  [wranglerBin, "dev", "--port", String(PORT), "--test-scheduled", "--var", "ALLOW_LOOPBACK_OUTBOUND:true"],
+  [wranglerBin, "dev", "--port", String(PORT), "--test-scheduled", "--var", "ALLOW_LOOPBACK_OUTBOUND:true", "--var", "WEBHOOK_RETRY_BASE_SECONDS:5"],
   // Its own process group (detached), so stopping it reaches workerd too; no terminal, so no hotkey prompt.
   { stdio: ["ignore", logFd, logFd], detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: "false" } },
 );
@@ -122,7 +122,7 @@ async function demoAccount() {
   }
   console.log("crm-edge: seeding the demo account through the API (about half a minute)...");
   const userEmail = olderDemo ? `demo-${Date.now().toString(36)}@example.com` : undefined;
-  const demo = await seedDemo({ baseUrl: BASE, adminToken, integratorUrl: integrator.url, userEmail, log });
+  const demo = await seedDemo({ baseUrl: BASE, adminToken, integratorUrl: integrator.url, userEmail, log, onSecret: (s) => (secret = s) });
   secret = demo.clientSecret;
   return demo;
 }

@@ -25,7 +25,7 @@ export function d1Bindings(toml = readFileSync("wrangler.toml", "utf8")) {
 
 // A copy of ID_TABLES and seedStatements in src/db/id-ranges.ts: change both together. Each database's id
 // counters (id_sequences) start at the largest id of its own range it holds, or at its range's base.
-const ID_TABLES = { crm_objects: "id", blogs: "id", blog_authors: "id", blog_topics: "id", blog_posts: "id", smtp_tokens: "id", ecomm_links: "id", ecomm_imports: "id", timeline_events: "row_id" };
+const ID_TABLES = { crm_objects: "id", blogs: "id", blog_authors: "id", blog_topics: "id", blog_posts: "id", smtp_tokens: "id", ecomm_links: "id", ecomm_imports: "id", timeline_events: "row_id", webhook_outbox: "id" };
 const ID_RANGE = 100_000_000_000;
 const seedSql = (base) => {
   const top = base + ID_RANGE;

@@ -21,6 +21,10 @@ export function rows(results) {
       value = `${n(r.value.messagesPerSecond)} msg/s (${n(r.value.ms / 1000, 2)} s)`;
       base = `${n(r.baseline.messagesPerSecond)} msg/s (${n(r.baseline.ms / 1000, 2)} s)`;
       target = "ratio ≥ 0.25";
+    } else if (id === "sync_e2e_webhooks") {
+      value = `${n(r.value.messagesPerSecond)} msg/s (${n(r.value.ms / 1000, 2)} s); ${n(r.value.events)} events in ${n(r.value.posts)} POSTs`;
+      base = `${n(r.baseline.messagesPerSecond)} msg/s (${n(r.baseline.ms / 1000, 2)} s)`;
+      target = "ratio ≥ 0.9";
     } else if (id.startsWith("read_floor")) {
       const v = r.value;
       value = `${n(v.rps)} req/s as a route behind the production front (own ${ms(v.ownMs)}/request; measured ${n(v.measuredRps)} req/s on the bench Worker, whose no-op did ${n(v.benchNoopRps)})`;
@@ -114,6 +118,7 @@ export function ratiosSvg(results, meta) {
   for (const r of results) {
     if (r.id.startsWith("ingest")) bars.push({ label: r.figure.replace("Sync ingest, 200 msgs/request", "Sync ingest"), ratio: r.ratio, note: "req/s vs raw sendBatch" });
     else if (r.id === "sync_e2e") bars.push({ label: "Sync end to end", ratio: r.ratio, target: 0.25, note: "msg/s vs raw db.batch", met: r.met });
+    else if (r.id === "sync_e2e_webhooks") bars.push({ label: "Sync with webhooks", ratio: r.ratio, target: 0.9, note: "msg/s vs no webhooks", met: r.met });
     else if (r.id.startsWith("read_")) bars.push({ label: r.figure.replace("Read: ", "").replace(/, raw( JSON)? \(bench Worker\)/, "").replace("the list's D1 query (101 rows)", "the list's D1 query"), ratio: r.ratio, target: r.target?.ratio, note: "req/s vs /healthz", met: r.met });
     else if (r.id.startsWith("regression_fine_")) {
       const name = r.figure.replace(/^Sharded vs single database, \d+ interleaved samples: /, "").replace(/, count=100|, \d+ msgs over \d+ objects| \((req|msg)\/s\)| \(p50 ms\)/g, "");

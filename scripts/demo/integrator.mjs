@@ -16,6 +16,32 @@ import { createServer } from "node:http";
 export const CARD_FETCH_PATH = "/demo/cards/orders";
 export const ACTIONS_PATH = "/demo/actions";
 export const TIMELINE_PAGE_PATH = "/demo/timeline/webinar";
+/** Where the demo app's webhooks go (docs/webhooks.md): the integrator logs every delivery it receives. */
+export const WEBHOOKS_PATH = "/demo/webhooks";
+
+/**
+ * The demo app's webhook settings: every contact change goes to this integrator.
+ * @param {string} integratorUrl
+ */
+export const webhookSettings = (integratorUrl) => ({ targetUrl: `${integratorUrl}${WEBHOOKS_PATH}`, throttling: { maxConcurrentRequests: 5 } });
+
+/** The demo app's subscriptions: contact creation, deletion, merge and changes of four properties. */
+export const DEMO_SUBSCRIPTIONS = [
+  { eventType: "contact.creation" },
+  { eventType: "contact.deletion" },
+  { eventType: "contact.merge" },
+  ...["firstname", "lastname", "email", "city"].map((propertyName) => ({ eventType: "contact.propertyChange", propertyName })),
+];
+
+/**
+ * One line per webhook delivery: its attempt and each event.
+ * @param {{ subscriptionType: string, objectId: number, attemptNumber: number, propertyName?: string, propertyValue?: string, mergedObjectIds?: number[] }[]} events
+ */
+export function describeDelivery(events) {
+  const one = (/** @type {typeof events[number]} */ e) =>
+    `${e.subscriptionType} ${e.objectId}${e.propertyName ? ` ${e.propertyName}=${JSON.stringify(e.propertyValue)}` : ""}${e.mergedObjectIds ? ` merged ${e.mergedObjectIds.join(",")}` : ""}`;
+  return `demo integrator: webhook delivery (attempt ${events[0]?.attemptNumber ?? 0}, ${events.length} event(s)): ${events.map(one).join("; ")}`;
+}
 
 const V3_MAX_AGE_MS = 300_000;
 /** The percent-encodings v3 verifiers decode before hashing (reference §9 v3 step 2; src/lib/signature.ts). */
@@ -133,7 +159,8 @@ export function cardDefinition(integratorUrl, appId) {
 /**
  * Starts the demo integrator on 127.0.0.1. `secret` is read on every request: the app (and so its client
  * secret) may be created after the server is listening.
- * @param {{ port?: number, secret: () => string | undefined, log?: (line: string) => void }} opts
+ * `webhooks` gets one line per webhook delivery (default: `log`).
+ * @param {{ port?: number, secret: () => string | undefined, log?: (line: string) => void, webhooks?: (line: string) => void }} opts
  * @returns {Promise<{ url: string, close: () => Promise<void> }>}
  */
 export function startDemoIntegrator(opts) {
@@ -229,6 +256,10 @@ export function startDemoIntegrator(opts) {
         secondaryActions: [],
         settingsAction: { type: "IFRAME", width: 640, height: 420, uri: `${actions}/settings`, label: "Settings" },
       });
+    }
+    if (req.method === "POST" && path === WEBHOOKS_PATH) {
+      (opts.webhooks ?? log)(describeDelivery(JSON.parse(body)));
+      return send(200, { message: "received" });
     }
     m = /^\/demo\/actions\/orders\/(\d+)\/(ship|cancel)$/.exec(path);
     if (req.method === "POST" && m) {

@@ -33,6 +33,8 @@ export interface SeedOptions {
   /** Defaults to demo@example.com; tests seeding several accounts into one database pass their own. */
   userEmail?: string;
   log?: (line: string) => void;
+  /** Called with the demo app's client secret as soon as the app exists (the integrator verifies with it). */
+  onSecret?: (secret: string) => void;
   now?: number;
   syncTimeoutMs?: number;
 }

@@ -8,7 +8,7 @@
  * by the demo integrator (integrator.mjs), a published blog post and an SMTP API token.
  * Used by scripts/dev.mjs and by test/node/demo.test.ts, against any base URL and operator token.
  */
-import { cardDefinition, TIMELINE_PAGE_PATH } from "./integrator.mjs";
+import { cardDefinition, DEMO_SUBSCRIPTIONS, TIMELINE_PAGE_PATH, webhookSettings } from "./integrator.mjs";
 
 const DAY = 86_400_000;
 export const DEMO_PASSWORD = "demo-password";
@@ -168,6 +168,8 @@ export async function seedDemo(o) {
   const install = await admin("POST", `/admin/v1/accounts/${portalId}/installs`, { appId: app.appId });
   const user = await admin("POST", `/admin/v1/accounts/${portalId}/users`, { email: o.userEmail ?? "demo@example.com", password: DEMO_PASSWORD });
   const devKey = app.developerKey;
+  // The integrator verifies every signed call (card requests, webhooks) with the app's secret from now on.
+  o.onSecret?.(app.clientSecret);
   const oauth = install.access_token;
   const api = (/** @type {string} */ method, /** @type {string} */ path, /** @type {string} */ token, /** @type {unknown} */ body) => call(baseUrl, method, path, token, body);
 
@@ -253,6 +255,12 @@ export async function seedDemo(o) {
   await api("POST", `/content/api/v2/blog-posts/${post.id}/publish-action`, oauth, { action: "schedule-publish" });
   const smtp = await api("POST", "/email/public/v1/smtpapi/tokens", oauth, { campaignName: "Demo order confirmations", createdBy: user.email });
 
+  log("demo: app webhooks for contact changes, delivered to the demo integrator");
+  await api("PUT", `/webhooks/v3/${app.appId}/settings`, devKey, webhookSettings(integratorUrl));
+  for (const s of DEMO_SUBSCRIPTIONS) await api("POST", `/webhooks/v3/${app.appId}/subscriptions`, devKey, s);
+  // One change after subscribing, so the integrator's log shows a delivery right away.
+  if (contacts.alan) await api("PATCH", `/crm/v3/objects/contacts/${contacts.alan}`, pat.token, { properties: { city: "Wilmslow" } });
+
   return {
     portalId,
     appId: app.appId,
@@ -316,6 +324,7 @@ export async function refreshAccessToken(baseUrl, demo) {
 export async function pointCardAt(baseUrl, demo, integratorUrl) {
   const { baseUris, dataFetchUri } = cardDefinition(integratorUrl, demo.appId);
   await call(baseUrl, "PUT", `/extensions/sales-objects/v1/object-types/${demo.cardTypeId}`, demo.developerKey, { baseUris, dataFetchUri });
+  await call(baseUrl, "PUT", `/webhooks/v3/${demo.appId}/settings`, demo.developerKey, webhookSettings(integratorUrl));
 }
 
 /**
@@ -345,9 +354,15 @@ Credentials (all of them, with the client secret and refresh token, in ${o.demoF
   developer key      ${demo.developerKey}  (app ${demo.appId})
   operator token     ${o.adminToken}
 
+App webhooks: the demo app is subscribed to contact changes, and the demo integrator logs each signed delivery
+to the log file below. Change a contact, then read the service's delivery log:
+  curl -s -X PATCH '${baseUrl}/crm/v3/objects/contacts/${demo.contactId}' -H 'Authorization: Bearer ${demo.privateAppToken}' \\
+    -H 'Content-Type: application/json' -d '{"properties":{"city":"Paris"}}'
+  curl -s '${baseUrl}/webhooks/v3/${demo.appId}/deliveries?hapikey=${demo.developerKey}'
+
 Try:
   curl -s '${baseUrl}/contacts/v1/lists/all/contacts/all?count=10' -H 'Authorization: Bearer ${demo.privateAppToken}'
-  curl -s '${baseUrl}/cdn-cgi/handler/scheduled'   # runs the crons: order ${demo.pendingDealId} becomes checkout_abandoned
+  curl -s '${baseUrl}/cdn-cgi/local/scheduled'   # runs the crons: order ${demo.pendingDealId} becomes checkout_abandoned
 ${o.logFile ? `
 Logs (wrangler, requests, the demo integrator): ${o.logFile}. Stop with Ctrl-C.
 ` : ""}`;

@@ -7,13 +7,16 @@ import { shardDb } from "../db/shards";
 import { accountDatabases } from "../lib/fanout";
 import { publishScheduledPosts } from "./publish-scheduled-posts";
 import { abandonCheckouts } from "./abandon-checkouts";
+import { drainOutbox } from "../services/webhooks/drain";
 import { logLine, type CronLine } from "../lib/observability";
 
-export type CronJob = (db: Db, now: number) => Promise<unknown>;
+export type CronJob = (db: Db, now: number, env: Env) => Promise<unknown>;
 
 export const cronJobs: Record<string, CronJob> = {
   "publish-scheduled-posts": publishScheduledPosts,
   abandonCheckouts,
+  // App webhooks: events a drain right after their write did not send (it crashed, or its isolate died).
+  "webhook-outbox": (db, now, env) => drainOutbox(db, env.WEBHOOK_QUEUE, now),
 };
 
 /**
@@ -26,7 +29,7 @@ export async function runJobs(env: Env, now: number, jobs: Record<string, CronJo
     runs.map(({ shard, job }) => {
       const startedAt = Date.now();
       return Promise.resolve()
-        .then(() => job(shardDb(env, shard), now))
+        .then(() => job(shardDb(env, shard), now, env))
         .then((value) => ({ value, durationMs: Date.now() - startedAt }));
     }),
   );

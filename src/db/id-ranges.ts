@@ -30,6 +30,7 @@ export const ID_TABLES = {
   ecomm_links: "id",
   ecomm_imports: "id",
   timeline_events: "row_id",
+  webhook_outbox: "id",
 } as const satisfies Record<string, string>;
 export type IdTable = keyof typeof ID_TABLES;
 

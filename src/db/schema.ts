@@ -6,3 +6,4 @@ export * from "./tables/content";
 export * from "./tables/cards";
 export * from "./tables/ecomm";
 export * from "./tables/shards";
+export * from "./tables/webhooks";

@@ -17,3 +17,9 @@ export function rawStatement(db: Db, query: SQL): D1PreparedStatement {
 
 /** Runs the statements as one D1 batch (all or nothing). */
 export const runRawBatch = (db: Db, statements: D1PreparedStatement[]) => db.$client.batch(statements);
+
+/** A drizzle query builder as a D1 statement, its values mapped to the driver's as drizzle would. */
+export function builderStatement(db: Db, builder: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
+  const q = builder.toSQL();
+  return db.$client.prepare(q.sql).bind(...q.params);
+}

@@ -8,6 +8,7 @@ import { logLine } from "../lib/observability";
 import { usageRecorder, type SyncOutcome } from "../lib/usage";
 import { consumeDeadLetters } from "./dead-letter";
 import { consumeSyncBatch, type Settlement } from "./sync-consumer";
+import { consumeWebhookBatch, consumeWebhookDeadLetters } from "../services/webhooks/deliver";
 
 export async function handleQueue(batch: MessageBatch, env: Env, _ctx: ExecutionContext): Promise<void> {
   const startedAt = Date.now();
@@ -20,6 +21,12 @@ export async function handleQueue(batch: MessageBatch, env: Env, _ctx: Execution
         return;
       case "crm-edge-sync-dlq":
         outcomes = await consumeDeadLetters(batch, env, meter);
+        return;
+      case "crm-edge-webhooks":
+        outcomes = await consumeWebhookBatch(batch, env, meter);
+        return;
+      case "crm-edge-webhooks-dlq":
+        outcomes = await consumeWebhookDeadLetters(batch, env, meter);
         return;
       default:
         console.error(`no consumer for queue ${batch.queue}; retrying batch`);

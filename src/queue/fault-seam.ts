@@ -7,9 +7,11 @@
  * to test/reliability/fault-injector.ts instead, which tests arm to throw at chosen points; so no injector
  * code exists in the deployed bundle (test/reliability/bundle.test.ts builds it and checks).
  * `shard:open` (issue 16) fails one shard database as an outage would; its id is the shard's binding name.
+ * `webhook:send` is the webhook outbox drain between claiming pending events and sending them to the queue
+ * (its ids are the events' ids): a crash there must only delay the events.
  */
 
-export type FaultPoint = "sync:before-decide" | "sync:after-decide" | "sync:commit" | "sync:after-commit" | "dlq:record" | "shard:open";
+export type FaultPoint = "sync:before-decide" | "sync:after-decide" | "sync:commit" | "sync:after-commit" | "dlq:record" | "shard:open" | "webhook:send";
 
 /** `ids` are the sync message ids (SyncQueueMessage.id) the step is about to handle. */
 export function faultPoint(_point: FaultPoint, _ids: readonly string[]): void {}

@@ -19,6 +19,8 @@ import { CONTROL_SHARD, controlDb, SHARD_RETRY_AFTER_S, shardDb } from "../db/sh
 import { forgetDirectory, isFenceError, shardsOfAccounts } from "../lib/directory";
 import { decideAll } from "../durable-objects/sync-order-client";
 import { commitEffects } from "../services/ecomm/commit";
+import { drainOutbox } from "../services/webhooks/drain";
+import { webhookTargetsOf, type WebhookTarget } from "../services/webhooks/targets";
 import { backoffSeconds, planBatch, readPlanContext, type Effect, type PlanContext } from "../services/ecomm/plan";
 import { faultPoint } from "./fault-seam";
 import { syncQueueMessage, type SyncQueueMessage } from "./messages";
@@ -126,9 +128,10 @@ export async function planDeliveries(db: Db, winners: Delivery[], s: Settler, ct
 const idsOf = (planned: Planned[]) => planned.map((p) => p.delivery.body.id);
 
 /** Step 3 (commit point): one db.batch for all effects. */
-export async function commitPlanned(db: Db, planned: Planned[], now: number): Promise<void> {
+/** `webhooks`: the app webhook targets of the batch's accounts; their events join the same batch. */
+export async function commitPlanned(db: Db, planned: Planned[], now: number, webhooks?: Map<number, WebhookTarget[]>): Promise<void> {
   faultPoint("sync:commit", idsOf(planned));
-  await commitEffects(db, planned.map((p) => p.effect), now);
+  await commitEffects(db, planned.map((p) => p.effect), now, webhooks);
 }
 
 /** Step 4: acks, only after the commit. */
@@ -137,9 +140,9 @@ export function ackPlanned(planned: Planned[], s: Settler): void {
 }
 
 /** Steps 3 and 4 for one group of messages. */
-export async function commitAndAck(db: Db, planned: Planned[], now: number, s: Settler): Promise<void> {
+export async function commitAndAck(db: Db, planned: Planned[], now: number, s: Settler, webhooks?: Map<number, WebhookTarget[]>): Promise<void> {
   if (!planned.length) return;
-  await commitPlanned(db, planned, now);
+  await commitPlanned(db, planned, now, webhooks);
   faultPoint("sync:after-commit", idsOf(planned));
   ackPlanned(planned, s);
 }
@@ -154,10 +157,10 @@ function retryFenced(s: Settler, d: Delivery, err: unknown): void {
 }
 
 /** The fallback after a failed batch write: each message planned and committed on its own. */
-export async function applyOneByOne(db: Db, deliveries: Delivery[], now: number, s: Settler, control: Db = db): Promise<void> {
+export async function applyOneByOne(db: Db, deliveries: Delivery[], now: number, s: Settler, control: Db = db, webhooks?: Map<number, WebhookTarget[]>): Promise<void> {
   for (const d of deliveries) {
     try {
-      await commitAndAck(db, await planDeliveries(db, [d], s, undefined, control), now, s);
+      await commitAndAck(db, await planDeliveries(db, [d], s, undefined, control), now, s, webhooks);
     } catch (err) {
       if (isFenceError(err)) retryFenced(s, d, err);
       else s.backoff(d, `apply failed: ${why(err)}`);
@@ -202,13 +205,24 @@ async function groupByShard(env: Env, control: Db, deliveries: Delivery[], s: Se
   return groups;
 }
 
-/** Steps 2 to 4 for one shard's winners. Never throws: every failure settles its own messages. */
-async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[], now: number, s: Settler): Promise<void> {
+/** The batch's app webhook targets (read alongside the plan's reads), or why they could not be read. */
+type BatchWebhooks = Promise<Map<number, WebhookTarget[]> | Error>;
+
+/**
+ * Steps 2 to 4 for one shard's winners. Never throws: every failure settles its own messages. Without the
+ * webhook targets nothing is committed (the events would be lost): the messages back off like a failed plan.
+ * After the commit, a batch that emitted events drains the shard's outbox (a failed drain is the cron's).
+ */
+async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[], now: number, s: Settler, hooks: BatchWebhooks, queue: Queue): Promise<void> {
   if (!winners.length) return;
   let planned: Planned[];
+  let webhooks: Map<number, WebhookTarget[]>;
   try {
     const ctx = await group.ctx;
     if (ctx instanceof Error) throw ctx;
+    const targets = await hooks;
+    if (targets instanceof Error) throw targets;
+    webhooks = targets;
     planned = await planDeliveries(group.db, winners, s, ctx, control);
   } catch (err) {
     for (const d of winners) s.backoff(d, `plan failed: ${why(err)}`);
@@ -216,19 +230,22 @@ async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[],
   }
   if (!planned.length) return;
   try {
-    await commitPlanned(group.db, planned, now);
+    await commitPlanned(group.db, planned, now, webhooks);
   } catch (err) {
     if (isFenceError(err)) {
       for (const p of planned) retryFenced(s, p.delivery, err);
       return;
     }
     console.error(`sync batch write failed, applying its ${planned.length} messages one by one: ${why(err)}`);
-    await applyOneByOne(group.db, planned.map((p) => p.delivery), now, s, control);
+    await applyOneByOne(group.db, planned.map((p) => p.delivery), now, s, control, webhooks);
     return;
   }
   // A crash here redelivers committed messages; planning then drops them as already applied.
   faultPoint("sync:after-commit", idsOf(planned));
   ackPlanned(planned, s);
+  if (planned.some((p) => webhooks.get(p.delivery.body.portalId)?.length)) {
+    await drainOutbox(group.db, queue, Date.now()).catch((err: unknown) => console.error(`webhook outbox drain after sync failed (the cron tick retries it): ${why(err)}`));
+  }
 }
 
 /** `meter` counts the batch's D1 statements for its log line (issue 19 §3). */
@@ -252,9 +269,10 @@ export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env, m
   for (const g of groups) {
     g.ctx = readPlanContext(g.db, g.deliveries.map((d) => d.body), control).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
   }
+  const hooks: BatchWebhooks = webhookTargetsOf(control, deliveries.map((d) => d.body.portalId)).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
   const winners = new Set(await decideOrder(env, deliveries, s));
   if (!winners.size) return s.settled;
   faultPoint("sync:after-decide", [...winners].map((d) => d.body.id));
-  await Promise.all(groups.map((g) => applyOnShard(g, control, g.deliveries.filter((d) => winners.has(d)), now, s)));
+  await Promise.all(groups.map((g) => applyOnShard(g, control, g.deliveries.filter((d) => winners.has(d)), now, s, hooks, env.WEBHOOK_QUEUE)));
   return s.settled;
 }

@@ -10,6 +10,7 @@ import { json, noContent } from "../lib/http";
 import { route } from "../lib/route";
 import type { CrmRow } from "../services/crm";
 import { mergeContacts } from "../services/contact-merge";
+import { writeWithEvents } from "../services/webhooks/write";
 import {
   batchCreateOrUpdate,
   createContact,
@@ -119,8 +120,10 @@ export const contactRecordRoutes = [
       400: { description: "INVALID_EMAIL with validationResults" },
       409: { description: "CONTACT_EXISTS with identityProfile" },
     },
-    handler: async ({ db, principal, body, url, now }) => {
-      const row = await createContact(db, portalOf(principal), body.properties, now);
+    handler: async (ctx) => {
+      const { db, principal, body, url, now } = ctx;
+      const portalId = portalOf(principal);
+      const row = await writeWithEvents(ctx, portalId, (outbox) => createContact(db, portalId, body.properties, now, outbox));
       return json(presentProfile(row, [], url.origin, { history: true, listMemberships: true }));
     },
   }),
@@ -133,9 +136,10 @@ export const contactRecordRoutes = [
     params: s.vidParams,
     body: s.propertiesBody,
     responses: { 204: { description: "Updated" }, 404: notFoundDoc },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       const portalId = portalOf(principal);
-      await updateContact(db, portalId, await findOne(db, portalId, { vids: [params.vid] }), body.properties, now);
+      await writeWithEvents(ctx, portalId, async (outbox) => updateContact(db, portalId, await findOne(db, portalId, { vids: [params.vid] }), body.properties, now, outbox));
       return noContent();
     },
   }),
@@ -148,9 +152,10 @@ export const contactRecordRoutes = [
     params: s.emailParams,
     body: s.propertiesBody,
     responses: { 204: { description: "Updated" }, 404: notFoundDoc },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       const portalId = portalOf(principal);
-      await updateContact(db, portalId, await findOne(db, portalId, { emails: [params.email] }), body.properties, now);
+      await writeWithEvents(ctx, portalId, async (outbox) => updateContact(db, portalId, await findOne(db, portalId, { emails: [params.email] }), body.properties, now, outbox));
       return noContent();
     },
   }),
@@ -164,7 +169,11 @@ export const contactRecordRoutes = [
     params: s.emailParams,
     body: s.propertiesBody,
     responses: { 200: { description: "The contact's vid and whether it is new", schema: s.createOrUpdateResponse }, 400: { description: "INVALID_EMAIL" } },
-    handler: async ({ db, principal, params, body, now }) => json(await createOrUpdateByEmail(db, portalOf(principal), params.email, body.properties, now)),
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
+      const portalId = portalOf(principal);
+      return json(await writeWithEvents(ctx, portalId, (outbox) => createOrUpdateByEmail(db, portalId, params.email, body.properties, now, outbox)));
+    },
   }),
   route({
     method: "POST",
@@ -175,8 +184,10 @@ export const contactRecordRoutes = [
     body: s.batchBody,
     maxBodyBytes: 4 * 1024 * 1024,
     responses: { 202: { description: "Accepted (every contact written)" }, 400: { description: "A bad contact, named; nothing written" } },
-    handler: async ({ db, principal, body, now }) => {
-      await batchCreateOrUpdate(db, portalOf(principal), body, now);
+    handler: async (ctx) => {
+      const { db, principal, body, now } = ctx;
+      const portalId = portalOf(principal);
+      await writeWithEvents(ctx, portalId, (outbox) => batchCreateOrUpdate(db, portalId, body, now, outbox));
       return new Response(null, { status: 202 });
     },
   }),
@@ -188,8 +199,10 @@ export const contactRecordRoutes = [
     auth: WRITE,
     params: s.vidParams,
     responses: { 200: { description: "Deleted", schema: s.deleteResponse }, 404: notFoundDoc },
-    handler: async ({ db, principal, params, now }) => {
-      await deleteContact(db, portalOf(principal), params.vid, now);
+    handler: async (ctx) => {
+      const { db, principal, params, now } = ctx;
+      const portalId = portalOf(principal);
+      await writeWithEvents(ctx, portalId, (outbox) => deleteContact(db, portalId, params.vid, now, outbox));
       return json({ vid: params.vid, deleted: true, reason: "OK" });
     },
   }),
@@ -203,8 +216,10 @@ export const contactRecordRoutes = [
     params: s.vidParams,
     body: s.mergeBody,
     responses: { 200: { description: "SUCCESS (plain text under a JSON content type, as recorded)", rawBody: "SUCCESS" }, 400: { description: "Not a valid contact, already merged, or the same contact" } },
-    handler: async ({ db, principal, params, body, now }) => {
-      await mergeContacts(db, portalOf(principal), params.vid, body.vidToMerge, now);
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
+      const portalId = portalOf(principal);
+      await writeWithEvents(ctx, portalId, (outbox) => mergeContacts(db, portalId, params.vid, body.vidToMerge, now, outbox));
       return new Response("SUCCESS", { status: 200, headers: { "content-type": JSON_TYPE } });
     },
   }),

@@ -11,6 +11,7 @@ import { json, noContent } from "../lib/http";
 import { route } from "../lib/route";
 import * as crm from "../services/crm";
 import * as batch from "../services/crm/batch";
+import { writeWithEvents } from "../services/webhooks/write";
 import { associationTargets, present } from "./crm-objects";
 import * as s from "./crm-batch.schemas";
 import { typeParams } from "./crm-objects.schemas";
@@ -41,16 +42,17 @@ export const crmBatchRoutes = [
       201: { description: "Created", schema: s.batchObjectsResponse },
       409: { description: "A contact with one of the emails exists: `Contact already exists. Existing ID: <id>` (CONFLICT); nothing is created" },
     },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       const type: ObjectType = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "write")]);
       const portalId = portalOf(principal);
-      const inputs = [];
+      const inputs: batch.CreateInput[] = [];
       for (const [i, input] of body.inputs.entries()) {
         const targets = await associationTargets(db, principal, portalId, type, input.associations ?? [], `inputs.${i}.`);
         inputs.push({ properties: input.properties, associations: targets });
       }
-      const rows = await batch.batchCreate(db, portalId, type, inputs, now);
+      const rows = await writeWithEvents(ctx, portalId, (outbox) => batch.batchCreate(db, portalId, type, inputs, now, outbox));
       return answer(now, rows.map((r) => present(r)), [], 201);
     },
   }),
@@ -84,11 +86,13 @@ export const crmBatchRoutes = [
       ...partial,
       409: { description: "An email another contact holds (CONFLICT); nothing is updated" },
     },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       const type: ObjectType = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "write")]);
       const inputs = body.inputs.map((inp, i) => ({ ...inp, idProperty: batch.idPropertyOf(type, inp.idProperty, `inputs.${i}.idProperty`) }));
-      const out = await batch.batchUpdate(db, portalOf(principal), type, inputs, now);
+      const portalId = portalOf(principal);
+      const out = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpdate(db, portalId, type, inputs, now, outbox));
       return answer(now, out.results.map((r) => present(r)), out.errors, 200);
     },
   }),
@@ -101,7 +105,8 @@ export const crmBatchRoutes = [
     params: typeParams,
     body: s.batchUpsertBody,
     responses: { 200: { description: "The records; `new` says which were created", schema: s.batchUpsertResponse } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       const type: ObjectType = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "write")]);
       if (type !== "contacts") {
@@ -109,7 +114,8 @@ export const crmBatchRoutes = [
           errors: [{ message: "no unique property to upsert by", in: "body", context: { propertyName: ["inputs.0.idProperty"] } }],
         });
       }
-      const rows = await batch.batchUpsert(db, portalOf(principal), type, body.inputs, now);
+      const portalId = portalOf(principal);
+      const rows = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpsert(db, portalId, type, body.inputs, now, outbox));
       return answer(now, rows.map((r) => ({ ...present(r.row), new: r.created })), [], 200);
     },
   }),
@@ -122,9 +128,11 @@ export const crmBatchRoutes = [
     params: typeParams,
     body: s.batchArchiveBody,
     responses: { 204: { description: "Archived" } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
-      await batch.batchArchive(db, portalOf(principal), params.objectType, body.inputs.map((i) => i.id), now);
+      const portalId = portalOf(principal);
+      await writeWithEvents(ctx, portalId, (outbox) => batch.batchArchive(db, portalId, params.objectType, body.inputs.map((i) => i.id), now, outbox));
       return noContent();
     },
   }),

@@ -12,6 +12,7 @@ import { associationTarget } from "../services/association-types";
 import * as crm from "../services/crm";
 import { associateRecords, dissociateRecords } from "../services/crm/associations";
 import { idPropertyOf } from "../services/crm/batch";
+import { writeWithEvents } from "../services/webhooks/write";
 import * as s from "./crm-objects.schemas";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
@@ -108,11 +109,12 @@ export const crmObjectRoutes = [
       201: { description: "Created", schema: s.objectResponse },
       409: { description: "A contact with the email exists: `Contact already exists. Existing ID: <id>` (CONFLICT)" },
     },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
       const portalId = portalOf(principal);
       const targets = await associationTargets(db, principal, portalId, params.objectType, body.associations ?? []);
-      const row = await crm.createObject(db, portalId, params.objectType, body.properties, now, targets);
+      const row = await writeWithEvents(ctx, portalId, (outbox) => crm.createObject(db, portalId, params.objectType, body.properties, now, targets, outbox));
       return json(present(row), 201);
     },
   }),
@@ -173,11 +175,12 @@ export const crmObjectRoutes = [
       200: { description: "The updated record", schema: s.objectResponse },
       409: { description: "Another contact holds the email: `Contact already exists. Existing ID: <id>` (CONFLICT)" },
     },
-    handler: async ({ db, principal, params, query, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, query, body, now } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
       const portalId = portalOf(principal);
       const { id } = await recordOf(db, portalId, params.objectType, params.objectId, query.idProperty);
-      const row = await crm.updateObject(db, portalId, params.objectType, id, body.properties, now);
+      const row = await writeWithEvents(ctx, portalId, (outbox) => crm.updateObject(db, portalId, params.objectType, id, body.properties, now, outbox));
       return json(present(row));
     },
   }),
@@ -189,9 +192,11 @@ export const crmObjectRoutes = [
     auth: account,
     params: s.objectParams,
     responses: { 204: { description: "Archived" } },
-    handler: async ({ db, principal, params, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, now } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
-      await crm.archiveObject(db, portalOf(principal), params.objectType, params.objectId, now);
+      const portalId = portalOf(principal);
+      await writeWithEvents(ctx, portalId, (outbox) => crm.archiveObject(db, portalId, params.objectType, params.objectId, now, outbox));
       return noContent();
     },
   }),

@@ -23,6 +23,8 @@ import { oauthCallbackRoutes } from "./oauth-callback";
 import { sessionRoutes } from "./session";
 import { timelineRoutes } from "./timeline";
 import { webRoutes } from "./web";
+import { webhookRoutes } from "./webhooks";
+import { webhookDeliveryRoutes } from "./webhooks-deliveries";
 
 export const allRoutes: RouteDef[] = [
   ...adminRoutes,
@@ -43,6 +45,8 @@ export const allRoutes: RouteDef[] = [
   ...timelineRoutes,
   ...contentRoutes,
   ...cardRoutes,
+  ...webhookRoutes,
+  ...webhookDeliveryRoutes,
   ...webRoutes,
   ...healthRoutes,
 ];

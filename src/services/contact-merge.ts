@@ -9,7 +9,8 @@ import type { Db } from "../db/client";
 import { contactMerges, crmObjects } from "../db/tables/crm";
 import { timelineEvents, timelineUtks } from "../db/tables/timeline";
 import { badRequest } from "../lib/errors";
-import { rawStatement, runRawBatch } from "../lib/d1-raw";
+import { builderStatement as boundStatement, rawStatement, runRawBatch } from "../lib/d1-raw";
+import { webhookEventStatements, type OutboxSource } from "./webhooks/events";
 import type { CrmRow } from "./crm";
 
 /** The recorded 400s (reference §1.2 and the merge-vids cassettes). */
@@ -42,13 +43,7 @@ const live = (db: Db, portalId: number, id: number) =>
     .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, "contacts"), eq(crmObjects.archived, false)))
     .get();
 
-/** A drizzle query builder as a D1 statement, its values mapped to the driver's as drizzle would. */
-function boundStatement(db: Db, builder: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
-  const q = builder.toSQL();
-  return db.$client.prepare(q.sql).bind(...q.params);
-}
-
-export async function mergeContacts(db: Db, portalId: number, primaryVid: number, secondaryVid: number, now: number) {
+export async function mergeContacts(db: Db, portalId: number, primaryVid: number, secondaryVid: number, now: number, outbox?: OutboxSource) {
   const [primary, secondary] = await Promise.all([live(db, portalId, primaryVid), live(db, portalId, secondaryVid)]);
   if (!primary) throw badPrimary();
   if (!secondary || secondary.id === primary.id) throw badSecondary();
@@ -94,5 +89,6 @@ export async function mergeContacts(db: Db, portalId: number, primaryVid: number
       and (from_id = ${S} or (to_type = 'contacts' and to_id = ${S}))`,
   ];
   // One D1 batch, all or nothing (drizzle cannot batch raw SQL, so every statement goes through d1-raw).
-  await runRawBatch(db, [...builders.map((b) => boundStatement(db, b)), ...raw.map((q) => rawStatement(db, q))]);
+  const events = await webhookEventStatements(db, outbox, [{ kind: "merged", objectType: "contacts", id: P, mergedIds: [S], before: primary.properties, after: props }]);
+  await runRawBatch(db, [...builders.map((b) => boundStatement(db, b)), ...raw.map((q) => rawStatement(db, q)), ...events]);
 }

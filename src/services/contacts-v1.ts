@@ -9,8 +9,11 @@ import type { Db } from "../db/client";
 import { idCounter, newId } from "../db/id-ranges";
 import { contactMerges, crmObjects } from "../db/tables/crm";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
-import { rawStatement, runRawBatch } from "../lib/d1-raw";
-import { inJson, type CrmRow } from "./crm";
+import { builderStatement, rawStatement, runRawBatch } from "../lib/d1-raw";
+import { webhookEventStatements, type OutboxSource, type RecordChange } from "./webhooks/events";
+import { crmRowFromRaw, inJson, type CrmRow, type RawCrmRow } from "./crm";
+
+export { crmRowFromRaw, type RawCrmRow };
 
 export type MergeRow = typeof contactMerges.$inferSelect;
 
@@ -56,37 +59,11 @@ export function contactExists(row: CrmRow) {
 
 export const contactNotFound = () => notFound("contact does not exist");
 
-/** A `crm_objects` row as raw SQL (`db.all`) returns it, before drizzle's mapping. */
-export interface RawCrmRow {
-  id: number;
-  portal_id: number;
-  object_type: CrmRow["objectType"];
-  properties: string;
-  email: string | null;
-  guid: string;
-  archived: number;
-  merged_into: number | null;
-  created_at: number;
-  updated_at: number;
-}
-
 interface RawRow extends RawCrmRow {
   kind: "v" | "e" | "u";
   key: string | number;
 }
 
-export const crmRowFromRaw = (r: RawCrmRow): CrmRow => ({
-  id: r.id,
-  portalId: r.portal_id,
-  objectType: r.object_type,
-  properties: JSON.parse(r.properties) as Record<string, string>,
-  email: r.email,
-  guid: r.guid,
-  archived: Boolean(r.archived),
-  mergedInto: r.merged_into,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
 
 /**
  * Every live contact named by the keys, in ONE statement whatever their number: a vid resolves through
@@ -221,44 +198,45 @@ async function guarded<T>(db: Db, portalId: number, email: string | undefined, w
 }
 
 /** `POST /contacts/v1/contact`: a new contact; an email that a contact (or a merged-away one) has is the 409. */
-export async function createContact(db: Db, portalId: number, patch: PropertyPatch, now: number): Promise<CrmRow> {
+export async function createContact(db: Db, portalId: number, patch: PropertyPatch, now: number, outbox?: OutboxSource): Promise<CrmRow> {
   checkEmailProperty(patch);
   const props = applyPatch({}, patch);
   if (props.email) {
     const [holder] = await findContacts(db, portalId, { emails: [props.email] });
     if (holder) throw contactExists(holder.row);
   }
-  return guarded(db, portalId, props.email, () =>
-    db
-      .insert(crmObjects)
-      .values({ id: newId("crm_objects"), portalId, objectType: "contacts", properties: props, email: props.email ? lowerEmail(props.email) : null, guid: crypto.randomUUID(), createdAt: now, updatedAt: now })
-      .returning()
-      .get(),
-  );
+  const insert = db
+    .insert(crmObjects)
+    .values({ id: newId("crm_objects"), portalId, objectType: "contacts", properties: props, email: props.email ? lowerEmail(props.email) : null, guid: crypto.randomUUID(), createdAt: now, updatedAt: now })
+    .returning();
+  const events = await webhookEventStatements(db, outbox, [{ kind: "created", objectType: "contacts", id: { fromEnd: 0 }, properties: props }]);
+  return guarded(db, portalId, props.email, async () => {
+    const [rows] = await runRawBatch(db, [builderStatement(db, insert), ...events]);
+    return crmRowFromRaw(rows!.results[0] as RawCrmRow);
+  });
 }
 
 /** Updates a live contact found beforehand (its id is the survivor's). One statement. */
-export async function updateContact(db: Db, portalId: number, row: CrmRow, patch: PropertyPatch, now: number): Promise<void> {
+export async function updateContact(db: Db, portalId: number, row: CrmRow, patch: PropertyPatch, now: number, outbox?: OutboxSource): Promise<void> {
   checkEmailProperty(patch);
   const props = applyPatch(row.properties, patch);
-  await guarded(db, portalId, props.email, () =>
-    db
-      .update(crmObjects)
-      .set({ properties: props, email: props.email ? lowerEmail(props.email) : null, updatedAt: now })
-      .where(and(eq(crmObjects.id, row.id), eq(crmObjects.portalId, portalId), eq(crmObjects.archived, false)))
-      .run(),
-  );
+  const update = db
+    .update(crmObjects)
+    .set({ properties: props, email: props.email ? lowerEmail(props.email) : null, updatedAt: now })
+    .where(and(eq(crmObjects.id, row.id), eq(crmObjects.portalId, portalId), eq(crmObjects.archived, false)));
+  const events = await webhookEventStatements(db, outbox, [{ kind: "updated", objectType: "contacts", id: row.id, before: row.properties, after: props }]);
+  await guarded(db, portalId, props.email, () => runRawBatch(db, [builderStatement(db, update), ...events]));
 }
 
 /** `createOrUpdate/email/{email}`: the contact with that email (or merged-away email), else a new one. */
-export async function createOrUpdateByEmail(db: Db, portalId: number, email: string, patch: PropertyPatch, now: number) {
+export async function createOrUpdateByEmail(db: Db, portalId: number, email: string, patch: PropertyPatch, now: number, outbox?: OutboxSource) {
   if (!isValidEmail(email)) throw invalidEmail(email);
   const [found] = await findContacts(db, portalId, { emails: [email] });
   if (found) {
-    await updateContact(db, portalId, found.row, patch, now);
+    await updateContact(db, portalId, found.row, patch, now, outbox);
     return { vid: found.row.id, isNew: false };
   }
-  const row = await createContact(db, portalId, { email, ...patch }, now);
+  const row = await createContact(db, portalId, { email, ...patch }, now, outbox);
   return { vid: row.id, isNew: true };
 }
 
@@ -275,7 +253,7 @@ export interface BatchEntry {
  * contact, `UPDATE … FROM json_each`) run in one `db.batch`, so a failure writes nothing. Entries naming the
  * same contact are applied in order. A bad entry (invalid email, unknown vid) is a 400 naming its index.
  */
-export async function batchCreateOrUpdate(db: Db, portalId: number, entries: BatchEntry[], now: number) {
+export async function batchCreateOrUpdate(db: Db, portalId: number, entries: BatchEntry[], now: number, outbox?: OutboxSource) {
   entries.forEach((e, index) => {
     if (e.email !== undefined && !isValidEmail(e.email)) throw invalidEmail(e.email, { index: [String(index)] });
     checkEmailProperty(e.properties, { index: [String(index)] });
@@ -287,6 +265,7 @@ export async function batchCreateOrUpdate(db: Db, portalId: number, entries: Bat
   const byEmail = new Map(found.filter((f) => f.kind === "e").map((f) => [f.key, f.row]));
 
   const updates = new Map<number, Record<string, string>>();
+  const before = new Map<number, Record<string, string>>();
   const inserts = new Map<string, Record<string, string>>();
   entries.forEach((e, index) => {
     const existing = e.vid !== undefined ? byVid.get(e.vid) : byEmail.get(lowerEmail(e.email!));
@@ -294,6 +273,7 @@ export async function batchCreateOrUpdate(db: Db, portalId: number, entries: Bat
       throw badRequest(`contact ${index} (vid ${e.vid}) does not exist`, { context: { index: [String(index)], vid: [String(e.vid)] } });
     }
     if (existing) {
+      before.set(existing.id, existing.properties);
       updates.set(existing.id, applyPatch(updates.get(existing.id) ?? existing.properties, e.properties));
     } else {
       const key = lowerEmail(e.email!);
@@ -314,6 +294,11 @@ export async function batchCreateOrUpdate(db: Db, portalId: number, entries: Bat
       update crm_objects set properties = j.value ->> 'p', email = j.value ->> 'e', updated_at = ${now}
       from json_each(${changed}) j
       where crm_objects.id = j.value ->> 'id' and +crm_objects.portal_id = ${portalId} and +crm_objects.archived = 0`),
+    // Right after the insert: new contacts got consecutive ids in insertion order, the last one in the sequence.
+    ...(await webhookEventStatements(db, outbox, [
+      ...[...inserts.values()].map((properties, k): RecordChange => ({ kind: "created", objectType: "contacts", id: { fromEnd: inserts.size - 1 - k }, properties })),
+      ...[...updates].map(([id, after]): RecordChange => ({ kind: "updated", objectType: "contacts", id, before: before.get(id) ?? {}, after })),
+    ])),
   ];
   try {
     await runRawBatch(db, statements);
@@ -325,13 +310,21 @@ export async function batchCreateOrUpdate(db: Db, portalId: number, entries: Bat
 }
 
 /** `DELETE /contacts/v1/contact/vid/{vid}`: archives the live contact (a merged-away vid is not one). */
-export async function deleteContact(db: Db, portalId: number, vid: number, now: number) {
-  const res = await db
+export async function deleteContact(db: Db, portalId: number, vid: number, now: number, outbox?: OutboxSource) {
+  const archive = db
     .update(crmObjects)
     .set({ archived: true, updatedAt: now })
-    .where(and(eq(crmObjects.id, vid), eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, "contacts"), eq(crmObjects.archived, false)))
-    .run();
-  if (!res.meta.changes) throw contactNotFound();
+    .where(and(eq(crmObjects.id, vid), eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, "contacts"), eq(crmObjects.archived, false)));
+  const events = await webhookEventStatements(db, outbox, [{ kind: "deleted", objectType: "contacts", id: vid }]);
+  if (!events.length) {
+    const res = await archive.run();
+    if (!res.meta.changes) throw contactNotFound();
+    return;
+  }
+  // With events: the contact must be live before its deletion event is written with it.
+  const [live] = await findContacts(db, portalId, { vids: [vid] });
+  if (!live || live.row.id !== vid) throw contactNotFound();
+  await runRawBatch(db, [builderStatement(db, archive), ...events]);
 }
 
 /** Which clock a recent list pages on: last modification, or creation. */

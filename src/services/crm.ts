@@ -9,8 +9,37 @@ import { newId } from "../db/id-ranges";
 import { crmAssociations, crmObjects, type ObjectType } from "../db/tables/crm";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
+import { builderStatement, runRawBatch } from "../lib/d1-raw";
+import { webhookEventStatements, type OutboxSource } from "./webhooks/events";
 
 export type CrmRow = typeof crmObjects.$inferSelect;
+
+/** A `crm_objects` row as raw SQL (`db.all`) returns it, before drizzle's mapping. */
+export interface RawCrmRow {
+  id: number;
+  portal_id: number;
+  object_type: CrmRow["objectType"];
+  properties: string;
+  email: string | null;
+  guid: string;
+  archived: number;
+  merged_into: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export const crmRowFromRaw = (r: RawCrmRow): CrmRow => ({
+  id: r.id,
+  portalId: r.portal_id,
+  objectType: r.object_type,
+  properties: JSON.parse(r.properties) as Record<string, string>,
+  email: r.email,
+  guid: r.guid,
+  archived: Boolean(r.archived),
+  mergedInto: r.merged_into,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
 const SCOPE_OF: Record<ObjectType, { read: Scope; write: Scope }> = {
   contacts: { read: "crm.objects.contacts.read", write: "crm.objects.contacts.write" },
@@ -72,10 +101,20 @@ export const contactExists = (existingId: number | string) =>
  * Runs the statements of one or more record writes in one db.batch. A unique-index violation (another
  * contact holds one of `emails`) becomes the 409 naming the holder.
  */
-export async function runWrites(db: Db, portalId: number, statements: Statement[], emails: (string | null)[]): Promise<unknown[]> {
+export async function runWrites(
+  db: Db,
+  portalId: number,
+  statements: Statement[],
+  emails: (string | null)[],
+  /** Raw statements run after them in the same batch (webhook events): then each result is rows of crm_objects. */
+  after: D1PreparedStatement[] = [],
+): Promise<unknown[]> {
   if (statements.length === 0) return [];
   try {
-    return await db.batch(statements as [Statement, ...Statement[]]);
+    if (!after.length) return await db.batch(statements as [Statement, ...Statement[]]);
+    // Every record write here is an insert or update builder, which renders its SQL (BatchItem's type does not say so).
+    const results = await runRawBatch(db, [...statements.map((st) => builderStatement(db, st as unknown as Parameters<typeof builderStatement>[1])), ...after]);
+    return results.slice(0, statements.length).map((r) => (r.results as RawCrmRow[]).map(crmRowFromRaw));
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     for (const email of emails) {
@@ -95,8 +134,11 @@ export async function createObject(
   input: Record<string, string>,
   now: number,
   associations: { type: ObjectType; id: number }[] = [],
+  outbox?: OutboxSource,
 ) {
-  const [rows] = (await runWrites(db, portalId, createStatements(db, portalId, type, input, now, associations), [emailOf(type, input)])) as [CrmRow[]];
+  // The record's webhook events follow its statements in the same batch (services/webhooks/events.ts).
+  const events = await webhookEventStatements(db, outbox, [{ kind: "created", objectType: type, id: { fromEnd: 0 }, properties: withoutEmpty(input) }]);
+  const [rows] = (await runWrites(db, portalId, createStatements(db, portalId, type, input, now, associations), [emailOf(type, input)], events)) as [CrmRow[]];
   return rows[0]!;
 }
 
@@ -157,10 +199,12 @@ export async function updateObject(
   id: number,
   patch: Record<string, string>,
   now: number,
+  outbox?: OutboxSource,
 ): Promise<CrmRow> {
   const current = await getObject(db, portalId, type, id);
   const { statement, email } = updateStatement(db, portalId, current, patch, now);
-  const [rows] = (await runWrites(db, portalId, [statement], [email])) as [CrmRow[]];
+  const events = await webhookEventStatements(db, outbox, [{ kind: "updated", objectType: type, id, before: current.properties, after: mergeProperties(current.properties, patch) }]);
+  const [rows] = (await runWrites(db, portalId, [statement], [email], events)) as [CrmRow[]];
   return rows[0] ?? current;
 }
 
@@ -171,9 +215,10 @@ export const archiveStatement = (db: Db, portalId: number, row: CrmRow, now: num
     .set({ archived: true, updatedAt: now })
     .where(and(eq(crmObjects.id, row.id), eq(crmObjects.portalId, portalId)));
 
-export async function archiveObject(db: Db, portalId: number, type: ObjectType, id: number, now: number) {
+export async function archiveObject(db: Db, portalId: number, type: ObjectType, id: number, now: number, outbox?: OutboxSource) {
   const row = await getObject(db, portalId, type, id);
-  await runWrites(db, portalId, [archiveStatement(db, portalId, row, now)], []);
+  const events = await webhookEventStatements(db, outbox, [{ kind: "deleted", objectType: type, id }]);
+  await runWrites(db, portalId, [archiveStatement(db, portalId, row, now)], [], events);
 }
 
 /** One page in id order; fetches limit + 1 rows to know whether another page exists. */

@@ -3,7 +3,10 @@
  * A owns one resource of every kind, through the real API and the real queue consumer; account B has its
  * own app, user and a few resources to mix ids with. `ownParam` names A's value for a route's path parameter.
  */
+import { env } from "cloudflare:test";
+import { makeDb } from "../../src/db/client";
 import type { RouteDef } from "../../src/lib/route";
+import { openDelivery } from "../../src/services/webhooks/log";
 import { defineCard, minted } from "../cards/helpers";
 import { integratorUrl } from "./integrator";
 import { createAuthor, createPost, createTopic, TOKENS, V2 } from "../content/helpers";
@@ -59,6 +62,9 @@ export interface World {
      * app's secret, as the card view would: viewing would call the integrator, which the suites watch).
      */
     cardAction: Record<string, unknown>;
+    /** A's app's webhook subscription (paused, so the suites' writes emit nothing) and a delivery of it. */
+    subscription: number;
+    delivery: number;
   };
 }
 
@@ -129,6 +135,14 @@ export async function buildWorld(): Promise<World> {
   const card = await defineCard(a, { title: mark("card") });
   const cardAction = await minted(a, card.id, contact, { type: "ACTION_HOOK", httpMethod: "POST", uri: `${integratorUrl()}${card.actionBase}/go`, label: "Go" });
 
+  // App webhooks: settings and a paused subscription (through the API), and one delivery in the log.
+  const hookAuth = `hapikey=${encodeURIComponent(a.developerKey)}`;
+  await ok(await call("PUT", `/webhooks/v3/${a.appId}/settings?${hookAuth}`, { body: { targetUrl: `${integratorUrl()}/world-hooks`, throttling: { maxConcurrentRequests: 1 } } }));
+  const subscription = Number((await ok(await call("POST", `/webhooks/v3/${a.appId}/subscriptions?${hookAuth}`, { body: { eventType: "contact.creation", active: false } }), 201)).id);
+  const delivery = await openDelivery(makeDb(env.DB), a.appId, [
+    { eventId: 1, subscriptionId: subscription, portalId: a.portalId, appId: a.appId, occurredAt: Date.now(), subscriptionType: "contact.creation", objectId: contact, changeSource: "API" },
+  ], Date.now());
+
   const bSession = await signIn(b);
   return {
     a,
@@ -164,6 +178,8 @@ export async function buildWorld(): Promise<World> {
       cardFetchPath: card.fetchPath,
       cardActionBase: card.actionBase,
       cardAction,
+      subscription,
+      delivery,
     },
   };
 }
@@ -205,6 +221,10 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return String(ids.property);
     case "userName":
       return encodeURIComponent(ids.smtpUser);
+    case "subscriptionId":
+      return String(ids.subscription);
+    case "deliveryId":
+      return String(ids.delivery);
     case "cardId":
     case "objectTypeId":
       return String(ids.card);

@@ -59,7 +59,12 @@ export function startIntegrator(): Promise<{ server: Server; url: string }> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
     requests.push({ method: req.method ?? "GET", url: `http://${req.headers.host}${req.url}`, path: url.pathname, headers, body, at: Date.now() });
-    const script = scripts.get(url.pathname) ?? {};
+    let script = scripts.get(url.pathname) ?? {};
+    if (script.times !== undefined) {
+      // A script for the next N requests only (a receiver that fails, or hangs, a few times then recovers).
+      if (script.times <= 0) script = {};
+      else scripts.set(url.pathname, { ...script, times: script.times - 1 });
+    }
     if (script.delayMs) await new Promise((r) => setTimeout(r, script.delayMs));
     if (res.destroyed) return;
     const payload = script.bytes ? "x".repeat(script.bytes) : (script.body ?? JSON.stringify({ message: "ok" }));

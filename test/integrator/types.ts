@@ -13,6 +13,8 @@ export interface Script {
   delayMs?: number;
   /** Answer with this many bytes of "x" (oversize tests). */
   bytes?: number;
+  /** Apply this script to the next `times` requests only, then answer 200 again (a receiver that recovers). */
+  times?: number;
 }
 
 export interface Recorded {

@@ -3,7 +3,7 @@
  * for the error statuses the generic provocations of the contract test cannot reach. A case is keyed
  * `METHOD /path/{param}` as the document names the operation; an operation without a case fails the guard.
  */
-import { integratorUrl, tenant, workerUrl } from "./helpers";
+import { integratorUrl, tenant, workerUrl, type NodeTenant } from "./helpers";
 import { adminToken, api, cardBody, freshInstall, ok, script, settingsBody, signIn, uniq, type Fixtures } from "./contract-fixtures";
 
 export interface Req {
@@ -86,6 +86,48 @@ const freshPrivateApp = async (f: Fixtures) =>
   (await ok(api("POST", `/admin/v1/accounts/${f.t.portalId}/private-apps`, { token: adminToken(), json: { name: uniq("pa") } }), 201)).json.privateAppId as number;
 const freshUser = async (f: Fixtures) =>
   (await ok(api("POST", `/admin/v1/accounts/${f.t.portalId}/users`, { token: adminToken(), json: { email: `${uniq("u")}@example.com` } }), 201)).json.userId as number;
+// App webhooks: each case works on an app of its own (a fresh tenant), so the shared fixture app never
+// has webhooks and no other case's writes are delivered anywhere.
+const W = "/webhooks/v3";
+const hookSettings = (path: string) => ({ targetUrl: `${integratorUrl()}${path}`, throttling: { maxConcurrentRequests: 2 } });
+async function hookApp(path = `/${uniq("hooks")}`): Promise<NodeTenant> {
+  const t = await tenant();
+  await ok(api("PUT", `${W}/${t.appId}/settings`, { token: t.developerKey, json: hookSettings(path) }));
+  return t;
+}
+async function hookSubscription() {
+  const t = await hookApp();
+  const sub = await ok(api("POST", `${W}/${t.appId}/subscriptions`, { token: t.developerKey, json: { eventType: "deal.creation", active: false } }), 201);
+  return { t, id: Number(sub.json.id) };
+}
+/** Polls the app's delivery log until its newest delivery has `status` (the webhook queue delivers). */
+async function deliveryOf(t: NodeTenant, status: string): Promise<number> {
+  for (let i = 0; i < 300; i++) {
+    const newest = (await ok(api("GET", `${W}/${t.appId}/deliveries`, { token: t.developerKey }))).json.results[0];
+    if (newest?.status === status) return Number(newest.id);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`no ${status} delivery for app ${t.appId}`);
+}
+/** An app whose receiver always answers 500, and its delivery once exhausted (retries at once in this worker). */
+async function exhaustedDelivery() {
+  const path = `/${uniq("failing-hooks")}`;
+  const scripted = await fetch(`${integratorUrl()}/__script`, { method: "POST", body: JSON.stringify({ path, status: 500 }) });
+  if (scripted.status !== 204) throw new Error("script failed");
+  const t = await hookApp(path);
+  await ok(api("POST", `${W}/${t.appId}/subscriptions`, { token: t.developerKey, json: { eventType: "contact.creation" } }), 201);
+  await ok(api("POST", "/crm/v3/objects/contacts", { token: t.pat, json: { properties: { firstname: "hooked" } } }), 201);
+  return { t, id: await deliveryOf(t, "exhausted") };
+}
+let exhausted: ReturnType<typeof exhaustedDelivery> | undefined;
+let delivered: Promise<{ t: NodeTenant; id: number }> | undefined;
+const deliveredOnce = () =>
+  (delivered ??= (async () => {
+    const t = await hookApp();
+    await ok(api("POST", `${W}/${t.appId}/subscriptions`, { token: t.developerKey, json: { eventType: "contact.creation" } }), 201);
+    await ok(api("POST", "/crm/v3/objects/contacts", { token: t.pat, json: { properties: { firstname: "hooked" } } }), 201);
+    return { t, id: await deliveryOf(t, "delivered") };
+  })());
 
 export const CASES: Record<string, Case> = {
   // ---------------------------------------------------------------- operator API
@@ -521,6 +563,87 @@ export const CASES: Record<string, Case> = {
       const view = await ok(api("GET", `/crm/v3/objects/contacts/${f.contact}/cards?userId=${f.t.userId}`, { token: f.t.oauth }));
       const card = view.json.cards.find((c: { cardId: number }) => c.cardId === f.card);
       return { token: f.t.oauth, params: { ...crm(f), cardId: f.card }, json: { userId: f.t.userId, action: card.secondaryActions[0] } };
+    },
+  },
+
+  // ---------------------------------------------------------------- app webhooks
+  "GET /webhooks/v3/{appId}/settings": {
+    ok: async () => {
+      const t = await hookApp();
+      return { token: t.developerKey, params: { appId: t.appId } };
+    },
+  },
+  "PUT /webhooks/v3/{appId}/settings": {
+    ok: async () => {
+      const t = await tenant();
+      return { token: t.developerKey, params: { appId: t.appId }, json: hookSettings("/hooks") };
+    },
+  },
+  "DELETE /webhooks/v3/{appId}/settings": {
+    ok: async () => {
+      const t = await hookApp();
+      return { token: t.developerKey, params: { appId: t.appId } };
+    },
+  },
+  "GET /webhooks/v3/{appId}/subscriptions": {
+    ok: async () => {
+      const { t } = await hookSubscription();
+      return { token: t.developerKey, params: { appId: t.appId } };
+    },
+  },
+  "POST /webhooks/v3/{appId}/subscriptions": {
+    ok: async () => {
+      const t = await tenant();
+      return { token: t.developerKey, params: { appId: t.appId }, json: { eventType: "contact.propertyChange", propertyName: "email", active: false } };
+    },
+  },
+  "POST /webhooks/v3/{appId}/subscriptions/batch/update": {
+    ok: async () => {
+      const { t, id } = await hookSubscription();
+      return { token: t.developerKey, params: { appId: t.appId }, json: { inputs: [{ id, active: false }] } };
+    },
+  },
+  "GET /webhooks/v3/{appId}/subscriptions/{subscriptionId}": {
+    ok: async () => {
+      const { t, id } = await hookSubscription();
+      return { token: t.developerKey, params: { appId: t.appId, subscriptionId: id } };
+    },
+  },
+  "PATCH /webhooks/v3/{appId}/subscriptions/{subscriptionId}": {
+    ok: async () => {
+      const { t, id } = await hookSubscription();
+      return { token: t.developerKey, params: { appId: t.appId, subscriptionId: id }, json: { active: false } };
+    },
+  },
+  "DELETE /webhooks/v3/{appId}/subscriptions/{subscriptionId}": {
+    ok: async () => {
+      const { t, id } = await hookSubscription();
+      return { token: t.developerKey, params: { appId: t.appId, subscriptionId: id } };
+    },
+  },
+  "GET /webhooks/v3/{appId}/deliveries": {
+    ok: async () => {
+      const { t } = await deliveredOnce();
+      return { token: t.developerKey, params: { appId: t.appId } };
+    },
+  },
+  "GET /webhooks/v3/{appId}/deliveries/{deliveryId}": {
+    ok: async () => {
+      const { t, id } = await deliveredOnce();
+      return { token: t.developerKey, params: { appId: t.appId, deliveryId: id } };
+    },
+  },
+  "POST /webhooks/v3/{appId}/deliveries/{deliveryId}/resend": {
+    // The same exhausted delivery for the success and the derived errors (making one takes 11 attempts).
+    ok: async () => {
+      const { t, id } = await (exhausted ??= exhaustedDelivery());
+      return { token: t.developerKey, params: { appId: t.appId, deliveryId: id } };
+    },
+    errors: {
+      409: async () => {
+        const { t, id } = await deliveredOnce();
+        return { token: t.developerKey, params: { appId: t.appId, deliveryId: id } };
+      },
     },
   },
 

@@ -19,14 +19,17 @@ let demo: Demo;
 let integrator: { url: string; close: () => Promise<void> };
 let secret: string | undefined;
 const refused: string[] = [];
+/** The webhook deliveries the demo integrator logged. */
+const hooks: string[] = [];
 
 beforeAll(async () => {
-  integrator = await startDemoIntegrator({ secret: () => secret, log: (l) => refused.push(l) });
+  integrator = await startDemoIntegrator({ secret: () => secret, log: (l) => refused.push(l), webhooks: (l) => hooks.push(l) });
   demo = await seedDemo({
     baseUrl: workerUrl(),
     adminToken: inject("adminToken"),
     integratorUrl: integrator.url,
     userEmail: `demo-${randomUUID().slice(0, 8)}@example.com`,
+    onSecret: (s) => (secret = s),
   });
   secret = demo.clientSecret;
 }, 120_000);
@@ -232,5 +235,20 @@ describe("the demo integrator", () => {
       "timestamp outside the 5-minute window",
     );
     refused.length = 0;
+  });
+});
+
+describe("the demo's app webhooks", () => {
+  it("the demo integrator receives and logs the signed delivery of a contact change", async () => {
+    const line = await (async () => {
+      for (let i = 0; i < 100; i++) {
+        const found = hooks.find((l) => l.includes("contact.propertyChange") && l.includes('city="Wilmslow"'));
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error(`no webhook delivery logged: ${JSON.stringify(hooks)}`);
+    })();
+    expect(line).toMatch(/^demo integrator: webhook delivery \(attempt 0, 1 event\(s\)\): contact\.propertyChange \d+ city="Wilmslow"$/);
+    expect(refused.filter((l) => l.includes("/demo/webhooks"))).toEqual([]);
   });
 });

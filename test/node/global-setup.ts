@@ -26,6 +26,8 @@ export default async function setup(project: TestProject) {
     bindings: {
       ADMIN_TOKEN: { type: "secret_text", value: NODE_ADMIN_TOKEN },
       ALLOW_LOOPBACK_OUTBOUND: { type: "plain_text", value: "true" },
+      // App webhooks: a failed delivery is retried at once, so an exhausted one takes seconds (contract test).
+      WEBHOOK_RETRY_BASE_SECONDS: { type: "plain_text", value: "0" },
     },
     // testScheduled: GET /__scheduled runs the crons, as `npm run dev` allows (test/node/demo.test.ts).
     dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist, testScheduled: true },

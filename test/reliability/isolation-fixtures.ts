@@ -278,7 +278,42 @@ export const FIXTURES: Record<string, Fixture> = {
     { path: `${TYPES}/${w.ids.card}` },
     { path: `${TYPES}/${w.ids.card}?applicationId=${w.a.appId}` },
   ],
+
+  // App webhooks (developer key): A's app in the path, or B's own app with A's subscription or delivery.
+  ...webhookFixtures(),
 };
+
+function webhookFixtures(): Record<string, Fixture> {
+  const W = "/webhooks/v3";
+  const settings = { targetUrl: "https://b.example.com/hooks", throttling: { maxConcurrentRequests: 5 } };
+  const onApp = (suffix: string, body?: unknown): Fixture => (w) => [{ path: `${W}/${w.a.appId}${suffix}`, body }];
+  const onSub = (suffix: string, body?: unknown): Fixture => (w) => [
+    { path: `${W}/${w.a.appId}/subscriptions/${w.ids.subscription}${suffix}`, body },
+    { path: `${W}/${w.b.appId}/subscriptions/${w.ids.subscription}${suffix}`, body },
+  ];
+  const onDelivery = (suffix: string): Fixture => (w) => [
+    { path: `${W}/${w.a.appId}/deliveries/${w.ids.delivery}${suffix}` },
+    { path: `${W}/${w.b.appId}/deliveries/${w.ids.delivery}${suffix}` },
+  ];
+  return {
+    "GET /webhooks/v3/:appId/settings": onApp("/settings"),
+    "PUT /webhooks/v3/:appId/settings": onApp("/settings", settings),
+    "DELETE /webhooks/v3/:appId/settings": onApp("/settings"),
+    "GET /webhooks/v3/:appId/subscriptions": onApp("/subscriptions"),
+    "POST /webhooks/v3/:appId/subscriptions": onApp("/subscriptions", { eventType: "contact.creation" }),
+    "POST /webhooks/v3/:appId/subscriptions/batch/update": (w) => [
+      { path: `${W}/${w.a.appId}/subscriptions/batch/update`, body: { inputs: [{ id: w.ids.subscription, active: true }] } },
+      // B's own app naming A's subscription: reported as not found (207), nothing changed.
+      { path: `${W}/${w.b.appId}/subscriptions/batch/update`, body: { inputs: [{ id: w.ids.subscription, active: true }] }, status: 207 },
+    ],
+    "GET /webhooks/v3/:appId/subscriptions/:subscriptionId": onSub(""),
+    "PATCH /webhooks/v3/:appId/subscriptions/:subscriptionId": onSub("", { active: true }),
+    "DELETE /webhooks/v3/:appId/subscriptions/:subscriptionId": onSub(""),
+    "GET /webhooks/v3/:appId/deliveries": onApp("/deliveries"),
+    "GET /webhooks/v3/:appId/deliveries/:deliveryId": onDelivery(""),
+    "POST /webhooks/v3/:appId/deliveries/:deliveryId/resend": onDelivery("/resend"),
+  };
+}
 
 /** Routes without an id in the path that take one in the query or body (the same rule applies). */
 export const BODY_ID_FIXTURES: Record<string, Fixture> = {

@@ -211,7 +211,7 @@ describe("2,000 messages through a consumer that crashes at random points", () =
     const deliveries = queued(all);
     for (const q of [...deliveries]) if (r.chance(0.05)) deliveries.push({ ...q, qid: `${q.qid}-dup` });
 
-    const chance: Record<FaultPoint, number> = { "sync:before-decide": 0.1, "sync:after-decide": 0.1, "sync:commit": 0.08, "sync:after-commit": 0.1, "dlq:record": 0.3, "shard:open": 0 };
+    const chance: Record<FaultPoint, number> = { "sync:before-decide": 0.1, "sync:after-decide": 0.1, "sync:commit": 0.08, "sync:after-commit": 0.1, "dlq:record": 0.3, "shard:open": 0, "webhook:send": 0 };
     const injected: Record<string, number> = {};
     const faultsOf = new Map<string, number>();
     armFaults((point, ids) => {

@@ -4,6 +4,7 @@
  * the single-record routes run, src/services/crm.ts) in ONE db.batch: all of it lands, or none of it.
  * Inputs that name no record are reported as errors beside the results (the route's 207).
  */
+import { webhookEventStatements, type OutboxSource, type RecordChange } from "../webhooks/events";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { ObjectType } from "../../db/tables/crm";
@@ -108,9 +109,33 @@ function checkDistinctEmails(type: ObjectType, props: Record<string, string>[], 
   });
 }
 
-/** Runs each record's statements in one db.batch; returns each record's row (its first statement's). */
-async function runRecordWrites(db: Db, portalId: number, writes: { statements: crm.Statement[]; email: string | null }[]): Promise<crm.CrmRow[]> {
-  const results = await crm.runWrites(db, portalId, writes.flatMap((w) => w.statements), writes.map((w) => w.email));
+/** One record's write in a batch: its statements, the email it sets, and what it changes (for webhooks). */
+interface RecordWrite {
+  statements: crm.Statement[];
+  email: string | null;
+  change: Change;
+}
+type Change = { kind: "created"; properties: Record<string, string> } | { kind: "updated"; id: number; before: Record<string, string>; after: Record<string, string> };
+
+/**
+ * The webhook events of a batch's writes, appended after all of them: a created record is named by its place
+ * among the batch's inserts counted from the end (services/webhooks/events.ts).
+ */
+function batchEvents(db: Db, type: ObjectType, writes: RecordWrite[], outbox: OutboxSource) {
+  let created = writes.filter((w) => w.change.kind === "created").length;
+  const changes: RecordChange[] = writes.map(({ change: c }) =>
+    c.kind === "created" ? { kind: "created", objectType: type, id: { fromEnd: --created }, properties: c.properties } : { kind: "updated", objectType: type, id: c.id, before: c.before, after: c.after },
+  );
+  return webhookEventStatements(db, outbox, changes);
+}
+
+const createChange = (props: Record<string, string>): Change => ({ kind: "created", properties: Object.fromEntries(Object.entries(props).filter(([, v]) => v !== "")) });
+const updateChange = (row: crm.CrmRow, patch: Record<string, string>): Change => ({ kind: "updated", id: row.id, before: row.properties, after: crm.mergeProperties(row.properties, patch) });
+
+/** Runs each record's statements in one db.batch, with their webhook events; returns each record's row (its first statement's). */
+async function runRecordWrites(db: Db, portalId: number, type: ObjectType, writes: RecordWrite[], outbox: OutboxSource): Promise<crm.CrmRow[]> {
+  const events = await batchEvents(db, type, writes, outbox);
+  const results = await crm.runWrites(db, portalId, writes.flatMap((w) => w.statements), writes.map((w) => w.email), events);
   const rows: crm.CrmRow[] = [];
   let at = 0;
   for (const w of writes) {
@@ -121,7 +146,7 @@ async function runRecordWrites(db: Db, portalId: number, writes: { statements: c
 }
 
 /** All or nothing: an email another contact holds is the single create's 409, naming that contact. */
-export async function batchCreate(db: Db, portalId: number, type: ObjectType, inputs: CreateInput[], now: number): Promise<crm.CrmRow[]> {
+export async function batchCreate(db: Db, portalId: number, type: ObjectType, inputs: CreateInput[], now: number, outbox?: OutboxSource): Promise<crm.CrmRow[]> {
   checkDistinctEmails(type, inputs.map((i) => i.properties), (i) => `inputs.${i}.properties.email`);
   const emails = inputs.map((i) => crm.emailOf(type, i.properties)).filter((e): e is string => e !== null);
   const held = await recordsById(db, portalId, type, "email", emails);
@@ -130,7 +155,9 @@ export async function batchCreate(db: Db, portalId: number, type: ObjectType, in
   return runRecordWrites(
     db,
     portalId,
-    inputs.map((i) => ({ statements: crm.createStatements(db, portalId, type, i.properties, now, i.associations), email: crm.emailOf(type, i.properties) })),
+    type,
+    inputs.map((i) => ({ statements: crm.createStatements(db, portalId, type, i.properties, now, i.associations), email: crm.emailOf(type, i.properties), change: createChange(i.properties) })),
+    outbox,
   );
 }
 
@@ -141,7 +168,7 @@ export interface UpdateInput {
 }
 
 /** Updates the records found; the others are errors. An email another contact holds is a 409 for the batch. */
-export async function batchUpdate(db: Db, portalId: number, type: ObjectType, inputs: UpdateInput[], now: number): Promise<BatchOutcome<crm.CrmRow>> {
+export async function batchUpdate(db: Db, portalId: number, type: ObjectType, inputs: UpdateInput[], now: number, outbox?: OutboxSource): Promise<BatchOutcome<crm.CrmRow>> {
   const found = new Map<string, crm.CrmRow>();
   const keys: string[] = [];
   for (const idProperty of ["hs_object_id", "email"] as const) {
@@ -162,9 +189,9 @@ export async function batchUpdate(db: Db, portalId: number, type: ObjectType, in
   checkDistinctEmails(type, present.map((p) => p.inp.properties), (i) => `inputs.${inputs.indexOf(present[i]!.inp)}.properties.email`);
   const writes = present.map(({ inp, row }) => {
     const { statement, email } = crm.updateStatement(db, portalId, row, inp.properties, now);
-    return { statements: [statement], email };
+    return { statements: [statement], email, change: updateChange(row, inp.properties) };
   });
-  const results = await runRecordWrites(db, portalId, writes);
+  const results = await runRecordWrites(db, portalId, type, writes, outbox);
   const missing = inputs.filter((_, i) => !rows[i]).map((inp) => inp.id);
   return { results, errors: missing.length ? [notFoundError(type, missing)] : [] };
 }
@@ -179,6 +206,7 @@ export async function batchUpsert(
   type: ObjectType,
   inputs: { id: string; properties: Record<string, string> }[],
   now: number,
+  outbox?: OutboxSource,
 ): Promise<{ row: crm.CrmRow; created: boolean }[]> {
   const keys = distinctKeys("email", inputs.map((i) => i.id), (i) => `inputs.${i}.id`);
   keys.forEach((k, i) => {
@@ -190,19 +218,20 @@ export async function batchUpsert(
     const current = found.get(keys[i]!);
     if (current) {
       const { statement, email } = crm.updateStatement(db, portalId, current, props, now);
-      return { statements: [statement], email, created: false };
+      return { statements: [statement], email, created: false, change: updateChange(current, props) };
     }
-    return { statements: crm.createStatements(db, portalId, type, props, now), email: crm.emailOf(type, props), created: true };
+    return { statements: crm.createStatements(db, portalId, type, props, now), email: crm.emailOf(type, props), created: true, change: createChange(props) };
   });
-  const rows = await runRecordWrites(db, portalId, plans);
+  const rows = await runRecordWrites(db, portalId, type, plans, outbox);
   return rows.map((row, i) => ({ row, created: plans[i]!.created }));
 }
 
 /** Archives the records found (ids of no live record of the account are ignored, as on the real service). */
-export async function batchArchive(db: Db, portalId: number, type: ObjectType, ids: string[], now: number): Promise<number> {
+export async function batchArchive(db: Db, portalId: number, type: ObjectType, ids: string[], now: number, outbox?: OutboxSource): Promise<number> {
   const keys = [...new Set(ids.map((id, i) => keyOf("hs_object_id", id, `inputs.${i}.id`)))];
-  const found = await recordsById(db, portalId, type, "hs_object_id", keys);
-  const statements = [...found.values()].map((row) => crm.archiveStatement(db, portalId, row, now));
-  await crm.runWrites(db, portalId, statements, []);
+  const found = [...(await recordsById(db, portalId, type, "hs_object_id", keys)).values()];
+  const statements = found.map((row) => crm.archiveStatement(db, portalId, row, now));
+  const events = await webhookEventStatements(db, outbox, found.map((row) => ({ kind: "deleted", objectType: type, id: row.id })));
+  await crm.runWrites(db, portalId, statements, [], events);
   return statements.length;
 }

@@ -21,6 +21,8 @@ import { idCounter } from "../../db/id-ranges";
 import { rawStatement, runRawBatch } from "../../lib/d1-raw";
 import { CRM_TYPE } from "./model";
 import type { Effect } from "./plan";
+import { syncWebhookRows } from "../webhooks/sync-events";
+import type { WebhookTarget } from "../webhooks/targets";
 
 type Upsert = Extract<Effect, { kind: "upsert" }>;
 
@@ -111,6 +113,25 @@ function linkCreated(json: string): SQL {
 }
 
 /**
+ * 3b. The batch's webhook events (services/webhooks/sync-events.ts), after the creates and before the
+ * patches: a creation only for the record this message created (its guid); a propertyChange with the value
+ * it was created with, or only when the patch changes the stored value.
+ */
+function webhookEvents(json: string, now: number): SQL {
+  return sql`insert into webhook_outbox (portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra)
+    select l.portal_id, j.value->>'a', j.value->>'sid', j.value->>'ty', o.id, ${now}, 'INTEGRATION',
+      case when j.value->>'k' = 'p' then json_object('propertyName', j.value->>'pn', 'propertyValue',
+        case when o.guid = j.value->>'g' then coalesce(j.value->>'cv', '') else coalesce(j.value->>'v', '') end) end
+    from json_each(${json}) j join ecomm_links l on ${LINK_OF_J} join crm_objects o on o.id = l.service_id
+    where ${OWN_MESSAGE} and o.archived = 0 and (
+      (j.value->>'k' = 'c' and o.guid = j.value->>'g')
+      or (j.value->>'k' = 'p' and o.guid = j.value->>'g' and coalesce(j.value->>'cv', '') <> '')
+      or (j.value->>'k' = 'p' and o.guid <> j.value->>'g' and j.value->>'hv' = 1
+        and coalesce(json_extract(o.properties, '$."' || (j.value->>'pn') || '"'), '') <> coalesce(j.value->>'v', '')))
+    order by j.key`;
+}
+
+/**
  * 4. Merges the properties into existing records (json_patch: a null removes a property). A record the
  * user archived is not brought back (reference §3.4); the record this message created is skipped.
  */
@@ -175,7 +196,7 @@ function resolveErrors(json: string): SQL {
 const each = (rows: unknown[], build: (json: string) => SQL): SQL[] => (rows.length ? chunkJson(rows).map(build) : []);
 
 /** The SQL of a batch's effects, in order. Empty when there is nothing to write. */
-export function commitQueries(effects: Effect[], now: number): SQL[] {
+export function commitQueries(effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): SQL[] {
   const upserts = effects.filter((e): e is Upsert => e.kind === "upsert");
   const applied = effects.filter((e) => e.kind !== "error");
   const failed = effects.filter((e): e is Extract<Effect, { kind: "error" }> => e.kind === "error");
@@ -206,6 +227,7 @@ export function commitQueries(effects: Effect[], now: number): SQL[] {
     ...each(linkRows, (j) => linkApplied(j, now)),
     ...each(errorRows, (j) => linkFailed(j, now)),
     ...creates,
+    ...each(syncWebhookRows(effects, webhooks), (j) => webhookEvents(j, now)),
     ...each(patchRows, (j) => patchRecords(j, now)),
     ...each(replaceRows, dropReverseAssociations),
     ...each(replaceRows, dropForwardAssociations),
@@ -215,12 +237,12 @@ export function commitQueries(effects: Effect[], now: number): SQL[] {
   ];
 }
 
-export const commitStatements = (db: Db, effects: Effect[], now: number): D1PreparedStatement[] =>
-  commitQueries(effects, now).map((q) => rawStatement(db, q));
+export const commitStatements = (db: Db, effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): D1PreparedStatement[] =>
+  commitQueries(effects, now, webhooks).map((q) => rawStatement(db, q));
 
-/** Commits the effects in one db.batch (all or nothing). */
-export async function commitEffects(db: Db, effects: Effect[], now: number): Promise<void> {
-  const statements = commitStatements(db, effects, now);
+/** Commits the effects, and their webhook events when `webhooks` has targets, in one db.batch (all or nothing). */
+export async function commitEffects(db: Db, effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): Promise<void> {
+  const statements = commitStatements(db, effects, now, webhooks);
   if (statements.length) await runRawBatch(db, statements);
 }
 

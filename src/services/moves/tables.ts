@@ -39,6 +39,8 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("ecomm_pending"),
   byPortal("timeline_events"),
   byPortal("timeline_utks"),
+  // Pending webhook events: a move carries them, so events of changes made before it are still sent.
+  byPortal("webhook_outbox"),
 ];
 
 /** Control-plane tables: they stay in DB and are never copied (docs/scaling.md lists both kinds). */
@@ -56,6 +58,11 @@ export const CONTROL_TABLES = [
   "timeline_event_properties",
   "account_moves",
   "shard_placement",
+  "webhook_settings",
+  "webhook_subscriptions",
+  "webhook_deliveries",
+  "webhook_attempts",
+  "webhook_inflight",
 ] as const;
 
 /**

@@ -1,0 +1,92 @@
+/**
+ * Figure 8 — sync end to end with app webhooks: figure 2's service pass (suites/e2e.mjs) for an account
+ * whose installed app has webhook settings and one active subscription (`product.creation`: every new
+ * object of the pass emits an event, written in the sync's own D1 batch and drained to the webhook queue
+ * after it), beside the same pass for an account without webhooks, in the same runs, alternating which goes
+ * first. The figure is the ratio of the two throughputs; target ≥ 0.9. The receiver is a local Node server
+ * that answers 200 at once and counts the events; correctness: every object's creation event arrives.
+ */
+import http from "node:http";
+import { medianOf } from "../lib/stats.mjs";
+import { makeMessages, oracle, requests, waitUntil } from "../lib/sync-data.mjs";
+import { ecommSetup, provisionTenant } from "../lib/seed.mjs";
+import { status, step } from "../lib/progress.mjs";
+import { servicePass } from "./e2e.mjs";
+
+function startReceiver() {
+  const seen = { events: 0, posts: 0 };
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      seen.posts++;
+      seen.events += JSON.parse(Buffer.concat(chunks).toString("utf8")).length;
+      res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, seen, url: `http://127.0.0.1:${server.address().port}/hooks` })));
+}
+
+async function ok(res, what) {
+  if (res.status >= 300) throw new Error(`${what} -> ${res.status} ${res.text}`);
+  return res.json;
+}
+
+/** `ctx.adminToken` provisions the two accounts. */
+export async function webhooks(ctx) {
+  const { sizes, http: c } = ctx;
+  const { e2eMessages: count, e2eObjects: objects } = sizes;
+  const receiver = await startReceiver();
+  try {
+    const stores = Array.from({ length: sizes.runs }, (_, i) => `wh-${i + 1}`);
+    const plain = await provisionTenant(c, ctx.adminToken, `bench-nohooks${Date.now()}`);
+    const hooked = await provisionTenant(c, ctx.adminToken, `bench-hooks${Date.now()}`);
+    await ecommSetup(c, plain, stores);
+    await ecommSetup(c, hooked, stores);
+    const dev = (method, path, body) => c.json(method, `/webhooks/v3/${hooked.appId}${path}`, { token: hooked.developerKey, body }).then((r) => ok(r, `${method} ${path}`));
+    await dev("PUT", "/settings", { targetUrl: receiver.url, throttling: { maxConcurrentRequests: 10 } });
+    await dev("POST", "/subscriptions", { eventType: "product.creation", active: true });
+
+    const targets = [
+      { id: "without", label: "", http: c, tenant: plain, accountDb: ctx.db, log: ctx.log },
+      { id: "with", label: "with webhooks", http: c, tenant: hooked, accountDb: ctx.db, log: ctx.log },
+    ];
+    const runs = { without: [], with: [] };
+    for (let run = 1; run <= sizes.runs; run++) {
+      const storeId = stores[run - 1];
+      for (const target of run % 2 ? targets : [...targets].reverse()) {
+        // Each account gets its own messages (objects new to it), the same shape and size.
+        const messages = makeMessages({ count, objects, prefix: `wh${run}${target.id}` });
+        const pass = { run, storeId, reqs: requests(messages, storeId), expected: oracle(messages), count, objects };
+        runs[target.id].push(await servicePass(ctx, target, pass));
+      }
+    }
+    step(`webhooks: waiting for the ${objects * sizes.runs} creation events at the receiver`);
+    const all = objects * sizes.runs;
+    const arrived = await waitUntil(
+      async () => {
+        status(`webhook events received ${receiver.seen.events}/${all}`);
+        return receiver.seen.events >= all;
+      },
+      { timeoutMs: 120_000, intervalMs: 100 },
+    );
+    if (arrived === null) ctx.fail(`webhooks: only ${receiver.seen.events} of ${all} creation events reached the receiver`);
+    const without = medianOf(runs.without, ["ms", "messagesPerSecond"]);
+    const withHooks = medianOf(runs.with, ["ms", "messagesPerSecond"]);
+    const ratio = withHooks.messagesPerSecond / without.messagesPerSecond;
+    return [
+      {
+        id: "sync_e2e_webhooks",
+        figure: `Sync end to end with one active webhook subscription, ${count} msgs over ${objects} objects`,
+        value: { ...withHooks, events: receiver.seen.events, posts: receiver.seen.posts },
+        baseline: { name: "the same pass, account without webhooks", ...without },
+        ratio,
+        target: { ratio: 0.9 },
+        met: ratio >= 0.9,
+        runs,
+      },
+    ];
+  } finally {
+    await new Promise((r) => receiver.server.close(r));
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * @module App webhooks (docs/webhooks.md). Settings, subscriptions and the delivery log belong to an app and
+ * live in the control plane; the outbox belongs to an account and lives on its shard, so a change and its
+ * pending events are written in one D1 batch there (nothing lost between a change and its event).
+ */
+import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/** One per app: where its events go and how many deliveries may be in flight at once. */
+export const webhookSettings = sqliteTable("webhook_settings", {
+  appId: integer("app_id").primaryKey(),
+  targetUrl: text("target_url").notNull(),
+  maxConcurrentRequests: integer("max_concurrent_requests").notNull(),
+  period: text("period"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+export const webhookSubscriptions = sqliteTable(
+  "webhook_subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    appId: integer("app_id").notNull(),
+    /** e.g. `contact.propertyChange` (services/webhooks/event-types.ts). */
+    eventType: text("event_type").notNull(),
+    propertyName: text("property_name"),
+    active: integer("active", { mode: "boolean" }).notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("webhook_subscriptions_app").on(t.appId, t.active)],
+);
+
+/**
+ * Pending events of an account (the outbox), on the account's shard. `id` is the event's `eventId`
+ * (AUTOINCREMENT in the shard's id range, so unique across shards and kept by a move). A drain claims rows
+ * (`claimed_at`), sends them to the webhook queue and deletes them; a claim older than a minute is taken
+ * again, so a crash between claim and send only delays the events.
+ */
+export const webhookOutbox = sqliteTable(
+  "webhook_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    appId: integer("app_id").notNull(),
+    subscriptionId: integer("subscription_id").notNull(),
+    subscriptionType: text("subscription_type").notNull(),
+    objectId: integer("object_id").notNull(),
+    occurredAt: integer("occurred_at").notNull(),
+    changeSource: text("change_source").notNull(),
+    /** JSON of the type's own fields: propertyName/propertyValue, or primaryObjectId/mergedObjectIds. */
+    extra: text("extra"),
+    claimedAt: integer("claimed_at"),
+  },
+  (t) => [index("webhook_outbox_claim").on(t.claimedAt, t.id)],
+);
+
+export const DELIVERY_STATUSES = ["pending", "delivered", "retrying", "exhausted", "dropped"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** The delivery log: one row per POST batch (up to 100 events of one app), with its attempts below. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    appId: integer("app_id").notNull(),
+    /** The events without `attemptNumber` (JSON array), so a re-send carries the same eventIds. */
+    events: text("events").notNull(),
+    eventCount: integer("event_count").notNull(),
+    status: text("status", { enum: DELIVERY_STATUSES }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [index("webhook_deliveries_app").on(t.appId, t.id)],
+);
+
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    deliveryId: integer("delivery_id").notNull(),
+    attemptNumber: integer("attempt_number").notNull(),
+    /** The receiver's HTTP status; null when none came (connection error, timeout, blocked URL). */
+    statusCode: integer("status_code"),
+    durationMs: integer("duration_ms").notNull(),
+    error: text("error"),
+    at: integer("at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deliveryId, t.attemptNumber] })],
+);
+
+/** Deliveries in flight per app (throttling): a lease row per POST, expiring on its own after a crash. */
+export const webhookInflight = sqliteTable(
+  "webhook_inflight",
+  {
+    appId: integer("app_id").notNull(),
+    leaseId: text("lease_id").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.leaseId] })],
+);

@@ -1,0 +1,167 @@
+/**
+ * @module The webhook queue's consumer (docs/webhooks.md "Delivery"): each message is one POST of up to 100
+ * events to the app's target URL, through the outbound guard (checked again here), signed, with a 5 s
+ * timeout. A failure (connection error, timeout, blocked URL, any status outside 2xx) is retried by sending
+ * the same events again with attempt + 1 after retryDelaySeconds, up to MAX_RETRIES; then the delivery is
+ * recorded as exhausted, and its developer can re-send it. Every attempt is logged.
+ *
+ * Re-checked at delivery: the app still has settings (else the events are dropped, logged), and each event's
+ * account still has the app installed (else that event is dropped). At most `maxConcurrentRequests` POSTs
+ * of one app are in flight (throttle.ts); a message over the limit waits a second without using an attempt.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { controlDb } from "../../db/shards";
+import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../../lib/outbound";
+import { deliveryBody, webhookQueueMessage, type WebhookEvent, type WebhookQueueMessage } from "./message";
+import { openDelivery, recordAttempt, setDeliveryStatus, type AttemptOutcome } from "./log";
+import { MAX_RETRIES, retryBaseSeconds, retryDelaySeconds } from "./retry";
+import { sendMessages } from "./drain";
+import { webhookSignatureHeaders } from "./sign";
+import { acquireSlot, releaseSlot } from "./throttle";
+
+export const DELIVERY_TIMEOUT_MS = 5_000;
+const MAX_RESPONSE_BYTES = 64 * 1024;
+const THROTTLED_DELAY_S = 1;
+
+interface AppTarget {
+  targetUrl: string;
+  maxConcurrentRequests: number;
+  clientSecret: string;
+}
+
+async function appTarget(control: Db, appId: number): Promise<AppTarget | null> {
+  const row = await control.get<{ target_url: string; max_concurrent_requests: number; client_secret: string }>(sql`
+    select w.target_url, w.max_concurrent_requests, a.client_secret
+    from webhook_settings w join apps a on a.app_id = w.app_id where w.app_id = ${appId}`);
+  return row ? { targetUrl: row.target_url, maxConcurrentRequests: row.max_concurrent_requests, clientSecret: row.client_secret } : null;
+}
+
+/** The events whose account still has the app installed. */
+async function stillInstalled(control: Db, appId: number, events: WebhookEvent[]): Promise<WebhookEvent[]> {
+  const portals = [...new Set(events.map((e) => e.portalId))];
+  const rows = await control.all<{ portal_id: number }>(sql`
+    select portal_id from installs where app_id = ${appId} and portal_id in (select value from json_each(${JSON.stringify(portals)}))`);
+  const installed = new Set(rows.map((r) => r.portal_id));
+  return events.filter((e) => installed.has(e.portalId));
+}
+
+/** One POST; never throws. */
+export async function postEvents(target: AppTarget, events: WebhookEvent[], attempt: number, allowLoopback: boolean): Promise<Omit<AttemptOutcome, "attemptNumber">> {
+  const startedAt = Date.now();
+  const done = (statusCode: number | null, error: string | null) => ({ statusCode, error, durationMs: Date.now() - startedAt });
+  try {
+    const url = checkOutboundUrl(target.targetUrl, allowLoopback).toString();
+    const body = deliveryBody(events, attempt);
+    const headers = { "content-type": "application/json", ...(await webhookSignatureHeaders(target.clientSecret, url, body, Date.now())) };
+    const res = await guardedFetch({ method: "POST", url, headers, body }, { allowLoopback, timeoutMs: DELIVERY_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES, maxRedirects: 0 });
+    return res.status >= 200 && res.status < 300 ? done(res.status, null) : done(res.status, `the target answered ${res.status}`);
+  } catch (err) {
+    if (err instanceof OutboundError) return done(null, `${err.kind}: ${err.message}`);
+    return done(null, err instanceof Error ? err.message : String(err));
+  }
+}
+
+export interface DeliveryDeps {
+  control: Db;
+  queue: Queue;
+  allowLoopback: boolean;
+  retryBase: number;
+  now: () => number;
+}
+
+export type DeliveryOutcome = "delivered" | "retry" | "exhausted" | "dropped" | "throttled";
+
+/** Handles one queue message to the end (the caller acks it); throws only when D1 or the queue fail. */
+export async function deliver(m: WebhookQueueMessage, deps: DeliveryDeps): Promise<DeliveryOutcome> {
+  const { control } = deps;
+  const [target, events] = await Promise.all([appTarget(control, m.appId), stillInstalled(control, m.appId, m.events)]);
+  const why = !target ? "the app has no webhook settings" : !events.length ? "the app is no longer installed in the events' accounts" : null;
+  if (why || !target) {
+    console.warn(`webhook delivery of ${m.events.length} event(s) for app ${m.appId} dropped: ${why}`);
+    const id = m.deliveryId ?? (await openDelivery(control, m.appId, m.events, deps.now()));
+    await setDeliveryStatus(control, id, "dropped", why, deps.now());
+    return "dropped";
+  }
+  const deliveryId = m.deliveryId ?? (await openDelivery(control, m.appId, events, deps.now()));
+  const slot = await acquireSlot(control, m.appId, target.maxConcurrentRequests, deps.now());
+  if (!slot) {
+    await sendMessages(deps.queue, [{ ...m, deliveryId, events }], THROTTLED_DELAY_S);
+    return "throttled";
+  }
+  let result: Omit<AttemptOutcome, "attemptNumber">;
+  try {
+    result = await postEvents(target, events, m.attempt, deps.allowLoopback);
+  } finally {
+    await releaseSlot(control, m.appId, slot);
+  }
+  const attempt = { attemptNumber: m.attempt, ...result };
+  if (result.error === null) {
+    await recordAttempt(control, deliveryId, attempt, "delivered", deps.now());
+    return "delivered";
+  }
+  if (m.attempt >= MAX_RETRIES) {
+    console.warn(`webhook delivery ${deliveryId} for app ${m.appId} exhausted after attempt ${m.attempt}: ${result.error}`);
+    await recordAttempt(control, deliveryId, attempt, "exhausted", deps.now());
+    return "exhausted";
+  }
+  await recordAttempt(control, deliveryId, attempt, "retrying", deps.now());
+  const delay = retryDelaySeconds(deps.retryBase, m.attempt + 1);
+  await sendMessages(deps.queue, [{ ...m, deliveryId, events, attempt: m.attempt + 1 }], delay);
+  return "retry";
+}
+
+/** Every message of a batch, concurrently; a message whose handling failed is retried by the queue. */
+export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env, meter?: { statements: number }): Promise<Record<string, number>> {
+  const deps: DeliveryDeps = {
+    control: controlDb(env, meter),
+    queue: env.WEBHOOK_QUEUE,
+    allowLoopback: loopbackAllowed(env),
+    retryBase: retryBaseSeconds(env),
+    now: () => Date.now(),
+  };
+  const outcomes: Record<string, number> = {};
+  const count = (k: string) => (outcomes[k] = (outcomes[k] ?? 0) + 1);
+  await Promise.all(
+    batch.messages.map(async (msg) => {
+      const parsed = webhookQueueMessage.safeParse(msg.body);
+      if (!parsed.success) {
+        console.error(`webhook queue message ${msg.id} is not a v1 delivery; dropped`);
+        msg.ack();
+        count("malformed");
+        return;
+      }
+      try {
+        count(await deliver(parsed.data, deps));
+        msg.ack();
+      } catch (err) {
+        console.error(`webhook delivery for app ${parsed.data.appId} failed to run: ${err instanceof Error ? err.message : String(err)}`);
+        msg.retry({ delaySeconds: 5 });
+        count("crashed");
+      }
+    }),
+  );
+  return outcomes;
+}
+
+/**
+ * The webhook dead-letter queue: a message whose handling crashed on every queue retry. Its delivery is
+ * recorded as exhausted (so the developer sees it and can re-send it), as the sync DLQ records its errors.
+ */
+export async function consumeWebhookDeadLetters(batch: MessageBatch<unknown>, env: Env, meter?: { statements: number }): Promise<Record<string, number>> {
+  const control = controlDb(env, meter);
+  let recorded = 0;
+  for (const msg of batch.messages) {
+    const parsed = webhookQueueMessage.safeParse(msg.body);
+    if (parsed.success) {
+      const m = parsed.data;
+      const now = Date.now();
+      const id = m.deliveryId ?? (await openDelivery(control, m.appId, m.events, now));
+      await setDeliveryStatus(control, id, "exhausted", "the delivery could not be processed after the queue's retries", now);
+      console.warn(`dead letter: webhook delivery ${id} for app ${m.appId} recorded as exhausted`);
+      recorded++;
+    }
+    msg.ack();
+  }
+  return { recorded };
+}

@@ -1,0 +1,119 @@
+/**
+ * @module The outbox drain (docs/webhooks.md "Nothing lost"): moves an account database's pending events to
+ * the webhook queue, one message per app and up to 100 events. It runs right after a write that emitted
+ * events (ctx.waitUntil) and on every cron tick, so an event whose drain crashed is sent by a later one.
+ *   1. claim: one UPDATE … RETURNING marks the oldest pending rows (or rows whose claim is older than
+ *      CLAIM_MS: their drain died) with this drain's time; concurrent drains never claim the same rows;
+ *   2. send: the queue messages, in sendBatch calls within the queue's limits;
+ *   3. delete the sent rows. A crash before 3 re-sends them after CLAIM_MS: a duplicate, never a loss.
+ * Rows of an account being moved (fenced) stay until the move ends; the move carries them.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { faultPoint } from "../../queue/fault-seam";
+import { MAX_SEND_BATCH_BYTES, MAX_SEND_BATCH_MESSAGES, MAX_QUEUE_MESSAGE_BYTES, QUEUE_METADATA_BYTES } from "../../queue/messages";
+import { MAX_EVENTS_PER_DELIVERY, WEBHOOK_MESSAGE_VERSION, type WebhookEvent, type WebhookQueueMessage } from "./message";
+
+export const CLAIM_MS = 60_000;
+export const DRAIN_LIMIT = 1000;
+
+interface OutboxRow {
+  id: number;
+  portal_id: number;
+  app_id: number;
+  subscription_id: number;
+  subscription_type: string;
+  object_id: number;
+  occurred_at: number;
+  change_source: string;
+  extra: string | null;
+}
+
+function eventOf(r: OutboxRow): WebhookEvent {
+  const extra = r.extra ? (JSON.parse(r.extra) as Partial<WebhookEvent>) : {};
+  return {
+    eventId: r.id,
+    subscriptionId: r.subscription_id,
+    portalId: r.portal_id,
+    appId: r.app_id,
+    occurredAt: r.occurred_at,
+    subscriptionType: r.subscription_type,
+    objectId: r.object_id,
+    changeSource: r.change_source,
+    ...extra,
+  };
+}
+
+const encoder = new TextEncoder();
+const bytesOf = (v: unknown) => encoder.encode(JSON.stringify(v)).byteLength;
+/** Room left in a queue message for events, after the envelope and the per-attempt attemptNumber fields. */
+const EVENT_BYTES_BUDGET = MAX_QUEUE_MESSAGE_BYTES - QUEUE_METADATA_BYTES - 1_000;
+
+/** Messages of up to 100 events of one app each, within the queue's message size. */
+export function deliveryMessages(events: WebhookEvent[]): WebhookQueueMessage[] {
+  const byApp = new Map<number, WebhookEvent[]>();
+  for (const e of events) byApp.set(e.appId, [...(byApp.get(e.appId) ?? []), e]);
+  const out: WebhookQueueMessage[] = [];
+  for (const [appId, list] of byApp) {
+    let current: WebhookEvent[] = [];
+    let bytes = 0;
+    for (const e of list) {
+      const size = bytesOf(e) + 20;
+      if (current.length && (current.length >= MAX_EVENTS_PER_DELIVERY || bytes + size > EVENT_BYTES_BUDGET)) {
+        out.push({ v: WEBHOOK_MESSAGE_VERSION, appId, deliveryId: null, attempt: 0, events: current });
+        current = [];
+        bytes = 0;
+      }
+      current.push(e);
+      bytes += size;
+    }
+    if (current.length) out.push({ v: WEBHOOK_MESSAGE_VERSION, appId, deliveryId: null, attempt: 0, events: current });
+  }
+  return out;
+}
+
+/** sendBatch calls within the count and size limits. */
+export async function sendMessages(queue: Queue, msgs: WebhookQueueMessage[], delaySeconds = 0): Promise<void> {
+  let chunk: MessageSendRequest[] = [];
+  let bytes = 0;
+  const flush = async () => {
+    if (chunk.length) await queue.sendBatch(chunk);
+    chunk = [];
+    bytes = 0;
+  };
+  for (const body of msgs) {
+    const size = bytesOf(body) + QUEUE_METADATA_BYTES;
+    if (chunk.length >= MAX_SEND_BATCH_MESSAGES || bytes + size > MAX_SEND_BATCH_BYTES) await flush();
+    chunk.push({ body, contentType: "json", ...(delaySeconds ? { delaySeconds } : {}) });
+    bytes += size;
+  }
+  await flush();
+}
+
+/** Moves up to `limit` pending events of this database to the queue; returns how many. */
+export async function drainOutbox(db: Db, queue: Queue, now: number, limit = DRAIN_LIMIT): Promise<number> {
+  const claimed = await db.all<OutboxRow>(sql`
+    update webhook_outbox set claimed_at = ${now}
+    where id in (
+      select id from webhook_outbox
+      where (claimed_at is null or claimed_at <= ${now - CLAIM_MS})
+        and portal_id not in (select portal_id from account_fences where unlocked = 0)
+      order by id limit ${limit})
+    returning id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra`);
+  if (!claimed.length) return 0;
+  claimed.sort((a, b) => a.id - b.id);
+  const ids = claimed.map((r) => r.id);
+  faultPoint("webhook:send", ids.map(String));
+  await sendMessages(queue, deliveryMessages(claimed.map(eventOf)));
+  await db.run(sql`delete from webhook_outbox where id in (select value from json_each(${JSON.stringify(ids)}))`);
+  return claimed.length;
+}
+
+/** After a write that emitted events: drain its database once the response is on its way. */
+export function drainSoon(exec: ExecutionContext, db: Db, env: Env): void {
+  exec.waitUntil(
+    drainOutbox(db, env.WEBHOOK_QUEUE, Date.now()).catch((err: unknown) => {
+      console.error(`webhook outbox drain failed (the cron tick retries it): ${err instanceof Error ? err.message : String(err)}`);
+    }),
+  );
+}

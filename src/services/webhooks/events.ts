@@ -1,0 +1,103 @@
+/**
+ * @module The outbox statements of a write (docs/webhooks.md "Nothing lost"). A write describes what it
+ * changed (`RecordChange`), and `webhookEventStatements` returns the statements that add the matching
+ * events to `webhook_outbox`, for the caller to append to the SAME D1 batch as the change: both are
+ * committed or neither is. No targets (no app with settings and an active subscription): no statement.
+ *
+ * A record created in the same batch has no id yet: `{ fromEnd: k }` names the k-th last crm_objects row
+ * inserted, read from the database's id counter (src/db/id-ranges.ts: consecutive ids, the last one in
+ * id_sequences; AUTOINCREMENT's sqlite_sequence on a database without counters), so the outbox statement
+ * must come after the insert with no other crm_objects insert in between. The events' own ids (eventId) come
+ * from the same kind of counter, so they stay unique across shards when an account moves.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { idCounter } from "../../db/id-ranges";
+import type { ObjectType } from "../../db/tables/crm";
+import { rawStatement } from "../../lib/d1-raw";
+import { EVENT_OBJECT, isPropertyChange } from "./event-types";
+import type { Outbox, WebhookTarget } from "./targets";
+
+type Props = Record<string, string>;
+export type ObjectRef = number | { fromEnd: number };
+
+export type RecordChange =
+  | { kind: "created"; objectType: ObjectType; id: ObjectRef; properties: Props }
+  | { kind: "updated"; objectType: ObjectType; id: number; before: Props; after: Props }
+  | { kind: "deleted"; objectType: ObjectType; id: number }
+  | { kind: "merged"; objectType: ObjectType; id: number; mergedIds: number[]; before: Props; after: Props };
+
+/** One outbox row as a JSON object: app, subscription, type, object id (or offset from the end), extra fields. */
+interface Row {
+  a: number;
+  s: number;
+  t: string;
+  o?: number;
+  c?: number;
+  x?: Record<string, unknown>;
+}
+
+const MAX_ROWS_PER_STATEMENT = 1000;
+
+function ref(id: ObjectRef): Pick<Row, "o" | "c"> {
+  return typeof id === "number" ? { o: id } : { c: id.fromEnd };
+}
+
+/** propertyChange rows for the subscribed properties whose value differs between before and after. */
+function propertyRows(targets: WebhookTarget[], type: string, id: ObjectRef, before: Props, after: Props): Row[] {
+  return targets
+    .filter((t) => t.eventType === type && t.propertyName !== null && (before[t.propertyName] ?? "") !== (after[t.propertyName] ?? ""))
+    .map((t) => ({ a: t.appId, s: t.subscriptionId, t: type, ...ref(id), x: { propertyName: t.propertyName, propertyValue: after[t.propertyName!] ?? "" } }));
+}
+
+function rowsOf(targets: WebhookTarget[], c: RecordChange): Row[] {
+  const object = EVENT_OBJECT[c.objectType];
+  const plain = (kind: string, x?: Row["x"]) =>
+    targets.filter((t) => t.eventType === `${object}.${kind}`).map((t) => ({ a: t.appId, s: t.subscriptionId, t: t.eventType, ...ref(c.id), ...(x ? { x } : {}) }));
+  const changes = `${object}.propertyChange`;
+  switch (c.kind) {
+    case "created":
+      return [...plain("creation"), ...propertyRows(targets, changes, c.id, {}, c.properties)];
+    case "updated":
+      return propertyRows(targets, changes, c.id, c.before, c.after);
+    case "deleted":
+      return plain("deletion");
+    case "merged":
+      return [...plain("merge", { primaryObjectId: c.id, mergedObjectIds: c.mergedIds }), ...propertyRows(targets, changes, c.id, c.before, c.after)];
+  }
+}
+
+/** The outbox rows of the changes (exported for tests and counts). */
+export function webhookEventRows(outbox: Outbox, changes: RecordChange[]): Row[] {
+  if (!outbox.targets.length) return [];
+  const relevant = outbox.targets.filter((t) => !isPropertyChange(t.eventType) || t.propertyName !== null);
+  return changes.flatMap((c) => rowsOf(relevant, c));
+}
+
+/**
+ * The outbox of a write, or its read still under way (writeWithEvents starts it beside the write's own
+ * reads, so it costs no extra round trip there); undefined emits nothing.
+ */
+export type OutboxSource = Outbox | Promise<Outbox> | undefined;
+
+/** The statements that add the changes' events to the outbox; append them to the change's own batch. */
+export async function webhookEventStatements(db: Db, source: OutboxSource, changes: RecordChange[]): Promise<D1PreparedStatement[]> {
+  const outbox = await source;
+  if (!outbox) return [];
+  const rows = webhookEventRows(outbox, changes);
+  const out: D1PreparedStatement[] = [];
+  for (let i = 0; i < rows.length; i += MAX_ROWS_PER_STATEMENT) {
+    const json = JSON.stringify(rows.slice(i, i + MAX_ROWS_PER_STATEMENT));
+    out.push(
+      rawStatement(
+        db,
+        sql`insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra)
+          select ${idCounter("webhook_outbox")} + row_number() over (order by j.key), ${outbox.portalId}, j.value->>'a', j.value->>'s', j.value->>'t',
+            coalesce(j.value->>'o', coalesce(${idCounter("crm_objects")}, (select seq from sqlite_sequence where name = 'crm_objects')) - (j.value->>'c')),
+            ${outbox.now}, ${outbox.source}, j.value->>'x'
+          from json_each(${json}) j`,
+      ),
+    );
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+/**
+ * @module The delivery log (docs/webhooks.md "Delivery log"): one row per delivery (up to 100 events of one
+ * app) and one per attempt, in the control plane, read by the app's developer and re-sent when exhausted.
+ */
+import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { webhookAttempts, webhookDeliveries, type DeliveryStatus } from "../../db/tables/webhooks";
+import { conflict, notFound } from "../../lib/errors";
+import type { WebhookEvent } from "./message";
+
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+export type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+export async function openDelivery(db: Db, appId: number, events: WebhookEvent[], now: number): Promise<number> {
+  const row = await db
+    .insert(webhookDeliveries)
+    .values({ appId, events: JSON.stringify(events), eventCount: events.length, status: "pending", createdAt: now, updatedAt: now })
+    .returning({ id: webhookDeliveries.id })
+    .get();
+  return row.id;
+}
+
+export interface AttemptOutcome {
+  attemptNumber: number;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/** Records an attempt and the delivery's new status in one batch. */
+export async function recordAttempt(db: Db, deliveryId: number, a: AttemptOutcome, status: DeliveryStatus, now: number): Promise<void> {
+  await db.batch([
+    db
+      .insert(webhookAttempts)
+      .values({ deliveryId, ...a, at: now })
+      .onConflictDoUpdate({ target: [webhookAttempts.deliveryId, webhookAttempts.attemptNumber], set: { statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, at: now } }),
+    db
+      .update(webhookDeliveries)
+      .set({ status, attempts: sql`(select count(*) from webhook_attempts where delivery_id = ${deliveryId})`, lastError: a.error, updatedAt: now })
+      .where(eq(webhookDeliveries.id, deliveryId)),
+  ]);
+}
+
+export async function setDeliveryStatus(db: Db, deliveryId: number, status: DeliveryStatus, error: string | null, now: number): Promise<void> {
+  await db.update(webhookDeliveries).set({ status, lastError: error, updatedAt: now }).where(eq(webhookDeliveries.id, deliveryId));
+}
+
+/** A page of the app's deliveries, newest first, each with its attempts. */
+export async function listDeliveries(db: Db, appId: number, limit: number, before?: number, status?: DeliveryStatus) {
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.appId, appId), before !== undefined ? lt(webhookDeliveries.id, before) : undefined, status ? eq(webhookDeliveries.status, status) : undefined))
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(limit + 1)
+    .all();
+  const page = rows.slice(0, limit);
+  const attempts = page.length
+    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.deliveryId, page.map((r) => r.id))).orderBy(webhookAttempts.attemptNumber).all()
+    : [];
+  return { rows: page, attempts, hasMore: rows.length > limit };
+}
+
+export async function getDelivery(db: Db, appId: number, id: number): Promise<{ row: DeliveryRow; attempts: AttemptRow[] }> {
+  const row = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.appId, appId))).get();
+  if (!row) throw notFound(`Delivery ${id} not found`);
+  const attempts = await db.select().from(webhookAttempts).where(eq(webhookAttempts.deliveryId, id)).orderBy(webhookAttempts.attemptNumber).all();
+  return { row, attempts };
+}
+
+/** Marks an exhausted delivery pending again; anything else is a 409 (it is still being delivered, or done). */
+export async function reopenExhausted(db: Db, appId: number, id: number, now: number): Promise<DeliveryRow> {
+  const { row } = await getDelivery(db, appId, id);
+  if (row.status !== "exhausted") throw conflict(`Delivery ${id} is ${row.status}; only an exhausted delivery can be re-sent`);
+  const updated = await db
+    .update(webhookDeliveries)
+    .set({ status: "pending", updatedAt: now })
+    .where(and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.status, "exhausted")))
+    .returning()
+    .get();
+  if (!updated) throw conflict(`Delivery ${id} is being re-sent already`);
+  return updated;
+}
+
+export function presentDelivery(row: DeliveryRow, attempts: AttemptRow[]) {
+  return {
+    id: String(row.id),
+    status: row.status,
+    eventCount: row.eventCount,
+    eventIds: (JSON.parse(row.events) as WebhookEvent[]).map((e) => e.eventId),
+    attempts: attempts.map((a) => ({
+      attemptNumber: a.attemptNumber,
+      statusCode: a.statusCode,
+      durationMs: a.durationMs,
+      error: a.error,
+      at: new Date(a.at).toISOString(),
+    })),
+    lastError: row.lastError,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * @module Webhook settings and subscriptions of an app (docs/webhooks.md), in the control plane. The target
+ * URL passes the outbound guard when it is stored (and again at each delivery).
+ */
+import { and, asc, count, eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { webhookSettings, webhookSubscriptions } from "../../db/tables/webhooks";
+import { badRequest, notFound } from "../../lib/errors";
+import { checkOutboundUrl, OutboundError } from "../../lib/outbound";
+
+export type SettingsRow = typeof webhookSettings.$inferSelect;
+export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+
+export const MAX_SUBSCRIPTIONS_PER_APP = 1000;
+
+export function checkTargetUrl(url: string, allowLoopback: boolean): void {
+  try {
+    checkOutboundUrl(url, allowLoopback);
+  } catch (err) {
+    if (!(err instanceof OutboundError)) throw err;
+    throw badRequest(`Invalid body: targetUrl: ${err.message}`, {
+      errors: [{ message: `targetUrl: ${err.message}`, code: "INVALID_URI", in: "body", context: { propertyName: ["targetUrl"] } }],
+    });
+  }
+}
+
+export async function getSettings(db: Db, appId: number): Promise<SettingsRow> {
+  const row = await db.select().from(webhookSettings).where(eq(webhookSettings.appId, appId)).get();
+  if (!row) throw notFound(`App ${appId} has no webhook settings`);
+  return row;
+}
+
+export async function putSettings(db: Db, appId: number, input: { targetUrl: string; maxConcurrentRequests: number; period?: string }, now: number): Promise<SettingsRow> {
+  const values = { targetUrl: input.targetUrl, maxConcurrentRequests: input.maxConcurrentRequests, period: input.period ?? null, updatedAt: now };
+  return db
+    .insert(webhookSettings)
+    .values({ appId, ...values, createdAt: now })
+    .onConflictDoUpdate({ target: webhookSettings.appId, set: values })
+    .returning()
+    .get();
+}
+
+export async function deleteSettings(db: Db, appId: number): Promise<void> {
+  const res = await db.delete(webhookSettings).where(eq(webhookSettings.appId, appId)).run();
+  if (!res.meta.changes) throw notFound(`App ${appId} has no webhook settings`);
+}
+
+export function presentSettings(row: SettingsRow) {
+  return {
+    targetUrl: row.targetUrl,
+    throttling: { maxConcurrentRequests: row.maxConcurrentRequests, ...(row.period ? { period: row.period } : {}) },
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
+
+export const listSubscriptions = (db: Db, appId: number) =>
+  db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.appId, appId)).orderBy(asc(webhookSubscriptions.id)).all();
+
+export async function getSubscription(db: Db, appId: number, id: number): Promise<SubscriptionRow> {
+  const row = await db.select().from(webhookSubscriptions).where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.appId, appId))).get();
+  if (!row) throw notFound(`Subscription ${id} not found`);
+  return row;
+}
+
+export async function createSubscription(db: Db, appId: number, input: { eventType: string; propertyName?: string; active?: boolean }, now: number): Promise<SubscriptionRow> {
+  const existing = await db.select({ n: count() }).from(webhookSubscriptions).where(eq(webhookSubscriptions.appId, appId)).get();
+  if ((existing?.n ?? 0) >= MAX_SUBSCRIPTIONS_PER_APP) {
+    throw badRequest(`Couldn't create another subscription. You've reached the maximum number allowed per application (${MAX_SUBSCRIPTIONS_PER_APP}).`);
+  }
+  return db
+    .insert(webhookSubscriptions)
+    .values({ appId, eventType: input.eventType, propertyName: input.propertyName ?? null, active: input.active ?? true, createdAt: now, updatedAt: now })
+    .returning()
+    .get();
+}
+
+export async function setActive(db: Db, appId: number, id: number, active: boolean, now: number): Promise<SubscriptionRow> {
+  const row = await db
+    .update(webhookSubscriptions)
+    .set({ active, updatedAt: now })
+    .where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.appId, appId)))
+    .returning()
+    .get();
+  if (!row) throw notFound(`Subscription ${id} not found`);
+  return row;
+}
+
+export async function deleteSubscription(db: Db, appId: number, id: number): Promise<void> {
+  const res = await db.delete(webhookSubscriptions).where(and(eq(webhookSubscriptions.id, id), eq(webhookSubscriptions.appId, appId))).run();
+  if (!res.meta.changes) throw notFound(`Subscription ${id} not found`);
+}
+
+export function presentSubscription(row: SubscriptionRow) {
+  return {
+    id: String(row.id),
+    eventType: row.eventType,
+    ...(row.propertyName !== null ? { propertyName: row.propertyName } : {}),
+    active: row.active,
+    createdAt: new Date(row.createdAt).toISOString(),
+    updatedAt: new Date(row.updatedAt).toISOString(),
+  };
+}
