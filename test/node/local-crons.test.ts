@@ -1,7 +1,8 @@
 /**
- * The documented local cron trigger works (issue 17 §6, README "Running the crons locally"): the Worker
- * started by the `wrangler dev` command answers `GET /cdn-cgi/handler/scheduled` with 200 and runs the
- * crons. With `[assets]` in wrangler.toml this wrangler answered that route with 500 `exception`.
+ * The documented local cron trigger works (README "Running the crons locally"): the Worker started by the
+ * `wrangler dev` command, with Workers static assets in front of it, answers the trigger wrangler prints,
+ * `GET /cdn-cgi/local/scheduled`, with 200 and runs the crons; the older `/cdn-cgi/handler/scheduled` still
+ * works too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWranglerDev, type WranglerDev } from "./wrangler-dev";
@@ -27,7 +28,7 @@ async function call(method: string, path: string, token: string, body?: unknown)
 }
 
 describe("crons under wrangler dev", () => {
-  it("GET /cdn-cgi/handler/scheduled runs the crons: a due scheduled blog post is published", async () => {
+  it("GET /cdn-cgi/local/scheduled runs the crons: a due scheduled blog post is published", async () => {
     const acct = await call("POST", "/admin/v1/accounts", dev.adminToken, { name: "cron account" });
     const app = await call("POST", "/admin/v1/apps", dev.adminToken, { name: "cron app", redirectUris: ["http://127.0.0.1/callback"] });
     const install = await call("POST", `/admin/v1/accounts/${acct.json.portalId}/installs`, dev.adminToken, { appId: app.json.appId });
@@ -42,22 +43,28 @@ describe("crons under wrangler dev", () => {
     expect(scheduled.status, scheduled.text).toBe(200);
 
     // A tick before the publish date leaves it scheduled...
-    const early = await fetch(`${dev.url}/cdn-cgi/handler/scheduled?cron=${encodeURIComponent("* * * * *")}&time=${due - 1}`);
+    const early = await fetch(`${dev.url}/cdn-cgi/local/scheduled?cron=${encodeURIComponent("* * * * *")}&time=${due - 1}`);
     expect(early.status, `${await early.text()}\n${dev.output()}`).toBe(200);
     expect((await call("GET", `/content/api/v2/blog-posts/${id}`, token)).json.state).toBe("SCHEDULED");
 
     // ...the documented trigger at (or after) it publishes it.
-    const tick = await fetch(`${dev.url}/cdn-cgi/handler/scheduled?time=${due}`);
+    const tick = await fetch(`${dev.url}/cdn-cgi/local/scheduled?time=${due}`);
     expect(tick.status, `${await tick.text()}\n${dev.output()}`).toBe(200);
     const post = (await call("GET", `/content/api/v2/blog-posts/${id}`, token)).json;
     expect(post).toMatchObject({ state: "PUBLISHED", published_at: due });
     expect((await fetch(`${dev.url}${new URL(post.url).pathname}`)).status).toBe(200);
   });
 
-  it("serves the web app's static files without Workers static assets", async () => {
+  it("the older trigger path /cdn-cgi/handler/scheduled still runs them", async () => {
+    const res = await fetch(`${dev.url}/cdn-cgi/handler/scheduled`);
+    expect(res.status, `${await res.text()}\n${dev.output()}`).toBe(200);
+  });
+
+  it("serves the web app's static files as Workers static assets, with public/_headers", async () => {
     const res = await fetch(`${dev.url}/static/app.css`);
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toBe("text/css; charset=utf-8");
+    expect(res.headers.get("content-type")).toContain("text/css");
     expect(res.headers.get("cache-control")).toBe("no-cache");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
   });
 });
