@@ -9,6 +9,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { setInterval } from "node:timers";
 import { startDemoIntegrator } from "./demo/integrator.mjs";
 import { demoExists, pointCardAt, refreshAccessToken, seedDemo, summary } from "./demo/seed.mjs";
@@ -38,7 +39,9 @@ if (spawnSync(process.execPath, ["scripts/migrate.mjs", "--local"], { stdio: ["i
 }
 
 log(`== wrangler dev --port ${PORT}`);
-const wranglerBin = createRequire(import.meta.url).resolve("wrangler/bin/wrangler.js");
+// The package's exports hide bin/, so the script is found through its package.json's "bin".
+const wranglerPkg = createRequire(import.meta.url).resolve("wrangler/package.json");
+const wranglerBin = join(dirname(wranglerPkg), JSON.parse(readFileSync(wranglerPkg, "utf8")).bin.wrangler);
 const dev = spawn(
   process.execPath,
   [wranglerBin, "dev", "--port", String(PORT), "--test-scheduled", "--var", "ALLOW_LOOPBACK_OUTBOUND:true", "--var", "WEBHOOK_RETRY_BASE_SECONDS:5"],
