@@ -7,8 +7,7 @@ import type { Db } from "../db/client";
 import { crmAssociations, crmObjects, type ObjectType } from "../db/tables/crm";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
-import { builderStatement, runRawBatch } from "../lib/d1-raw";
-import { webhookEventStatements, type OutboxSource } from "./webhooks/events";
+import { webhookEventItems, type OutboxSource } from "./webhooks/events";
 
 export type CrmRow = typeof crmObjects.$inferSelect;
 
@@ -86,10 +85,10 @@ export async function createObject(
     db.insert(crmAssociations).values({ portalId, fromId: to.id, toType: type, toId: self }).onConflictDoNothing(),
   ]);
   // The record's webhook events follow its insert in the same batch (services/webhooks/events.ts).
-  const events = await webhookEventStatements(db, outbox, [{ kind: "created", objectType: type, id: { fromEnd: 0 }, properties: props }]);
+  const events = await webhookEventItems(db, outbox, [{ kind: "created", objectType: type, id: { fromEnd: 0 }, properties: props }]);
   try {
-    const [rows] = await runRawBatch(db, [builderStatement(db, insert), ...events, ...links.map((l) => builderStatement(db, l))]);
-    return crmRowFromRaw(rows!.results[0] as RawCrmRow);
+    const [rows] = await db.batch([insert, ...events, ...links]);
+    return rows[0]!;
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`A contact with email ${props.email} already exists`);
     throw err;
@@ -145,11 +144,10 @@ export async function updateObject(
     .set({ properties: props, email: emailOf(type, props), updatedAt: now })
     .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId)))
     .returning();
-  const events = await webhookEventStatements(db, outbox, [{ kind: "updated", objectType: type, id, before: current.properties, after: props }]);
+  const events = await webhookEventItems(db, outbox, [{ kind: "updated", objectType: type, id, before: current.properties, after: props }]);
   try {
-    const [rows] = await runRawBatch(db, [builderStatement(db, update), ...events]);
-    const row = rows!.results[0] as RawCrmRow | undefined;
-    return row ? crmRowFromRaw(row) : current;
+    const [rows] = await db.batch([update, ...events]);
+    return rows[0] ?? current;
   } catch (err) {
     if (isUniqueViolation(err)) throw conflict(`A contact with email ${props.email} already exists`);
     throw err;
@@ -162,7 +160,7 @@ export async function archiveObject(db: Db, portalId: number, type: ObjectType, 
     .update(crmObjects)
     .set({ archived: true, updatedAt: now })
     .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId)));
-  await runRawBatch(db, [builderStatement(db, archive), ...(await webhookEventStatements(db, outbox, [{ kind: "deleted", objectType: type, id }]))]);
+  await db.batch([archive, ...(await webhookEventItems(db, outbox, [{ kind: "deleted", objectType: type, id }]))]);
 }
 
 /** One page in id order; fetches limit + 1 rows to know whether another page exists. */

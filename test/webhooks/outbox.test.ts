@@ -131,3 +131,18 @@ describe("a huge property value", () => {
     expect(await outboxRows(t.portalId)).toEqual([]);
   });
 });
+
+describe("many subscriptions on one write", () => {
+  it("a v3 create matching 25 subscriptions writes its 25 events in the same batch (several insert statements)", async () => {
+    const t = await tenant();
+    const path = await hookUp(t);
+    const names = Array.from({ length: 24 }, (_, i) => `p${i}`);
+    await subscribe(t, "company.creation");
+    for (const n of names) await subscribe(t, "company.propertyChange", n);
+    const made = await call("POST", "/crm/v3/objects/companies", { token: t.oauth, body: { properties: Object.fromEntries(names.map((n) => [n, `v-${n}`])) } });
+    expect(made.status, made.text).toBe(201);
+    const events = await waitForEvents(path, 25);
+    expect(events.every((e) => e.objectId === Number(made.json.id))).toBe(true);
+    expect(events.filter((e) => e.subscriptionType === "company.propertyChange").map((e) => e.propertyValue).sort()).toEqual(names.map((n) => `v-${n}`).sort());
+  });
+});
