@@ -9,8 +9,7 @@ import { newId } from "../db/id-ranges";
 import { crmAssociations, crmObjects, type ObjectType } from "../db/tables/crm";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
-import { builderStatement, runRawBatch } from "../lib/d1-raw";
-import { webhookEventStatements, type OutboxSource } from "./webhooks/events";
+import { webhookEventItems, type OutboxSource } from "./webhooks/events";
 
 export type CrmRow = typeof crmObjects.$inferSelect;
 
@@ -106,15 +105,12 @@ export async function runWrites(
   portalId: number,
   statements: Statement[],
   emails: (string | null)[],
-  /** Raw statements run after them in the same batch (webhook events): then each result is rows of crm_objects. */
-  after: D1PreparedStatement[] = [],
+  /** Statements run after them in the same batch (webhook events); their results are not returned. */
+  after: Statement[] = [],
 ): Promise<unknown[]> {
   if (statements.length === 0) return [];
   try {
-    if (!after.length) return await db.batch(statements as [Statement, ...Statement[]]);
-    // Every record write here is an insert or update builder, which renders its SQL (BatchItem's type does not say so).
-    const results = await runRawBatch(db, [...statements.map((st) => builderStatement(db, st as unknown as Parameters<typeof builderStatement>[1])), ...after]);
-    return results.slice(0, statements.length).map((r) => (r.results as RawCrmRow[]).map(crmRowFromRaw));
+    return (await db.batch([...statements, ...after] as [Statement, ...Statement[]])).slice(0, statements.length);
   } catch (err) {
     if (!isUniqueViolation(err)) throw err;
     for (const email of emails) {
@@ -137,7 +133,7 @@ export async function createObject(
   outbox?: OutboxSource,
 ) {
   // The record's webhook events follow its statements in the same batch (services/webhooks/events.ts).
-  const events = await webhookEventStatements(db, outbox, [{ kind: "created", objectType: type, id: { fromEnd: 0 }, properties: withoutEmpty(input) }]);
+  const events = await webhookEventItems(db, outbox, [{ kind: "created", objectType: type, id: { fromEnd: 0 }, properties: withoutEmpty(input) }]);
   const [rows] = (await runWrites(db, portalId, createStatements(db, portalId, type, input, now, associations), [emailOf(type, input)], events)) as [CrmRow[]];
   return rows[0]!;
 }
@@ -203,7 +199,7 @@ export async function updateObject(
 ): Promise<CrmRow> {
   const current = await getObject(db, portalId, type, id);
   const { statement, email } = updateStatement(db, portalId, current, patch, now);
-  const events = await webhookEventStatements(db, outbox, [{ kind: "updated", objectType: type, id, before: current.properties, after: mergeProperties(current.properties, patch) }]);
+  const events = await webhookEventItems(db, outbox, [{ kind: "updated", objectType: type, id, before: current.properties, after: mergeProperties(current.properties, patch) }]);
   const [rows] = (await runWrites(db, portalId, [statement], [email], events)) as [CrmRow[]];
   return rows[0] ?? current;
 }
@@ -217,7 +213,7 @@ export const archiveStatement = (db: Db, portalId: number, row: CrmRow, now: num
 
 export async function archiveObject(db: Db, portalId: number, type: ObjectType, id: number, now: number, outbox?: OutboxSource) {
   const row = await getObject(db, portalId, type, id);
-  const events = await webhookEventStatements(db, outbox, [{ kind: "deleted", objectType: type, id }]);
+  const events = await webhookEventItems(db, outbox, [{ kind: "deleted", objectType: type, id }]);
   await runWrites(db, portalId, [archiveStatement(db, portalId, row, now)], [], events);
 }
 

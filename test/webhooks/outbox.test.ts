@@ -5,7 +5,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { CLAIM_MS, drainOutbox } from "../../src/services/webhooks/drain";
+import { CLAIM_MS, drainOutbox, MAX_PROPERTY_VALUE_CHARS } from "../../src/services/webhooks/drain";
 import { webhookEventRows, webhookEventStatements } from "../../src/services/webhooks/events";
 import { MAX_QUEUE_DELAY_S, MAX_RETRIES, retryBaseSeconds, retryDelaySeconds } from "../../src/services/webhooks/retry";
 import { call, tenant } from "../helpers/api";
@@ -114,5 +114,35 @@ describe("the retry schedule", () => {
     expect(total / 3600).toBeGreaterThan(23);
     expect(total / 3600).toBeLessThan(25);
     expect(retryDelaySeconds(0, 7)).toBe(0);
+  });
+});
+
+describe("a huge property value", () => {
+  it("is cut in its event, so the event fits a queue message and the outbox keeps draining", async () => {
+    const t = await tenant();
+    const path = await hookUp(t);
+    await subscribe(t, "contact.propertyChange", "notes");
+    // 65,000 characters (the API allows 65,536), 130 KB in UTF-8: more than a whole queue message.
+    const huge = "é".repeat(65_000);
+    const made = await call("POST", "/crm/v3/objects/contacts", { token: t.oauth, body: { properties: { notes: huge } } });
+    expect(made.status).toBe(201);
+    const [event] = await waitForEvents(path, 1);
+    expect(event).toMatchObject({ objectId: Number(made.json.id), propertyName: "notes", propertyValue: huge.slice(0, MAX_PROPERTY_VALUE_CHARS) });
+    expect(await outboxRows(t.portalId)).toEqual([]);
+  });
+});
+
+describe("many subscriptions on one write", () => {
+  it("a v3 create matching 25 subscriptions writes its 25 events in the same batch (several insert statements)", async () => {
+    const t = await tenant();
+    const path = await hookUp(t);
+    const names = Array.from({ length: 24 }, (_, i) => `p${i}`);
+    await subscribe(t, "company.creation");
+    for (const n of names) await subscribe(t, "company.propertyChange", n);
+    const made = await call("POST", "/crm/v3/objects/companies", { token: t.oauth, body: { properties: Object.fromEntries(names.map((n) => [n, `v-${n}`])) } });
+    expect(made.status, made.text).toBe(201);
+    const events = await waitForEvents(path, 25);
+    expect(events.every((e) => e.objectId === Number(made.json.id))).toBe(true);
+    expect(events.filter((e) => e.subscriptionType === "company.propertyChange").map((e) => e.propertyValue).sort()).toEqual(names.map((n) => `v-${n}`).sort());
   });
 });

@@ -4,7 +4,7 @@
  * the single-record routes run, src/services/crm.ts) in ONE db.batch: all of it lands, or none of it.
  * Inputs that name no record are reported as errors beside the results (the route's 207).
  */
-import { webhookEventStatements, type OutboxSource, type RecordChange } from "../webhooks/events";
+import { webhookEventItems, type OutboxSource, type RecordChange } from "../webhooks/events";
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { ObjectType } from "../../db/tables/crm";
@@ -126,7 +126,7 @@ function batchEvents(db: Db, type: ObjectType, writes: RecordWrite[], outbox: Ou
   const changes: RecordChange[] = writes.map(({ change: c }) =>
     c.kind === "created" ? { kind: "created", objectType: type, id: { fromEnd: --created }, properties: c.properties } : { kind: "updated", objectType: type, id: c.id, before: c.before, after: c.after },
   );
-  return webhookEventStatements(db, outbox, changes);
+  return webhookEventItems(db, outbox, changes);
 }
 
 const createChange = (props: Record<string, string>): Change => ({ kind: "created", properties: Object.fromEntries(Object.entries(props).filter(([, v]) => v !== "")) });
@@ -231,7 +231,7 @@ export async function batchArchive(db: Db, portalId: number, type: ObjectType, i
   const keys = [...new Set(ids.map((id, i) => keyOf("hs_object_id", id, `inputs.${i}.id`)))];
   const found = [...(await recordsById(db, portalId, type, "hs_object_id", keys)).values()];
   const statements = found.map((row) => crm.archiveStatement(db, portalId, row, now));
-  const events = await webhookEventStatements(db, outbox, found.map((row) => ({ kind: "deleted", objectType: type, id: row.id })));
+  const events = await webhookEventItems(db, outbox, found.map((row) => ({ kind: "deleted", objectType: type, id: row.id })));
   await crm.runWrites(db, portalId, statements, [], events);
   return statements.length;
 }

@@ -29,8 +29,15 @@ interface OutboxRow {
   extra: string | null;
 }
 
+/**
+ * A property value is cut to this many characters in its event (at most 80 KB in UTF-8), so every event fits
+ * a queue message (128 KB): one huge value must not block the outbox it sits in.
+ */
+export const MAX_PROPERTY_VALUE_CHARS = 20_000;
+
 function eventOf(r: OutboxRow): WebhookEvent {
   const extra = r.extra ? (JSON.parse(r.extra) as Partial<WebhookEvent>) : {};
+  if (extra.propertyValue !== undefined && extra.propertyValue.length > MAX_PROPERTY_VALUE_CHARS) extra.propertyValue = extra.propertyValue.slice(0, MAX_PROPERTY_VALUE_CHARS);
   return {
     eventId: r.id,
     subscriptionId: r.subscription_id,

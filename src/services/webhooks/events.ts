@@ -11,9 +11,11 @@
  * from the same kind of counter, so they stay unique across shards when an account moves.
  */
 import { sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
-import { idCounter } from "../../db/id-ranges";
+import { idCounter, newId } from "../../db/id-ranges";
 import type { ObjectType } from "../../db/tables/crm";
+import { webhookOutbox } from "../../db/tables/webhooks";
 import { rawStatement } from "../../lib/d1-raw";
 import { EVENT_OBJECT, isPropertyChange } from "./event-types";
 import type { Outbox, WebhookTarget } from "./targets";
@@ -38,6 +40,12 @@ interface Row {
 }
 
 const MAX_ROWS_PER_STATEMENT = 1000;
+/** drizzle binds each value of a multi-row VALUES: up to 9 per row, within D1's 100 bound parameters. */
+const MAX_ROWS_PER_BUILDER = 10;
+
+/** The id of the last crm_objects row inserted (AUTOINCREMENT: the table's sequence). */
+/** The id of the last crm_objects row inserted: the database's id counter, or AUTOINCREMENT's on a database without counters. */
+const LAST_CRM_ID = sql`coalesce(${idCounter("crm_objects")}, (select seq from sqlite_sequence where name = 'crm_objects'))`;
 
 function ref(id: ObjectRef): Pick<Row, "o" | "c"> {
   return typeof id === "number" ? { o: id } : { c: id.fromEnd };
@@ -93,11 +101,35 @@ export async function webhookEventStatements(db: Db, source: OutboxSource, chang
         db,
         sql`insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra)
           select ${idCounter("webhook_outbox")} + row_number() over (order by j.key), ${outbox.portalId}, j.value->>'a', j.value->>'s', j.value->>'t',
-            coalesce(j.value->>'o', coalesce(${idCounter("crm_objects")}, (select seq from sqlite_sequence where name = 'crm_objects')) - (j.value->>'c')),
+            coalesce(j.value->>'o', ${LAST_CRM_ID} - (j.value->>'c')),
             ${outbox.now}, ${outbox.source}, j.value->>'x'
           from json_each(${json}) j`,
       ),
     );
   }
+  return out;
+}
+
+/**
+ * The same rows as drizzle insert builders, for a write that runs a drizzle `db.batch` (a few rows each:
+ * single-record writes); bulk writes use webhookEventStatements' one JSON parameter instead.
+ */
+export async function webhookEventItems(db: Db, source: OutboxSource, changes: RecordChange[]): Promise<BatchItem<"sqlite">[]> {
+  const outbox = await source;
+  if (!outbox) return [];
+  const values = webhookEventRows(outbox, changes).map((r, i) => ({
+    // All rows of one multi-row insert see the same counter: each takes its offset in its builder.
+    id: newId("webhook_outbox", i % MAX_ROWS_PER_BUILDER),
+    portalId: outbox.portalId,
+    appId: r.a,
+    subscriptionId: r.s,
+    subscriptionType: r.t,
+    objectId: r.o ?? sql<number>`${LAST_CRM_ID} - ${r.c ?? 0}`,
+    occurredAt: outbox.now,
+    changeSource: outbox.source,
+    extra: r.x ? JSON.stringify(r.x) : null,
+  }));
+  const out: BatchItem<"sqlite">[] = [];
+  for (let i = 0; i < values.length; i += MAX_ROWS_PER_BUILDER) out.push(db.insert(webhookOutbox).values(values.slice(i, i + MAX_ROWS_PER_BUILDER)));
   return out;
 }
