@@ -11,7 +11,7 @@ import { forbidden } from "../lib/errors";
 import { json, noContent } from "../lib/http";
 import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
-import * as smtp from "../services/smtp-tokens";
+import * as smtp from "../services/smtp/tokens";
 import * as s from "./smtp-tokens.schemas";
 
 const oauthOnly: AuthRule = { kinds: ["oauth"], scopes: ["transactional-email"] };

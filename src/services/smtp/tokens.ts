@@ -4,17 +4,17 @@
  * each reset) and stored only as a PBKDF2 record; a reset replaces the record, so the old password stops
  * verifying at once. `verifySmtpCredentials` is the one credential check a relay calls.
  */
-import { controlDb, shardDb } from "../db/shards";
-import { shardOfAccount } from "../lib/directory";
+import { controlDb, shardDb } from "../../db/shards";
+import { shardOfAccount } from "../../lib/directory";
 import { and, asc, eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { smtpTokens } from "../db/tables/content";
-import { users } from "../db/tables/tenancy";
-import { hashPassword, verifyPassword } from "../lib/crypto";
-import { forbidden, notFound } from "../lib/errors";
-import { randomChars } from "../lib/random";
-import { isUniqueViolation } from "./blog";
-import { requireAccount } from "./tenancy";
+import type { Db } from "../../db/client";
+import { smtpTokens } from "../../db/tables/content";
+import { users } from "../../db/tables/tenancy";
+import { hashPassword, verifyPassword } from "../../lib/crypto";
+import { forbidden, notFound } from "../../lib/errors";
+import { randomChars } from "../../lib/random";
+import { isUniqueViolation } from "../blog/blogs";
+import { requireAccount } from "../tenancy";
 
 export type SmtpTokenRow = typeof smtpTokens.$inferSelect;
 

@@ -5,13 +5,13 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../db/client";
-import { CARD_OBJECT_TYPES, cardTypes, type CardObjectType } from "../db/tables/cards";
-import { apps } from "../db/tables/tenancy";
-import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
-import { validate } from "../lib/http";
-import { checkOutboundUrl, OutboundError } from "../lib/outbound";
-import type { Definition } from "../routes/card-types.schemas";
+import type { Db } from "../../db/client";
+import { CARD_OBJECT_TYPES, cardTypes, type CardObjectType } from "../../db/tables/cards";
+import { apps } from "../../db/tables/tenancy";
+import { ApiError, badRequest, conflict, notFound } from "../../lib/errors";
+import { validate } from "../../lib/http";
+import { checkOutboundUrl, OutboundError } from "../../lib/outbound";
+import type { Definition } from "../../routes/card-types.schemas";
 
 export type CardTypeRow = typeof cardTypes.$inferSelect;
 

@@ -4,13 +4,13 @@
  * action and the publishing cron; DELETE sets deleted_at, nothing else can.
  */
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { blogAuthors, blogPosts, blogs, blogTopics, type Keyword } from "../db/tables/content";
-import { badRequest, conflict, notFound } from "../lib/errors";
-import { randomChars } from "../lib/random";
-import type { ListPostsQuery, PostInput, SortField } from "../routes/blog.schemas";
-import { countOf, ensureDefaultBlog, getBlog, isUniqueViolation, type AuthorRow, type BlogRow, type Page, type TopicRow } from "./blog";
-import { inJson } from "./crm";
+import type { Db } from "../../db/client";
+import { blogAuthors, blogPosts, blogs, blogTopics, type Keyword } from "../../db/tables/content";
+import { badRequest, conflict, notFound } from "../../lib/errors";
+import { randomChars } from "../../lib/random";
+import type { ListPostsQuery, PostInput, SortField } from "../../routes/blog.schemas";
+import { countOf, ensureDefaultBlog, getBlog, isUniqueViolation, type AuthorRow, type BlogRow, type Page, type TopicRow } from "./blogs";
+import { inJson } from "../crm";
 
 export type PostRow = typeof blogPosts.$inferSelect;
 

@@ -6,19 +6,19 @@
  */
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../db/client";
-import { crmObjects, type ObjectType } from "../db/tables/crm";
+import type { Db } from "../../db/client";
+import { crmObjects, type ObjectType } from "../../db/tables/crm";
 import {
   timelineEventProperties,
   timelineEventTypes,
   timelineEvents,
   timelineUtks,
   type TimelineObjectType,
-} from "../db/tables/timeline";
-import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
-import type { EventInput } from "../routes/timeline.schemas";
-import { inJson } from "./crm";
-import type { PropertyRow } from "./timeline-types";
+} from "../../db/tables/timeline";
+import { ApiError, badRequest, conflict, notFound } from "../../lib/errors";
+import type { EventInput } from "../../routes/timeline.schemas";
+import { inJson } from "../crm";
+import type { PropertyRow } from "./types";
 
 export const RECORD_TYPE: Record<TimelineObjectType, ObjectType> = { CONTACT: "contacts", COMPANY: "companies", DEAL: "deals" };
 export const TIMELINE_TYPE: Partial<Record<ObjectType, TimelineObjectType>> = { contacts: "CONTACT", companies: "COMPANY", deals: "DEAL" };
