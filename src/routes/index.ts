@@ -12,6 +12,7 @@ import { healthRoutes } from "./health";
 import { oauthRoutes } from "./oauth";
 import { openapiRoutes } from "./openapi";
 import { sessionRoutes } from "./session";
+import { smtpTokenV3Routes } from "./smtp-tokens-v3";
 import { timelineRoutes } from "./timeline";
 import { webRoutes } from "./web";
 
@@ -27,6 +28,7 @@ export const allRoutes: RouteDef[] = [
   ...sessionRoutes,
   ...timelineRoutes,
   ...contentRoutes,
+  ...smtpTokenV3Routes,
   ...cardRoutes,
   ...webRoutes,
   ...healthRoutes,

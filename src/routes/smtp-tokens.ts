@@ -40,13 +40,13 @@ const withPassword = (r: smtp.SmtpTokenRow, password: string) => {
 };
 
 /** The add-on check, done before anything else so accounts without it learn nothing about tokens. */
-async function accountOf(db: Db, principal: Principal): Promise<number> {
+export async function accountOf(db: Db, principal: Principal): Promise<number> {
   const portalId = portalOf(principal);
   await smtp.requireTransactionalEmail(db, portalId);
   return portalId;
 }
 
-function oauthCaller(p: Principal) {
+export function oauthCaller(p: Principal) {
   if (p.kind !== "oauth") throw forbidden("SMTP API tokens require an OAuth access token.");
   return { appId: p.appId, userId: p.userId };
 }

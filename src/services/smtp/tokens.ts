@@ -102,7 +102,7 @@ export async function listTokens(db: Db, portalId: number): Promise<SmtpTokenRow
     .all();
 }
 
-async function getLiveToken(db: Db, portalId: number, userName: string): Promise<SmtpTokenRow> {
+export async function getLiveToken(db: Db, portalId: number, userName: string): Promise<SmtpTokenRow> {
   const row = await db
     .select()
     .from(smtpTokens)
