@@ -14,6 +14,7 @@ import { openapiRoutes } from "./openapi";
 import { sessionRoutes } from "./session";
 import { smtpTokenV3Routes } from "./smtp-tokens-v3";
 import { timelineRoutes } from "./timeline";
+import { timelineV3Routes } from "./timeline-v3";
 import { webRoutes } from "./web";
 
 export const allRoutes: RouteDef[] = [
@@ -27,6 +28,7 @@ export const allRoutes: RouteDef[] = [
   ...docsRoutes,
   ...sessionRoutes,
   ...timelineRoutes,
+  ...timelineV3Routes,
   ...contentRoutes,
   ...smtpTokenV3Routes,
   ...cardRoutes,
