@@ -3,6 +3,7 @@ import type { RouteDef } from "../lib/route";
 import { adminRoutes } from "./admin";
 import { adminUsageRoutes } from "./admin-usage";
 import { contentRoutes } from "./content";
+import { blogPostV3Routes } from "./blog-v3";
 import { cardRoutes } from "./cards";
 import { contactsV1Routes } from "./contacts-v1";
 import { docsRoutes } from "./docs";
@@ -30,6 +31,7 @@ export const allRoutes: RouteDef[] = [
   ...timelineRoutes,
   ...timelineV3Routes,
   ...contentRoutes,
+  ...blogPostV3Routes,
   ...smtpTokenV3Routes,
   ...cardRoutes,
   ...webRoutes,
