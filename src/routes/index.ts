@@ -5,6 +5,7 @@ import { adminUsageRoutes } from "./admin-usage";
 import { contentRoutes } from "./content";
 import { blogPostV3Routes } from "./blog-v3";
 import { cardRoutes } from "./cards";
+import { cardV3Routes } from "./cards-v3";
 import { contactsV1Routes } from "./contacts-v1";
 import { docsRoutes } from "./docs";
 import { crmObjectRoutes } from "./crm-objects";
@@ -34,6 +35,7 @@ export const allRoutes: RouteDef[] = [
   ...blogPostV3Routes,
   ...smtpTokenV3Routes,
   ...cardRoutes,
+  ...cardV3Routes,
   ...webRoutes,
   ...healthRoutes,
 ];
