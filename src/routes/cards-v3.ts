@@ -16,15 +16,19 @@ const developer: AuthRule = { kinds: ["developer"] };
 const tag = "CRM cards v3";
 const base = "/crm/v3/extensions/cards-dev";
 
-/** The documented example of a v3 card payload (what a data fetch may answer). */
+/**
+ * An example of the v3 card payload a data fetch may answer. Its action lists are empty on purpose:
+ * @hubspot/api-client 14.0.1 cannot deserialize an action (its action types are unions without a
+ * deserializer), so a sample with actions would make `getCardsSampleResponse()` throw (docs/cards.md).
+ */
 const SAMPLE = {
   responseVersion: "v3",
   cardLabel: "Tickets",
   allItemsLinkUrl: "https://www.example.com/tickets",
+  totalCount: 1,
   topLevelActions: {
-    primary: { type: "IFRAME", width: 890, height: 748, url: "https://www.example.com/tickets/new", label: "Create ticket", propertyNamesIncluded: [] },
-    secondary: [{ type: "ACTION_HOOK", httpMethod: "POST", url: "https://www.example.com/tickets/refresh", label: "Refresh", propertyNamesIncluded: ["email"] }],
     settings: { type: "IFRAME", width: 640, height: 480, url: "https://www.example.com/settings", label: "Settings", propertyNamesIncluded: [] },
+    secondary: [],
   },
   sections: [
     {
@@ -35,18 +39,7 @@ const SAMPLE = {
         { name: "created", label: "Created", dataType: "DATE", value: "2024-01-15" },
         { name: "priority", label: "Priority", dataType: "STRING", value: "High" },
       ],
-      actions: [
-        {
-          type: "CONFIRMATION_ACTION_HOOK",
-          httpMethod: "DELETE",
-          url: "https://www.example.com/tickets/123",
-          label: "Delete",
-          propertyNamesIncluded: [],
-          confirmationMessage: "Delete this ticket?",
-          confirmButtonText: "Yes",
-          cancelButtonText: "No",
-        },
-      ],
+      actions: [],
     },
   ],
 };
