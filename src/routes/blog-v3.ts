@@ -63,7 +63,7 @@ export const blogPostV3Routes = [
     tag,
     auth: account,
     body: s.scheduleBody,
-    responses: { 204: { description: "Scheduled (or published)" } },
+    responses: { 204: { description: "Scheduled (or published)" }, 404: { description: "No such post in the account" } },
     handler: async ({ db, principal, body, now }) => {
       await v3.schedule(db, portalOf(principal), body.id, body.publishDate, now);
       return noContent();

@@ -140,7 +140,11 @@ const eventRoutes = [
     tag,
     auth: eventWriter,
     body: s.eventV3Body,
-    responses: { 201: { description: "The event", schema: s.eventV3Response }, 409: { description: "An event with this id exists for the template" } },
+    responses: {
+      201: { description: "The event", schema: s.eventV3Response },
+      404: { description: "No such template for the token's app, or no such record" },
+      409: { description: "An event with this id exists for the template" },
+    },
     handler: async ({ db, control, principal, body, now }) => {
       const { portalId, appId } = installOf(principal);
       const { results, refused } = await v3.createEvents(db, control, portalId, appId, [body], now);

@@ -5,6 +5,7 @@
  */
 import { integratorUrl, workerUrl } from "./helpers";
 import { adminToken, api, cardBody, freshInstall, ok, script, settingsBody, signIn, uniq, type Fixtures } from "./contract-fixtures";
+import { V3_CASES } from "./contract-cases-v3";
 
 export interface Req {
   params?: Record<string, string | number>;
@@ -380,6 +381,9 @@ export const CASES: Record<string, Case> = {
       return { token: f.t.oauth, params: { ...crm(f), cardId: f.card }, json: { userId: f.t.userId, action: card.secondaryActions[0] } };
     },
   },
+
+  // ---------------------------------------------------------------- v3 faces: timeline, cards, blog, SMTP
+  ...V3_CASES,
 
   // ---------------------------------------------------------------- meta
   "GET /openapi.json": { ok: () => ({}) },
