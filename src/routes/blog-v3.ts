@@ -52,7 +52,7 @@ export const blogPostV3Routes = [
     responses: { 201: { description: "The post", schema: s.postV3Response }, ...conflict409 },
     handler: async ({ db, principal, body, url, now }) => {
       const portalId = portalOf(principal);
-      const row = await posts.createPost(db, portalId, { ...v3.toV2(body), name: body.name }, actorOf(principal), now);
+      const row = await v3.inV3Terms(posts.createPost(db, portalId, { ...v3.toV2(body), name: body.name }, actorOf(principal), now));
       return json(await presentOne(db, portalId, row, url.origin), 201);
     },
   }),
@@ -95,7 +95,7 @@ export const blogPostV3Routes = [
     handler: async ({ db, principal, params, body, url, now }) => {
       const portalId = portalOf(principal);
       await v3.getPostV3(db, portalId, params.id);
-      return json(await presentOne(db, portalId, await posts.updatePost(db, portalId, params.id, v3.toV2(body), now), url.origin));
+      return json(await presentOne(db, portalId, await v3.inV3Terms(posts.updatePost(db, portalId, params.id, v3.toV2(body), now)), url.origin));
     },
   }),
   route({

@@ -18,7 +18,7 @@
 import { and, asc, desc, eq, gt, gte, lt, lte, ne, not, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { blogPosts } from "../../db/tables/content";
-import { badRequest, notFound } from "../../lib/errors";
+import { ApiError, badRequest, notFound } from "../../lib/errors";
 import type { FilterOp, FilterProperty, ListQuery, PostV3Input } from "../../routes/blog-v3.schemas";
 import { FILTER_OPS, FILTER_PROPERTIES } from "../../routes/blog-v3.schemas";
 import type { PostInput } from "../../routes/blog.schemas";
@@ -89,6 +89,20 @@ export function presentPostV3(p: posts.PostRow, rel: Relations, postUrl: string)
     created: iso(p.createdAt),
     updated: iso(p.updatedAt),
   };
+}
+
+const V3_NAMES: Record<string, string> = { content_group_id: "contentGroupId", blog_author_id: "blogAuthorId", topic_ids: "tagIds", slug: "slug" };
+
+/** Runs a v2 write, naming the fields of its errors the v3 way (`blog_author_id` → `blogAuthorId`). */
+export async function inV3Terms<T>(write: Promise<T>): Promise<T> {
+  try {
+    return await write;
+  } catch (err) {
+    const field = err instanceof ApiError ? (err.init.context?.propertyName as string[] | undefined)?.[0] : undefined;
+    const v3 = field ? V3_NAMES[field] : undefined;
+    if (!(err instanceof ApiError) || !field || !v3) throw err;
+    throw new ApiError(err.category, err.message.replace(field, v3), { ...err.init, context: { ...err.init.context, propertyName: [v3] } });
+  }
 }
 
 /** A post the v3 face shows: an archived (deleted) one only when `archived=true` asks for it. */
@@ -216,7 +230,7 @@ export function draftView(row: posts.PostRow): posts.PostRow {
 
 export async function patchDraft(db: Db, portalId: number, id: number, input: PostInput) {
   const row = await getPostV3(db, portalId, id);
-  await posts.checkReferences(db, portalId, input);
+  await inV3Terms(posts.checkReferences(db, portalId, input));
   const draft = { ...(row.draft ?? {}), ...input };
   const updated = await db.update(blogPosts).set({ draft }).where(and(eq(blogPosts.id, id), eq(blogPosts.portalId, portalId))).returning().get();
   if (!updated) throw notFound(`Blog post ${id} not found`);
@@ -226,7 +240,7 @@ export async function patchDraft(db: Db, portalId: number, id: number, input: Po
 /** The draft's changes made live through the v2 update (slug uniqueness, references), then the draft cleared. */
 export async function pushLive(db: Db, portalId: number, id: number, now: number) {
   const row = await getPostV3(db, portalId, id);
-  if (row.draft) await posts.updatePost(db, portalId, id, row.draft as PostInput, now);
+  if (row.draft) await inV3Terms(posts.updatePost(db, portalId, id, row.draft as PostInput, now));
   await resetDraft(db, portalId, id);
 }
 
