@@ -4,16 +4,14 @@
  * tokens only (a private-app token gets 403), scope `transactional-email`, the add-on (403 without it, before
  * anything else), and the password only in the create and reset answers.
  */
-import type { AuthRule } from "../lib/auth";
 import { json, noContent } from "../lib/http";
 import { pageBody } from "../lib/paging";
 import { route } from "../lib/route";
 import * as smtp from "../services/smtp/tokens";
 import { pageTokens, presentTokenV3 } from "../services/smtp/v3";
-import { accountOf, oauthCaller } from "./smtp-tokens";
+import { accountOf, createFor, oauthOnly } from "./smtp-tokens";
 import * as s from "./smtp-tokens.schemas";
 
-const oauthOnly: AuthRule = { kinds: ["oauth"], scopes: ["transactional-email"] };
 const tag = "SMTP API tokens v3";
 const base = "/marketing/v3/transactional/smtp-tokens";
 const noAddon = { 403: { description: "No transactional email add-on, or not an OAuth access token" } };
@@ -27,9 +25,8 @@ export const smtpTokenV3Routes = [
     auth: oauthOnly,
     body: s.createTokenV3Body,
     responses: { 201: { description: "Created", schema: s.tokenV3WithPassword }, ...noAddon },
-    handler: async ({ db, control, principal, body, now }) => {
-      const portalId = await accountOf(control, principal);
-      const { row, password } = await smtp.createToken(db, control, portalId, oauthCaller(principal), body, now);
+    handler: async (c) => {
+      const { row, password } = await createFor(c, c.body);
       return json(presentTokenV3(row, password), 201);
     },
   }),

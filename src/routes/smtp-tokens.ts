@@ -14,7 +14,7 @@ import { route } from "../lib/route";
 import * as smtp from "../services/smtp/tokens";
 import * as s from "./smtp-tokens.schemas";
 
-const oauthOnly: AuthRule = { kinds: ["oauth"], scopes: ["transactional-email"] };
+export const oauthOnly: AuthRule = { kinds: ["oauth"], scopes: ["transactional-email"] };
 const tag = "SMTP API tokens";
 const base = "/email/public/v1/smtpapi/tokens";
 
@@ -46,9 +46,15 @@ export async function accountOf(db: Db, principal: Principal): Promise<number> {
   return portalId;
 }
 
-export function oauthCaller(p: Principal) {
+function oauthCaller(p: Principal) {
   if (p.kind !== "oauth") throw forbidden("SMTP API tokens require an OAuth access token.");
   return { appId: p.appId, userId: p.userId };
+}
+
+/** Both faces' create: the add-on check, then a token whose clear password only the caller sees. */
+export async function createFor(c: { db: Db; control: Db; principal: Principal; now: number }, input: smtp.CreateTokenInput) {
+  const portalId = await accountOf(c.control, c.principal);
+  return smtp.createToken(c.db, c.control, portalId, oauthCaller(c.principal), input, c.now);
 }
 
 export const smtpTokenRoutes = [
@@ -60,9 +66,8 @@ export const smtpTokenRoutes = [
     auth: oauthOnly,
     body: s.createTokenBody,
     responses: { 201: { description: "Created", schema: s.tokenWithPassword }, 403: { description: "No transactional email add-on" } },
-    handler: async ({ db, control, principal, body, now }) => {
-      const portalId = await accountOf(control, principal);
-      const { row, password } = await smtp.createToken(db, control, portalId, oauthCaller(principal), body, now);
+    handler: async (c) => {
+      const { row, password } = await createFor(c, c.body);
       return json(withPassword(row, password), 201);
     },
   }),
