@@ -5,7 +5,8 @@
  * It exercises every capability: the ecommerce bridge (app-level settings with mappings, a store, products,
  * contacts, deals in several stages and line items through `PUT /sync/messages` and the real queue), the
  * timeline (event types with properties, Markdown and formatDate templates, an iframe), a CRM card answered
- * by the demo integrator (integrator.mjs), a published blog post and an SMTP API token.
+ * by the demo integrator (integrator.mjs), a published blog post and an SMTP API token. One timeline event,
+ * the card and the blog post are made through the v3 faces of those APIs.
  * Used by scripts/dev.mjs and by test/node/demo.test.ts, against any base URL and operator token.
  */
 import { cardDefinition, DEMO_SUBSCRIPTIONS, TIMELINE_PAGE_PATH, webhookSettings } from "./integrator.mjs";
@@ -234,25 +235,44 @@ export async function seedDemo(o) {
     extraData: { questions: ["Does the sync keep the order of updates?", "Can cards call our own API?"] },
     timelineIFrame: { linkLabel: "Watch the recording", iframeLabel: "Webinar recording", iframeUri: `${integratorUrl}${TIMELINE_PAGE_PATH}`, width: 640, height: 400 },
   });
-  await event({ id: "webinar-intro-2026", eventTypeId: webinar.id, objectId: contacts.ada, timestamp: now - 12 * DAY, webinarName: "Getting started with crm-edge", attendedAt: now - 12 * DAY, minutes: 30 });
+  // Through the v3 face (/integrators/timeline/v3): the same event store, token values as strings.
+  await api("POST", "/integrators/timeline/v3/events", oauth, {
+    eventTemplateId: String(webinar.id),
+    id: "webinar-intro-2026",
+    objectId: String(contacts.ada),
+    timestamp: new Date(now - 12 * DAY).toISOString(),
+    tokens: { webinarName: "Getting started with crm-edge", attendedAt: String(now - 12 * DAY), minutes: "30" },
+  });
   await event({ id: "ship-1001-1", eventTypeId: shipment.id, objectId: dealId, timestamp: now - 9 * DAY, carrier: "Parcel Express", status: "picked up", tracking: "PX-40021-DE", updatedAt: now - 9 * DAY });
   await event({ id: "ship-1001-2", eventTypeId: shipment.id, objectId: dealId, timestamp: now - 8 * DAY, carrier: "Parcel Express", status: "delivered", tracking: "PX-40021-DE", updatedAt: now - 8 * DAY });
 
-  log("demo: CRM card answered by the demo integrator");
-  const card = await api("POST", "/extensions/sales-objects/v1/object-types", devKey, cardDefinition(integratorUrl, app.appId));
+  log("demo: CRM card answered by the demo integrator (defined through the v3 face)");
+  const def = cardDefinition(integratorUrl, app.appId);
+  const card = await api("POST", `/crm/v3/extensions/cards-dev/${app.appId}`, devKey, {
+    title: def.title,
+    fetch: {
+      targetUrl: def.dataFetchUri,
+      objectTypes: [
+        { name: "contacts", propertiesToSend: def.associatedHubSpotObjectTypeProperties.CONTACT },
+        { name: "deals", propertiesToSend: [] },
+      ],
+    },
+    display: { properties: def.propertyDefinitions.map((p) => ({ options: [], ...p })) },
+    actions: { baseUrls: def.baseUris },
+  });
 
   log("demo: a published blog post and an SMTP API token");
   const slug = "welcome-to-crm-edge";
-  const post = await api("POST", "/content/api/v2/blog-posts", oauth, {
+  const post = await api("POST", "/cms/v3/blogs/posts", oauth, {
     name: "Welcome to crm-edge",
     slug,
-    post_summary: "What this demo account shows.",
-    post_body:
-      "<p>This post was created and published through the blog API (<code>/content/api/v2/blog-posts</code>).</p>" +
+    postSummary: "What this demo account shows.",
+    postBody:
+      "<p>This post was created and published through the blog posts API v3 (<code>/cms/v3/blogs/posts</code>); " +
+      "the v2 API (<code>/content/api/v2/blog-posts</code>) shows the same post.</p>" +
       "<p>Sign in to the web app to see contacts with timelines and CRM cards, deals synced by the ecommerce bridge, and the store overview.</p>",
-    publish_immediately: true,
   });
-  await api("POST", `/content/api/v2/blog-posts/${post.id}/publish-action`, oauth, { action: "schedule-publish" });
+  await api("POST", "/cms/v3/blogs/posts/schedule", oauth, { id: post.id, publishDate: new Date(now).toISOString() });
   const smtp = await api("POST", "/email/public/v1/smtpapi/tokens", oauth, { campaignName: "Demo order confirmations", createdBy: user.email });
 
   log("demo: app webhooks for contact changes, delivered to the demo integrator");
@@ -276,7 +296,7 @@ export async function seedDemo(o) {
     contactId: contacts.ada ?? 0,
     dealId,
     pendingDealId,
-    cardTypeId: card.id,
+    cardTypeId: Number(card.id),
     blogPath: `/_blog/${portalId}/${slug}`,
     smtpUserName: smtp.userName,
     smtpPassword: smtp.password,

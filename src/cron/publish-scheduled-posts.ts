@@ -1,6 +1,6 @@
 /** @module Cron job: publishes scheduled blog posts whose publish_date has come (spec 3; issue 6). */
 import type { Db } from "../db/client";
-import { publishDuePosts } from "../services/blog-posts";
+import { publishDuePosts } from "../services/blog/posts";
 
 /** Bounded per run and shard (oldest due first); whatever is left is picked up on the next tick. */
 export const PUBLISH_BATCH = 200;

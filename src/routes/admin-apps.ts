@@ -11,7 +11,7 @@ import { apps } from "../db/tables/tenancy";
 import { notFound } from "../lib/errors";
 import { json } from "../lib/http";
 import { route } from "../lib/route";
-import { setAppScopes } from "../services/card-types";
+import { setAppScopes } from "../services/cards/types";
 import { canonicalId, scopeList } from "./admin.schemas";
 
 const admin: AuthRule = { kinds: ["admin"] };

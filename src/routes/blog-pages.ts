@@ -15,7 +15,7 @@ import { escapeHtml } from "../lib/html";
 import { html } from "../lib/http";
 import { route } from "../lib/route";
 import { sanitizeHtml } from "../lib/sanitize";
-import { findPublishedPost, type PostRow } from "../services/blog-posts";
+import { findPublishedPost, type PostRow } from "../services/blog/posts";
 
 const PAGE_HEADERS = {
   "content-security-policy":

@@ -4,7 +4,7 @@ import { portalOf } from "../lib/auth";
 import { json, noContent } from "../lib/http";
 import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
-import * as posts from "../services/blog-posts";
+import * as posts from "../services/blog/posts";
 import { account, v2 } from "./blog";
 import { envelopeOf, presentPost } from "./blog.present";
 import * as s from "./blog.schemas";

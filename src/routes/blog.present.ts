@@ -4,8 +4,8 @@
  * names (published_at, tag_ids, topic_names, parent_blog, ...). Legacy features this service does not have
  * (stylesheets, personas, page expiry, A/B tests) get their empty or null value, as the recording shows.
  */
-import type { AuthorRow, BlogRow, TopicRow } from "../services/blog";
-import type { PostRelations, PostRow } from "../services/blog-posts";
+import type { AuthorRow, BlogRow, TopicRow } from "../services/blog/blogs";
+import type { PostRelations, PostRow } from "../services/blog/posts";
 
 /** spec 2.13 / issue 6: the post's page lives on this Worker's origin. */
 export const postUrl = (origin: string, portalId: number, slug: string) => `${origin}/_blog/${portalId}/${slug}`;

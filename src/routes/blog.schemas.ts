@@ -37,7 +37,7 @@ const keywordInput = z.union([
 const jsonObject = z.record(z.string(), z.unknown());
 
 /** Writable post fields (spec 2.13). Read-only fields a client echoes back (id, state, url, ...) are ignored. */
-const postFields = {
+export const postFields = {
   name: z.string().trim().min(1, "name must not be empty").max(512),
   slug: slugSchema,
   content_group_id: numericId,

@@ -3,7 +3,7 @@ import type { AuthRule } from "../lib/auth";
 import { portalOf } from "../lib/auth";
 import { json } from "../lib/http";
 import { route } from "../lib/route";
-import * as blog from "../services/blog";
+import * as blog from "../services/blog/blogs";
 import { envelopeOf, presentAuthor, presentBlog, presentTopic } from "./blog.present";
 import * as s from "./blog.schemas";
 import { publicPagesBase } from "../lib/public-pages";

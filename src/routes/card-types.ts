@@ -9,7 +9,7 @@ import { json, noContent, validate } from "../lib/http";
 import { loopbackAllowed } from "../lib/outbound";
 import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
-import * as cardTypes from "../services/card-types";
+import * as cardTypes from "../services/cards/types";
 import * as s from "./card-types.schemas";
 
 const developer: AuthRule = { kinds: ["developer"] };

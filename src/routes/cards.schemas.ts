@@ -1,8 +1,8 @@
 /** @module zod schemas of the CRM card view and action endpoints under `/crm/v3/objects/{objectType}/{objectId}/cards`. */
 import { z } from "zod";
-import { ACTION_TOKEN_TTL_MS } from "../services/card-action-token";
-import { HTTP_METHODS, postedActionSchema } from "../services/card-response";
-import { CARD_RECORD_TYPES } from "../services/cards";
+import { ACTION_TOKEN_TTL_MS } from "../services/cards/action-token";
+import { HTTP_METHODS, postedActionSchema } from "../services/cards/response";
+import { CARD_RECORD_TYPES } from "../services/cards/view";
 
 const id = z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number);
 const cardRecordType = z.enum(CARD_RECORD_TYPES, { error: `objectType must be one of ${CARD_RECORD_TYPES.join(", ")}` });

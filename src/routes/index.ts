@@ -8,7 +8,9 @@ import { adminRoutes } from "./admin";
 import { adminLifecycleRoutes } from "./admin-lifecycle";
 import { adminUsageRoutes } from "./admin-usage";
 import { contentRoutes } from "./content";
+import { blogPostV3Routes } from "./blog-v3";
 import { cardRoutes } from "./cards";
+import { cardV3Routes } from "./cards-v3";
 import { contactsV1Routes } from "./contacts-v1";
 import { docsRoutes } from "./docs";
 import { crmAssociationV4Routes } from "./crm-associations-v4";
@@ -21,7 +23,9 @@ import { healthRoutes } from "./health";
 import { oauthRoutes } from "./oauth";
 import { oauthCallbackRoutes } from "./oauth-callback";
 import { sessionRoutes } from "./session";
+import { smtpTokenV3Routes } from "./smtp-tokens-v3";
 import { timelineRoutes } from "./timeline";
+import { timelineV3Routes } from "./timeline-v3";
 import { webRoutes } from "./web";
 import { webhookRoutes } from "./webhooks";
 import { webhookDeliveryRoutes } from "./webhooks-deliveries";
@@ -43,10 +47,14 @@ export const allRoutes: RouteDef[] = [
   ...docsRoutes,
   ...sessionRoutes,
   ...timelineRoutes,
+  ...timelineV3Routes,
   ...contentRoutes,
+  ...blogPostV3Routes,
+  ...smtpTokenV3Routes,
   ...cardRoutes,
   ...webhookRoutes,
   ...webhookDeliveryRoutes,
+  ...cardV3Routes,
   ...webRoutes,
   ...healthRoutes,
 ];

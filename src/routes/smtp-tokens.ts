@@ -11,10 +11,10 @@ import { forbidden } from "../lib/errors";
 import { json, noContent } from "../lib/http";
 import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
-import * as smtp from "../services/smtp-tokens";
+import * as smtp from "../services/smtp/tokens";
 import * as s from "./smtp-tokens.schemas";
 
-const oauthOnly: AuthRule = { kinds: ["oauth"], scopes: ["transactional-email"] };
+export const oauthOnly: AuthRule = { kinds: ["oauth"], scopes: ["transactional-email"] };
 const tag = "SMTP API tokens";
 const base = "/email/public/v1/smtpapi/tokens";
 
@@ -40,7 +40,7 @@ const withPassword = (r: smtp.SmtpTokenRow, password: string) => {
 };
 
 /** The add-on check, done before anything else so accounts without it learn nothing about tokens. */
-async function accountOf(db: Db, principal: Principal): Promise<number> {
+export async function accountOf(db: Db, principal: Principal): Promise<number> {
   const portalId = portalOf(principal);
   await smtp.requireTransactionalEmail(db, portalId);
   return portalId;
@@ -49,6 +49,12 @@ async function accountOf(db: Db, principal: Principal): Promise<number> {
 function oauthCaller(p: Principal) {
   if (p.kind !== "oauth") throw forbidden("SMTP API tokens require an OAuth access token.");
   return { appId: p.appId, userId: p.userId };
+}
+
+/** Both faces' create: the add-on check, then a token whose clear password only the caller sees. */
+export async function createFor(c: { db: Db; control: Db; principal: Principal; now: number }, input: smtp.CreateTokenInput) {
+  const portalId = await accountOf(c.control, c.principal);
+  return smtp.createToken(c.db, c.control, portalId, oauthCaller(c.principal), input, c.now);
 }
 
 export const smtpTokenRoutes = [
@@ -60,9 +66,8 @@ export const smtpTokenRoutes = [
     auth: oauthOnly,
     body: s.createTokenBody,
     responses: { 201: { description: "Created", schema: s.tokenWithPassword }, 403: { description: "No transactional email add-on" } },
-    handler: async ({ db, control, principal, body, now }) => {
-      const portalId = await accountOf(control, principal);
-      const { row, password } = await smtp.createToken(db, control, portalId, oauthCaller(principal), body, now);
+    handler: async (c) => {
+      const { row, password } = await createFor(c, c.body);
       return json(withPassword(row, password), 201);
     },
   }),

@@ -10,7 +10,7 @@ import { requireOwnApp } from "../lib/auth";
 import { badRequest } from "../lib/errors";
 import { json, noContent } from "../lib/http";
 import { route } from "../lib/route";
-import * as types from "../services/timeline-types";
+import * as types from "../services/timeline/types";
 import * as s from "./timeline.schemas";
 
 /**

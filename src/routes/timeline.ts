@@ -9,9 +9,9 @@ import { portalOf, requireOwnApp, requireScopes } from "../lib/auth";
 import { json, noContent } from "../lib/http";
 import { route } from "../lib/route";
 import { getObject, scopeFor } from "../services/crm";
-import { getEvent, presentEvent, identifyVisitor, TIMELINE_TYPE, writeEvents } from "../services/timeline-events";
-import { decodeCursor, recordTimeline } from "../services/timeline-feed";
-import { getEventType } from "../services/timeline-types";
+import { getEvent, presentEvent, identifyVisitor, TIMELINE_TYPE, writeEvents } from "../services/timeline/events";
+import { decodeCursor, recordTimeline } from "../services/timeline/feed";
+import { getEventType } from "../services/timeline/types";
 import { timelineSetupRoutes } from "./timeline-setup";
 import * as s from "./timeline.schemas";
 

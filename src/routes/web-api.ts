@@ -12,8 +12,8 @@ import { notFound } from "../lib/errors";
 import { json } from "../lib/http";
 import { route } from "../lib/route";
 import type { Session } from "../lib/session";
-import { runAction } from "../services/card-actions";
-import { fetchCard, installedCards, type CardRecordType, type InstalledCard, type Viewer } from "../services/cards";
+import { runAction } from "../services/cards/actions";
+import { fetchCard, installedCards, type CardRecordType, type InstalledCard, type Viewer } from "../services/cards/view";
 import { getObject } from "../services/crm";
 import * as s from "./web.schemas";
 

@@ -1,7 +1,7 @@
 /** @module zod schemas of the web app's pages and of the JSON endpoints its scripts call (issue 7). */
 import { z } from "zod";
 import { ECOMM_OBJECT_TYPES } from "../db/tables/ecomm";
-import { postedActionSchema } from "../services/card-response";
+import { postedActionSchema } from "../services/cards/response";
 import { SEARCH_MAX_LENGTH } from "../services/web-records";
 import { actionParams, actionResponse, shownCard, viewParams } from "./cards.schemas";
 

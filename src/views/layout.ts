@@ -59,7 +59,7 @@ export function appCsp(frames: FrameTargets = {}): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    // Timeline templates may show https images (timeline-render.ts keeps only http(s) image URLs).
+    // Timeline templates may show https images (timeline/render.ts keeps only http(s) image URLs).
     "img-src 'self' data: https:",
     "connect-src 'self'",
     `frame-src ${sources.length ? sources.join(" ") : "'none'"}`,

@@ -2,7 +2,7 @@
  * @module HTML of the record pages (issue 7): the start page, a list per object type with search, and a
  * record page with its properties, associations, rendered timeline (spec 1.3) and the CRM cards column
  * (spec 1.4), whose cards the browser loads one by one (public/static/record.js). Every value is escaped
- * here; the only HTML passed through is the timeline renderer's output (timeline-render.ts, which escapes
+ * here; the only HTML passed through is the timeline renderer's output (timeline/render.ts, which escapes
  * raw HTML and keeps only safe URLs).
  */
 import type { TimelineIFrame } from "../db/tables/timeline";

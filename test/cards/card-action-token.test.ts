@@ -4,8 +4,8 @@
  * read an action uri's query against the parameters the service appends.
  */
 import { describe, expect, it } from "vitest";
-import { ACTION_TOKEN_TTL_MS, actionKey, checkActionToken, mintActionToken, type ActionBinding } from "../../src/services/card-action-token";
-import { actionSchema, conflictingQueryParam, type Action } from "../../src/services/card-response";
+import { ACTION_TOKEN_TTL_MS, actionKey, checkActionToken, mintActionToken, type ActionBinding } from "../../src/services/cards/action-token";
+import { actionSchema, conflictingQueryParam, type Action } from "../../src/services/cards/response";
 import { signV3 } from "../../src/lib/signature";
 
 const SECRET = "yyyyyyyy-yyyy-yyyy-yyyy-yyyyyyyyyyyy";

@@ -3,9 +3,9 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { expect } from "vitest";
 import worker from "../../src/index";
 import { verifySignature } from "../../src/lib/signature";
-import { actionKey, mintActionToken } from "../../src/services/card-action-token";
-import { actionSchema } from "../../src/services/card-response";
-import { CARD_TYPE_OF, type CardRecordType } from "../../src/services/cards";
+import { actionKey, mintActionToken } from "../../src/services/cards/action-token";
+import { actionSchema } from "../../src/services/cards/response";
+import { CARD_TYPE_OF, type CardRecordType } from "../../src/services/cards/view";
 import { BASE, call, type Tenant } from "../helpers/api";
 import { integratorPath, integratorUrl, received, script } from "../helpers/integrator";
 import type { Recorded } from "../integrator/types";

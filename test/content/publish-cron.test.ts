@@ -3,7 +3,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it } from "vitest";
 import { cronJobs } from "../../src/cron";
 import worker from "../../src/index";
-import { publishDuePosts } from "../../src/services/blog-posts";
+import { publishDuePosts } from "../../src/services/blog/posts";
 import { call, tenant } from "../helpers/api";
 import { createPost, page, publish, V2 } from "./helpers";
 import { accountDb } from "../helpers/shards";

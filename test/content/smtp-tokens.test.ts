@@ -1,7 +1,7 @@
 /** SMTP API tokens (spec 2.14, 4.5, 5.5; reference §7): one-time passwords, add-on and credential rules. */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { verifySmtpCredentials } from "../../src/services/smtp-tokens";
+import { verifySmtpCredentials } from "../../src/services/smtp/tokens";
 import { call, expectError, tenant, type Tenant } from "../helpers/api";
 import { SMTP_TOKEN_CREATED, SMTP_TOKEN_LISTED, SMTP_TOKEN_RESET } from "../fixtures/legacy-shapes";
 import { expectShape, TOKENS } from "./helpers";

@@ -9,7 +9,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { CONTROL_SHARD, shardNames } from "../../src/db/shards";
 import { ACCOUNT_CONTROL_TABLES, ACCOUNT_TABLES } from "../../src/services/moves/tables";
-import { verifySmtpCredentials } from "../../src/services/smtp-tokens";
+import { verifySmtpCredentials } from "../../src/services/smtp/tokens";
 import { ADMIN, admin, call, expectError, tenant, type Tenant } from "../helpers/api";
 import { accountD1 } from "../helpers/shards";
 import { buildWorld } from "../helpers/world";

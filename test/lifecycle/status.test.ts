@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { verifySmtpCredentials } from "../../src/services/smtp-tokens";
+import { verifySmtpCredentials } from "../../src/services/smtp/tokens";
 import { TOKENS } from "../content/helpers";
 import { ADMIN, admin, call, expectError, tenant } from "../helpers/api";
 import { refresh } from "../helpers/oauth-flow";

@@ -327,20 +327,6 @@ describe("@hubspot/api-client 14.0.1: OAuth helpers", () => {
 });
 
 describe("@hubspot/api-client 14.0.1: what the Worker does not serve (docs/clients.md)", () => {
-  it("the SDK's v3 cards, timeline and SMTP classes reach paths outside the spec: 404 ApiExceptions", async () => {
-    const t = await tenant({ addons: ["transactional-email"] });
-    const client = sdk(t);
-    for (const call of [
-      () => client.crm.extensions.cards.cardsApi.getAll(t.appId),
-      () => client.crm.timeline.templatesApi.getAll(t.appId),
-      () => client.marketing.transactional.publicSMTPTokensApi.getTokensPage("camp", undefined, undefined, 10),
-    ]) {
-      const err = await rejection(call());
-      expect(err.code).toBe(404);
-      expect(err.body).toMatchObject({ category: "OBJECT_NOT_FOUND" });
-    }
-  });
-
   it("getById/getPage: properties= does not narrow the answer; idProperty is email on contacts only (else 400)", async () => {
     const t = await tenant();
     const contacts = sdk(t).crm.contacts.basicApi;

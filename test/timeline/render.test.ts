@@ -1,7 +1,7 @@
 /** The pure renderer: Markdown, formatDate, extraData only in details, escaping, and the interpreter's limits. */
 import { describe, expect, it } from "vitest";
-import { renderEvent, safeUrl, type RenderableEvent, type RenderableType } from "../../src/services/timeline-render";
-import { checkTemplate, evaluate, formatDate, parseTemplate } from "../../src/services/timeline-template";
+import { renderEvent, safeUrl, type RenderableEvent, type RenderableType } from "../../src/services/timeline/render";
+import { checkTemplate, evaluate, formatDate, parseTemplate } from "../../src/services/timeline/template";
 
 const type = (headerTemplate: string | null, detailTemplate: string | null = null): RenderableType => ({
   name: "Webinar <registration>",

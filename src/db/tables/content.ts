@@ -112,6 +112,11 @@ export const blogPosts = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
     deletedAt: integer("deleted_at").notNull().default(0),
+    /**
+     * The v3 face's draft (cms/v3 `…/draft`): the changes waiting for push-live, as v2 post fields
+     * (`PostInput`). Null when there is none; the live columns above are what v2 and the public page show.
+     */
+    draft: text("draft", { mode: "json" }).$type<Record<string, unknown>>(),
   },
   (t) => [
     // Public page lookup (portal, slug) and slug uniqueness; a deleted post frees its slug.

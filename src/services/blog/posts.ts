@@ -4,15 +4,15 @@
  * action and the publishing cron; DELETE sets deleted_at, nothing else can.
  */
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { newId } from "../db/id-ranges";
-import { blogAuthors, blogPosts, blogs, blogTopics, type Keyword } from "../db/tables/content";
-import { badRequest, conflict, notFound } from "../lib/errors";
-import { randomChars } from "../lib/random";
-import type { ListPostsQuery, PostInput, SortField } from "../routes/blog.schemas";
-import { countOf, ensureDefaultBlog, getBlog, isUniqueViolation, type AuthorRow, type BlogRow, type Page, type TopicRow } from "./blog";
-import { inJson } from "./crm";
-import { checkCustomHtml } from "../lib/custom-html";
+import type { Db } from "../../db/client";
+import { newId } from "../../db/id-ranges";
+import { blogAuthors, blogPosts, blogs, blogTopics, type Keyword } from "../../db/tables/content";
+import { badRequest, conflict, notFound } from "../../lib/errors";
+import { randomChars } from "../../lib/random";
+import type { ListPostsQuery, PostInput, SortField } from "../../routes/blog.schemas";
+import { countOf, ensureDefaultBlog, getBlog, isUniqueViolation, type AuthorRow, type BlogRow, type Page, type TopicRow } from "./blogs";
+import { inJson } from "../crm";
+import { checkCustomHtml } from "../../lib/custom-html";
 
 export type PostRow = typeof blogPosts.$inferSelect;
 
@@ -32,14 +32,14 @@ export async function getPost(db: Db, portalId: number, id: number): Promise<Pos
 }
 
 /** A post that may still change: deleted posts are read-only. */
-async function getLivePost(db: Db, portalId: number, id: number): Promise<PostRow> {
+export async function getLivePost(db: Db, portalId: number, id: number): Promise<PostRow> {
   const row = await getPost(db, portalId, id);
   if (row.deletedAt !== 0) throw conflict(`Blog post ${id} is deleted and can no longer be changed`);
   return row;
 }
 
 /** blog_author_id, topic_ids and content_group_id must name rows of the same account (issue 6). */
-async function checkReferences(db: Db, portalId: number, input: PostInput): Promise<void> {
+export async function checkReferences(db: Db, portalId: number, input: PostInput): Promise<void> {
   const checks: Promise<void>[] = [];
   if (input.content_group_id !== undefined) {
     const id = input.content_group_id;
@@ -89,7 +89,7 @@ const keywordsOf = (input: NonNullable<PostInput["keywords"]>): Keyword[] =>
   input.map((k) => ({ keyword: k.keyword, keyword_guid: k.keyword_guid ?? crypto.randomUUID().replace(/-/g, "") }));
 
 /** Column values for the fields present in `input` (a PUT changes only what it sends). */
-function columnsOf(input: PostInput): Partial<typeof blogPosts.$inferInsert> {
+export function columnsOf(input: PostInput): Partial<typeof blogPosts.$inferInsert> {
   const out: Partial<typeof blogPosts.$inferInsert> = {};
   if (input.name !== undefined) out.name = input.name;
   if (input.slug !== undefined) out.slug = input.slug;

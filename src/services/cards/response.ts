@@ -6,7 +6,7 @@
  * under the record type's baseUris.
  */
 import { z } from "zod";
-import { PROPERTY_DATA_TYPES, STATUS_OPTION_TYPES, type StoredPropertyDefinition } from "../db/tables/cards";
+import { PROPERTY_DATA_TYPES, STATUS_OPTION_TYPES, type StoredPropertyDefinition } from "../../db/tables/cards";
 
 /** spec 2.12 and 8: card items shown per data fetch. */
 export const MAX_RESULTS = 5;
@@ -67,7 +67,7 @@ export type Action = z.output<ReturnType<typeof actionSchema>>;
 
 /**
  * An action posted back to run it: the action object as the card view showed it, including the
- * `actionToken` the service attached (card-action-token.ts). Labels and confirmation texts are not needed.
+ * `actionToken` the service attached (cards/action-token.ts). Labels and confirmation texts are not needed.
  */
 export const postedActionSchema = actionSchema(false, {
   actionToken: z

@@ -18,9 +18,9 @@
  * which change nothing in the call. Tokens expire after ACTION_TOKEN_TTL_MS, so an action the integrator
  * has stopped offering cannot be run from an old card view for long.
  */
-import type { CardObjectType } from "../db/tables/cards";
-import { base64url, fromBase64url } from "../lib/crypto";
-import type { Action } from "./card-response";
+import type { CardObjectType } from "../../db/tables/cards";
+import { base64url, fromBase64url } from "../../lib/crypto";
+import type { Action } from "./response";
 
 /** Domain-separation label of the key derivation and of the signed string; a new format changes it. */
 const CONTEXT = "crm-edge card action v1";

@@ -5,7 +5,7 @@
  * `#each` (arrays and objects, block params), `#with`, mustache sections, `#formatDate` and `lookup`.
  * The interpreter only reads own properties of JSON data and has a step and output budget, so a template
  * can neither reach prototypes nor spin forever. Escaping is not done here: the Markdown renderer
- * (timeline-render.ts) is the one place that turns text into HTML.
+ * (timeline/render.ts) is the one place that turns text into HTML.
  */
 // The parser alone: the package's main entry also bundles the runtime, the code generator and source-map,
 // none of which run here (a third of the Worker's dependencies by size).

@@ -8,9 +8,9 @@
  * mailto and relative URLs, so no script can reach a timeline.
  */
 import { Marked, type Tokens } from "marked";
-import { escapeHtml } from "../lib/html";
-import type { TimelineObjectType } from "../db/tables/timeline";
-import { evaluate, parseTemplate, type Template } from "./timeline-template";
+import { escapeHtml } from "../../lib/html";
+import type { TimelineObjectType } from "../../db/tables/timeline";
+import { evaluate, parseTemplate, type Template } from "./template";
 
 export interface RenderableType {
   name: string;

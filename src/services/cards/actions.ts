@@ -1,19 +1,19 @@
 /**
  * @module Running a card action (spec 2.11, 4.6, 7.1). Only an action the integrator offered runs: it must
  * lie under the card's baseUris, give no query parameter the service sets another value, and carry the
- * actionToken the card view attached for this viewer and record (card-action-token.ts); otherwise nothing
+ * actionToken the card view attached for this viewer and record (cards/action-token.ts); otherwise nothing
  * is called.
  * Hooks are called by the service, signed, with the data-fetch query parameters plus the action's record
  * properties (query string for GET and DELETE, JSON body otherwise); the reply's JSON `message` is handed
  * back. IFRAME actions are never called here: the caller gets the unsigned iframe URL with the property
  * values appended.
  */
-import { badRequest, describeCause, type ApiError } from "../lib/errors";
-import { guardedFetch, loopbackAllowed, OutboundError } from "../lib/outbound";
-import { signableQuery, signatureHeaders } from "../lib/signature";
-import { actionKey, checkActionToken } from "./card-action-token";
-import { conflictingQueryParam, underBaseUris, type PostedAction } from "./card-response";
-import { actionBinding, appendedPairs, CARD_MAX_BYTES, cardTimeoutMs, outboundReason, outboundUrl, propertyValues, type InstalledCard, type Viewer } from "./cards";
+import { badRequest, describeCause, type ApiError } from "../../lib/errors";
+import { guardedFetch, loopbackAllowed, OutboundError } from "../../lib/outbound";
+import { signableQuery, signatureHeaders } from "../../lib/signature";
+import { actionKey, checkActionToken } from "./action-token";
+import { conflictingQueryParam, underBaseUris, type PostedAction } from "./response";
+import { actionBinding, appendedPairs, CARD_MAX_BYTES, cardTimeoutMs, outboundReason, outboundUrl, propertyValues, type InstalledCard, type Viewer } from "./view";
 
 const MAX_MESSAGE = 2000;
 

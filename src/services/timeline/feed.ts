@@ -1,12 +1,12 @@
 /**
  * @module A record's rendered timeline: its events newest first, each rendered by its event type's templates
- * (timeline-render.ts). One indexed query per page (timeline_events_record) on the account's shard, then one
+ * (timeline/render.ts). One indexed query per page (timeline_events_record) on the account's shard, then one
  * read of the page's event types on the control plane (issue 16: the two live in different databases).
  */
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { timelineEventTypes, timelineEvents, type TimelineObjectType } from "../db/tables/timeline";
-import { renderEvent } from "./timeline-render";
+import type { Db } from "../../db/client";
+import { timelineEventTypes, timelineEvents, type TimelineObjectType } from "../../db/tables/timeline";
+import { renderEvent } from "./render";
 
 export interface FeedCursor {
   timestamp: number;
@@ -66,7 +66,7 @@ export async function recordTimeline(
         .all()
     : [];
   const typeById = new Map(types.map((t) => [t.id, t]));
-  // Deleting an event type deletes its events on every shard (timeline-types.ts), so a missing type is
+  // Deleting an event type deletes its events on every shard (timeline/types.ts), so a missing type is
   // only the instant between the two; such an event is left out, as the former inner join did.
   const results = page.flatMap((row) => {
     const type = typeById.get(row.eventTypeId);

@@ -6,20 +6,20 @@
  */
 import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import type { Db } from "../db/client";
-import { newId } from "../db/id-ranges";
-import { crmObjects, type ObjectType } from "../db/tables/crm";
+import type { Db } from "../../db/client";
+import { newId } from "../../db/id-ranges";
+import { crmObjects, type ObjectType } from "../../db/tables/crm";
 import {
   timelineEventProperties,
   timelineEventTypes,
   timelineEvents,
   timelineUtks,
   type TimelineObjectType,
-} from "../db/tables/timeline";
-import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
-import type { EventInput } from "../routes/timeline.schemas";
-import { inJson } from "./crm";
-import type { PropertyRow } from "./timeline-types";
+} from "../../db/tables/timeline";
+import { ApiError, badRequest, conflict, notFound } from "../../lib/errors";
+import type { EventInput } from "../../routes/timeline.schemas";
+import { inJson } from "../crm";
+import type { PropertyRow } from "./types";
 
 export const RECORD_TYPE: Record<TimelineObjectType, ObjectType> = { CONTACT: "contacts", COMPANY: "companies", DEAL: "deals" };
 export const TIMELINE_TYPE: Partial<Record<ObjectType, TimelineObjectType>> = { contacts: "CONTACT", companies: "COMPANY", deals: "DEAL" };
@@ -309,7 +309,7 @@ function tieStatements(db: Db, portalId: number, utk: string, target: Target, no
   ];
 }
 
-function eventStatement(db: Db, portalId: number, ev: PlannedEvent, now: number) {
+function eventStatement(db: Db, portalId: number, ev: PlannedEvent, now: number, replace: boolean) {
   const { input } = ev;
   const fields = {
     objectId: recordId(db, portalId, ev.target),
@@ -321,24 +321,24 @@ function eventStatement(db: Db, portalId: number, ev: PlannedEvent, now: number)
     updatedAt: now,
   };
   const hasTimestamp = input.timestamp !== undefined && input.timestamp !== null;
-  return db
-    .insert(timelineEvents)
-    .values({
-      ...fields,
-      rowId: newId("timeline_events"),
-      portalId,
-      eventTypeId: ev.eventTypeId,
-      eventId: input.id,
-      objectType: ev.objectType,
-      timestamp: hasTimestamp ? input.timestamp! : now,
-      createdAt: now,
-    })
-    .onConflictDoUpdate({
-      // spec 2.8: the event id is the idempotency key; the same id replaces the stored event. Without a new
-      // timestamp the original one is kept, so a retried write does not move the event on the timeline.
-      target: [timelineEvents.portalId, timelineEvents.eventTypeId, timelineEvents.eventId],
-      set: hasTimestamp ? { ...fields, timestamp: input.timestamp! } : fields,
-    });
+  const insert = db.insert(timelineEvents).values({
+    ...fields,
+    rowId: newId("timeline_events"),
+    portalId,
+    eventTypeId: ev.eventTypeId,
+    eventId: input.id,
+    objectType: ev.objectType,
+    timestamp: hasTimestamp ? input.timestamp! : now,
+    createdAt: now,
+  });
+  // The v3 face keeps events immutable (docs/timeline.md): a repeated id never replaces the stored event.
+  if (!replace) return insert.onConflictDoNothing();
+  return insert.onConflictDoUpdate({
+    // spec 2.8: the event id is the idempotency key; the same id replaces the stored event. Without a new
+    // timestamp the original one is kept, so a retried write does not move the event on the timeline.
+    target: [timelineEvents.portalId, timelineEvents.eventTypeId, timelineEvents.eventId],
+    set: hasTimestamp ? { ...fields, timestamp: input.timestamp! } : fields,
+  });
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -356,6 +356,33 @@ async function runBatch(db: Db, statements: BatchItem<"sqlite">[]) {
   }
 }
 
+/** The statements of a plan, in the order that makes a batch see its own new contacts and ties. */
+function statementsOf(db: Db, portalId: number, p: Plan, now: number, replace: boolean): BatchItem<"sqlite">[] {
+  const statements: BatchItem<"sqlite">[] = [];
+  for (const [lower, email] of p.newContacts) statements.push(newContactStatement(db, portalId, lower, email, now));
+  for (const [id, email] of p.emailChanges) {
+    statements.push(
+      db
+        .update(crmObjects)
+        .set({ email: email.toLowerCase(), properties: sql`json_set(${crmObjects.properties}, '$.email', ${email})`, updatedAt: now })
+        .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId))),
+    );
+  }
+  for (const ev of p.events) statements.push(eventStatement(db, portalId, ev, now, replace));
+  // After the events, so a pending event earlier in the same batch is attached too.
+  for (const [utk, target] of p.ties) statements.push(...tieStatements(db, portalId, utk, target, now, false));
+  for (const { target, patch } of p.stamps.values()) {
+    const id = recordId(db, portalId, target) as number | SQL;
+    statements.push(
+      db
+        .update(crmObjects)
+        .set({ properties: sql`json_patch(${crmObjects.properties}, ${JSON.stringify(patch)})`, updatedAt: now })
+        .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.id, id))),
+    );
+  }
+  return statements;
+}
+
 /**
  * Validates, resolves and writes events. `prefixOf(i)` names event i in error messages (empty for a
  * single event, `eventWrappers.i.` in a batch).
@@ -370,30 +397,29 @@ export async function writeEvents(
   prefixOf: (i: number) => string = () => "",
 ) {
   const ctx = await loadContext(db, control, portalId, appId, inputs);
-  const p = plan(inputs, ctx, prefixOf);
-  const statements: BatchItem<"sqlite">[] = [];
-  for (const [lower, email] of p.newContacts) statements.push(newContactStatement(db, portalId, lower, email, now));
-  for (const [id, email] of p.emailChanges) {
-    statements.push(
-      db
-        .update(crmObjects)
-        .set({ email: email.toLowerCase(), properties: sql`json_set(${crmObjects.properties}, '$.email', ${email})`, updatedAt: now })
-        .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId))),
-    );
-  }
-  for (const ev of p.events) statements.push(eventStatement(db, portalId, ev, now));
-  // After the events, so a pending event earlier in the same batch is attached too.
-  for (const [utk, target] of p.ties) statements.push(...tieStatements(db, portalId, utk, target, now, false));
-  for (const { target, patch } of p.stamps.values()) {
-    const id = recordId(db, portalId, target) as number | SQL;
-    statements.push(
-      db
-        .update(crmObjects)
-        .set({ properties: sql`json_patch(${crmObjects.properties}, ${JSON.stringify(patch)})`, updatedAt: now })
-        .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.id, id))),
-    );
-  }
-  await runBatch(db, statements);
+  await runBatch(db, statementsOf(db, portalId, plan(inputs, ctx, prefixOf), now, true));
+}
+
+/**
+ * Writes, as one batch, the events that can be written, each judged in the light of those accepted before
+ * it; the others come back with the error that refuses them (the v3 batch's 207), and a refusal never
+ * touches another event. Events are created, never replaced: on the v3 face events are immutable.
+ */
+export async function writeEventsEach(db: Db, control: Db, portalId: number, appId: number, inputs: EventInput[], now: number) {
+  const ctx = await loadContext(db, control, portalId, appId, inputs);
+  const accepted: EventInput[] = [];
+  const refused: { index: number; error: ApiError }[] = [];
+  inputs.forEach((input, index) => {
+    try {
+      plan([...accepted, input], ctx, () => "");
+      accepted.push(input);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      refused.push({ index, error: err });
+    }
+  });
+  if (accepted.length) await runBatch(db, statementsOf(db, portalId, plan(accepted, ctx, () => ""), now, false));
+  return { accepted, refused };
 }
 
 /**

@@ -4,18 +4,18 @@
  * each reset) and stored only as a PBKDF2 record; a reset replaces the record, so the old password stops
  * verifying at once. `verifySmtpCredentials` is the one credential check a relay calls.
  */
-import { controlDb, shardDb } from "../db/shards";
-import { shardOfAccount } from "../lib/directory";
+import { controlDb, shardDb } from "../../db/shards";
+import { shardOfAccount } from "../../lib/directory";
 import { and, asc, eq } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { newId } from "../db/id-ranges";
-import { smtpTokens } from "../db/tables/content";
-import { accounts, users } from "../db/tables/tenancy";
-import { hashPassword, verifyPassword } from "../lib/crypto";
-import { forbidden, notFound } from "../lib/errors";
-import { randomChars } from "../lib/random";
-import { isUniqueViolation } from "./blog";
-import { requireAccount } from "./tenancy";
+import type { Db } from "../../db/client";
+import { newId } from "../../db/id-ranges";
+import { smtpTokens } from "../../db/tables/content";
+import { accounts, users } from "../../db/tables/tenancy";
+import { hashPassword, verifyPassword } from "../../lib/crypto";
+import { forbidden, notFound } from "../../lib/errors";
+import { randomChars } from "../../lib/random";
+import { isUniqueViolation } from "../blog/blogs";
+import { requireAccount } from "../tenancy";
 
 export type SmtpTokenRow = typeof smtpTokens.$inferSelect;
 
@@ -104,7 +104,7 @@ export async function listTokens(db: Db, portalId: number): Promise<SmtpTokenRow
     .all();
 }
 
-async function getLiveToken(db: Db, portalId: number, userName: string): Promise<SmtpTokenRow> {
+export async function getLiveToken(db: Db, portalId: number, userName: string): Promise<SmtpTokenRow> {
   const row = await db
     .select()
     .from(smtpTokens)

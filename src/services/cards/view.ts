@@ -4,17 +4,17 @@
  * limit and a 1 MB answer cap. A failing integrator turns only its own card into `status: "ERROR"`.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { cardTypes, type CardObjectType } from "../db/tables/cards";
-import type { ObjectType } from "../db/tables/crm";
-import { apps, installs, type users } from "../db/tables/tenancy";
-import { describeCause } from "../lib/errors";
-import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../lib/outbound";
-import { signableQuery, signatureHeaders } from "../lib/signature";
-import { actionKey, mintActionToken, type ActionBinding } from "./card-action-token";
-import { conflictingQueryParam, parseCardResponse, type Action, type CardBody } from "./card-response";
-import { scopesCover, type CardTypeRow } from "./card-types";
-import type { CrmRow } from "./crm";
+import type { Db } from "../../db/client";
+import { cardTypes, type CardObjectType } from "../../db/tables/cards";
+import type { ObjectType } from "../../db/tables/crm";
+import { apps, installs, type users } from "../../db/tables/tenancy";
+import { describeCause } from "../../lib/errors";
+import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../../lib/outbound";
+import { signableQuery, signatureHeaders } from "../../lib/signature";
+import { actionKey, mintActionToken, type ActionBinding } from "./action-token";
+import { conflictingQueryParam, parseCardResponse, type Action, type CardBody } from "./response";
+import { scopesCover, type CardTypeRow } from "./types";
+import type { CrmRow } from "../crm";
 
 /** The record types whose cards can appear on CRM records, and the CARD_OBJECT_TYPES name of each. */
 export const CARD_RECORD_TYPES = ["contacts", "companies", "deals", "tickets"] as const satisfies readonly ObjectType[];
@@ -104,7 +104,7 @@ export function dataFetchParams(v: Viewer, card: CardTypeRow): [string, string][
   return pairs;
 }
 
-/** Who sees the card's actions, and where: what an action token is bound to (card-action-token.ts). */
+/** Who sees the card's actions, and where: what an action token is bound to (cards/action-token.ts). */
 export function actionBinding(v: Viewer, card: CardTypeRow): ActionBinding {
   return { appId: card.appId, cardId: card.id, portalId: v.portalId, objectType: CARD_TYPE_OF[v.type], objectId: v.record.id, userId: v.user.userId };
 }

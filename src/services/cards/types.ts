@@ -5,13 +5,13 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { Db } from "../db/client";
-import { CARD_OBJECT_TYPES, cardTypes, type CardObjectType } from "../db/tables/cards";
-import { apps } from "../db/tables/tenancy";
-import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
-import { validate } from "../lib/http";
-import { checkOutboundUrl, OutboundError } from "../lib/outbound";
-import type { Definition } from "../routes/card-types.schemas";
+import type { Db } from "../../db/client";
+import { CARD_OBJECT_TYPES, cardTypes, type CardObjectType } from "../../db/tables/cards";
+import { apps } from "../../db/tables/tenancy";
+import { ApiError, badRequest, conflict, notFound } from "../../lib/errors";
+import { validate } from "../../lib/http";
+import { checkOutboundUrl, OutboundError } from "../../lib/outbound";
+import type { Definition } from "../../routes/card-types.schemas";
 
 export type CardTypeRow = typeof cardTypes.$inferSelect;
 
@@ -66,8 +66,13 @@ const callable = (allowLoopback: boolean) =>
 
 /** The environment-dependent URI checks (loopback is callable only under ALLOW_LOOPBACK_OUTBOUND). */
 export function checkUris(def: Pick<Definition, "baseUris" | "dataFetchUri">, allowLoopback: boolean) {
-  const base = callable(allowLoopback).refine((v) => !v.includes("?"), "a base URI must not carry a query string");
-  validate(z.object({ baseUris: z.array(base), dataFetchUri: callable(allowLoopback) }), def, "body");
+  const { base, fetch } = uriRules(allowLoopback);
+  validate(z.object({ baseUris: z.array(base), dataFetchUri: fetch }), def, "body");
+}
+
+/** The URI rules by role, for a face that names the fields its own way (cards v3). */
+export function uriRules(allowLoopback: boolean) {
+  return { base: callable(allowLoopback).refine((v) => !v.includes("?"), "a base URI must not carry a query string"), fetch: callable(allowLoopback) };
 }
 
 export function present(row: CardTypeRow) {

@@ -3,18 +3,18 @@
  * read and written only with that app's developer key. Every query is scoped by appId.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { onEveryShard } from "../lib/fanout";
+import type { Db } from "../../db/client";
+import { onEveryShard } from "../../lib/fanout";
 import {
   timelineEventProperties,
   timelineEventTypes,
   type EnumOption,
   type PropertyType,
   type TimelineObjectType,
-} from "../db/tables/timeline";
-import { ApiError, badRequest, conflict, forbidden, notFound } from "../lib/errors";
-import type { Principal } from "../lib/principal";
-import { checkTemplate } from "./timeline-template";
+} from "../../db/tables/timeline";
+import { ApiError, badRequest, conflict, forbidden, notFound } from "../../lib/errors";
+import type { Principal } from "../../lib/principal";
+import { checkTemplate } from "./template";
 
 /** spec 8. */
 export const MAX_EVENT_TYPES_PER_APP = 750;

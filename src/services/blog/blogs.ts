@@ -3,10 +3,10 @@
  * topic_ids point at these). Every query is scoped by portalId: another account's id is simply not found.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { newId } from "../db/id-ranges";
-import { blogAuthors, blogs, blogTopics } from "../db/tables/content";
-import { conflict, notFound } from "../lib/errors";
+import type { Db } from "../../db/client";
+import { newId } from "../../db/id-ranges";
+import { blogAuthors, blogs, blogTopics } from "../../db/tables/content";
+import { conflict, notFound } from "../../lib/errors";
 
 export type BlogRow = typeof blogs.$inferSelect;
 export type AuthorRow = typeof blogAuthors.$inferSelect;
