@@ -37,13 +37,13 @@ describe("recent lists and their partial indexes", () => {
     const portal = 900_000 + Math.floor(Math.random() * 1000);
     const now = Date.now();
     const product = await d1
-      .prepare("INSERT INTO crm_objects (portal_id, object_type, properties, guid, created_at, updated_at) VALUES (?1, 'products', '{}', 'g1', ?2, ?2) RETURNING id")
+      .prepare("INSERT INTO crm_objects (id, portal_id, object_type, properties, guid, created_at, updated_at) VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'crm_objects'), ?1, 'products', '{}', 'g1', ?2, ?2) RETURNING id")
       .bind(portal, now)
       .first<{ id: number }>();
     const write = await d1.prepare("UPDATE crm_objects SET updated_at = ?2 WHERE id = ?1").bind(product!.id, now + 1).run();
     expect(write.meta.rows_written).toBe(1); // the row alone: no recent-list index entry to move
     expect(await entries(portal)).toEqual([0, 1]);
-    await d1.prepare("INSERT INTO crm_objects (portal_id, object_type, properties, guid, created_at, updated_at) VALUES (?1, 'contacts', '{}', 'g2', ?2, ?2)").bind(portal, now).run();
+    await d1.prepare("INSERT INTO crm_objects (id, portal_id, object_type, properties, guid, created_at, updated_at) VALUES ((SELECT seq + 1 FROM id_sequences WHERE name = 'crm_objects'), ?1, 'contacts', '{}', 'g2', ?2, ?2)").bind(portal, now).run();
     expect(await entries(portal)).toEqual([1, 2]);
   });
 });

@@ -160,11 +160,10 @@ describe("GET /_blog/:portalId/*", () => {
 });
 
 describe("the public pages' look", () => {
-  it("the stylesheet is served, and the 404 page uses it and says what happened", async () => {
-    const css = await call("GET", "/static/blog.css");
-    expect(css.status).toBe(200);
-    expect(css.headers.get("content-type")).toContain("text/css");
-    expect(css.text).toContain("main.post");
+  it("the stylesheet exists, and the 404 page uses it and says what happened", async () => {
+    // public/ is served by Workers static assets, in front of the Worker this project calls: the node
+    // project's static-files test fetches every file of public/, this one included, from wrangler.
+    expect(Object.keys(import.meta.glob("../../public/static/blog.css"))).toHaveLength(1);
     const missing = await page("https://crm.test/_blog/1/no-such-post");
     expect404(missing);
     expect(missing.text).toContain('<link rel="stylesheet" href="/static/blog.css">');

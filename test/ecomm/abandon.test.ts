@@ -110,8 +110,8 @@ describe("checkout abandonment: bounded, indexed, safe when runs overlap", () =>
     const portalId = 2_000_000_000 + Math.floor(Math.random() * 1e8);
     const rows = Array.from({ length: n }, (_, i) => ({ e: `bulk-${i}` }));
     await env.SHARD_1.prepare(
-      `insert into ecomm_links (portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
-       select ?1, 'bulk', 'DEAL', j.value->>'e', null, ?2, 'm', 0, ?2, 'checkout_pending', ?2, ?2 from json_each(?3) j`,
+      `insert into ecomm_links (id, portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
+       select (select seq from id_sequences where name = 'ecomm_links') + j.key + 1, ?1, 'bulk', 'DEAL', j.value->>'e', null, ?2, 'm', 0, ?2, 'checkout_pending', ?2, ?2 from json_each(?3) j`,
     )
       .bind(portalId, at, JSON.stringify(rows))
       .run();

@@ -1,6 +1,6 @@
 /**
  * The security headers set in one place (src/lib/security-headers.ts), one test per kind of answer:
- * `X-Content-Type-Options: nosniff` on all of them; `Referrer-Policy: no-referrer` and `Cache-Control:
+ * `X-Content-Type-Options: nosniff` on all of them; `Referrer-Policy: same-origin` and `Cache-Control:
  * no-store` on the sign-in and consent pages.
  */
 import { SELF } from "cloudflare:test";
@@ -12,7 +12,7 @@ import { createPost, page, publish } from "../content/helpers";
 const nosniff = (res: { headers: Headers }) => expect(res.headers.get("x-content-type-options")).toBe("nosniff");
 const credentialPage = (res: { headers: Headers }) => {
   nosniff(res);
-  expect(res.headers.get("referrer-policy")).toBe("no-referrer");
+  expect(res.headers.get("referrer-policy")).toBe("same-origin");
   expect(res.headers.get("cache-control")).toBe("no-store");
 };
 

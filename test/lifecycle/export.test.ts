@@ -67,6 +67,15 @@ describe("GET /admin/v1/accounts/{portalId}/export", () => {
       }),
     );
     expect(merged.status, await merged.text()).toBe(200);
+    // A webhook event still waiting in the outbox (the drain takes them out within seconds, so one is written
+    // here as a write with a subscription would leave it).
+    const home = await accountD1(w.a.portalId);
+    await home
+      .prepare(
+        "insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source) values ((select seq + 1 from id_sequences where name = 'webhook_outbox'), ?, ?, 1, 'contact.creation', ?, ?, 'API')",
+      )
+      .bind(w.a.portalId, w.a.appId, w.ids.contact, Date.now())
+      .run();
   }, 90_000);
 
   it("round-trips every table of the move's list: each exported row inserts into another database as it is at home", async () => {
@@ -126,7 +135,7 @@ describe("GET /admin/v1/accounts/{portalId}/export", () => {
     const n = EXPORT_PAGE_ROWS * 2 + 7;
     await d1
       .prepare(
-        "with recursive k(i) as (select 1 union all select i + 1 from k where i < ?) insert into crm_objects (portal_id, object_type, properties, guid, created_at, updated_at) select ?, 'contacts', json_object('firstname', 'bulk' || i), lower(hex(randomblob(16))), i, i from k",
+        "with recursive k(i) as (select 1 union all select i + 1 from k where i < ?) insert into crm_objects (id, portal_id, object_type, properties, guid, created_at, updated_at) select (select seq from id_sequences where name = 'crm_objects') + i, ?, 'contacts', json_object('firstname', 'bulk' || i), lower(hex(randomblob(16))), i, i from k",
       )
       .bind(n, t.portalId)
       .run();

@@ -149,7 +149,7 @@ export const CASES: Record<string, Case> = {
     },
   },
   // Issue 16: shards and account moves. A move starts on a fresh account so the shared fixtures never move.
-  "GET /admin/v1/shards": { ok: () => ({ token: adminToken() }) },
+  "GET /admin/v1/shards": { ok: () => ({ token: adminToken() }), errors: { 400: () => ({ token: adminToken(), query: { check: "everything" } }) } },
   // Reopening an open shard changes nothing, so the shared fixtures' placement is never affected.
   "PATCH /admin/v1/shards/{name}": {
     ok: () => ({ token: adminToken(), params: { name: "SHARD_1" }, json: { open: true } }),

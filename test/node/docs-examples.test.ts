@@ -19,12 +19,21 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const EXAMPLES = repositoryExamples(ROOT);
 
 let demo: Demo;
+let operatorPortal: string;
 let secret: string | undefined;
 let integrator: { url: string; close: () => Promise<void> } | undefined;
 beforeAll(async () => {
   integrator = await startDemoIntegrator({ secret: () => secret });
   demo = await seedDemo({ baseUrl: workerUrl(), adminToken: inject("adminToken"), integratorUrl: integrator.url, userEmail: `docs-${randomUUID().slice(0, 8)}@example.com` });
   secret = demo.clientSecret;
+  // The operator guide's account examples (suspend, export, delete) act on an account of their own, never
+  // on the demo's, which later examples use.
+  const made = await fetch(`${workerUrl()}/admin/v1/accounts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${inject("adminToken")}`, "content-type": "application/json" },
+    body: JSON.stringify({ name: "docs operator example" }),
+  });
+  operatorPortal = String(((await made.json()) as { portalId: number }).portalId);
 }, 120_000);
 afterAll(async () => {
   await integrator?.close();
@@ -39,9 +48,10 @@ function fill(text: string): string {
     DEVELOPER_KEY: demo.developerKey,
     PORTAL_ID: String(demo.portalId),
     APP_ID: String(demo.appId),
+    PORTAL: operatorPortal,
   };
   return text
-    .replace(/^(http:\/\/localhost:8787|https:\/\/<worker>)/, workerUrl())
+    .replace(/^(http:\/\/localhost:8787|https:\/\/<worker>|\$BASE\b)/, workerUrl())
     .replace(/\$([A-Z_]+)\b/g, (m, name: string) => values[name] ?? m)
     .replace(/\{(appId|portalId)\}/g, (_m, name: string) => (name === "appId" ? String(demo.appId) : String(demo.portalId)));
 }

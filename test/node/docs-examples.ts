@@ -78,6 +78,7 @@ export function parseCurl(line: string, where: string): Example {
       if (colon < 1) throw new Error(`${where}: bad header ${h}`);
       headers.push([h.slice(0, colon).trim(), h.slice(colon + 1).trim()]);
     } else if (w === "-d" || w === "--data" || w === "--data-raw") body = words[++i];
+    else if (w === "-o" || w === "--output") i++; // where curl saves the answer: the test reads it instead
     else if (/^-[a-zA-Z]+$/.test(w) && /^-[sSiLfv]+$/.test(w)) continue; // output-only flags
     else if (w.startsWith("-")) throw new Error(`${where}: curl option ${w} is not supported by the examples test`);
     else if (url === undefined) url = w;
@@ -103,9 +104,13 @@ export function examplesOf(markdown: string, file: string): Example[] {
     const content = lines.slice(start + 1, end);
     i = end;
     if (info[0] === "sh") {
-      content.forEach((line, k) => {
-        if (line.trim().startsWith("curl ")) out.push(parseCurl(line.trim(), `${file}:${start + 2 + k}`));
-      });
+      // A command goes on over lines that end with a backslash.
+      for (let k = 0; k < content.length; k++) {
+        let line = content[k]!.trim();
+        const first = k;
+        while (line.endsWith("\\") && k + 1 < content.length) line = `${line.slice(0, -1)} ${content[++k]!.trim()}`;
+        if (line.startsWith("curl ")) out.push(parseCurl(line, `${file}:${start + 2 + first}`));
+      }
     } else if (info[0] === "json" && info[1] === "request") {
       const [, , method, url, credential = "oauth"] = info;
       if (!method || !url || !CREDENTIALS.has(credential)) throw new Error(`${file}:${start + 1}: expected "json request METHOD PATH [credential]"`);
