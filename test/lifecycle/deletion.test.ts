@@ -16,6 +16,7 @@ import { buildWorld } from "../helpers/world";
 import { createPost, page, publish, TOKENS } from "../content/helpers";
 import { deliver, qmsg } from "../ecomm/queue-helpers";
 import { signIn } from "../web/helpers";
+import { hookUp, subscribe, waitForEvents } from "../webhooks/helpers";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const contacts = (token: string) => call("GET", "/crm/v3/objects/contacts?limit=1", { token });
@@ -133,6 +134,27 @@ describe("DELETE /admin/v1/accounts/{portalId}", () => {
     expect((await contacts(bystander.pat)).status).toBe(200);
     expect(await env.DB.prepare("select count(*) as n from apps where app_id = ?").bind(a.appId).first<number>("n")).toBe(1);
     expect(await env.DB.prepare("select count(*) as n from card_types where id = ?").bind(w.ids.card).first<number>("n")).toBe(1);
+  });
+
+  it("takes the account's webhook deliveries and their attempts with it; the app keeps its settings and subscriptions", { timeout: 120_000 }, async () => {
+    const t = await tenant();
+    const path = await hookUp(t);
+    await subscribe(t, "contact.creation");
+    const made = await call("POST", "/crm/v3/objects/contacts", { token: t.pat, body: { properties: { firstname: "hooked" } } });
+    expect(made.status, made.text).toBe(201);
+    await waitForEvents(path, 1);
+    const ofAccount = "from webhook_deliveries d where exists (select 1 from json_each(d.events) e where e.value ->> 'portalId' = ?)";
+    const deliveries = () => env.DB.prepare(`select count(*) as n ${ofAccount}`).bind(t.portalId).first<number>("n");
+    const attempts = () => env.DB.prepare(`select count(*) as n from webhook_attempts where delivery_id in (select d.id ${ofAccount})`).bind(t.portalId).first<number>("n");
+    await expect.poll(attempts).toBeGreaterThan(0);
+    expect(await deliveries()).toBeGreaterThan(0);
+
+    expect((await call("DELETE", `/admin/v1/accounts/${t.portalId}`, { token: ADMIN })).status).toBe(202);
+    await waitUntilGone(t.portalId);
+    expect(await deliveries()).toBe(0);
+    expect(await attempts()).toBe(0);
+    expect(await env.DB.prepare("select count(*) as n from webhook_subscriptions where app_id = ?").bind(t.appId).first<number>("n")).toBe(1);
+    expect(await env.DB.prepare("select count(*) as n from webhook_settings where app_id = ?").bind(t.appId).first<number>("n")).toBe(1);
   });
 
   it("a deletion that fails part-way retries by itself, and the account never answers meanwhile", { timeout: 120_000 }, async () => {

@@ -15,6 +15,9 @@ export interface AccountTable {
 
 const byPortal = (name: string): AccountTable => ({ name, where: "portal_id = ?" });
 
+/** A webhook delivery whose every event is of the account (`d` or the table itself). */
+const ONLY_EVENTS_OF = "not exists (select 1 from json_each(events) e where e.value ->> 'portalId' is not ?)";
+
 export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("crm_objects"),
   byPortal("crm_associations"),
@@ -76,6 +79,10 @@ export const ACCOUNT_CONTROL_TABLES: AccountTable[] = [
   { ...byPortal("sessions"), notExported: true },
   { ...byPortal("users"), secrets: ["password_hash"] },
   byPortal("private_apps"),
+  // The app's webhook delivery log (docs/webhooks.md) holds the account's events: a delivery made only of
+  // them goes, its attempts first. The log belongs to the app's developer, so it is not exported.
+  { name: "webhook_attempts", where: `delivery_id in (select d.id from webhook_deliveries d where ${ONLY_EVENTS_OF})`, notExported: true },
+  { name: "webhook_deliveries", where: ONLY_EVENTS_OF, notExported: true },
   byPortal("installs"),
   byPortal("account_moves"),
   byPortal("accounts"),
