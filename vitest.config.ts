@@ -29,8 +29,9 @@ function testSeams(): Plugin {
  *   worker (`isolate: false`): starting workerd, migrating and loading the Worker once per worker instead of
  *   once per file is most of the suite's speed. Every test makes its own accounts, so files do not see each
  *   other's data;
- * - fuzz: the property-based suite (test/fuzz), whose check compares whole-database snapshots around each
- *   rejected request, so it gets a runtime of its own per file, where no other file's queued work can land;
+ * - isolated: the files whose checks read whole databases, each with a runtime of its own, where no other
+ *   file's rows or queued work can land: the property-based suite (test/fuzz), which compares snapshots
+ *   around each rejected request, and the move property test, which checks that no id is on two databases;
  * - node: tests that need a real HTTP server — unmodified npm clients, the browser (Playwright), `wrangler dev`
  *   — against the Worker started by wrangler's unstable_startWorker in test/node/global-setup.ts;
  * - traffic: replays of the real service's recorded traffic (test/traffic/**), which live in
@@ -45,6 +46,9 @@ const migrations = await readD1Migrations("./migrations");
 // project calls the Worker itself; assets are served in front of it by wrangler, in the node project.
 const vendor = spawnSync(process.execPath, [fileURLToPath(new URL("./scripts/vendor.mjs", import.meta.url)), "--quiet"], { stdio: "inherit" });
 if (vendor.status !== 0) throw new Error("scripts/vendor.mjs failed");
+
+/** Files that need databases no other file writes to (see "isolated" below). */
+const ISOLATED = ["test/fuzz/**/*.test.ts", "test/shards/moves-property.test.ts"];
 
 /** A project running in workerd against the Worker of wrangler.toml with test bindings. */
 function workersProject(name: string, include: string[], exclude: string[], isolate = true) {
@@ -93,8 +97,8 @@ export default defineConfig({
     // Sized for two cores: files spend much of their time waiting on workerd and wrangler, so three run at once.
     maxWorkers: 3,
     projects: [
-      workersProject("workers", ["test/**/*.test.ts"], ["test/node/**", "test/traffic/**", "test/fuzz/**"], false),
-      workersProject("fuzz", ["test/fuzz/**/*.test.ts"], []),
+      workersProject("workers", ["test/**/*.test.ts"], ["test/node/**", "test/traffic/**", ...ISOLATED], false),
+      workersProject("isolated", ISOLATED, []),
       workersProject("traffic", ["test/traffic/**/*.test.ts"], []),
       {
         test: {

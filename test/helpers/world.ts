@@ -187,7 +187,7 @@ export async function buildWorld(): Promise<World> {
 /** A's value for the path parameter `name` of route `r` (a valid, existing resource of A). */
 export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: World): string | undefined {
   const ids = w.ids;
-  const byPrefix: [string, number][] = [["/blogs/", ids.blog], ["/blog-authors/", ids.author], ["/topics/", ids.topic], ["/blog-posts/", ids.post]];
+  const byPrefix: [string, number][] = [["/blogs/posts/", ids.post], ["/blogs/", ids.blog], ["/blog-authors/", ids.author], ["/topics/", ids.topic], ["/blog-posts/", ids.post]];
   switch (name) {
     case "objectType":
     case "fromObjectType":
@@ -214,7 +214,12 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
     case "userId":
       return String(w.a.userId);
     case "eventTypeId":
+    case "eventTemplateId":
       return String(ids.eventType);
+    case "tokenName":
+      return "title"; // the name of A's event type property (its v3 token)
+    case "tokenId":
+      return encodeURIComponent(ids.smtpUser);
     case "eventId":
       return encodeURIComponent(ids.eventId);
     case "propertyId":

@@ -64,9 +64,15 @@ const accountOnly = (w: World): Cred[] => [
  * app errors are its own account's, checked below with status 200 and none of A's data).
  */
 const otherApps = (w: World): Cred[] => credentialsFor(["developer", "oauth"], w).filter((c) => c.bearer !== w.shared);
+/** Developer-key-only routes (the v3 setup faces): B's developer key on A's app. */
+const otherDevKeys = (w: World): Cred[] => credentialsFor(["developer"], w);
 const aAppInB = (w: World): Cred[] => [{ name: "A's app installed in B", bearer: w.shared }];
 
 const enc = encodeURIComponent;
+const TL3 = "/integrators/timeline/v3";
+const CARDS3 = "/crm/v3/extensions/cards-dev";
+const POSTS3 = "/cms/v3/blogs/posts";
+const SMTP3 = "/marketing/v3/transactional/smtp-tokens";
 const C1 = "/contacts/v1/contact";
 
 /**
@@ -248,6 +254,69 @@ export const FIXTURES: Record<string, Fixture> = {
     ]),
   ) as Record<string, Fixture>,
   "GET /integrations/v1/:appId/timeline/event/:eventTypeId/:eventId": (w) => [{ path: `${eventPath(w.a.appId)}/${w.ids.eventType}/${enc(w.ids.eventId)}` }],
+
+  // Timeline v3: the same event types, properties and events as v1, the same refusals.
+  "POST /integrators/timeline/v3/:appId/event-templates": (w) => [{ path: `${TL3}/${w.a.appId}/event-templates`, body: { name: "B's template", objectType: "contacts", tokens: [] }, tokens: otherDevKeys(w) }],
+  "GET /integrators/timeline/v3/:appId/event-templates": (w) => [{ path: `${TL3}/${w.a.appId}/event-templates`, tokens: otherDevKeys(w) }],
+  ...Object.fromEntries(
+    (["GET", "PUT", "DELETE"] as const).map((m) => [
+      `${m} /integrators/timeline/v3/:appId/event-templates/:eventTemplateId`,
+      (w: World) => [
+        { path: `${TL3}/${w.a.appId}/event-templates/${w.ids.eventType}`, body: m === "PUT" ? { id: String(w.ids.eventType), name: "renamed by B", tokens: [] } : undefined, tokens: otherDevKeys(w) },
+        { path: `${TL3}/${w.b.appId}/event-templates/${w.ids.eventType}`, body: m === "PUT" ? { id: String(w.ids.eventType), name: "renamed by B", tokens: [] } : undefined },
+      ],
+    ]),
+  ) as Record<string, Fixture>,
+  "POST /integrators/timeline/v3/:appId/event-templates/:eventTemplateId/tokens": (w) => [
+    { path: `${TL3}/${w.a.appId}/event-templates/${w.ids.eventType}/tokens`, body: { name: "added", label: "by B", type: "string" }, tokens: otherDevKeys(w) },
+    { path: `${TL3}/${w.b.appId}/event-templates/${w.ids.eventType}/tokens`, body: { name: "added", label: "by B", type: "string" } },
+  ],
+  ...Object.fromEntries(
+    (["PUT", "DELETE"] as const).map((m) => [
+      `${m} /integrators/timeline/v3/:appId/event-templates/:eventTemplateId/tokens/:tokenName`,
+      (w: World) => [
+        { path: `${TL3}/${w.a.appId}/event-templates/${w.ids.eventType}/tokens/title`, body: m === "PUT" ? { label: "by B" } : undefined, tokens: otherDevKeys(w) },
+        { path: `${TL3}/${w.b.appId}/event-templates/${w.ids.eventType}/tokens/title`, body: m === "PUT" ? { label: "by B" } : undefined },
+      ],
+    ]),
+  ) as Record<string, Fixture>,
+  ...Object.fromEntries(
+    ["", "/detail", "/render"].map((tail) => [
+      `GET /integrators/timeline/v3/events/:eventTemplateId/:eventId${tail}`,
+      (w: World) => [{ path: `${TL3}/events/${w.ids.eventType}/${enc(w.ids.eventId)}${tail}` }],
+    ]),
+  ) as Record<string, Fixture>,
+
+  // CRM cards v3: the v1 record types of A's app.
+  "POST /crm/v3/extensions/cards-dev/:appId": (w) => [
+    {
+      path: `${CARDS3}/${w.a.appId}`,
+      body: { title: "B's card", fetch: { targetUrl: `${integratorUrl()}/b`, objectTypes: [{ name: "contacts", propertiesToSend: [] }] }, display: { properties: [] }, actions: { baseUrls: [integratorUrl()] } },
+      tokens: otherDevKeys(w),
+    },
+  ],
+  "GET /crm/v3/extensions/cards-dev/:appId": (w) => [{ path: `${CARDS3}/${w.a.appId}`, tokens: otherDevKeys(w) }],
+  ...Object.fromEntries(
+    (["GET", "PATCH", "DELETE"] as const).map((m) => [
+      `${m} /crm/v3/extensions/cards-dev/:appId/:cardId`,
+      (w: World) => [
+        { path: `${CARDS3}/${w.a.appId}/${w.ids.card}`, body: m === "PATCH" ? { title: "renamed by B" } : undefined, tokens: otherDevKeys(w) },
+        { path: `${CARDS3}/${w.b.appId}/${w.ids.card}`, body: m === "PATCH" ? { title: "renamed by B" } : undefined },
+      ],
+    ]),
+  ) as Record<string, Fixture>,
+
+  // Blog posts v3 and SMTP tokens v3: the v2 posts and v1 tokens.
+  "GET /cms/v3/blogs/posts/:id": (w) => [{ path: `${POSTS3}/${w.ids.post}` }],
+  "PATCH /cms/v3/blogs/posts/:id": (w) => [{ path: `${POSTS3}/${w.ids.post}`, body: { name: "renamed by B" } }],
+  "DELETE /cms/v3/blogs/posts/:id": (w) => [{ path: `${POSTS3}/${w.ids.post}` }],
+  "GET /cms/v3/blogs/posts/:id/draft": (w) => [{ path: `${POSTS3}/${w.ids.post}/draft` }],
+  "PATCH /cms/v3/blogs/posts/:id/draft": (w) => [{ path: `${POSTS3}/${w.ids.post}/draft`, body: { name: "renamed by B" } }],
+  "POST /cms/v3/blogs/posts/:id/draft/push-live": (w) => [{ path: `${POSTS3}/${w.ids.post}/draft/push-live` }],
+  "POST /cms/v3/blogs/posts/:id/draft/reset": (w) => [{ path: `${POSTS3}/${w.ids.post}/draft/reset` }],
+  "GET /marketing/v3/transactional/smtp-tokens/:tokenId": (w) => [{ path: `${SMTP3}/${enc(w.ids.smtpUser)}` }],
+  "DELETE /marketing/v3/transactional/smtp-tokens/:tokenId": (w) => [{ path: `${SMTP3}/${enc(w.ids.smtpUser)}` }],
+  "POST /marketing/v3/transactional/smtp-tokens/:tokenId/password-reset": (w) => [{ path: `${SMTP3}/${enc(w.ids.smtpUser)}/password-reset` }],
 
   // Content.
   "GET /content/api/v2/blogs/:id": (w) => [{ path: `${V2}/blogs/${w.ids.blog}` }],
