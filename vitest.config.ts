@@ -108,7 +108,9 @@ export default defineConfig({
           globalSetup: ["./test/global-setup.ts", "./test/node/global-setup.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Files run side by side against the one Worker: each makes its own accounts and apps, and the
+          // sign-in throttle's 15-minute window spans the whole run either way.
+          fileParallelism: true,
         },
       },
     ],
