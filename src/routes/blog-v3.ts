@@ -8,6 +8,7 @@ import { portalOf } from "../lib/auth";
 import { json, noContent } from "../lib/http";
 import { pageBody } from "../lib/paging";
 import type { Principal } from "../lib/principal";
+import { publicPagesBase } from "../lib/public-pages";
 import { route } from "../lib/route";
 import * as posts from "../services/blog/posts";
 import * as v3 from "../services/blog/v3";
@@ -36,10 +37,10 @@ export const blogPostV3Routes = [
     auth: account,
     query: s.listQuery,
     responses: { 200: { description: "A page of posts", schema: s.postPage } },
-    handler: async ({ db, principal, query, url }) => {
+    handler: async ({ db, principal, query, url, env }) => {
       const portalId = portalOf(principal);
       const page = await v3.listPostsV3(db, portalId, query);
-      return json(pageBody(await present(db, portalId, page.rows, url.origin), page.next, url, { total: page.total }));
+      return json(pageBody(await present(db, portalId, page.rows, publicPagesBase(env, url)), page.next, url, { total: page.total }));
     },
   }),
   route({
@@ -50,10 +51,10 @@ export const blogPostV3Routes = [
     auth: account,
     body: s.createPostV3Body,
     responses: { 201: { description: "The post", schema: s.postV3Response }, ...conflict409 },
-    handler: async ({ db, principal, body, url, now }) => {
+    handler: async ({ db, principal, body, url, now, env }) => {
       const portalId = portalOf(principal);
       const row = await v3.inV3Terms(posts.createPost(db, portalId, { ...v3.toV2(body), name: body.name }, actorOf(principal), now));
-      return json(await presentOne(db, portalId, row, url.origin), 201);
+      return json(await presentOne(db, portalId, row, publicPagesBase(env, url)), 201);
     },
   }),
   route({
@@ -78,9 +79,9 @@ export const blogPostV3Routes = [
     params: s.idParams,
     query: s.readQuery,
     responses: { 200: { description: "The post", schema: s.postV3Response } },
-    handler: async ({ db, principal, params, query, url }) => {
+    handler: async ({ db, principal, params, query, url, env }) => {
       const portalId = portalOf(principal);
-      return json(await presentOne(db, portalId, await v3.getPostV3(db, portalId, params.id, query.archived), url.origin));
+      return json(await presentOne(db, portalId, await v3.getPostV3(db, portalId, params.id, query.archived), publicPagesBase(env, url)));
     },
   }),
   route({
@@ -92,10 +93,10 @@ export const blogPostV3Routes = [
     params: s.idParams,
     body: s.patchPostV3Body,
     responses: { 200: { description: "The post", schema: s.postV3Response }, ...conflict409 },
-    handler: async ({ db, principal, params, body, url, now }) => {
+    handler: async ({ db, principal, params, body, url, now, env }) => {
       const portalId = portalOf(principal);
       await v3.getPostV3(db, portalId, params.id);
-      return json(await presentOne(db, portalId, await v3.inV3Terms(posts.updatePost(db, portalId, params.id, v3.toV2(body), now)), url.origin));
+      return json(await presentOne(db, portalId, await v3.inV3Terms(posts.updatePost(db, portalId, params.id, v3.toV2(body), now)), publicPagesBase(env, url)));
     },
   }),
   route({
@@ -121,9 +122,9 @@ export const blogPostV3Routes = [
     auth: account,
     params: s.idParams,
     responses: { 200: { description: "The draft", schema: s.postV3Response } },
-    handler: async ({ db, principal, params, url }) => {
+    handler: async ({ db, principal, params, url, env }) => {
       const portalId = portalOf(principal);
-      return json(await presentOne(db, portalId, v3.draftView(await v3.getPostV3(db, portalId, params.id)), url.origin));
+      return json(await presentOne(db, portalId, v3.draftView(await v3.getPostV3(db, portalId, params.id)), publicPagesBase(env, url)));
     },
   }),
   route({
@@ -135,10 +136,10 @@ export const blogPostV3Routes = [
     params: s.idParams,
     body: s.patchPostV3Body,
     responses: { 200: { description: "The draft", schema: s.postV3Response } },
-    handler: async ({ db, principal, params, body, url }) => {
+    handler: async ({ db, principal, params, body, url, env }) => {
       const portalId = portalOf(principal);
       const row = await v3.patchDraft(db, portalId, params.id, v3.toV2(body));
-      return json(await presentOne(db, portalId, v3.draftView(row), url.origin));
+      return json(await presentOne(db, portalId, v3.draftView(row), publicPagesBase(env, url)));
     },
   }),
   route({

@@ -57,7 +57,7 @@ describe("PUBLIC_PAGES_ORIGIN", () => {
     return res;
   }
 
-  it("points urls at the pages host, redirects pages there, and serves nothing else there", async () => {
+  it("points urls (v2 and v3) at the pages host, redirects pages there, and serves nothing else there", async () => {
     const t = await tenant();
     const post = await createPost(t);
     await publish(t, post.id);
@@ -65,6 +65,9 @@ describe("PUBLIC_PAGES_ORIGIN", () => {
 
     const api = await get(`https://crm.test${V2}/blog-posts/${post.id}`, t.oauth);
     expect(((await api.json()) as { url: string }).url).toBe(`https://pages.example.org${path}`);
+    // The v3 face names the same public URL.
+    const v3 = await get(`https://crm.test/cms/v3/blogs/posts/${post.id}`, t.oauth);
+    expect(((await v3.json()) as { url: string }).url).toBe(`https://pages.example.org${path}`);
 
     const onService = await get(`https://crm.test${path}?x=1`);
     expect(onService.status).toBe(308);
