@@ -33,7 +33,7 @@ import { cards, startIntegrator, stopIntegrator } from "./suites/cards.mjs";
 import { cron } from "./suites/cron.mjs";
 import { e2e } from "./suites/e2e.mjs";
 import { ingest } from "./suites/ingest.mjs";
-import { printProfile, profile } from "./suites/profile.mjs";
+import { printProfile, profile, rowsPerMessage } from "./suites/profile.mjs";
 import { reads, seedReads } from "./suites/reads.mjs";
 import { soak } from "./suites/soak.mjs";
 import { fineRegression } from "./suites/regression.mjs";
@@ -166,7 +166,10 @@ async function main() {
     }
     if (want("cron")) results.push(...(await cron(ctx)));
     if (want("soak")) results.push(...(await soak(ctx, seeded)));
-    if (want("profile")) profiled = await profile(ctx, seeded);
+    if (want("profile")) {
+      profiled = await profile(ctx, seeded);
+      results.push(rowsPerMessage(profiled));
+    }
   } finally {
     if (ctx.integrator) await stopIntegrator(ctx.integrator);
     http.close();

@@ -4,6 +4,7 @@
 // counters in its own range. Usage: npm run migrate -- --local [--persist-to DIR]   |   npm run migrate -- --remote
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { ID_RANGE, seedSql } from "./id-seed.mjs";
 
 const args = process.argv.slice(2);
 const remote = args.includes("--remote");
@@ -22,23 +23,6 @@ export function d1Bindings(toml = readFileSync("wrangler.toml", "utf8")) {
   const shards = found.filter((b) => /^SHARD_\d+$/.test(b)).sort((a, b) => Number(a.slice(6)) - Number(b.slice(6)));
   return { control: found.includes("DB") ? "DB" : null, shards };
 }
-
-// A copy of ID_TABLES and seedStatements in src/db/id-ranges.ts: change both together. Each database's id
-// counters (id_sequences) start at the largest id of its own range it holds, or at its range's base.
-const ID_TABLES = { crm_objects: "id", blogs: "id", blog_authors: "id", blog_topics: "id", blog_posts: "id", smtp_tokens: "id", ecomm_links: "id", ecomm_imports: "id", timeline_events: "row_id", webhook_outbox: "id" };
-const ID_RANGE = 100_000_000_000;
-const seedSql = (base) => {
-  const top = base + ID_RANGE;
-  return Object.entries(ID_TABLES)
-    .map(
-      ([t, c]) =>
-        `insert into id_sequences (name, base, seq) select '${t}', ${base}, max(${base}, ` +
-        `coalesce((select max(${c}) from ${t} where ${c} > ${base} and ${c} < ${top}), ${base}), ` +
-        `coalesce((select seq from sqlite_sequence where name = '${t}' and seq > ${base} and seq < ${top}), ${base})) ` +
-        `where not exists (select 1 from id_sequences where name = '${t}');`,
-    )
-    .join(" ");
-};
 
 const run = (cmd) => {
   const r = spawnSync("npx", ["wrangler", ...cmd], { stdio: "inherit", env: { ...process.env, CI: "true" } });

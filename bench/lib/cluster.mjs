@@ -10,6 +10,7 @@
  *    Worker, the fallback, sits behind; giving the bench Worker `assets` does not change that.
  * D1 is migrated by applying migrations/*.sql in order through the D1 binding.
  */
+import { ID_RANGE, seedSql } from "../../scripts/id-seed.mjs";
 import fs from "node:fs";
 import path from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from "miniflare";
@@ -145,7 +146,7 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio,
     const dbs = {};
     for (const binding of Object.keys(ids)) {
       dbs[binding] = await mf.getD1Database(binding, "crm-edge");
-      await migrate(dbs[binding]);
+      await migrate(dbs[binding], binding);
     }
     if (scratch) await migrate(await mf.getD1Database("BENCH_SCRATCH", "bench"));
     const db = dbs.DB;
@@ -157,10 +158,14 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio,
   }
 }
 
-export async function migrate(db) {
+/** As `npm run migrate` does: the migrations, then the database's id counters (`binding` names its range). */
+export async function migrate(db, binding) {
   const dir = path.join(ROOT, "migrations");
   for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".sql")).sort()) {
     const statements = unstable_splitSqlQuery(fs.readFileSync(path.join(dir, file), "utf8"));
     await db.batch(statements.map((s) => db.prepare(s)));
   }
+  if (!binding) return;
+  const ordinal = binding.startsWith("SHARD_") ? Number(binding.slice("SHARD_".length)) : 0;
+  await db.batch(unstable_splitSqlQuery(seedSql(ordinal * ID_RANGE)).map((s) => db.prepare(s)));
 }

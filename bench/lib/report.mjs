@@ -20,7 +20,7 @@ export function rows(results) {
     } else if (id === "sync_e2e") {
       value = `${n(r.value.messagesPerSecond)} msg/s (${n(r.value.ms / 1000, 2)} s)`;
       base = `${n(r.baseline.messagesPerSecond)} msg/s (${n(r.baseline.ms / 1000, 2)} s)`;
-      target = "ratio ≥ 0.25";
+      target = `ratio ≥ ${r.target.ratio}`;
     } else if (id === "sync_e2e_webhooks") {
       value = `${n(r.value.messagesPerSecond)} msg/s (${n(r.value.ms / 1000, 2)} s); ${n(r.value.events)} events in ${n(r.value.posts)} POSTs`;
       base = `${n(r.baseline.messagesPerSecond)} msg/s (${n(r.baseline.ms / 1000, 2)} s)`;
@@ -38,6 +38,11 @@ export function rows(results) {
       base = "";
       ratio = "";
       target = `rows read ${r.target.rowsRead}`;
+    } else if (id === "sync_rows_read") {
+      value = `${n(r.value.fresh, 1)} rows (new objects, ${n(r.value.statementsFresh)} statements per batch), ${n(r.value.update, 1)} rows (updates, ${n(r.value.statementsUpdate)} statements)`;
+      base = `${n(r.baseline.rowsRead, 1)} rows`;
+      ratio = "";
+      target = `≤ ${r.target.rowsRead} rows per message`;
     } else if (id === "cards_view") {
       value = lat(r.value);
       base = lat(r.baseline);
@@ -80,6 +85,8 @@ export function rows(results) {
       base = `drain ≤ ${ms(r.baseline.drainMs)}`;
       target = "0 5xx, 0 lost, drain ≤ 2 × max_batch_timeout";
     }
+    // A ratio with a target shows its A/A control: the band a ratio between two equal things spanned.
+    if (r.aa && ratio) ratio = `${ratio} (A/A ${n(r.aa.band[0], 2)}–${n(r.aa.band[1], 2)})`;
     out.push({ figure: r.figure, value, baseline: r.baseline?.name ? `${base} [${r.baseline.name}]` : base, ratio, target, met: r.met === undefined ? "" : r.met ? "yes" : "NO" });
   }
   return out;

@@ -44,3 +44,11 @@ export function bootstrapMedianInterval(values, { level = 0.95, resamples = 5000
   for (let i = 0; i < resamples; i++) medians.push(median(Array.from(values, () => values[Math.floor(next() * values.length)])));
   return [percentile(medians, ((1 - level) / 2) * 100), percentile(medians, ((1 + level) / 2) * 100)];
 }
+
+/**
+ * An A/A control's band: the lowest and highest of its per-run ratios between two passes of the same thing
+ * (1.0 is no difference). A figure's ratio moves by about this much from noise alone.
+ */
+export function aaBand(ratios) {
+  return { ratios, band: [Math.min(...ratios), Math.max(...ratios)] };
+}

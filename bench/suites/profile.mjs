@@ -65,3 +65,20 @@ export function printProfile(p) {
   for (const [mode, c] of Object.entries(p.d1PerBatch))
     console.log(`  D1 per 100 messages (${mode === "baseline" ? "raw baseline" : `consumer, ${mode}`}): ${c.statements} statements, ${c.rowsRead} rows read, ${c.rowsWritten} rows written`);
 }
+
+/** The target of D1 rows read per synced message, for new objects and for updates alike. */
+export const ROWS_PER_MESSAGE_TARGET = 10;
+
+/** D1 rows read per synced message (the consumer's counted batches of 100) as a figure with its target. */
+export function rowsPerMessage(p) {
+  const fresh = p.d1PerBatch.fresh.rowsRead / 100;
+  const update = p.d1PerBatch.update.rowsRead / 100;
+  return {
+    id: "sync_rows_read",
+    figure: "D1 rows read per synced message (consumer batches of 100 products)",
+    value: { fresh, update, statementsFresh: p.d1PerBatch.fresh.statements, statementsUpdate: p.d1PerBatch.update.statements },
+    baseline: { name: "raw upsert of the baseline table", rowsRead: p.d1PerBatch.baseline.rowsRead / 100 },
+    target: { rowsRead: ROWS_PER_MESSAGE_TARGET },
+    met: Math.max(fresh, update) <= ROWS_PER_MESSAGE_TARGET,
+  };
+}

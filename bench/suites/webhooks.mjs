@@ -3,11 +3,12 @@
  * whose installed app has webhook settings and one active subscription (`product.creation`: every new
  * object of the pass emits an event, written in the sync's own D1 batch and drained to the webhook queue
  * after it), beside the same pass for an account without webhooks, in the same runs, alternating which goes
- * first. The figure is the ratio of the two throughputs; target ≥ 0.9. The receiver is a local Node server
+ * first. The figure is the ratio of the two throughputs; target ≥ 0.9. A third account without webhooks is
+ * the A/A control (its ratio to the first is noise alone). The receiver is a local Node server
  * that answers 200 at once and counts the events; correctness: every object's creation event arrives.
  */
 import http from "node:http";
-import { medianOf } from "../lib/stats.mjs";
+import { aaBand, medianOf } from "../lib/stats.mjs";
 import { makeMessages, oracle, requests, waitUntil } from "../lib/sync-data.mjs";
 import { ecommSetup, provisionTenant } from "../lib/seed.mjs";
 import { status, step } from "../lib/progress.mjs";
@@ -40,21 +41,24 @@ export async function webhooks(ctx) {
   try {
     const stores = Array.from({ length: sizes.runs }, (_, i) => `wh-${i + 1}`);
     const plain = await provisionTenant(c, ctx.adminToken, `bench-nohooks${Date.now()}`);
+    const control = await provisionTenant(c, ctx.adminToken, `bench-aa${Date.now()}`);
     const hooked = await provisionTenant(c, ctx.adminToken, `bench-hooks${Date.now()}`);
-    await ecommSetup(c, plain, stores);
-    await ecommSetup(c, hooked, stores);
+    for (const t of [plain, control, hooked]) await ecommSetup(c, t, stores);
     const dev = (method, path, body) => c.json(method, `/webhooks/v3/${hooked.appId}${path}`, { token: hooked.developerKey, body }).then((r) => ok(r, `${method} ${path}`));
     await dev("PUT", "/settings", { targetUrl: receiver.url, throttling: { maxConcurrentRequests: 10 } });
     await dev("POST", "/subscriptions", { eventType: "product.creation", active: true });
 
+    // "control": a second account without webhooks, the A/A control of the ratio.
     const targets = [
       { id: "without", label: "", http: c, tenant: plain, accountDb: ctx.db, log: ctx.log },
       { id: "with", label: "with webhooks", http: c, tenant: hooked, accountDb: ctx.db, log: ctx.log },
+      { id: "control", label: "A/A control, without webhooks", http: c, tenant: control, accountDb: ctx.db, log: ctx.log },
     ];
-    const runs = { without: [], with: [] };
+    const runs = { without: [], with: [], control: [] };
     for (let run = 1; run <= sizes.runs; run++) {
       const storeId = stores[run - 1];
-      for (const target of run % 2 ? targets : [...targets].reverse()) {
+      // The order rotates run by run, so no pass always goes first.
+      for (const target of [...targets.slice((run - 1) % 3), ...targets.slice(0, (run - 1) % 3)]) {
         // Each account gets its own messages (objects new to it), the same shape and size.
         const messages = makeMessages({ count, objects, prefix: `wh${run}${target.id}` });
         const pass = { run, storeId, reqs: requests(messages, storeId), expected: oracle(messages), count, objects };
@@ -83,6 +87,7 @@ export async function webhooks(ctx) {
         ratio,
         target: { ratio: 0.9 },
         met: ratio >= 0.9,
+        aa: aaBand(runs.control.map((r, i) => r.messagesPerSecond / runs.without[i].messagesPerSecond)),
         runs,
       },
     ];

@@ -4,7 +4,7 @@
  * bulk writes, UPDATE ... FROM) are rendered with drizzle's dialect and sent to the D1 binding's batch,
  * which is the same single transaction.
  */
-import type { SQL } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Db } from "../db/client";
 
@@ -22,4 +22,27 @@ export const runRawBatch = (db: Db, statements: D1PreparedStatement[]) => db.$cl
 export function builderStatement(db: Db, builder: { toSQL(): { sql: string; params: unknown[] } }): D1PreparedStatement {
   const q = builder.toSQL();
   return db.$client.prepare(q.sql).bind(...q.params);
+}
+
+/**
+ * A parameterised raw query as an item of drizzle's `db.batch`, so it shares the batch's round trip with
+ * typed queries. drizzle 0.45's batch prepares each item through `_prepare()` and binds `getQuery().params`
+ * to its `stmt`, then maps the D1 result with `mapResult`; this item provides exactly those (its own raw
+ * `db.all(sql)` has no statement to bind). Rows come back as D1 returns them: column names as written.
+ */
+export function rawBatchItem<T>(db: Db, query: SQL): Promise<T[]> {
+  const q = dialect.sqlToQuery(query);
+  const stmt = db.$client.prepare(q.sql);
+  const prepared = { getQuery: () => q, stmt, mapResult: (result: D1Result<T>) => result.results };
+  return { _prepare: () => prepared } as unknown as Promise<T[]>;
+}
+
+/**
+ * A number written into the SQL text instead of bound: D1 binds at most 100 values per statement, and the
+ * multi-row statements of the sync bind only their strings. Only finite numbers, so nothing else can reach
+ * the text this way.
+ */
+export function sqlNumber(n: number): SQL {
+  if (!Number.isFinite(n)) throw new Error(`not a finite number: ${n}`);
+  return sql.raw(String(n));
 }

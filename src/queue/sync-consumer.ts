@@ -19,7 +19,7 @@ import { CONTROL_SHARD, controlDb, SHARD_RETRY_AFTER_S, shardDb } from "../db/sh
 import { forgetDirectory, isFenceError, shardsOfAccounts } from "../lib/directory";
 import { decideAll } from "../durable-objects/sync-order-client";
 import { commitEffects } from "../services/ecomm/commit";
-import { drainOutbox } from "../services/webhooks/drain";
+import { sendClaimed, type OutboxRow } from "../services/webhooks/drain";
 import { webhookTargetsOf, type WebhookTarget } from "../services/webhooks/targets";
 import { backoffSeconds, planBatch, readPlanContext, type Effect, type PlanContext } from "../services/ecomm/plan";
 import { faultPoint } from "./fault-seam";
@@ -113,7 +113,9 @@ export interface Planned {
 export async function planDeliveries(db: Db, winners: Delivery[], s: Settler, ctx?: PlanContext, control: Db = db): Promise<Planned[]> {
   const attempts = new Map(winners.map((d) => [d.body.id, d.msg.attempts]));
   const bodies = winners.map((d) => d.body);
-  const outcomes = await planBatch(db, ctx ?? (await readPlanContext(db, bodies, control)), bodies, attempts);
+  // Without the batch's read, this is the message-by-message path after a failed batch write: it reads the
+  // owner of every email (the batch's read skips those of linked contacts, see plan-context.ts).
+  const outcomes = await planBatch(db, ctx ?? (await readPlanContext(db, bodies, control, { everyEmailOwner: true })), bodies, attempts);
   const byId = new Map(winners.map((d) => [d.body.id, d]));
   const planned: Planned[] = [];
   for (const [id, outcome] of outcomes) {
@@ -129,9 +131,19 @@ const idsOf = (planned: Planned[]) => planned.map((p) => p.delivery.body.id);
 
 /** Step 3 (commit point): one db.batch for all effects. */
 /** `webhooks`: the app webhook targets of the batch's accounts; their events join the same batch. */
-export async function commitPlanned(db: Db, planned: Planned[], now: number, webhooks?: Map<number, WebhookTarget[]>): Promise<void> {
+/** Returns the webhook events the commit wrote, claimed for sending (sendEvents). */
+export async function commitPlanned(db: Db, planned: Planned[], now: number, webhooks?: Map<number, WebhookTarget[]>): Promise<OutboxRow[]> {
   faultPoint("sync:commit", idsOf(planned));
-  await commitEffects(db, planned.map((p) => p.effect), now, webhooks);
+  return commitEffects(db, planned.map((p) => p.effect), now, webhooks);
+}
+
+/**
+ * After the acks: sends the events a commit wrote to the webhook queue. A failure leaves them in the outbox,
+ * where the cron's drain takes them over once their claim expires.
+ */
+async function sendEvents(db: Db, queue: Queue | undefined, events: OutboxRow[]): Promise<void> {
+  if (!events.length || !queue) return;
+  await sendClaimed(db, queue, events).catch((err: unknown) => console.error(`sending the sync's webhook events failed (the cron's drain retries them): ${why(err)}`));
 }
 
 /** Step 4: acks, only after the commit. */
@@ -140,11 +152,12 @@ export function ackPlanned(planned: Planned[], s: Settler): void {
 }
 
 /** Steps 3 and 4 for one group of messages. */
-export async function commitAndAck(db: Db, planned: Planned[], now: number, s: Settler, webhooks?: Map<number, WebhookTarget[]>): Promise<void> {
+export async function commitAndAck(db: Db, planned: Planned[], now: number, s: Settler, webhooks?: Map<number, WebhookTarget[]>, queue?: Queue): Promise<void> {
   if (!planned.length) return;
-  await commitPlanned(db, planned, now, webhooks);
+  const events = await commitPlanned(db, planned, now, webhooks);
   faultPoint("sync:after-commit", idsOf(planned));
   ackPlanned(planned, s);
+  await sendEvents(db, queue, events);
 }
 
 /**
@@ -157,10 +170,10 @@ function retryFenced(s: Settler, d: Delivery, err: unknown): void {
 }
 
 /** The fallback after a failed batch write: each message planned and committed on its own. */
-export async function applyOneByOne(db: Db, deliveries: Delivery[], now: number, s: Settler, control: Db = db, webhooks?: Map<number, WebhookTarget[]>): Promise<void> {
+export async function applyOneByOne(db: Db, deliveries: Delivery[], now: number, s: Settler, control: Db = db, webhooks?: Map<number, WebhookTarget[]>, queue?: Queue): Promise<void> {
   for (const d of deliveries) {
     try {
-      await commitAndAck(db, await planDeliveries(db, [d], s, undefined, control), now, s, webhooks);
+      await commitAndAck(db, await planDeliveries(db, [d], s, undefined, control), now, s, webhooks, queue);
     } catch (err) {
       if (isFenceError(err)) retryFenced(s, d, err);
       else s.backoff(d, `apply failed: ${why(err)}`);
@@ -211,7 +224,7 @@ type BatchWebhooks = Promise<Map<number, WebhookTarget[]> | Error>;
 /**
  * Steps 2 to 4 for one shard's winners. Never throws: every failure settles its own messages. Without the
  * webhook targets nothing is committed (the events would be lost): the messages back off like a failed plan.
- * After the commit, a batch that emitted events drains the shard's outbox (a failed drain is the cron's).
+ * After the commit and the acks, the events the commit wrote go to the webhook queue (sendEvents).
  */
 async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[], now: number, s: Settler, hooks: BatchWebhooks, queue: Queue): Promise<void> {
   if (!winners.length) return;
@@ -229,23 +242,22 @@ async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[],
     return;
   }
   if (!planned.length) return;
+  let events: OutboxRow[];
   try {
-    await commitPlanned(group.db, planned, now, webhooks);
+    events = await commitPlanned(group.db, planned, now, webhooks);
   } catch (err) {
     if (isFenceError(err)) {
       for (const p of planned) retryFenced(s, p.delivery, err);
       return;
     }
     console.error(`sync batch write failed, applying its ${planned.length} messages one by one: ${why(err)}`);
-    await applyOneByOne(group.db, planned.map((p) => p.delivery), now, s, control, webhooks);
+    await applyOneByOne(group.db, planned.map((p) => p.delivery), now, s, control, webhooks, queue);
     return;
   }
   // A crash here redelivers committed messages; planning then drops them as already applied.
   faultPoint("sync:after-commit", idsOf(planned));
   ackPlanned(planned, s);
-  if (planned.some((p) => webhooks.get(p.delivery.body.portalId)?.length)) {
-    await drainOutbox(group.db, queue, Date.now()).catch((err: unknown) => console.error(`webhook outbox drain after sync failed (the cron tick retries it): ${why(err)}`));
-  }
+  await sendEvents(group.db, queue, events);
 }
 
 /** `meter` counts the batch's D1 statements for its log line (issue 19 §3). */

@@ -10,7 +10,7 @@ const dialect = new SQLiteAsyncDialect();
 const origin = { portalId: 1, appId: 1, storeId: "s", storeGen: "g" };
 
 describe("query plans of the batch write", () => {
-  it("use indexes for every table they read (json_each is the only scan)", async () => {
+  it("use indexes for every table they read (json_each and bound VALUES are the only scans)", async () => {
     const effects: Effect[] = [
       {
         kind: "upsert",
@@ -22,17 +22,50 @@ describe("query plans of the batch write", () => {
         presetServiceId: null,
         guid: "g",
         assoc: { replace: ["CONTACT"], targets: [{ objectType: "CONTACT", externalId: "c" }] },
+        link: { id: 7, serviceId: null, messageId: "m0", changedAt: 1, deleted: false },
+        idCounters: true,
+      },
+      // The direct path (commit-direct.ts): a new object, and an update of a linked record.
+      {
+        kind: "upsert",
+        msg: qmsg(origin, "CONTACT", { externalObjectId: "new" }),
+        patch: { email: "a@example.com" },
+        createProps: { email: "a@example.com" },
+        email: { set: true, value: "a@example.com" },
+        stage: null,
+        presetServiceId: null,
+        guid: "g2",
+        assoc: { replace: [], targets: [] },
+        link: null,
+        idCounters: true,
+      },
+      {
+        kind: "upsert",
+        msg: qmsg(origin, "DEAL", { externalObjectId: "old" }),
+        patch: { dealname: "x" },
+        createProps: null,
+        email: { set: false, value: null },
+        stage: "processed",
+        presetServiceId: null,
+        guid: "g3",
+        assoc: { replace: [], targets: [] },
+        link: { id: 8, serviceId: 9, messageId: "m0", changedAt: 1, deleted: false },
+        idCounters: true,
       },
       { kind: "delete", msg: qmsg(origin, "DEAL", { externalObjectId: "x", action: "DELETE" }) },
       { kind: "error", msg: qmsg(origin, "DEAL", { externalObjectId: "e" }), type: "INVALID_DEAL_STAGE", details: "x" },
     ];
     const queries = commitQueries(effects, 1).map((q) => dialect.sqlToQuery(q));
-    expect(queries.length).toBe(10); // a whole batch, whatever its size (one JSON chunk)
+    // General statements: one per step for the whole batch (one JSON chunk); direct ones: the two id
+    // reservations, the new object's link with its check and its record, the update's link and record, and
+    // the error resolution of each (account, store, type).
+    expect(queries.length).toBe(10 + 2 + 3 + 2 + 2);
     for (const q of queries) {
       const { results } = await env.DB.prepare(`explain query plan ${q.sql}`).bind(...q.params).all<{ detail: string }>();
       const plan = results.map((r) => r.detail);
-      // Allowed: the JSON rows themselves and the transient subqueries built from them.
-      const scans = plan.filter((d) => /^SCAN /.test(d) && !/VIRTUAL TABLE|^SCAN \(subquery-\d+\)$|^SCAN q$/.test(d));
+      // Allowed: the JSON rows themselves, the transient subqueries built from them, the bound VALUES rows and
+      // the one-row reserved-id subqueries of the direct path.
+      const scans = plan.filter((d) => /^SCAN /.test(d) && !/VIRTUAL TABLE|^SCAN \(subquery-\d+\)$|^SCAN q$|^SCAN [lcv]$|^SCAN (\d+ )?CONSTANT ROWS?$/.test(d));
       expect(scans, `${q.sql}\n${plan.join("\n")}`).toEqual([]);
     }
   });

@@ -23,7 +23,7 @@ describe("the move's table list", () => {
       .filter((name) => !DERIVED_TABLES.some((d) => name.startsWith(`${d}_`))); // FTS5 shadow tables
     // account_fences and id_sequences are per database (each shard's own fences and id counters);
     // ecomm_settings holds both kinds by owner.
-    const known = [...ACCOUNT_TABLES.map((t) => t.name), ...CONTROL_TABLES, ...DERIVED_TABLES, "account_fences", "id_sequences"];
+    const known = [...ACCOUNT_TABLES.map((t) => t.name), ...CONTROL_TABLES, ...DERIVED_TABLES, "account_fences", "id_sequences", "sync_plan_checks"];
     expect([...tables].sort()).toEqual([...known].sort());
   });
 });

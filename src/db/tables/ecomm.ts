@@ -126,6 +126,8 @@ export const ecommSyncErrors = sqliteTable(
     primaryKey({ columns: [t.portalId, t.storeId, t.objectType, t.externalId] }),
     index("ecomm_sync_errors_portal").on(t.portalId, t.erroredAt),
     index("ecomm_sync_errors_app").on(t.appId, t.erroredAt),
+    // Whether a store has open errors at all, in one row read: a sync batch resolves errors only then.
+    index("ecomm_sync_errors_open").on(t.portalId, t.storeId).where(sql`${t.status} = 'OPEN'`),
   ],
 );
 

@@ -19,10 +19,13 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { idCounter } from "../../db/id-ranges";
 import { rawStatement, runRawBatch } from "../../lib/d1-raw";
+import { directStatements, splitDirect } from "./commit-direct";
+import { freshEventStatements, updateEventStatements } from "../webhooks/sync-events-direct";
 import { CRM_TYPE } from "./model";
 import type { Effect } from "./plan";
 import { syncWebhookRows } from "../webhooks/sync-events";
 import type { WebhookTarget } from "../webhooks/targets";
+import { OUTBOX_COLUMNS, type OutboxRow } from "../webhooks/drain";
 
 type Upsert = Extract<Effect, { kind: "upsert" }>;
 
@@ -115,20 +118,24 @@ function linkCreated(json: string): SQL {
 /**
  * 3b. The batch's webhook events (services/webhooks/sync-events.ts), after the creates and before the
  * patches: a creation only for the record this message created (its guid); a propertyChange with the value
- * it was created with, or only when the patch changes the stored value.
+ * it was created with, or only when the patch changes the stored value. The rows are written already
+ * claimed by this consumer, which sends them right after the commit (the cron's drain takes them over if it
+ * dies first), and returned to it.
  */
 function webhookEvents(json: string, now: number): SQL {
-  return sql`insert into webhook_outbox (portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra)
-    select l.portal_id, j.value->>'a', j.value->>'sid', j.value->>'ty', o.id, ${now}, 'INTEGRATION',
+  return sql`insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra, claimed_at)
+    select ${idCounter("webhook_outbox")} + row_number() over (order by j.key), l.portal_id, j.value->>'a', j.value->>'sid', j.value->>'ty', o.id, ${now}, 'INTEGRATION',
       case when j.value->>'k' = 'p' then json_object('propertyName', j.value->>'pn', 'propertyValue',
-        case when o.guid = j.value->>'g' then coalesce(j.value->>'cv', '') else coalesce(j.value->>'v', '') end) end
+        case when o.guid = j.value->>'g' then coalesce(j.value->>'cv', '') else coalesce(j.value->>'v', '') end) end,
+      ${now}
     from json_each(${json}) j join ecomm_links l on ${LINK_OF_J} join crm_objects o on o.id = l.service_id
     where ${OWN_MESSAGE} and o.archived = 0 and (
       (j.value->>'k' = 'c' and o.guid = j.value->>'g')
       or (j.value->>'k' = 'p' and o.guid = j.value->>'g' and coalesce(j.value->>'cv', '') <> '')
       or (j.value->>'k' = 'p' and o.guid <> j.value->>'g' and j.value->>'hv' = 1
         and coalesce(json_extract(o.properties, '$."' || (j.value->>'pn') || '"'), '') <> coalesce(j.value->>'v', '')))
-    order by j.key`;
+    order by j.key
+    returning ${sql.raw(OUTBOX_COLUMNS)}`;
 }
 
 /**
@@ -195,11 +202,20 @@ function resolveErrors(json: string): SQL {
 
 const each = (rows: unknown[], build: (json: string) => SQL): SQL[] => (rows.length ? chunkJson(rows).map(build) : []);
 
-/** The SQL of a batch's effects, in order. Empty when there is nothing to write. */
-export function commitQueries(effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): SQL[] {
+/**
+ * The SQL of a batch's effects, in order. Empty when there is nothing to write. New objects and plain updates
+ * take the direct path (commit-direct.ts); the general statements below write the rest.
+ */
+export function commitPlan(effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): { queries: SQL[]; outbox: Set<number> } {
+  const split = splitDirect(effects);
+  const freshEvents = freshEventStatements(split.fresh, split.fresh.length, webhooks, now);
+  const updateEvents = updateEventStatements(split.updates, webhooks, now);
+  const direct = directStatements(split, now, updateEvents.inserts.length > 0);
   const upserts = effects.filter((e): e is Upsert => e.kind === "upsert");
-  const applied = effects.filter((e) => e.kind !== "error");
-  const failed = effects.filter((e): e is Extract<Effect, { kind: "error" }> => e.kind === "error");
+  const general = split.rest;
+  const generalUpserts = general.filter((e): e is Upsert => e.kind === "upsert");
+  const applied = general.filter((e) => e.kind !== "error");
+  const failed = general.filter((e): e is Extract<Effect, { kind: "error" }> => e.kind === "error");
 
   const linkRows = applied.map((e) => ({
     ...key(e),
@@ -208,10 +224,10 @@ export function commitQueries(effects: Effect[], now: number, webhooks?: Map<num
     st: e.kind === "upsert" ? e.stage : null,
     sid: e.kind === "upsert" ? e.presetServiceId : null,
   }));
-  const createRows = upserts
+  const createRows = generalUpserts
     .filter((e) => e.createProps)
     .map((e) => ({ ...key(e), ot: CRM_TYPE[e.msg.objectType], props: e.createProps, em: e.email.value, g: e.guid }));
-  const patchRows = upserts.map((e) => ({ ...key(e), patch: e.patch, se: e.email.set ? 1 : 0, em: e.email.value, g: e.guid }));
+  const patchRows = generalUpserts.map((e) => ({ ...key(e), patch: e.patch, se: e.email.set ? 1 : 0, em: e.email.value, g: e.guid }));
   const replaceRows = upserts
     .filter((e) => e.assoc.replace.length)
     .map((e) => ({ ...key(e), ft: CRM_TYPE[e.msg.objectType], rt: e.assoc.replace.map((t) => CRM_TYPE[t]) }));
@@ -223,27 +239,54 @@ export function commitQueries(effects: Effect[], now: number, webhooks?: Map<num
   const creates = createRows.length
     ? chunkJson(createRows).flatMap((json) => [createRecords(json, now), linkCreated(json)])
     : [];
+  // Each part in order; `events` parts return the outbox rows they write.
+  const parts: { queries: SQL[]; events?: true }[] = [
+    { queries: direct.links },
+    // The new objects' events while the records' id block still ends at the counter (before general creates).
+    { queries: freshEvents.reserve },
+    { queries: freshEvents.inserts, events: true },
+    // The updates' events between their links' move and their records' patch.
+    { queries: updateEvents.reserve },
+    { queries: updateEvents.inserts, events: true },
+    { queries: [...each(linkRows, (j) => linkApplied(j, now)), ...each(errorRows, (j) => linkFailed(j, now)), ...creates] },
+    { queries: each(syncWebhookRows(general, webhooks), (j) => webhookEvents(j, now)), events: true },
+    { queries: rest(direct, patchRows, replaceRows, assocRows, errorRows, applied, now) },
+  ];
+  const queries: SQL[] = [];
+  const outbox = new Set<number>();
+  for (const part of parts) {
+    for (const q of part.queries) {
+      if (part.events) outbox.add(queries.length);
+      queries.push(q);
+    }
+  }
+  return { queries, outbox };
+}
+
+function rest(direct: { patches: SQL[]; resolve: SQL[] }, patchRows: object[], replaceRows: object[], assocRows: object[], errorRows: object[], applied: Effect[], now: number): SQL[] {
   return [
-    ...each(linkRows, (j) => linkApplied(j, now)),
-    ...each(errorRows, (j) => linkFailed(j, now)),
-    ...creates,
-    ...each(syncWebhookRows(effects, webhooks), (j) => webhookEvents(j, now)),
+    ...direct.patches,
     ...each(patchRows, (j) => patchRecords(j, now)),
     ...each(replaceRows, dropReverseAssociations),
     ...each(replaceRows, dropForwardAssociations),
     ...each(assocRows, addAssociations),
     ...each(errorRows, (j) => recordErrors(j, now)),
+    ...direct.resolve,
     ...each(applied.map(key), resolveErrors),
   ];
 }
 
-export const commitStatements = (db: Db, effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): D1PreparedStatement[] =>
-  commitQueries(effects, now, webhooks).map((q) => rawStatement(db, q));
+export const commitQueries = (effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): SQL[] => commitPlan(effects, now, webhooks).queries;
 
-/** Commits the effects, and their webhook events when `webhooks` has targets, in one db.batch (all or nothing). */
-export async function commitEffects(db: Db, effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): Promise<void> {
-  const statements = commitStatements(db, effects, now, webhooks);
-  if (statements.length) await runRawBatch(db, statements);
+/**
+ * Commits the effects, and their webhook events when `webhooks` has targets, in one db.batch (all or nothing).
+ * Returns the events it wrote, claimed for the caller to send (services/webhooks/drain.ts `sendClaimed`).
+ */
+export async function commitEffects(db: Db, effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): Promise<OutboxRow[]> {
+  const { queries, outbox } = commitPlan(effects, now, webhooks);
+  if (!queries.length) return [];
+  const results = await runRawBatch(db, queries.map((q) => rawStatement(db, q)));
+  return results.flatMap((r, i) => (outbox.has(i) ? (r.results as OutboxRow[]) : []));
 }
 
 /**

@@ -2,39 +2,161 @@
  * @module The read of a consumer batch: everything planning needs, in one D1 round trip that does not
  * depend on the ordering decision (the consumer runs it alongside the SyncOrder RPC).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crmObjects } from "../../db/tables/crm";
+import { idSequences } from "../../db/tables/shards";
 import { ecommLinks, ecommPipelineStages, ecommSettings, ecommStores } from "../../db/tables/ecomm";
 import type { SyncQueueMessage } from "../../queue/messages";
 import { inJson } from "../crm";
+import { rawBatchItem } from "../../lib/d1-raw";
 import { emailKey, keyOf, keyString, storeKey, targetsOf, type LinkKey } from "./keys";
 import { settingsKey, syncSettingsOwners, type SettingsRow } from "./settings";
 import { isValidEmail } from "./translate";
 
-export const linkQuery = (db: Db, keys: LinkKey[]) =>
-  db
-    .select({
-      portalId: ecommLinks.portalId,
-      storeId: ecommLinks.storeId,
-      objectType: ecommLinks.objectType,
-      externalId: ecommLinks.externalId,
-      serviceId: ecommLinks.serviceId,
-      messageId: ecommLinks.messageId,
-    })
-    .from(ecommLinks)
-    .where(
-      sql`(${ecommLinks.portalId}, ${ecommLinks.storeId}, ${ecommLinks.objectType}, ${ecommLinks.externalId}) in (select value->>0, value->>1, value->>2, value->>3 from json_each(${JSON.stringify(keys.map((k) => [k.portalId, k.storeId, k.objectType, k.externalId]))}))`,
-    );
+/** What planning knows of an object's link: enough for the commit to take its direct path (commit-direct.ts). */
+export interface LinkState {
+  id: number;
+  serviceId: number | null;
+  messageId: string;
+  changedAt: number;
+  deleted: boolean;
+}
 
-/** Every email a contact message could set: any of its string values that is a valid email. */
+/** Bound values per statement: D1 takes at most 100; three go to the (account, store, type) prefix. */
+const KEYS_PER_QUERY = 96;
+
+const linkColumns = {
+  id: ecommLinks.id,
+  portalId: ecommLinks.portalId,
+  storeId: ecommLinks.storeId,
+  objectType: ecommLinks.objectType,
+  externalId: ecommLinks.externalId,
+  serviceId: ecommLinks.serviceId,
+  messageId: ecommLinks.messageId,
+  changedAt: ecommLinks.changedAt,
+  deleted: ecommLinks.deleted,
+};
+
+/**
+ * The links of `keys`: one query per (account, store, type) and up to 96 external ids, each a seek in the
+ * links' unique index with the ids as bound values (a JSON list read through json_each would cost D1 one
+ * more row read per key). Run them in one db.batch.
+ */
+export function linkQueries(db: Db, keys: LinkKey[]) {
+  const groups = new Map<string, { prefix: LinkKey; ids: string[] }>();
+  for (const k of keys) {
+    const g = JSON.stringify([k.portalId, k.storeId, k.objectType]);
+    const group = groups.get(g) ?? { prefix: k, ids: [] };
+    group.ids.push(k.externalId);
+    groups.set(g, group);
+  }
+  return [...groups.values()].flatMap(({ prefix, ids }) =>
+    chunks(ids, KEYS_PER_QUERY).map((part) =>
+      db
+        .select(linkColumns)
+        .from(ecommLinks)
+        .where(and(eq(ecommLinks.portalId, prefix.portalId), eq(ecommLinks.storeId, prefix.storeId), eq(ecommLinks.objectType, prefix.objectType), inArray(ecommLinks.externalId, part))),
+    ),
+  );
+}
+
+export type LinkRow = Awaited<ReturnType<typeof linkQueries>[number]>[number];
+
+export const linkState = (l: LinkRow): LinkState => ({ id: l.id, serviceId: l.serviceId, messageId: l.messageId, changedAt: l.changedAt, deleted: l.deleted });
+
+/** The links of `keys` in one round trip (the second read of planBatch). */
+export async function readLinks(db: Db, keys: LinkKey[]): Promise<LinkRow[]> {
+  const [first, ...rest] = linkQueries(db, keys);
+  if (!first) return [];
+  return (await db.batch([first, ...rest])).flat();
+}
+
+function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** The live contacts that own `emails` ([account, lower-cased email]): bound lists per account, like linkQueries. */
+function emailOwnerQueries(db: Db, emails: [number, string][]) {
+  const byPortal = new Map<number, string[]>();
+  for (const [portalId, email] of emails) byPortal.set(portalId, [...(byPortal.get(portalId) ?? []), email]);
+  return [...byPortal].flatMap(([portalId, list]) =>
+    chunks(list, KEYS_PER_QUERY).map((part) =>
+      db
+        .select({ id: crmObjects.id, portalId: crmObjects.portalId, email: crmObjects.email })
+        .from(crmObjects)
+                // The conditions of the partial unique index on contact emails, as literals so SQLite can use it.
+        .where(and(eq(crmObjects.portalId, portalId), sql`${crmObjects.objectType} = 'contacts' and ${crmObjects.archived} = 0 and ${crmObjects.email} is not null`, inArray(crmObjects.email, part))),
+    ),
+  );
+}
+type EmailOwnerRow = Awaited<ReturnType<typeof emailOwnerQueries>[number]>[number];
+
+/** A contact message's own object and the emails it could set. */
+interface ContactKey {
+  key: LinkKey;
+  emails: string[];
+}
+
+interface ContactKeyRow {
+  external_id: string;
+  email: string | null;
+  id: number | null;
+  service_id: number | null;
+  message_id: string | null;
+  changed_at: number | null;
+  deleted: number | null;
+  /** The live contact that owns `email`, read only when the object has no record yet. */
+  owner: number | null;
+}
+
+/**
+ * The links of contact messages' own objects, and the owners of the emails they could set, read only for
+ * an object without a record: a linked contact keeps its record, so its email's owner matters only when it
+ * is another contact, which the email's unique index refuses at the commit (the batch is then planned again
+ * message by message, with every owner read: `everyEmailOwner`). One (external id, email) row per value,
+ * bound, in VALUES rows that D1 does not count as rows read.
+ */
+function contactKeyQueries(db: Db, entries: ContactKey[]) {
+  const groups = new Map<string, { prefix: LinkKey; rows: [string, string | null][] }>();
+  for (const { key, emails } of entries) {
+    const g = JSON.stringify([key.portalId, key.storeId]);
+    const group = groups.get(g) ?? { prefix: key, rows: [] };
+    for (const email of emails.length ? emails : [null]) group.rows.push([key.externalId, email]);
+    groups.set(g, group);
+  }
+  return [...groups.values()].flatMap(({ prefix, rows }) =>
+    chunks(rows, Math.floor((KEYS_PER_QUERY - 1) / 2)).map((part) => ({
+      prefix,
+      query: rawBatchItem<ContactKeyRow>(
+        db,
+        sql`select k.column1 as external_id, k.column2 as email, l.id, l.service_id, l.message_id, l.changed_at, l.deleted,
+            case when l.service_id is null and k.column2 is not null then (
+              select o.id from crm_objects o where o.portal_id = ${prefix.portalId} and o.object_type = 'contacts' and o.archived = 0
+                and o.email is not null and o.email = k.column2) end as owner
+          from (values ${sql.join(part.map(([ext, email]) => sql`(${ext}, ${email})`), sql`, `)}) k
+            left join ecomm_links l on l.portal_id = ${prefix.portalId} and l.store_id = ${prefix.storeId} and l.object_type = 'CONTACT' and l.external_id = k.column1`,
+      ),
+    })),
+  );
+}
+
+/** Every email a contact message could set: any of its string values that is a valid email (lower-cased). */
+function emailsOf(m: SyncQueueMessage): string[] {
+  const out = new Set<string>();
+  for (const v of Object.values(m.message.properties ?? {})) {
+    if (typeof v === "string" && isValidEmail(v.trim())) out.add(v.trim().toLowerCase());
+  }
+  return [...out];
+}
+
 function candidateEmails(msgs: SyncQueueMessage[]): [number, string][] {
   const out = new Map<string, [number, string]>();
   for (const m of msgs) {
     if (m.objectType !== "CONTACT") continue;
-    for (const v of Object.values(m.message.properties ?? {})) {
-      if (typeof v === "string" && isValidEmail(v.trim())) out.set(emailKey(m.portalId, v.trim().toLowerCase()), [m.portalId, v.trim().toLowerCase()]);
-    }
+    for (const email of emailsOf(m)) out.set(emailKey(m.portalId, email), [m.portalId, email]);
   }
   return [...out.values()];
 }
@@ -45,10 +167,12 @@ export interface PlanContext {
   settings: Map<string, SettingsRow>;
   stores: Map<string, typeof ecommStores.$inferSelect>;
   stages: Map<number, Set<string>>;
-  links: Map<string, { serviceId: number | null; messageId: string }>;
+  links: Map<string, LinkState>;
   readKeys: Set<string>;
   /** `${portalId}|${lower-cased email}` -> the contact that owns it (spec 2.8 rule 2: unique per account). */
   emailOwners: Map<string, number>;
+  /** Whether the database's id counters exist (npm run migrate starts them), which new objects' direct write needs. */
+  idCounters: boolean;
 }
 
 /**
@@ -58,7 +182,7 @@ export interface PlanContext {
  * of every email a contact message could set. (Only v1 `hs_assoc__*` association properties can need a
  * second read, see planBatch.)
  */
-export async function readPlanContext(db: Db, msgs: SyncQueueMessage[], control: Db = db): Promise<PlanContext> {
+export async function readPlanContext(db: Db, msgs: SyncQueueMessage[], control: Db = db, { everyEmailOwner = false } = {}): Promise<PlanContext> {
   // Every owner whose settings could govern a message (an OAuth message: its app's, then its account's).
   // App-level settings live in the control plane, account-level ones on the account's shard (issue 16):
   // with separate databases the app rows are one more read, run alongside the shard's batch.
@@ -87,7 +211,13 @@ export async function readPlanContext(db: Db, msgs: SyncQueueMessage[], control:
       }
     }
   }
-  const [[shardSettings, storeRows, stageRows, linkRows, contactRows], appRows] = await Promise.all([db.batch([
+  // Contact messages' own objects: their links and, for objects without a record, their emails' owners.
+  const contactKeys = everyEmailOwner ? [] : msgs.filter((m) => m.objectType === "CONTACT").map((m) => ({ key: keyOf(m), emails: emailsOf(m) }));
+  const viaContacts = new Set(contactKeys.map((c) => keyString(c.key)));
+  const owned = emailOwnerQueries(db, everyEmailOwner ? candidateEmails(msgs) : []);
+  const contacts = contactKeyQueries(db, contactKeys);
+  const links = linkQueries(db, [...keys].filter(([k]) => !viaContacts.has(k)).map(([, k]) => k));
+  const [[shardSettings, storeRows, stageRows, counterRows, ...rest], appRows] = await Promise.all([db.batch([
     db
       .select()
       .from(ecommSettings)
@@ -100,19 +230,21 @@ export async function readPlanContext(db: Db, msgs: SyncQueueMessage[], control:
       .select({ portalId: ecommPipelineStages.portalId, stageId: ecommPipelineStages.stageId })
       .from(ecommPipelineStages)
       .where(inJson(ecommPipelineStages.portalId, dealPortals)),
-    linkQuery(db, [...keys.values()]),
-    db
-      .select({ id: crmObjects.id, portalId: crmObjects.portalId, email: crmObjects.email })
-      .from(crmObjects)
-      .where(
-        and(
-          eq(crmObjects.objectType, "contacts"),
-          eq(crmObjects.archived, false),
-          sql`${crmObjects.email} is not null`,
-          sql`(${crmObjects.portalId}, ${crmObjects.email}) in (select value->>0, value->>1 from json_each(${JSON.stringify(candidateEmails(msgs))}))`,
-        ),
-      ),
+    db.select({ name: idSequences.name }).from(idSequences).where(inArray(idSequences.name, ["ecomm_links", "crm_objects"])),
+    ...owned,
+    ...links,
+    ...(contacts.map((c) => c.query) as unknown as typeof links),
   ]), appSettings]);
+  const ownerRows = (rest.slice(0, owned.length) as EmailOwnerRow[][]).flat().map((r) => [emailKey(r.portalId, r.email!), r.id] as const);
+  const linkRows = (rest.slice(owned.length, owned.length + links.length) as LinkRow[][]).flat();
+  (rest.slice(owned.length + links.length) as unknown as ContactKeyRow[][]).forEach((rows, i) => {
+    const { portalId, storeId } = contacts[i]!.prefix;
+    for (const r of rows) {
+      if (r.owner !== null && r.email !== null) ownerRows.push([emailKey(portalId, r.email), r.owner]);
+      if (r.id === null) continue;
+      linkRows.push({ id: r.id, portalId, storeId, objectType: "CONTACT", externalId: r.external_id, serviceId: r.service_id, messageId: r.message_id!, changedAt: r.changed_at!, deleted: r.deleted === 1 });
+    }
+  });
   const settingsRows = [...appRows, ...shardSettings];
   const stages = new Map<number, Set<string>>();
   for (const s of stageRows) {
@@ -124,8 +256,9 @@ export async function readPlanContext(db: Db, msgs: SyncQueueMessage[], control:
     settings: new Map(settingsRows.map((s) => [settingsKey({ kind: s.ownerKind, id: s.ownerId }), s])),
     stores: new Map(storeRows.map((s) => [storeKey(s.portalId, s.storeId), s])),
     stages,
-    links: new Map(linkRows.map((l) => [keyString(l), { serviceId: l.serviceId, messageId: l.messageId }])),
+    links: new Map(linkRows.map((l) => [keyString(l), linkState(l)])),
     readKeys: new Set(keys.keys()),
-    emailOwners: new Map(contactRows.map((r) => [emailKey(r.portalId, r.email!), r.id])),
+    emailOwners: new Map(ownerRows),
+    idCounters: counterRows.length === 2,
   };
 }

@@ -10,7 +10,7 @@ import type { EcommObjectType } from "../../db/tables/ecomm";
 import type { SyncQueueMessage } from "../../queue/messages";
 import { emailKey, keyOf, keyString, storeKey, targetsOf, type LinkKey } from "./keys";
 import { ASSOC_PROPERTY, PIPELINE_ID, type SyncErrorType } from "./model";
-import { linkQuery, type PlanContext } from "./plan-context";
+import { linkState, readLinks, type LinkState, type PlanContext } from "./plan-context";
 import { governingSettings } from "./settings";
 import { isValidEmail, translate, type SyncFailure } from "./translate";
 
@@ -42,6 +42,10 @@ export type Effect =
       guid: string;
       /** CRM types whose associations the message replaces, and the targets it names. */
       assoc: { replace: EcommObjectType[]; targets: AssocTarget[] };
+      /** The object's link as planning read it; null when it had none (commit-direct.ts relies on it). */
+      link: LinkState | null;
+      /** Whether planning saw the database's id counters (a new object's direct write reserves ids from them). */
+      idCounters: boolean;
     }
   | { kind: "delete"; msg: SyncQueueMessage }
   | { kind: "error"; msg: SyncQueueMessage; type: SyncErrorType; details: string };
@@ -93,7 +97,7 @@ export async function planBatch(db: Db, ctx: PlanContext, msgs: SyncQueueMessage
   }
   if (unread.size) {
     // Objects named only by v1 association properties, known after translation: one more read.
-    for (const l of await linkQuery(db, [...unread.values()]).all()) ctx.links.set(keyString(l), { serviceId: l.serviceId, messageId: l.messageId });
+    for (const l of await readLinks(db, [...unread.values()])) ctx.links.set(keyString(l), linkState(l));
     for (const k of unread.keys()) ctx.readKeys.add(k);
   }
 
@@ -135,7 +139,7 @@ export async function planBatch(db: Db, ctx: PlanContext, msgs: SyncQueueMessage
       out.set(m.id, fail(m, t));
       continue;
     }
-    const outcome = planUpsert(m, t, link?.serviceId ?? null, ctx, available, claimed, attempts.get(m.id) ?? 1);
+    const outcome = planUpsert(m, t, link ?? null, ctx, available, claimed, attempts.get(m.id) ?? 1);
     if (outcome.kind === "effect" && outcome.effect.kind === "upsert") available.add(keyString(keyOf(m)));
     out.set(m.id, outcome);
   }
@@ -145,12 +149,13 @@ export async function planBatch(db: Db, ctx: PlanContext, msgs: SyncQueueMessage
 function planUpsert(
   m: SyncQueueMessage,
   { patch, targets }: Translation,
-  serviceId: number | null,
+  link: LinkState | null,
   ctx: PlanContext,
   available: Set<string>,
   claimed: Map<string, string>,
   attempts: number,
 ): Outcome {
+  const serviceId = link?.serviceId ?? null;
   const exists = serviceId !== null;
   const effect: Extract<Effect, { kind: "upsert" }> = {
     kind: "upsert",
@@ -162,6 +167,8 @@ function planUpsert(
     presetServiceId: null,
     guid: crypto.randomUUID(),
     assoc: { replace: [], targets: [] },
+    link,
+    idCounters: ctx.idCounters,
   };
   const missing = (name: string, how = "") =>
     fail(m, { type: "MISSING_REQUIRED_PROPERTY", details: `The required property ${name} is missing${how}.` });

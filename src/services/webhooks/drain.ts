@@ -8,7 +8,8 @@
  *   3. delete the sent rows. A crash before 3 re-sends them after CLAIM_MS: a duplicate, never a loss.
  * Rows of an account being moved (fenced) stay until the move ends; the move carries them.
  */
-import { sql } from "drizzle-orm";
+import { inArray, sql } from "drizzle-orm";
+import { webhookOutbox } from "../../db/tables/webhooks";
 import type { Db } from "../../db/client";
 import { faultPoint } from "../../queue/fault-seam";
 import { MAX_SEND_BATCH_BYTES, MAX_SEND_BATCH_MESSAGES, MAX_QUEUE_MESSAGE_BYTES, QUEUE_METADATA_BYTES } from "../../queue/messages";
@@ -17,7 +18,8 @@ import { MAX_EVENTS_PER_DELIVERY, WEBHOOK_MESSAGE_VERSION, type WebhookEvent, ty
 export const CLAIM_MS = 60_000;
 export const DRAIN_LIMIT = 1000;
 
-interface OutboxRow {
+/** An outbox row as the drain reads it (and as a sync commit returns the rows it wrote claimed). */
+export interface OutboxRow {
   id: number;
   portal_id: number;
   app_id: number;
@@ -97,6 +99,27 @@ export async function sendMessages(queue: Queue, msgs: WebhookQueueMessage[], de
   await flush();
 }
 
+export const OUTBOX_COLUMNS = "id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra";
+
+/** Steps 2 and 3 for rows this caller holds the claim of. */
+export async function sendClaimed(db: Db, queue: Queue, claimed: OutboxRow[]): Promise<void> {
+  if (!claimed.length) return;
+  claimed.sort((a, b) => a.id - b.id);
+  const ids = claimed.map((r) => r.id);
+  faultPoint("webhook:send", ids.map(String));
+  await sendMessages(queue, deliveryMessages(claimed.map(eventOf)));
+  // Bound id lists (a JSON list would cost D1 a row read per id), in one round trip.
+  const [first, ...more] = chunkIds(ids).map((part) => db.delete(webhookOutbox).where(inArray(webhookOutbox.id, part)));
+  if (first) await db.batch([first, ...more]);
+}
+
+/** D1 binds at most 100 values per statement. */
+function chunkIds(ids: number[]): number[][] {
+  const out: number[][] = [];
+  for (let i = 0; i < ids.length; i += 99) out.push(ids.slice(i, i + 99));
+  return out;
+}
+
 /** Moves up to `limit` pending events of this database to the queue; returns how many. */
 export async function drainOutbox(db: Db, queue: Queue, now: number, limit = DRAIN_LIMIT): Promise<number> {
   const claimed = await db.all<OutboxRow>(sql`
@@ -106,13 +129,8 @@ export async function drainOutbox(db: Db, queue: Queue, now: number, limit = DRA
       where (claimed_at is null or claimed_at <= ${now - CLAIM_MS})
         and portal_id not in (select portal_id from account_fences where unlocked = 0)
       order by id limit ${limit})
-    returning id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra`);
-  if (!claimed.length) return 0;
-  claimed.sort((a, b) => a.id - b.id);
-  const ids = claimed.map((r) => r.id);
-  faultPoint("webhook:send", ids.map(String));
-  await sendMessages(queue, deliveryMessages(claimed.map(eventOf)));
-  await db.run(sql`delete from webhook_outbox where id in (select value from json_each(${JSON.stringify(ids)}))`);
+    returning ${sql.raw(OUTBOX_COLUMNS)}`);
+  await sendClaimed(db, queue, claimed);
   return claimed.length;
 }
 

@@ -1,0 +1,1 @@
+CREATE INDEX `ecomm_sync_errors_open` ON `ecomm_sync_errors` (`portal_id`,`store_id`) WHERE "ecomm_sync_errors"."status" = 'OPEN';
