@@ -10,14 +10,14 @@ import { consumeDeadLetters } from "./dead-letter";
 import { consumeSyncBatch, type Settlement } from "./sync-consumer";
 import { consumeWebhookBatch, consumeWebhookDeadLetters } from "../services/webhooks/deliver";
 
-export async function handleQueue(batch: MessageBatch, env: Env, _ctx: ExecutionContext): Promise<void> {
+export async function handleQueue(batch: MessageBatch, env: Env, ctx: ExecutionContext): Promise<void> {
   const startedAt = Date.now();
   const meter: StatementMeter = { statements: 0 };
   let outcomes: Record<string, number> = {};
   try {
     switch (batch.queue) {
       case "crm-edge-sync":
-        outcomes = reportSync(batch, await consumeSyncBatch(batch, env, meter), env, Date.now());
+        outcomes = reportSync(batch, await consumeSyncBatch(batch, env, meter, ctx), env, Date.now());
         return;
       case "crm-edge-sync-dlq":
         outcomes = await consumeDeadLetters(batch, env, meter);

@@ -226,7 +226,13 @@ type BatchWebhooks = Promise<Map<number, WebhookTarget[]> | Error>;
  * webhook targets nothing is committed (the events would be lost): the messages back off like a failed plan.
  * After the commit and the acks, the events the commit wrote go to the webhook queue (sendEvents).
  */
-async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[], now: number, s: Settler, hooks: BatchWebhooks, queue: Queue): Promise<void> {
+/** Where the webhook events of a committed batch go: the queue, and the work that sends them (see consumeSyncBatch). */
+interface EventSink {
+  queue: Queue;
+  defer: (work: Promise<void>) => void;
+}
+
+async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[], now: number, s: Settler, hooks: BatchWebhooks, sink: EventSink): Promise<void> {
   if (!winners.length) return;
   let planned: Planned[];
   let webhooks: Map<number, WebhookTarget[]>;
@@ -251,17 +257,30 @@ async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[],
       return;
     }
     console.error(`sync batch write failed, applying its ${planned.length} messages one by one: ${why(err)}`);
-    await applyOneByOne(group.db, planned.map((p) => p.delivery), now, s, control, webhooks, queue);
+    await applyOneByOne(group.db, planned.map((p) => p.delivery), now, s, control, webhooks, sink.queue);
     return;
   }
   // A crash here redelivers committed messages; planning then drops them as already applied.
   faultPoint("sync:after-commit", idsOf(planned));
   ackPlanned(planned, s);
-  await sendEvents(group.db, queue, events);
+  if (events.length) sink.defer(sendEvents(group.db, sink.queue, events));
 }
 
-/** `meter` counts the batch's D1 statements for its log line (issue 19 §3). */
-export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env, meter?: StatementMeter): Promise<Settlement[]> {
+/**
+ * `meter` counts the batch's D1 statements for its log line (issue 19 §3). With `exec`, the webhook events of
+ * a committed batch are sent in the invocation's background (its acks do not wait for the send); without
+ * it, before this returns. Either way an event whose send is lost stays claimed in the outbox, and the
+ * cron's drain sends it once the claim expires.
+ */
+export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env, meter?: StatementMeter, exec?: ExecutionContext): Promise<Settlement[]> {
+  const background: Promise<void>[] = [];
+  const sink: EventSink = { queue: env.WEBHOOK_QUEUE, defer: (work) => (exec ? exec.waitUntil(work) : background.push(work)) };
+  const settled = await consumeInto(batch, env, sink, meter);
+  await Promise.all(background);
+  return settled;
+}
+
+async function consumeInto(batch: MessageBatch<unknown>, env: Env, sink: EventSink, meter?: StatementMeter): Promise<Settlement[]> {
   const s = new Settler();
   const control = controlDb(env, meter);
   const now = Date.now();
@@ -285,6 +304,6 @@ export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env, m
   const winners = new Set(await decideOrder(env, deliveries, s));
   if (!winners.size) return s.settled;
   faultPoint("sync:after-decide", [...winners].map((d) => d.body.id));
-  await Promise.all(groups.map((g) => applyOnShard(g, control, g.deliveries.filter((d) => winners.has(d)), now, s, hooks, env.WEBHOOK_QUEUE)));
+  await Promise.all(groups.map((g) => applyOnShard(g, control, g.deliveries.filter((d) => winners.has(d)), now, s, hooks, sink)));
   return s.settled;
 }

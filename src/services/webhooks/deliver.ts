@@ -14,11 +14,12 @@ import type { Db } from "../../db/client";
 import { controlDb } from "../../db/shards";
 import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../../lib/outbound";
 import { deliveryBody, webhookQueueMessage, type WebhookEvent, type WebhookQueueMessage } from "./message";
-import { openDelivery, recordAttempt, setDeliveryStatus, type AttemptOutcome } from "./log";
+import { attemptStatements, openDelivery, setDeliveryStatus, type AttemptOutcome } from "./log";
 import { MAX_RETRIES, retryBaseSeconds, retryDelaySeconds } from "./retry";
 import { sendMessages } from "./drain";
 import { webhookSignatureHeaders } from "./sign";
-import { acquireSlot, releaseSlot } from "./throttle";
+import { releaseSlot, slotStatements } from "./throttle";
+import { rawStatement, runRawBatch } from "../../lib/d1-raw";
 
 export const DELIVERY_TIMEOUT_MS = 5_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -30,21 +31,14 @@ interface AppTarget {
   clientSecret: string;
 }
 
-async function appTarget(control: Db, appId: number): Promise<AppTarget | null> {
-  const row = await control.get<{ target_url: string; max_concurrent_requests: number; client_secret: string }>(sql`
-    select w.target_url, w.max_concurrent_requests, a.client_secret
+const targetStatement = (control: Db, appId: number) =>
+  rawStatement(control, sql`select w.target_url, w.max_concurrent_requests, a.client_secret
     from webhook_settings w join apps a on a.app_id = w.app_id where w.app_id = ${appId}`);
-  return row ? { targetUrl: row.target_url, maxConcurrentRequests: row.max_concurrent_requests, clientSecret: row.client_secret } : null;
-}
 
-/** The events whose account still has the app installed. */
-async function stillInstalled(control: Db, appId: number, events: WebhookEvent[]): Promise<WebhookEvent[]> {
-  const portals = [...new Set(events.map((e) => e.portalId))];
-  const rows = await control.all<{ portal_id: number }>(sql`
-    select portal_id from installs where app_id = ${appId} and portal_id in (select value from json_each(${JSON.stringify(portals)}))`);
-  const installed = new Set(rows.map((r) => r.portal_id));
-  return events.filter((e) => installed.has(e.portalId));
-}
+/** The events' accounts that still have the app installed. */
+const installedStatement = (control: Db, appId: number, events: WebhookEvent[]) =>
+  rawStatement(control, sql`select portal_id from installs where app_id = ${appId}
+    and portal_id in (select value from json_each(${JSON.stringify([...new Set(events.map((e) => e.portalId))])}))`);
 
 /** One POST; never throws. */
 export async function postEvents(target: AppTarget, events: WebhookEvent[], attempt: number, allowLoopback: boolean): Promise<Omit<AttemptOutcome, "attemptNumber">> {
@@ -72,40 +66,51 @@ export interface DeliveryDeps {
 
 export type DeliveryOutcome = "delivered" | "retry" | "exhausted" | "dropped" | "throttled";
 
-/** Handles one queue message to the end (the caller acks it); throws only when D1 or the queue fail. */
+/**
+ * Handles one queue message to the end (the caller acks it); throws only when D1 or the queue fail. Two
+ * control-plane round trips around the POST: the app's target, the installs and a throttling slot in one
+ * batch; the slot's release and the attempt's record (opening the delivery on its first attempt) in another.
+ */
 export async function deliver(m: WebhookQueueMessage, deps: DeliveryDeps): Promise<DeliveryOutcome> {
   const { control } = deps;
-  const [target, events] = await Promise.all([appTarget(control, m.appId), stillInstalled(control, m.appId, m.events)]);
+  const leaseId = crypto.randomUUID();
+  const [targets, installs, , lease] = await runRawBatch(control, [
+    targetStatement(control, m.appId),
+    installedStatement(control, m.appId, m.events),
+    ...slotStatements(control, m.appId, leaseId, deps.now()),
+  ]);
+  const row = (targets?.results as { target_url: string; max_concurrent_requests: number; client_secret: string }[])[0];
+  const target: AppTarget | null = row ? { targetUrl: row.target_url, maxConcurrentRequests: row.max_concurrent_requests, clientSecret: row.client_secret } : null;
+  const installed = new Set((installs?.results as { portal_id: number }[]).map((r) => r.portal_id));
+  const events = m.events.filter((e) => installed.has(e.portalId));
+  const slot = lease?.meta.changes ? leaseId : null;
   const why = !target ? "the app has no webhook settings" : !events.length ? "the app is no longer installed in the events' accounts" : null;
   if (why || !target) {
     console.warn(`webhook delivery of ${m.events.length} event(s) for app ${m.appId} dropped: ${why}`);
+    if (slot) await releaseSlot(control, m.appId, slot);
     const id = m.deliveryId ?? (await openDelivery(control, m.appId, m.events, deps.now()));
     await setDeliveryStatus(control, id, "dropped", why, deps.now());
     return "dropped";
   }
-  const deliveryId = m.deliveryId ?? (await openDelivery(control, m.appId, events, deps.now()));
-  const slot = await acquireSlot(control, m.appId, target.maxConcurrentRequests, deps.now());
   if (!slot) {
+    // Waiting for a slot is not an attempt; the delivery shows in the log as pending meanwhile.
+    const deliveryId = m.deliveryId ?? (await openDelivery(control, m.appId, events, deps.now()));
     await sendMessages(deps.queue, [{ ...m, deliveryId, events }], THROTTLED_DELAY_S);
     return "throttled";
   }
-  let result: Omit<AttemptOutcome, "attemptNumber">;
-  try {
-    result = await postEvents(target, events, m.attempt, deps.allowLoopback);
-  } finally {
-    await releaseSlot(control, m.appId, slot);
-  }
+  const result = await postEvents(target, events, m.attempt, deps.allowLoopback);
   const attempt = { attemptNumber: m.attempt, ...result };
-  if (result.error === null) {
-    await recordAttempt(control, deliveryId, attempt, "delivered", deps.now());
-    return "delivered";
-  }
-  if (m.attempt >= MAX_RETRIES) {
+  const status = result.error === null ? "delivered" : m.attempt >= MAX_RETRIES ? "exhausted" : "retrying";
+  const [opened] = await runRawBatch(control, [
+    ...attemptStatements(control, m.appId, m.deliveryId, events, attempt, status, deps.now()),
+    rawStatement(control, sql`delete from webhook_inflight where app_id = ${m.appId} and lease_id = ${slot}`),
+  ]);
+  if (status === "delivered") return "delivered";
+  const deliveryId = m.deliveryId ?? (opened?.results as { id: number }[])[0]!.id;
+  if (status === "exhausted") {
     console.warn(`webhook delivery ${deliveryId} for app ${m.appId} exhausted after attempt ${m.attempt}: ${result.error}`);
-    await recordAttempt(control, deliveryId, attempt, "exhausted", deps.now());
     return "exhausted";
   }
-  await recordAttempt(control, deliveryId, attempt, "retrying", deps.now());
   const delay = retryDelaySeconds(deps.retryBase, m.attempt + 1);
   await sendMessages(deps.queue, [{ ...m, deliveryId, events, attempt: m.attempt + 1 }], delay);
   return "retry";

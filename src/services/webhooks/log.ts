@@ -2,8 +2,9 @@
  * @module The delivery log (docs/webhooks.md "Delivery log"): one row per delivery (up to 100 events of one
  * app) and one per attempt, in the control plane, read by the app's developer and re-sent when exhausted.
  */
-import { and, desc, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { rawStatement } from "../../lib/d1-raw";
 import { webhookAttempts, webhookDeliveries, type DeliveryStatus } from "../../db/tables/webhooks";
 import { conflict, notFound } from "../../lib/errors";
 import type { WebhookEvent } from "./message";
@@ -27,18 +28,29 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
-/** Records an attempt and the delivery's new status in one batch. */
-export async function recordAttempt(db: Db, deliveryId: number, a: AttemptOutcome, status: DeliveryStatus, now: number): Promise<void> {
-  await db.batch([
-    db
-      .insert(webhookAttempts)
-      .values({ deliveryId, ...a, at: now })
-      .onConflictDoUpdate({ target: [webhookAttempts.deliveryId, webhookAttempts.attemptNumber], set: { statusCode: a.statusCode, durationMs: a.durationMs, error: a.error, at: now } }),
-    db
-      .update(webhookDeliveries)
-      .set({ status, attempts: sql`(select count(*) from webhook_attempts where delivery_id = ${deliveryId})`, lastError: a.error, updatedAt: now })
-      .where(eq(webhookDeliveries.id, deliveryId)),
-  ]);
+
+/**
+ * An attempt's record as statements for the caller's batch. The first attempt (`deliveryId` null) opens the
+ * delivery with it (the insert returns its id), already in its status; a later one updates the delivery.
+ */
+export function attemptStatements(db: Db, appId: number, deliveryId: number | null, events: WebhookEvent[], a: AttemptOutcome, status: DeliveryStatus, now: number): D1PreparedStatement[] {
+  const attempt = (delivery: SQL) =>
+    rawStatement(db, sql`insert into webhook_attempts (delivery_id, attempt_number, status_code, duration_ms, error, at)
+      values (${delivery}, ${a.attemptNumber}, ${a.statusCode}, ${a.durationMs}, ${a.error}, ${now})
+      on conflict (delivery_id, attempt_number) do update set status_code = excluded.status_code, duration_ms = excluded.duration_ms, error = excluded.error, at = excluded.at`);
+  if (deliveryId === null) {
+    return [
+      rawStatement(db, sql`insert into webhook_deliveries (app_id, events, event_count, status, attempts, last_error, created_at, updated_at)
+        values (${appId}, ${JSON.stringify(events)}, ${events.length}, ${status}, 1, ${a.error}, ${now}, ${now}) returning id`),
+      // Right after the delivery's insert: its id is the connection's last inserted row.
+      attempt(sql`last_insert_rowid()`),
+    ];
+  }
+  return [
+    attempt(sql`${deliveryId}`),
+    rawStatement(db, sql`update webhook_deliveries set status = ${status}, last_error = ${a.error}, updated_at = ${now},
+      attempts = (select count(*) from webhook_attempts where delivery_id = ${deliveryId}) where id = ${deliveryId}`),
+  ];
 }
 
 export async function setDeliveryStatus(db: Db, deliveryId: number, status: DeliveryStatus, error: string | null, now: number): Promise<void> {

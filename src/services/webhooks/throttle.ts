@@ -6,22 +6,25 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { rawStatement, runRawBatch } from "../../lib/d1-raw";
+import { rawStatement } from "../../lib/d1-raw";
 
 export const LEASE_MS = 30_000;
 
-/** A lease id, or null when the app is at its limit. */
-export async function acquireSlot(db: Db, appId: number, max: number, now: number): Promise<string | null> {
-  const leaseId = crypto.randomUUID();
-  const [, inserted] = await runRawBatch(db, [
+export async function releaseSlot(db: Db, appId: number, leaseId: string): Promise<void> {
+  await db.run(sql`delete from webhook_inflight where app_id = ${appId} and lease_id = ${leaseId}`);
+}
+
+/**
+ * Taking a slot, as two statements for the caller's batch: expired leases go, then a lease is inserted only
+ * while the app has fewer unexpired ones than its settings allow (no settings: no slot). The insert's
+ * `changes` says whether the lease is held.
+ */
+export function slotStatements(db: Db, appId: number, leaseId: string, now: number): D1PreparedStatement[] {
+  return [
     rawStatement(db, sql`delete from webhook_inflight where app_id = ${appId} and expires_at <= ${now}`),
     rawStatement(db, sql`insert into webhook_inflight (app_id, lease_id, expires_at)
       select ${appId}, ${leaseId}, ${now + LEASE_MS}
-      where (select count(*) from webhook_inflight where app_id = ${appId} and expires_at > ${now}) < ${max}`),
-  ]);
-  return inserted?.meta.changes ? leaseId : null;
-}
-
-export async function releaseSlot(db: Db, appId: number, leaseId: string): Promise<void> {
-  await db.run(sql`delete from webhook_inflight where app_id = ${appId} and lease_id = ${leaseId}`);
+      where (select count(*) from webhook_inflight where app_id = ${appId} and expires_at > ${now})
+        < (select max_concurrent_requests from webhook_settings where app_id = ${appId})`),
+  ];
 }
