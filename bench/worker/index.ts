@@ -13,6 +13,9 @@
  *   GET  /__bench/floor/d1-row      platform floor: one D1 primary-key read answered as JSON
  *   GET  /__bench/floor/d1-page     the contact list's own D1 query (101 rows) answered as raw JSON: no
  *                                   credential, rate limit, validation or presentation
+ *   GET  /__bench/floor/d1-search   the v3 search's own D1 query (filter, window count, 100 rows) as raw JSON
+ *   POST /__bench/concurrency       what grows with concurrency: one route at c=1 and c=10 under set-ups
+ *                                   that each take one per-request cost away (concurrency.ts)
  *   GET  /__bench/probe/*           probes of the sharded configuration (probes.ts)
  * Requests reach this Worker by its route, which Miniflare sends straight to it, past the static-assets
  * front the production Worker's requests go through; figure 3 therefore measures each floor's own cost
@@ -26,6 +29,7 @@ import { readPlanContext } from "../../src/services/ecomm/plan";
 import type { RateDecision } from "../../src/durable-objects/rate-limiter";
 import { CountingD1 } from "./counting-d1";
 import { fenceCost, parallelD1 } from "./probes";
+import { concurrencyProbe } from "./concurrency";
 
 interface BenchEnv extends Env {
   /** A queue only the baseline sends to; this Worker consumes it by acking everything. */
@@ -267,6 +271,16 @@ async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
 /** Floors for figure 3: what a route that does nothing but its D1 read costs in this Miniflare. */
 async function floor(env: BenchEnv, url: URL): Promise<Response> {
   const portal = Number(url.searchParams.get("portal"));
+  if (url.pathname.endsWith("/d1-search")) {
+    // What POST /crm/v3/objects/contacts/search compiles the reads suite's body to (src/services/crm/search.ts).
+    const { results } = await env.DB.prepare(
+      `SELECT c.*, count(*) over () AS total FROM crm_objects c WHERE c.portal_id = ? AND c.object_type = 'contacts' AND c.archived = 0
+        AND (lower(json_extract(c.properties, '$."company"')) = ?) ORDER BY c.id ASC LIMIT 100 OFFSET 0`,
+    )
+      .bind(portal, url.searchParams.get("company")?.toLowerCase() ?? "")
+      .all();
+    return Response.json(results);
+  }
   if (url.pathname.endsWith("/d1-row")) {
     const row = await env.DB.prepare("SELECT * FROM crm_objects WHERE id = ?").bind(Number(url.searchParams.get("id"))).first();
     return Response.json(row);
@@ -292,6 +306,7 @@ export default {
     if (url.pathname === "/__bench/profile") return profile(env, url);
     if (url.pathname === "/__bench/profile-consumer") return profileConsumer(env, url);
     if (url.pathname === "/__bench/profile-request" && req.method === "POST") return profileRequest(req, env, ctx);
+    if (url.pathname === "/__bench/concurrency" && req.method === "POST") return concurrencyProbe(req, env, ctx);
     if (url.pathname.startsWith("/__bench/counted/")) return counted(req, env, ctx, url);
     return new Response("not a bench route", { status: 404 });
   },
