@@ -2,7 +2,7 @@
  * @module CRM records (issue 2 §5): create, read, update, archive and list objects of one account, and
  * associate them. Every query is scoped by portalId; another account's id is simply not found.
  */
-import { and, asc, eq, gt, sql, type AnyColumn } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, sql, type AnyColumn, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
 import { newId } from "../db/id-ranges";
@@ -217,18 +217,6 @@ export async function archiveObject(db: Db, portalId: number, type: ObjectType, 
   await runWrites(db, portalId, [archiveStatement(db, portalId, row, now)], [], events);
 }
 
-/** One page in id order; fetches limit + 1 rows to know whether another page exists. */
-export async function listObjects(db: Db, portalId: number, type: ObjectType, limit: number, after: number) {
-  const rows = await db
-    .select()
-    .from(crmObjects)
-    .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, type), eq(crmObjects.archived, false), gt(crmObjects.id, after)))
-    .orderBy(asc(crmObjects.id))
-    .limit(limit + 1)
-    .all();
-  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
-}
-
 export async function findContactByEmail(db: Db, portalId: number, email: string) {
   return db
     .select()
@@ -266,22 +254,72 @@ export function dissociateStatements(db: Db, portalId: number, a: { type: Object
 export const inJson = (col: AnyColumn, values: readonly (string | number)[]) =>
   sql`${col} in (select value from json_each(${JSON.stringify(values)}))`;
 
-/** Associations of several records in one query, grouped per record and associated type. */
-export async function associationsOf(db: Db, portalId: number, ids: number[], types: ObjectType[]) {
-  const out = new Map<number, Partial<Record<ObjectType, number[]>>>(ids.map((id) => [id, {}]));
-  if (types.length === 0 || ids.length === 0) return out;
-  const rows = await db
+/** Which live records' associations to read: a list of ids, or a subquery of ids (read in the same round trip). */
+type FromIds = number[] | SQLWrapper;
+
+/** The associations of the records `from` names to live records of `types`, ordered by target id. */
+function associationsQuery(db: Db, portalId: number, from: FromIds, types: ObjectType[]) {
+  return db
     .select({ fromId: crmAssociations.fromId, toType: crmAssociations.toType, toId: crmAssociations.toId })
     .from(crmAssociations)
     .innerJoin(crmObjects, and(eq(crmObjects.id, crmAssociations.toId), eq(crmObjects.archived, false)))
-    .where(and(eq(crmAssociations.portalId, portalId), inJson(crmAssociations.fromId, ids), inJson(crmAssociations.toType, types)))
-    .orderBy(asc(crmAssociations.toId))
-    .all();
+    .where(and(eq(crmAssociations.portalId, portalId), Array.isArray(from) ? inJson(crmAssociations.fromId, from) : inArray(crmAssociations.fromId, from), inJson(crmAssociations.toType, types)))
+    .orderBy(asc(crmAssociations.toId));
+}
+
+type AssociationRow = { fromId: number; toType: ObjectType; toId: number };
+
+/** Association rows grouped per record (every one of `ids` has an entry) and associated type. */
+function groupAssociations(ids: number[], rows: AssociationRow[]) {
+  const out = new Map<number, Partial<Record<ObjectType, number[]>>>(ids.map((id) => [id, {}]));
   for (const r of rows) {
     const group = out.get(r.fromId);
     if (group) (group[r.toType] ??= []).push(r.toId);
   }
   return out;
+}
+
+/** Associations of several records in one query, grouped per record and associated type. */
+export async function associationsOf(db: Db, portalId: number, ids: number[], types: ObjectType[]) {
+  if (types.length === 0 || ids.length === 0) return groupAssociations(ids, []);
+  return groupAssociations(ids, await associationsQuery(db, portalId, ids, types).all());
+}
+
+/** A live record by id, or a live contact by (lower-cased) email. */
+export type RecordKey = { id: number } | { email: string };
+
+const recordWhere = (portalId: number, type: ObjectType, key: RecordKey) =>
+  "id" in key
+    ? and(eq(crmObjects.id, key.id), eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, type), eq(crmObjects.archived, false))
+    : and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, "contacts"), eq(crmObjects.archived, false), eq(crmObjects.email, key.email.trim().toLowerCase()));
+
+/**
+ * A record and (when `types` names any) its associations in ONE round trip: the associations are read
+ * through a subquery of the same record, in the same db.batch. Null when no live record matches.
+ */
+export async function recordWithAssociations(db: Db, portalId: number, type: ObjectType, key: RecordKey, types: ObjectType[] | undefined) {
+  const record = db.select().from(crmObjects).where(recordWhere(portalId, type, key));
+  if (!types) {
+    const row = await record.get();
+    return row ? { row, associations: undefined } : null;
+  }
+  const ids = db.select({ id: crmObjects.id }).from(crmObjects).where(recordWhere(portalId, type, key));
+  const [rows, assoc] = types.length ? await db.batch([record, associationsQuery(db, portalId, ids, types)]) : [await record.all(), []];
+  const row = rows[0];
+  return row ? { row, associations: groupAssociations([row.id], assoc).get(row.id) } : null;
+}
+
+/**
+ * One page in id order (limit + 1 rows, to know whether another page exists) and, when `types` names any,
+ * the page's associations, in ONE round trip: the associations through a subquery of the same page.
+ */
+export async function listObjectsWithAssociations(db: Db, portalId: number, type: ObjectType, limit: number, after: number, types: ObjectType[] | undefined) {
+  const where = and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, type), eq(crmObjects.archived, false), gt(crmObjects.id, after));
+  const page = db.select().from(crmObjects).where(where).orderBy(asc(crmObjects.id)).limit(limit + 1);
+  const pageIds = db.select({ id: crmObjects.id }).from(crmObjects).where(where).orderBy(asc(crmObjects.id)).limit(limit + 1);
+  const [rows, assoc] = types?.length ? await db.batch([page, associationsQuery(db, portalId, pageIds, types)]) : [await page, []];
+  const shown = rows.slice(0, limit);
+  return { rows: shown, hasMore: rows.length > limit, associations: types ? groupAssociations(shown.map((r) => r.id), assoc) : undefined };
 }
 
 export const countObjects = (db: Db, portalId: number, type: ObjectType) =>

@@ -31,6 +31,31 @@ export async function getPost(db: Db, portalId: number, id: number): Promise<Pos
   return row;
 }
 
+/**
+ * A post with its blog, author and topics in ONE round trip (one db.batch): the relations are selected
+ * through the post's own row (a subquery by the same id and account), so nothing waits for the post first.
+ * A post that is not the account's has no row, and so no relations. Statement counts: docs/scaling.md.
+ */
+export async function getPostWithRelations(db: Db, portalId: number, id: number): Promise<{ post: PostRow; rel: PostRelations }> {
+  const thePost = and(eq(blogPosts.id, id), eq(blogPosts.portalId, portalId));
+  const ref = (col: typeof blogPosts.contentGroupId | typeof blogPosts.blogAuthorId) => db.select({ v: col }).from(blogPosts).where(thePost);
+  const [postRows, blogRows, authorRows, topicRows] = await db.batch([
+    db.select().from(blogPosts).where(thePost),
+    db.select().from(blogs).where(and(eq(blogs.portalId, portalId), inArray(blogs.id, ref(blogPosts.contentGroupId)))),
+    db.select().from(blogAuthors).where(and(eq(blogAuthors.portalId, portalId), inArray(blogAuthors.id, ref(blogPosts.blogAuthorId)))),
+    db
+      .select()
+      .from(blogTopics)
+      .where(and(eq(blogTopics.portalId, portalId), sql`${blogTopics.id} in (select j.value from ${blogPosts} p, json_each(p.topic_ids) j where p.id = ${id} and p.portal_id = ${portalId})`)),
+  ]);
+  const post = postRows[0];
+  if (!post) throw notFound(`Blog post ${id} not found`);
+  return {
+    post,
+    rel: { authors: new Map(authorRows.map((a) => [a.id, a])), blogs: new Map(blogRows.map((b) => [b.id, b])), topics: new Map(topicRows.map((t) => [t.id, t])) },
+  };
+}
+
 /** A post that may still change: deleted posts are read-only. */
 export async function getLivePost(db: Db, portalId: number, id: number): Promise<PostRow> {
   const row = await getPost(db, portalId, id);

@@ -5,10 +5,9 @@
  */
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { ecommLinks, ecommPending, ecommSyncErrors, type EcommObjectType } from "../../db/tables/ecomm";
+import { ecommLinks, ecommPending, ecommStores, ecommSyncErrors, type EcommObjectType } from "../../db/tables/ecomm";
 import { notFound } from "../../lib/errors";
 import type { ErrorsQuery } from "../../routes/ecomm.schemas";
-import { requireStore } from "./stores";
 
 type ErrorRow = typeof ecommSyncErrors.$inferSelect;
 
@@ -24,9 +23,16 @@ export const presentError = (e: ErrorRow) => ({
   status: e.status,
 });
 
+/**
+ * One round trip: the store check and the object's link, errors and pending entry in one db.batch (the
+ * store's absence is the 404 it was when checked first; its rows were not needed before the others).
+ */
 export async function syncStatus(db: Db, portalId: number, storeId: string, objectType: EcommObjectType, externalId: string) {
-  await requireStore(db, portalId, storeId);
-  const [links, errors, pending] = await db.batch([
+  const [stores, links, errors, pending] = await db.batch([
+    db
+      .select({ storeId: ecommStores.storeId })
+      .from(ecommStores)
+      .where(and(eq(ecommStores.portalId, portalId), eq(ecommStores.storeId, storeId))),
     db
       .select({ serviceId: ecommLinks.serviceId, processedAt: ecommLinks.processedAt })
       .from(ecommLinks)
@@ -49,6 +55,7 @@ export async function syncStatus(db: Db, portalId: number, storeId: string, obje
         and(eq(ecommPending.portalId, portalId), eq(ecommPending.storeId, storeId), eq(ecommPending.objectType, objectType), eq(ecommPending.externalId, externalId)),
       ),
   ]);
+  if (!stores.length) throw notFound(`Store ${storeId} not found`); // as requireStore (stores.ts) words it
   const link = links[0];
   // Queued and not processed yet: a status with nothing processed (enqueue.ts), not a 404.
   if (!link && !errors.length && !pending.length) {
