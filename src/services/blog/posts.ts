@@ -3,7 +3,7 @@
  * account's id is simply not found. A post moves DRAFT → SCHEDULED → PUBLISHED only through the publish
  * action and the publishing cron; DELETE sets deleted_at, nothing else can.
  */
-import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { newId } from "../../db/id-ranges";
 import { blogAuthors, blogPosts, blogs, blogTopics, type Keyword } from "../../db/tables/content";
@@ -31,28 +31,37 @@ export async function getPost(db: Db, portalId: number, id: number): Promise<Pos
   return row;
 }
 
+/** blog_topics columns by their drizzle names, for reading topics as JSON in the post's own statement. */
+const TOPIC_COLUMNS = Object.entries(getTableColumns(blogTopics));
+
+/** The topics the post's `topic_ids` name (of the same account), as one JSON array: a correlated subquery. */
+const topicsOfPost = sql<string>`(select json_group_array(json_object(${sql.raw(TOPIC_COLUMNS.map(([key, col]) => `'${key}', t."${col.name}"`).join(", "))}))
+  from ${blogTopics} t where t.portal_id = ${blogPosts.portalId} and t.id in (select value from json_each(${blogPosts.topicIds})))`;
+
+const topicFromJson = (o: Record<string, unknown>) => Object.fromEntries(TOPIC_COLUMNS.map(([key, col]) => [key, col.mapFromDriverValue(o[key])])) as TopicRow;
+
 /**
- * A post with its blog, author and topics in ONE round trip (one db.batch): the relations are selected
- * through the post's own row (a subquery by the same id and account), so nothing waits for the post first.
- * A post that is not the account's has no row, and so no relations. Statement counts: docs/scaling.md.
+ * A post with its blog, author and topics in ONE statement: the post left-joined to its blog and author,
+ * its topics as a JSON array beside them. The single read by id used to be the post, then its relations:
+ * two round trips. A post that is not the account's has no row, and so no relations.
  */
 export async function getPostWithRelations(db: Db, portalId: number, id: number): Promise<{ post: PostRow; rel: PostRelations }> {
-  const thePost = and(eq(blogPosts.id, id), eq(blogPosts.portalId, portalId));
-  const ref = (col: typeof blogPosts.contentGroupId | typeof blogPosts.blogAuthorId) => db.select({ v: col }).from(blogPosts).where(thePost);
-  const [postRows, blogRows, authorRows, topicRows] = await db.batch([
-    db.select().from(blogPosts).where(thePost),
-    db.select().from(blogs).where(and(eq(blogs.portalId, portalId), inArray(blogs.id, ref(blogPosts.contentGroupId)))),
-    db.select().from(blogAuthors).where(and(eq(blogAuthors.portalId, portalId), inArray(blogAuthors.id, ref(blogPosts.blogAuthorId)))),
-    db
-      .select()
-      .from(blogTopics)
-      .where(and(eq(blogTopics.portalId, portalId), sql`${blogTopics.id} in (select j.value from ${blogPosts} p, json_each(p.topic_ids) j where p.id = ${id} and p.portal_id = ${portalId})`)),
-  ]);
-  const post = postRows[0];
-  if (!post) throw notFound(`Blog post ${id} not found`);
+  const row = await db
+    .select({ post: blogPosts, blog: blogs, author: blogAuthors, topics: topicsOfPost })
+    .from(blogPosts)
+    .leftJoin(blogs, and(eq(blogs.id, blogPosts.contentGroupId), eq(blogs.portalId, blogPosts.portalId)))
+    .leftJoin(blogAuthors, and(eq(blogAuthors.id, blogPosts.blogAuthorId), eq(blogAuthors.portalId, blogPosts.portalId)))
+    .where(and(eq(blogPosts.id, id), eq(blogPosts.portalId, portalId)))
+    .get();
+  if (!row) throw notFound(`Blog post ${id} not found`);
+  const topics = (JSON.parse(row.topics) as Record<string, unknown>[]).map(topicFromJson);
   return {
-    post,
-    rel: { authors: new Map(authorRows.map((a) => [a.id, a])), blogs: new Map(blogRows.map((b) => [b.id, b])), topics: new Map(topicRows.map((t) => [t.id, t])) },
+    post: row.post,
+    rel: {
+      authors: new Map(row.author ? [[row.author.id, row.author]] : []),
+      blogs: new Map(row.blog ? [[row.blog.id, row.blog]] : []),
+      topics: new Map(topics.map((t) => [t.id, t])),
+    },
   };
 }
 
