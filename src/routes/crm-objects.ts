@@ -6,6 +6,7 @@ import type { AuthRule } from "../lib/auth";
 import { portalOf, requireScopes } from "../lib/auth";
 import { badRequest, notFound } from "../lib/errors";
 import { json, noContent } from "../lib/http";
+import { isoTime } from "../lib/iso";
 import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
 import { associationTarget } from "../services/association-types";
@@ -21,8 +22,8 @@ const base = "/crm/v3/objects/:objectType";
 
 /** v3 shape: string id, ISO dates, and the system properties clients read. */
 export function present(row: crm.CrmRow, associations?: Partial<Record<ObjectType, number[]>>) {
-  const createdAt = new Date(row.createdAt).toISOString();
-  const updatedAt = new Date(row.updatedAt).toISOString();
+  const createdAt = isoTime(row.createdAt);
+  const updatedAt = isoTime(row.updatedAt);
   const out: Record<string, unknown> = {
     id: String(row.id),
     properties: { ...row.properties, hs_object_id: String(row.id), createdate: createdAt, lastmodifieddate: updatedAt },

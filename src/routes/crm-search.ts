@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { ObjectType } from "../db/tables/crm";
 import { portalOf, requireScopes } from "../lib/auth";
 import { json } from "../lib/http";
+import { isoTime } from "../lib/iso";
 import { route } from "../lib/route";
 import * as crm from "../services/crm";
 import { DEFAULT_PROPERTIES } from "../services/crm/properties";
@@ -19,8 +20,8 @@ const ALWAYS = ["hs_object_id", "createdate", "lastmodifieddate"];
  * hold is null. Only those are looked up: the record's other properties are never copied.
  */
 function result(row: crm.CrmRow, names: string[]): z.input<typeof searchResult> {
-  const createdAt = new Date(row.createdAt).toISOString();
-  const updatedAt = new Date(row.updatedAt).toISOString();
+  const createdAt = isoTime(row.createdAt);
+  const updatedAt = isoTime(row.updatedAt);
   const system: Record<string, string> = { hs_object_id: String(row.id), createdate: createdAt, lastmodifieddate: updatedAt, hs_lastmodifieddate: updatedAt };
   const properties: Record<string, string | null> = {};
   for (const n of names) properties[n] = Object.hasOwn(system, n) ? system[n]! : Object.hasOwn(row.properties, n) ? row.properties[n]! : null;
