@@ -1,5 +1,5 @@
 /**
- * D1 round trips per read (docs/scaling.md "Reads"): with the credential cached (the warm path), every read
+ * D1 round trips per read: with the credential cached (the warm path), every read
  * route below costs exactly ONE D1 round trip on the account's shard and none on the control plane (the
  * credential and the account's shard come from the isolate's cache). A round trip is one
  * `prepare().first/all/run/raw` call or one `db.batch` call. Where D1's `meta` gives them (batches and
@@ -134,7 +134,7 @@ beforeAll(async () => {
 
 const search = (filters: unknown[], extra: Record<string, unknown> = {}) => ({ filterGroups: [{ filters }], limit: 5, ...extra });
 
-/** Every read route of docs/scaling.md "Reads", as [name, method, path, body?]. */
+/** Every single-record read and list held to one round trip, as [name, method, path, body?]. */
 const reads = (): [string, string, string, unknown?][] => [
   ["blog post v2", "GET", `${V2}/blog-posts/${postId}`],
   ["blog post v3", "GET", `/cms/v3/blogs/posts/${postId}`],
