@@ -2,12 +2,13 @@
  * @module CRM records (issue 2 §5): create, read, update, archive and list objects of one account, and
  * associate them. Every query is scoped by portalId; another account's id is simply not found.
  */
-import { and, asc, eq, gt, inArray, sql, type AnyColumn, type SQLWrapper } from "drizzle-orm";
+import { and, eq, inArray, sql, type AnyColumn, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
 import { newId } from "../db/id-ranges";
 import { alias } from "drizzle-orm/sqlite-core";
 import { crmAssociations, crmObjects, type ObjectType } from "../db/tables/crm";
+import { builderStatement } from "../lib/d1-raw";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
 import { webhookEventItems, type OutboxSource } from "./webhooks/events";
@@ -305,27 +306,38 @@ export async function associationsOf(db: Db, portalId: number, ids: number[], ty
 /** A live record by id, or a live contact by (lower-cased) email. */
 export type RecordKey = { id: number } | { email: string };
 
-const recordWhere = (portalId: number, type: ObjectType, key: RecordKey) =>
-  "id" in key
-    ? and(eq(crmObjects.id, key.id), eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, type), eq(crmObjects.archived, false))
-    : and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, "contacts"), eq(crmObjects.archived, false), eq(crmObjects.email, key.email.trim().toLowerCase()));
+// The hot reads' SQL, written once: drizzle rebuilds a select's SQL text on every call (src/db/raw-rows.ts).
+const RECORD_BY_ID = "select * from crm_objects where id = ?1 and portal_id = ?2 and object_type = ?3 and archived = 0";
+const CONTACT_BY_EMAIL = "select * from crm_objects where portal_id = ?1 and object_type = 'contacts' and archived = 0 and email = ?2";
+const PAGE = "select * from crm_objects where portal_id = ?1 and object_type = ?2 and archived = 0 and id > ?3 order by id limit ?4";
+
+interface RawAssociation {
+  from_id: number;
+  to_type: ObjectType;
+  to_id: number;
+}
+const associationFromRaw = (r: RawAssociation): AssociationRow => ({ fromId: r.from_id, toType: r.to_type, toId: r.to_id });
+
+/** The statements of a read and, when `types` names any, of its associations, in one D1 round trip. */
+async function withAssociations(db: Db, read: D1PreparedStatement, associations: (() => D1PreparedStatement) | null) {
+  if (!associations) return { rows: (await read.all<RawCrmRow>()).results.map(crmRowFromRaw), assoc: [] };
+  const [rows, assoc] = await db.$client.batch<unknown>([read, associations()]);
+  return { rows: (rows!.results as RawCrmRow[]).map(crmRowFromRaw), assoc: (assoc!.results as RawAssociation[]).map(associationFromRaw) };
+}
 
 /**
- * A record and (when `types` names any) its associations in ONE round trip: the associations are read
- * through a subquery of the same record, in the same db.batch. Null when no live record matches.
+ * A record and (when `types` names any) its associations in ONE round trip (one db.batch): by id the
+ * record's own id names its associations (another account's are not its portal's); by email they are
+ * joined to the contact with that email. Null when no live record matches: the 404 either way.
  */
 export async function recordWithAssociations(db: Db, portalId: number, type: ObjectType, key: RecordKey, types: ObjectType[] | undefined) {
-  const record = db.select().from(crmObjects).where(recordWhere(portalId, type, key));
-  if (!types) {
-    const row = await record.get();
-    return row ? { row, associations: undefined } : null;
-  }
-  // By id the record's own id names its associations (another account's are not its portal's); by email
-  // they are joined to the contact with that email. The record's absence is the 404 either way.
-  const from = "id" in key ? key.id : { email: key.email.trim().toLowerCase() };
-  const [rows, assoc] = types.length ? await db.batch([record, associationsQuery(db, portalId, from, types)]) : [await record.all(), []];
+  const email = "email" in key ? key.email.trim().toLowerCase() : undefined;
+  const read = email === undefined ? db.$client.prepare(RECORD_BY_ID).bind((key as { id: number }).id, portalId, type) : db.$client.prepare(CONTACT_BY_EMAIL).bind(portalId, email);
+  const from = email === undefined ? (key as { id: number }).id : { email };
+  const { rows, assoc } = await withAssociations(db, read, types?.length ? () => builderStatement(db, associationsQuery(db, portalId, from, types)) : null);
   const row = rows[0];
-  return row ? { row, associations: groupAssociations([row.id], assoc).get(row.id) } : null;
+  if (!row) return null;
+  return { row, associations: types ? groupAssociations([row.id], assoc).get(row.id) : undefined };
 }
 
 /**
@@ -333,10 +345,11 @@ export async function recordWithAssociations(db: Db, portalId: number, type: Obj
  * the page's associations, in ONE round trip: the associations through a subquery of the same page.
  */
 export async function listObjectsWithAssociations(db: Db, portalId: number, type: ObjectType, limit: number, after: number, types: ObjectType[] | undefined) {
-  const where = and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, type), eq(crmObjects.archived, false), gt(crmObjects.id, after));
-  const page = db.select().from(crmObjects).where(where).orderBy(asc(crmObjects.id)).limit(limit + 1);
-  const pageIds = db.select({ id: crmObjects.id }).from(crmObjects).where(where).orderBy(asc(crmObjects.id)).limit(limit + 1);
-  const [rows, assoc] = types?.length ? await db.batch([page, associationsQuery(db, portalId, pageIds, types)]) : [await page, []];
+  const read = db.$client.prepare(PAGE).bind(portalId, type, after, limit + 1);
+  // The page's ids as a subquery (the same conditions as PAGE), so the associations need not wait for it.
+  const pageIds = sql`(select id from crm_objects where portal_id = ${portalId} and object_type = ${type} and archived = 0 and id > ${after} order by id limit ${limit + 1})`;
+  const associations = types?.length ? () => builderStatement(db, associationsQuery(db, portalId, pageIds, types)) : null;
+  const { rows, assoc } = await withAssociations(db, read, associations);
   const shown = rows.slice(0, limit);
   return { rows: shown, hasMore: rows.length > limit, associations: types ? groupAssociations(shown.map((r) => r.id), assoc) : undefined };
 }

@@ -3,9 +3,10 @@
  * account's id is simply not found. A post moves DRAFT → SCHEDULED → PUBLISHED only through the publish
  * action and the publishing cron; DELETE sets deleted_at, nothing else can.
  */
-import { and, asc, desc, eq, getTableColumns, gt, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { newId } from "../../db/id-ranges";
+import { rowReader } from "../../db/raw-rows";
 import { blogAuthors, blogPosts, blogs, blogTopics, type Keyword } from "../../db/tables/content";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { randomChars } from "../../lib/random";
@@ -31,35 +32,48 @@ export async function getPost(db: Db, portalId: number, id: number): Promise<Pos
   return row;
 }
 
-/** blog_topics columns by their drizzle names, for reading topics as JSON in the post's own statement. */
-const TOPIC_COLUMNS = Object.entries(getTableColumns(blogTopics));
-
-/** The topics the post's `topic_ids` name (of the same account), as one JSON array: a correlated subquery. */
-const topicsOfPost = sql<string>`(select json_group_array(json_object(${sql.raw(TOPIC_COLUMNS.map(([key, col]) => `'${key}', t."${col.name}"`).join(", "))}))
-  from ${blogTopics} t where t.portal_id = ${blogPosts.portalId} and t.id in (select value from json_each(${blogPosts.topicIds})))`;
-
-const topicFromJson = (o: Record<string, unknown>) => Object.fromEntries(TOPIC_COLUMNS.map(([key, col]) => [key, col.mapFromDriverValue(o[key])])) as TopicRow;
+const postRows = rowReader(blogPosts);
+const blogRows = rowReader(blogs);
+const authorRows = rowReader(blogAuthors);
+const topicRows = rowReader(blogTopics);
 
 /**
- * A post with its blog, author and topics in ONE statement: the post left-joined to its blog and author,
- * its topics as a JSON array beside them. The single read by id used to be the post, then its relations:
- * two round trips. A post that is not the account's has no row, and so no relations.
+ * The post by id and account, left-joined to its blog and author, with its topics as one JSON array (the
+ * blog and author as JSON objects too, so the post's columns keep their names). Built once: see raw-rows.ts.
+ */
+const POST_WITH_RELATIONS = `select p.*,
+  ${blogRows.jsonObject("b")} as rel_blog, ${authorRows.jsonObject("a")} as rel_author,
+  (select json_group_array(${topicRows.jsonObject("t")}) from blog_topics t
+    where t.portal_id = p.portal_id and t.id in (select value from json_each(p.topic_ids))) as rel_topics
+  from blog_posts p
+  left join blogs b on b.id = p.content_group_id and b.portal_id = p.portal_id
+  left join blog_authors a on a.id = p.blog_author_id and a.portal_id = p.portal_id
+  where p.id = ?1 and p.portal_id = ?2`;
+
+interface RawPostWithRelations extends Record<string, unknown> {
+  rel_blog: string;
+  rel_author: string;
+  rel_topics: string;
+}
+
+/**
+ * A post with its blog, author and topics in ONE statement. The single read by id used to be the post,
+ * then its relations: two round trips. A post that is not the account's has no row, and so no relations.
  */
 export async function getPostWithRelations(db: Db, portalId: number, id: number): Promise<{ post: PostRow; rel: PostRelations }> {
-  const row = await db
-    .select({ post: blogPosts, blog: blogs, author: blogAuthors, topics: topicsOfPost })
-    .from(blogPosts)
-    .leftJoin(blogs, and(eq(blogs.id, blogPosts.contentGroupId), eq(blogs.portalId, blogPosts.portalId)))
-    .leftJoin(blogAuthors, and(eq(blogAuthors.id, blogPosts.blogAuthorId), eq(blogAuthors.portalId, blogPosts.portalId)))
-    .where(and(eq(blogPosts.id, id), eq(blogPosts.portalId, portalId)))
-    .get();
-  if (!row) throw notFound(`Blog post ${id} not found`);
-  const topics = (JSON.parse(row.topics) as Record<string, unknown>[]).map(topicFromJson);
+  const { results } = await db.$client.prepare(POST_WITH_RELATIONS).bind(id, portalId).all<RawPostWithRelations>();
+  const raw = results[0];
+  if (!raw) throw notFound(`Blog post ${id} not found`);
+  const post = postRows.fromRaw(raw);
+  // A left join without a match still builds an object, of nulls: its id says whether there was one.
+  const blog = blogRows.fromJson(JSON.parse(raw.rel_blog) as Record<string, unknown>);
+  const author = authorRows.fromJson(JSON.parse(raw.rel_author) as Record<string, unknown>);
+  const topics = (JSON.parse(raw.rel_topics) as Record<string, unknown>[]).map((t) => topicRows.fromJson(t));
   return {
-    post: row.post,
+    post,
     rel: {
-      authors: new Map(row.author ? [[row.author.id, row.author]] : []),
-      blogs: new Map(row.blog ? [[row.blog.id, row.blog]] : []),
+      authors: new Map(author.id === null ? [] : [[author.id, author]]),
+      blogs: new Map(blog.id === null ? [] : [[blog.id, blog]]),
       topics: new Map(topics.map((t) => [t.id, t])),
     },
   };
