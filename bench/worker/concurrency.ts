@@ -11,12 +11,9 @@
  * Set-ups run in turns (round robin, `rounds` times) so drift hits them alike; medians are reported.
  */
 import app from "../../src/index";
-import type { RateDecision } from "../../src/durable-objects/rate-limiter";
+import { instantLimiter, requestMaker, type RouteSpec } from "./app-requests";
 
-interface Spec {
-  method?: string;
-  path: string;
-  body?: unknown;
+interface Spec extends RouteSpec {
   n?: number;
   rounds?: number;
   /** The floor's primary-key read: a crm_objects id. */
@@ -38,13 +35,6 @@ function countingLimiter(real: Env["RATE_LIMITER"], counter: { calls: number }):
     },
   } as unknown as Env["RATE_LIMITER"];
 }
-
-const instantLimiter = {
-  idFromName: () => ({}),
-  get: () => ({
-    take: (max: number, intervalMs: number, now: number): RateDecision => ({ allowed: true, max, remaining: max - 1, intervalMs, retryAfterMs: 0, granted: 1, spendBy: now, countedUntil: now + intervalMs }),
-  }),
-} as unknown as Env["RATE_LIMITER"];
 
 /** ms per request of `one` run n times at `concurrency`. */
 async function timed(n: number, concurrency: number, one: () => Promise<void>): Promise<number> {
@@ -71,11 +61,7 @@ export async function concurrencyProbe(req: Request, env: Env, ctx: ExecutionCon
   const spec = (await req.json()) as Spec;
   const n = spec.n ?? 200;
   const rounds = spec.rounds ?? 3;
-  const target = new URL(spec.path, req.url);
-  const headers = new Headers({ authorization: req.headers.get("authorization") ?? "" });
-  const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-  if (body) headers.set("content-type", "application/json");
-  const make = () => new Request(target, { method: spec.method ?? "GET", headers, body }) as Parameters<typeof app.fetch>[0];
+  const make = requestMaker(req, spec);
   const counter = { calls: 0 };
   const withoutUsage: Env = { ...env };
   delete (withoutUsage as Partial<Env>).USAGE;

@@ -26,10 +26,10 @@ import { makeDb } from "../../src/db/client";
 import { messageId, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../src/queue/messages";
 import { commitAndAck, decideOrder, decodeBatch, planDeliveries, Settler } from "../../src/queue/sync-consumer";
 import { readPlanContext } from "../../src/services/ecomm/plan";
-import type { RateDecision } from "../../src/durable-objects/rate-limiter";
 import { CountingD1 } from "./counting-d1";
 import { fenceCost, parallelD1 } from "./probes";
 import { concurrencyProbe } from "./concurrency";
+import { instantLimiter, requestMaker, type RouteSpec } from "./app-requests";
 
 interface BenchEnv extends Env {
   /** A queue only the baseline sends to; this Worker consumes it by acking everything. */
@@ -131,14 +131,6 @@ async function profile(env: BenchEnv, url: URL): Promise<Response> {
   return Response.json(out);
 }
 
-/** A rate limiter namespace that always allows, answering in the isolate (no Durable Object call). */
-const instantLimiter = {
-  idFromName: () => ({}),
-  get: () => ({
-    take: (max: number, intervalMs: number, now: number): RateDecision => ({ allowed: true, max, remaining: max - 1, intervalMs, retryAfterMs: 0, granted: 1, spendBy: now, countedUntil: now + intervalMs }),
-  }),
-} as unknown as Env["RATE_LIMITER"];
-
 /**
  * A D1 stand-in that replays the answers of a recording run: the same statements get the same results
  * with no round trip, so what remains is the Worker's own CPU (router, zod, drizzle, presentation, JSON).
@@ -178,13 +170,9 @@ function replayD1(recorded: Map<string, unknown>, real: CountingD1): D1Database 
  * does not run meanwhile; the last set-up replaces the queue by a no-op too.
  */
 async function profileRequest(req: Request, env: BenchEnv, ctx: ExecutionContext): Promise<Response> {
-  const spec = (await req.json()) as { method?: string; path: string; body?: unknown; n?: number };
+  const spec = (await req.json()) as RouteSpec & { n?: number };
   const n = spec.n ?? 200;
-  const target = new URL(spec.path, req.url);
-  const headers = new Headers({ authorization: req.headers.get("authorization") ?? "" });
-  const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-  if (body) headers.set("content-type", "application/json");
-  const make = () => new Request(target, { method: spec.method ?? "GET", headers, body }) as Parameters<typeof app.fetch>[0];
+  const make = requestMaker(req, spec);
   const recorded = new Map<string, unknown>();
   const replay = replayD1(recorded, new CountingD1(d1Wire(env)));
   const noQueue = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
