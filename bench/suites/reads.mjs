@@ -15,6 +15,9 @@
  * /healthz. Each floor is reported as if it were a route of the production Worker: its own time per
  * request (floor minus the bench Worker's no-op, same run) added to /healthz's time per request.
  */
+import fs from "node:fs";
+import path from "node:path";
+import { BUILD_DIR } from "../lib/build.mjs";
 import { load } from "../lib/http.mjs";
 import { medianOf } from "../lib/stats.mjs";
 import { BRIDGE } from "../lib/seed.mjs";
@@ -49,12 +52,26 @@ export async function seedReads(ctx) {
   return { postId: post.json.id, contactId };
 }
 
+/** What the v3 search is measured with: 100 of the 120 seeded contacts match, the window counts them all. */
+export const SEARCH_BODY = { filterGroups: [{ filters: [{ propertyName: "company", operator: "EQ", value: "Bench Co" }] }], limit: 100 };
+
+/**
+ * The read routes, each with the floor it is held to (`floor`): a single-record read against one D1
+ * primary-key read, a list against its own query. `method`/`body` default to GET without a body.
+ */
 const routesOf = (seeded) => [
   { id: "healthz", name: "GET /healthz (no-op)", path: "/healthz", items: () => 0 },
-  { id: "contacts", name: "v1 contact list, count=100", path: "/contacts/v1/lists/all/contacts/all?count=100", items: (j) => j.contacts.length, target: 0.5 },
-  { id: "status", name: "sync status", path: `${BRIDGE}/sync/status/reads/PRODUCT/r-1`, items: () => 1 },
-  { id: "post", name: "blog post by id", path: `/content/api/v2/blog-posts/${seeded.postId}`, items: () => 1 },
+  { id: "contacts", name: "v1 contact list, count=100", path: "/contacts/v1/lists/all/contacts/all?count=100", items: (j) => j.contacts.length, target: 0.5, floor: "floor_page" },
+  { id: "status", name: "sync status", path: `${BRIDGE}/sync/status/reads/PRODUCT/r-1`, items: () => 1, floor: "floor_row" },
+  { id: "post", name: "blog post by id", path: `/content/api/v2/blog-posts/${seeded.postId}`, items: () => 1, floor: "floor_row" },
+  { id: "profile", name: "v1 contact profile by vid", path: `/contacts/v1/contact/vid/${seeded.contactId}/profile`, items: () => 1, floor: "floor_row" },
+  { id: "v3get", name: "CRM v3 contact by id", path: `/crm/v3/objects/contacts/${seeded.contactId}`, items: () => 1, floor: "floor_row" },
+  { id: "v3list", name: "CRM v3 contact list, limit=100", path: "/crm/v3/objects/contacts?limit=100", items: (j) => j.results.length, floor: "floor_page" },
+  { id: "v3search", name: "CRM v3 contact search, limit=100", method: "POST", path: "/crm/v3/objects/contacts/search", body: SEARCH_BODY, items: (j) => j.results.length, floor: "floor_search" },
 ];
+
+/** Targets of a route's rate against its floor's (service ÷ floor). */
+const FLOOR_TARGET = { 1: 0.9, 10: 0.8 };
 
 /**
  * `ctx.also` (issue 16 §4): other configurations whose routes take their turns in the same runs, each
@@ -66,6 +83,7 @@ export async function reads(ctx, seeded) {
   const floors = [
     { id: "floor_row", name: "floor: one D1 primary-key read, raw (bench Worker)", path: `/__bench/floor/d1-row?id=${seeded.contactId}`, client: bench },
     { id: "floor_page", name: "floor: the list's D1 query (101 rows), raw JSON (bench Worker)", path: `/__bench/floor/d1-page?portal=${tenant.portalId}`, client: bench },
+    { id: "floor_search", name: "floor: the search's D1 query (100 rows and a window count), raw JSON (bench Worker)", path: `/__bench/floor/d1-search?portal=${tenant.portalId}&company=Bench%20Co`, client: bench },
   ];
   const benchNoop = { id: "bench_noop", name: "bench Worker no-op", path: "/__bench/noop", client: bench };
   const routes = routesOf(seeded);
@@ -85,7 +103,7 @@ export async function reads(ctx, seeded) {
           http: r.client ?? http,
           concurrency,
           count,
-          make: () => ["GET", r.path, { token: r.token ?? tenant.oauth }],
+          make: () => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }],
           onProgress: (d, n) => status(`${r.name} ${d}/${n}`),
         });
         const okStatus = r.id === "healthz" || r.id === benchNoop.id ? 204 : 200; // floors answer 200 too
@@ -111,6 +129,7 @@ export async function reads(ctx, seeded) {
         });
       }
     }
+    const floorRps = {};
     for (const f of floors) {
       // Per run: the floor's own ms per request, put behind the production front by adding /healthz's.
       const asRoute = runs[f.id].map((run, i) => {
@@ -122,6 +141,7 @@ export async function reads(ctx, seeded) {
       const measuredRps = medianOf(runs[f.id], ["rps"]).rps;
       const noopRps = medianOf(runs[benchNoop.id], ["rps"]).rps;
       const base = medianOf(runs.healthz, ["rps", "p50", "p99"]);
+      floorRps[f.id] = { rps: v.rps, perRun: asRoute.map((x) => x.rps), name: f.name };
       out.push({
         id: `read_${f.id}_c${concurrency}`,
         figure: `Read: ${f.name}, c=${concurrency}`,
@@ -131,6 +151,23 @@ export async function reads(ctx, seeded) {
         runs: { service: runs[f.id], benchNoop: runs[benchNoop.id], baseline: runs.healthz },
       });
     }
+    // Each route against its own floor (main configuration): the median of the per-run quotients.
+    for (const r of routes.filter((x) => x.floor)) {
+      const f = floorRps[r.floor];
+      const service = runs[r.id];
+      const perRun = service.map((run, i) => run.rps / f.perRun[i]);
+      const ratio = medianOf(perRun.map((q) => ({ q })), ["q"]).q;
+      const target = FLOOR_TARGET[concurrency];
+      out.push({
+        id: `read_vsfloor_${r.id}_c${concurrency}`,
+        figure: `Read vs its floor: ${r.name}, c=${concurrency}`,
+        value: medianOf(service, ["rps", "p50", "p99"]),
+        baseline: { name: f.name.replace(/, raw( JSON)? \(bench Worker\)/, " as a route"), rps: f.rps },
+        ratio,
+        target: { ratio: target },
+        met: ratio >= target,
+      });
+    }
   }
 
   step("reads: D1 statements and rows read per request (counting pass through the bench Worker)");
@@ -138,7 +175,7 @@ export async function reads(ctx, seeded) {
   for (const r of routes) {
     let last;
     for (let i = 0; i < 3; i++) {
-      const res = await bench.json("GET", `/__bench/counted${r.path}`, { token: tenant.oauth });
+      const res = await bench.json(r.method ?? "GET", `/__bench/counted${r.path}`, { token: tenant.oauth, body: r.body });
       if (res.status !== 200) throw new Error(`counted ${r.path} -> ${res.status} ${res.text}`);
       last = res.json;
     }
@@ -149,7 +186,7 @@ export async function reads(ctx, seeded) {
     d1.push({
       id: `d1_${r.id}`,
       figure: `D1 per request: ${r.name}`,
-      route: r.path.replace(/\/\d+$/, "/{id}").replace(/r-1$/, "{externalObjectId}"),
+      route: `${r.method ?? "GET"} ${r.path.replace(/\/\d+(\/|$)/, "/{id}$1").replace(/r-1$/, "{externalObjectId}")}`,
       statements: c.statements,
       roundTrips: c.roundTrips,
       rowsRead: c.rowsRead,
@@ -160,5 +197,32 @@ export async function reads(ctx, seeded) {
       log: c.log,
     });
   }
-  return { throughput: out, d1 };
+  const concurrency = await concurrencyProbe(ctx, routes, seeded);
+  return { throughput: out, d1, concurrency };
+}
+
+/**
+ * What grows with concurrency (bench/worker/concurrency.ts): a few routes served inside the bench Worker
+ * at c=1 and c=10, with one per-request cost taken away at a time. Written to bench/.build/reads-concurrency.json
+ * and summarised on the progress output; not a figure of the table.
+ */
+async function concurrencyProbe(ctx, routes, seeded) {
+  const { bench, tenant, sizes } = ctx;
+  const out = {};
+  for (const r of routes.filter((x) => ["contacts", "status", "post", "v3get"].includes(x.id))) {
+    step(`reads: what grows with concurrency, ${r.name} (in-isolate, c=1 and c=10, set-ups in turns)`);
+    const res = await bench.json("POST", "/__bench/concurrency", {
+      token: tenant.oauth,
+      body: { method: r.method, path: r.path, body: r.body, n: Math.min(200, sizes.readsC1), rounds: Math.min(3, sizes.runs), floorId: seeded.contactId },
+    });
+    if (res.status !== 200) throw new Error(`concurrency probe ${r.path} -> ${res.status} ${res.text}`);
+    out[r.id] = res.json;
+    const line = Object.entries(res.json)
+      .filter(([, v]) => typeof v === "object")
+      .map(([k, v]) => `${k} ${v.msC1.toFixed(2)}→${v.msC10.toFixed(2)} ms (×${v.growth.toFixed(2)})${v.doCallsPer100C10 === undefined ? "" : ` DO calls/100 ${v.doCallsPer100C1}/${v.doCallsPer100C10}`}`)
+      .join("; ");
+    step(`  ${r.id}: ${line}`);
+  }
+  fs.writeFileSync(path.join(BUILD_DIR, "reads-concurrency.json"), `${JSON.stringify(out, null, 2)}\n`);
+  return out;
 }

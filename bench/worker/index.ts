@@ -13,6 +13,9 @@
  *   GET  /__bench/floor/d1-row      platform floor: one D1 primary-key read answered as JSON
  *   GET  /__bench/floor/d1-page     the contact list's own D1 query (101 rows) answered as raw JSON: no
  *                                   credential, rate limit, validation or presentation
+ *   GET  /__bench/floor/d1-search   the v3 search's own D1 query (filter, window count, 100 rows) as raw JSON
+ *   POST /__bench/concurrency       what grows with concurrency: one route at c=1 and c=10 under set-ups
+ *                                   that each take one per-request cost away (concurrency.ts)
  *   GET  /__bench/probe/*           probes of the sharded configuration (probes.ts)
  * Requests reach this Worker by its route, which Miniflare sends straight to it, past the static-assets
  * front the production Worker's requests go through; figure 3 therefore measures each floor's own cost
@@ -23,9 +26,10 @@ import { makeDb } from "../../src/db/client";
 import { messageId, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../src/queue/messages";
 import { commitAndAck, decideOrder, decodeBatch, planDeliveries, Settler } from "../../src/queue/sync-consumer";
 import { readPlanContext } from "../../src/services/ecomm/plan";
-import type { RateDecision } from "../../src/durable-objects/rate-limiter";
 import { CountingD1 } from "./counting-d1";
 import { fenceCost, parallelD1 } from "./probes";
+import { concurrencyProbe } from "./concurrency";
+import { instantLimiter, requestMaker, type RouteSpec } from "./app-requests";
 
 interface BenchEnv extends Env {
   /** A queue only the baseline sends to; this Worker consumes it by acking everything. */
@@ -127,14 +131,6 @@ async function profile(env: BenchEnv, url: URL): Promise<Response> {
   return Response.json(out);
 }
 
-/** A rate limiter namespace that always allows, answering in the isolate (no Durable Object call). */
-const instantLimiter = {
-  idFromName: () => ({}),
-  get: () => ({
-    take: (max: number, intervalMs: number, now: number): RateDecision => ({ allowed: true, max, remaining: max - 1, intervalMs, retryAfterMs: 0, granted: 1, spendBy: now, countedUntil: now + intervalMs }),
-  }),
-} as unknown as Env["RATE_LIMITER"];
-
 /**
  * A D1 stand-in that replays the answers of a recording run: the same statements get the same results
  * with no round trip, so what remains is the Worker's own CPU (router, zod, drizzle, presentation, JSON).
@@ -174,13 +170,9 @@ function replayD1(recorded: Map<string, unknown>, real: CountingD1): D1Database 
  * does not run meanwhile; the last set-up replaces the queue by a no-op too.
  */
 async function profileRequest(req: Request, env: BenchEnv, ctx: ExecutionContext): Promise<Response> {
-  const spec = (await req.json()) as { method?: string; path: string; body?: unknown; n?: number };
+  const spec = (await req.json()) as RouteSpec & { n?: number };
   const n = spec.n ?? 200;
-  const target = new URL(spec.path, req.url);
-  const headers = new Headers({ authorization: req.headers.get("authorization") ?? "" });
-  const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
-  if (body) headers.set("content-type", "application/json");
-  const make = () => new Request(target, { method: spec.method ?? "GET", headers, body }) as Parameters<typeof app.fetch>[0];
+  const make = requestMaker(req, spec);
   const recorded = new Map<string, unknown>();
   const replay = replayD1(recorded, new CountingD1(d1Wire(env)));
   const noQueue = { send: async () => {}, sendBatch: async () => {} } as unknown as Queue;
@@ -267,6 +259,16 @@ async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
 /** Floors for figure 3: what a route that does nothing but its D1 read costs in this Miniflare. */
 async function floor(env: BenchEnv, url: URL): Promise<Response> {
   const portal = Number(url.searchParams.get("portal"));
+  if (url.pathname.endsWith("/d1-search")) {
+    // What POST /crm/v3/objects/contacts/search compiles the reads suite's body to (src/services/crm/search.ts).
+    const { results } = await env.DB.prepare(
+      `SELECT c.*, count(*) over () AS total FROM crm_objects c WHERE c.portal_id = ? AND c.object_type = 'contacts' AND c.archived = 0
+        AND (lower(json_extract(c.properties, '$."company"')) = ?) ORDER BY c.id ASC LIMIT 100 OFFSET 0`,
+    )
+      .bind(portal, url.searchParams.get("company")?.toLowerCase() ?? "")
+      .all();
+    return Response.json(results);
+  }
   if (url.pathname.endsWith("/d1-row")) {
     const row = await env.DB.prepare("SELECT * FROM crm_objects WHERE id = ?").bind(Number(url.searchParams.get("id"))).first();
     return Response.json(row);
@@ -292,6 +294,7 @@ export default {
     if (url.pathname === "/__bench/profile") return profile(env, url);
     if (url.pathname === "/__bench/profile-consumer") return profileConsumer(env, url);
     if (url.pathname === "/__bench/profile-request" && req.method === "POST") return profileRequest(req, env, ctx);
+    if (url.pathname === "/__bench/concurrency" && req.method === "POST") return concurrencyProbe(req, env, ctx);
     if (url.pathname.startsWith("/__bench/counted/")) return counted(req, env, ctx, url);
     return new Response("not a bench route", { status: 404 });
   },

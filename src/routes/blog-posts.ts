@@ -57,8 +57,9 @@ export const blogPostRoutes = [
     params: s.idParams,
     responses: { 200: { description: "The post", schema: s.postResponse } },
     handler: async ({ db, principal, params, env, url }) => {
-      const portalId = portalOf(principal);
-      return json(await present(db, portalId, await posts.getPost(db, portalId, params.id), publicPagesBase(env, url)));
+      // One round trip: the post and what it references together (services/blog/posts.ts).
+      const { post, rel } = await posts.getPostWithRelations(db, portalOf(principal), params.id);
+      return json(presentPost(post, rel, publicPagesBase(env, url)));
     },
   }),
   route({

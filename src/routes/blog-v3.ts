@@ -80,8 +80,10 @@ export const blogPostV3Routes = [
     query: s.readQuery,
     responses: { 200: { description: "The post", schema: s.postV3Response } },
     handler: async ({ db, principal, params, query, url, env }) => {
-      const portalId = portalOf(principal);
-      return json(await presentOne(db, portalId, await v3.getPostV3(db, portalId, params.id, query.archived), publicPagesBase(env, url)));
+      // One round trip: the post and what it references together (services/blog/v3.ts).
+      const { post, rel } = await v3.getPostV3WithRelations(db, portalOf(principal), params.id, query.archived);
+      const origin = publicPagesBase(env, url);
+      return json(v3.presentPostV3(post, rel, postUrl(origin, post.portalId, post.slug)));
     },
   }),
   route({

@@ -18,6 +18,7 @@ import {
   deleteContact,
   findContacts,
   findOne,
+  findOneWithMerges,
   mergesOf,
   updateContact,
   type Keys,
@@ -37,11 +38,10 @@ const options = (q: { property?: string[]; propertyMode: string; showListMembers
   listMemberships: q.showListMemberships,
 });
 
-/** One contact's profile: two statements (the contact, then its merges). */
+/** One contact's profile: one statement (the contact joined to its merges). */
 async function profile(db: Db, portalId: number, keys: Keys, origin: string, opts: ProfileOptions) {
-  const row = await findOne(db, portalId, keys);
-  const merges = await mergesOf(db, portalId, [row.id]);
-  return json(presentProfile(row, merges.get(row.id) ?? [], origin, opts));
+  const { row, merges } = await findOneWithMerges(db, portalId, keys);
+  return json(presentProfile(row, merges, origin, opts));
 }
 
 /** Several contacts keyed by vid (unknown ones left out): two statements whatever the count. */

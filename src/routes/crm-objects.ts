@@ -6,6 +6,7 @@ import type { AuthRule } from "../lib/auth";
 import { portalOf, requireScopes } from "../lib/auth";
 import { badRequest, notFound } from "../lib/errors";
 import { json, noContent } from "../lib/http";
+import { isoTime } from "../lib/iso";
 import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
 import { associationTarget } from "../services/association-types";
@@ -21,16 +22,13 @@ const base = "/crm/v3/objects/:objectType";
 
 /** v3 shape: string id, ISO dates, and the system properties clients read. */
 export function present(row: crm.CrmRow, associations?: Partial<Record<ObjectType, number[]>>) {
+  const createdAt = isoTime(row.createdAt);
+  const updatedAt = isoTime(row.updatedAt);
   const out: Record<string, unknown> = {
     id: String(row.id),
-    properties: {
-      ...row.properties,
-      hs_object_id: String(row.id),
-      createdate: new Date(row.createdAt).toISOString(),
-      lastmodifieddate: new Date(row.updatedAt).toISOString(),
-    },
-    createdAt: new Date(row.createdAt).toISOString(),
-    updatedAt: new Date(row.updatedAt).toISOString(),
+    properties: { ...row.properties, hs_object_id: String(row.id), createdate: createdAt, lastmodifieddate: updatedAt },
+    createdAt,
+    updatedAt,
     archived: row.archived,
   };
   if (associations) {
@@ -82,18 +80,23 @@ export async function associationTargets(
   return [...unique.values()];
 }
 
-/** The record a path names: by id, or (contacts, `?idProperty=email`) by email; 404 when none is live. */
-async function recordOf(db: Db, portalId: number, type: ObjectType, key: string, idProperty: string | undefined): Promise<crm.CrmRow> {
-  const by = idPropertyOf(type, idProperty, "idProperty");
-  if (by === "email") {
-    const row = await crm.findContactByEmail(db, portalId, key);
-    if (!row) throw notFound("No contact has that email");
-    return row;
-  }
+/** The key a path names: an id, or (contacts, `?idProperty=email`) an email. */
+function recordKey(type: ObjectType, key: string, idProperty: string | undefined): crm.RecordKey {
+  if (idPropertyOf(type, idProperty, "idProperty") === "email") return { email: key };
   if (!/^\d{1,15}$/.test(key)) {
     throw badRequest("objectId: must be a numeric id (or set idProperty)", { errors: [{ message: "objectId: must be a numeric id", in: "path", context: { propertyName: ["objectId"] } }] });
   }
-  return crm.getObject(db, portalId, type, Number(key));
+  return { id: Number(key) };
+}
+
+const recordNotFound = (type: ObjectType, key: crm.RecordKey) => notFound("id" in key ? `${type} ${key.id} not found` : "No contact has that email");
+
+/** The record a path names; 404 when none is live. */
+async function recordOf(db: Db, portalId: number, type: ObjectType, key: string, idProperty: string | undefined): Promise<crm.CrmRow> {
+  const k = recordKey(type, key, idProperty);
+  const found = await crm.recordWithAssociations(db, portalId, type, k, undefined);
+  if (!found) throw recordNotFound(type, k);
+  return found.row;
 }
 
 export const crmObjectRoutes = [
@@ -130,11 +133,9 @@ export const crmObjectRoutes = [
     handler: async ({ db, principal, params, query, url }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
       const portalId = portalOf(principal);
-      const page = await crm.listObjects(db, portalId, params.objectType, query.limit, query.after ?? 0);
-      const assoc = query.associations
-        ? await crm.associationsOf(db, portalId, page.rows.map((r) => r.id), query.associations)
-        : undefined;
-      const results = page.rows.map((row) => present(row, assoc?.get(row.id)));
+      // One round trip: the page and its associations together (services/crm.ts).
+      const page = await crm.listObjectsWithAssociations(db, portalId, params.objectType, query.limit, query.after ?? 0, query.associations);
+      const results = page.rows.map((row) => present(row, page.associations?.get(row.id)));
       const last = page.rows.at(-1);
       const body: Record<string, unknown> = { results };
       if (page.hasMore && last) {
@@ -156,10 +157,11 @@ export const crmObjectRoutes = [
     responses: { 200: { description: "The record", schema: s.objectResponse } },
     handler: async ({ db, principal, params, query }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
-      const portalId = portalOf(principal);
-      const row = await recordOf(db, portalId, params.objectType, params.objectId, query.idProperty);
-      const assoc = query.associations ? await crm.associationsOf(db, portalId, [row.id], query.associations) : undefined;
-      return json(present(row, assoc?.get(row.id)));
+      // One round trip: the record and its associations together (services/crm.ts).
+      const key = recordKey(params.objectType, params.objectId, query.idProperty);
+      const found = await crm.recordWithAssociations(db, portalOf(principal), params.objectType, key, query.associations);
+      if (!found) throw recordNotFound(params.objectType, key);
+      return json(present(found.row, found.associations));
     },
   }),
   route({

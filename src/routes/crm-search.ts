@@ -3,24 +3,29 @@ import type { z } from "zod";
 import type { ObjectType } from "../db/tables/crm";
 import { portalOf, requireScopes } from "../lib/auth";
 import { json } from "../lib/http";
+import { isoTime } from "../lib/iso";
 import { route } from "../lib/route";
 import * as crm from "../services/crm";
 import { DEFAULT_PROPERTIES } from "../services/crm/properties";
 import { searchObjects, MAX_TOTAL, type SearchInput } from "../services/crm/search";
 import { typeParams } from "./crm-objects.schemas";
-import { present } from "./crm-objects";
 import type { searchResult } from "./crm-search.schemas";
 import { searchBody, searchResponse } from "./crm-search.schemas";
 
 /** The system properties every result carries, whatever `properties` asks for (as on the real service). */
 const ALWAYS = ["hs_object_id", "createdate", "lastmodifieddate"];
 
-/** A result with the asked properties only; one the record does not hold is null. */
+/**
+ * A result with the asked properties only (`names`, the system ones included); one the record does not
+ * hold is null. Only those are looked up: the record's other properties are never copied.
+ */
 function result(row: crm.CrmRow, names: string[]): z.input<typeof searchResult> {
-  const full = present(row) as Omit<z.input<typeof searchResult>, "properties"> & { properties: Record<string, string> };
-  const all: Record<string, string> = { ...full.properties, hs_lastmodifieddate: full.properties.lastmodifieddate! };
-  const properties = Object.fromEntries([...new Set([...names, ...ALWAYS])].map((n) => [n, all[n] ?? null]));
-  return { ...full, properties };
+  const createdAt = isoTime(row.createdAt);
+  const updatedAt = isoTime(row.updatedAt);
+  const system: Record<string, string> = { hs_object_id: String(row.id), createdate: createdAt, lastmodifieddate: updatedAt, hs_lastmodifieddate: updatedAt };
+  const properties: Record<string, string | null> = {};
+  for (const n of names) properties[n] = Object.hasOwn(system, n) ? system[n]! : Object.hasOwn(row.properties, n) ? row.properties[n]! : null;
+  return { id: String(row.id), properties, createdAt, updatedAt, archived: row.archived };
 }
 
 /** `"-prop"` is descending, `"prop"` ascending; the object form is taken as is. */
@@ -52,7 +57,7 @@ export const crmSearchRoutes = [
         limit: body.limit ?? 10,
         after,
       });
-      const names = body.properties?.length ? body.properties : DEFAULT_PROPERTIES[type];
+      const names = [...new Set([...(body.properties?.length ? body.properties : DEFAULT_PROPERTIES[type]), ...ALWAYS])];
       const out: z.input<typeof searchResponse> = { total, results: rows.map((r) => result(r, names)) };
       const next = after + rows.length;
       if (next < Math.min(total, MAX_TOTAL)) out.paging = { next: { after: String(next) } };

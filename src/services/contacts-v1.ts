@@ -4,7 +4,7 @@
  * up to 1,000 per batch as one atomic write, deleting them, and the recent lists. Every function takes the
  * request's `db` handle and scopes every statement by portal id. Statement counts: docs/contacts.md.
  */
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { idCounter, newId } from "../db/id-ranges";
 import { contactMerges, crmObjects } from "../db/tables/crm";
@@ -66,16 +66,15 @@ interface RawRow extends RawCrmRow {
 
 
 /**
- * Every live contact named by the keys, in ONE statement whatever their number: a vid resolves through
- * `merged_into` to its survivor, an email through the live contacts' email index and the merged-away
- * emails of `contact_merges`, a utk through `timeline_utks`. Unknown keys are simply absent.
+ * The live contacts named by the keys, as rows (kind, key, target id): a vid resolves through `merged_into`
+ * to its survivor, an email through the live contacts' email index and the merged-away emails of
+ * `contact_merges`, a utk through `timeline_utks`. Unknown keys are simply absent.
  */
-export async function findContacts(db: Db, portalId: number, keys: Keys): Promise<Found[]> {
+function keyTargets(portalId: number, keys: Keys): SQL {
   const vids = JSON.stringify(keys.vids ?? []);
   const emails = JSON.stringify((keys.emails ?? []).map(lowerEmail));
   const utks = JSON.stringify(keys.utks ?? []);
-  const rows = await db.all<RawRow>(sql`
-    select k.kind, k.key, c.* from (
+  return sql`(
       select 'v' as kind, j.value as key, coalesce(o.merged_into, o.id) as target
         from json_each(${vids}) j cross join crm_objects o
         on o.id = j.value and o.portal_id = ${portalId} and o.object_type = 'contacts'
@@ -88,7 +87,12 @@ export async function findContacts(db: Db, portalId: number, keys: Keys): Promis
       union all
       select 'u', j.value, t.contact_id from json_each(${utks}) j cross join timeline_utks t
         on t.portal_id = ${portalId} and t.utk = j.value
-    ) k cross join crm_objects c on c.id = k.target and c.portal_id = ${portalId} and c.object_type = 'contacts' and c.archived = 0`);
+    ) k cross join crm_objects c on c.id = k.target and c.portal_id = ${portalId} and c.object_type = 'contacts' and c.archived = 0`;
+}
+
+/** Every live contact named by the keys, in ONE statement whatever their number (keyTargets). */
+export async function findContacts(db: Db, portalId: number, keys: Keys): Promise<Found[]> {
+  const rows = await db.all<RawRow>(sql`select k.kind, k.key, c.* from ${keyTargets(portalId, keys)}`);
   return rows.map((r) => ({ kind: r.kind, key: String(r.key), row: crmRowFromRaw(r) }));
 }
 
@@ -98,7 +102,7 @@ export async function findOne(db: Db, portalId: number, keys: Keys): Promise<Crm
   return found.row;
 }
 
-/** contact_merges columns as the all-contacts page returns them beside each contact (`m_` prefix). */
+/** contact_merges columns as a read returns them beside each contact (`m_` prefix). */
 interface RawPageRow extends RawCrmRow {
   m_merged_vid: number | null;
   m_merged_email: string | null;
@@ -110,23 +114,15 @@ interface RawPageRow extends RawCrmRow {
   m_merged_at: number;
 }
 
-/**
- * `GET /contacts/v1/lists/all/contacts/all`: a page of live contacts by vid (count + 1 rows, for `has-more`)
- * with the merges of each, in ONE statement: the page as a CTE (the crm_objects_list index, in id order, up
- * to its LIMIT), left-joined to contact_merges on its (portal_id, canonical_vid) index. The list used to be
- * the page and then mergesOf, two round trips; the join saves one, and the JSON list of ids mergesOf reads
- * (101 rows visited for none returned, issue 16's bench).
- */
-export async function allContactsPage(db: Db, portalId: number, count: number, after: number) {
-  const raw = await db.all<RawPageRow>(sql`with page as (
-      select id, portal_id, object_type, properties, email, guid, archived, merged_into, created_at, updated_at from crm_objects
-      where portal_id = ${portalId} and object_type = 'contacts' and archived = 0 and id > ${after}
-      order by id limit ${count + 1})
-    select p.*, m.merged_vid as m_merged_vid, m.merged_email as m_merged_email, m.merged_guid as m_merged_guid,
+/** The contacts of the CTE `page` (alias p) left-joined to their merges, oldest merge first. */
+const withMerges = sql`select p.*, m.merged_vid as m_merged_vid, m.merged_email as m_merged_email, m.merged_guid as m_merged_guid,
       m.merged_created_at as m_merged_created_at, m.survivor_email as m_survivor_email, m.first_name as m_first_name,
       m.properties_moved as m_properties_moved, m.merged_at as m_merged_at
     from page p left join contact_merges m on m.portal_id = p.portal_id and m.canonical_vid = p.id
-    order by p.id, m.merged_at, m.merged_vid`);
+    order by p.id, m.merged_at, m.merged_vid`;
+
+/** Rows of `withMerges` (one per contact and merge, in contact order) as contacts and their merges. */
+function contactsAndMerges(raw: RawPageRow[]) {
   const rows: CrmRow[] = [];
   const merges = new Map<number, MergeRow[]>();
   for (const r of raw) {
@@ -147,6 +143,35 @@ export async function allContactsPage(db: Db, portalId: number, count: number, a
     });
     merges.set(r.id, list);
   }
+  return { rows, merges };
+}
+
+/**
+ * One contact by its keys (the first found, as findOne) with its merges, in ONE statement: the profile
+ * reads used to be findOne then mergesOf, two round trips.
+ */
+export async function findOneWithMerges(db: Db, portalId: number, keys: Keys): Promise<{ row: CrmRow; merges: MergeRow[] }> {
+  const raw = await db.all<RawPageRow>(sql`with page as (select c.* from ${keyTargets(portalId, keys)} limit 1) ${withMerges}`);
+  const { rows, merges } = contactsAndMerges(raw);
+  const row = rows[0];
+  if (!row) throw contactNotFound();
+  return { row, merges: merges.get(row.id) ?? [] };
+}
+
+/**
+ * `GET /contacts/v1/lists/all/contacts/all`: a page of live contacts by vid (count + 1 rows, for `has-more`)
+ * with the merges of each, in ONE statement: the page as a CTE (the crm_objects_list index, in id order, up
+ * to its LIMIT), left-joined to contact_merges on its (portal_id, canonical_vid) index. The list used to be
+ * the page and then mergesOf, two round trips; the join saves one, and the JSON list of ids mergesOf reads
+ * (101 rows visited for none returned, issue 16's bench).
+ */
+export async function allContactsPage(db: Db, portalId: number, count: number, after: number) {
+  const raw = await db.all<RawPageRow>(sql`with page as (
+      select id, portal_id, object_type, properties, email, guid, archived, merged_into, created_at, updated_at from crm_objects
+      where portal_id = ${portalId} and object_type = 'contacts' and archived = 0 and id > ${after}
+      order by id limit ${count + 1})
+    ${withMerges}`);
+  const { rows, merges } = contactsAndMerges(raw);
   return { rows: rows.slice(0, count), hasMore: rows.length > count, merges };
 }
 

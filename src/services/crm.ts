@@ -2,11 +2,13 @@
  * @module CRM records (issue 2 §5): create, read, update, archive and list objects of one account, and
  * associate them. Every query is scoped by portalId; another account's id is simply not found.
  */
-import { and, asc, eq, gt, sql, type AnyColumn } from "drizzle-orm";
+import { and, eq, inArray, sql, type AnyColumn, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../db/client";
 import { newId } from "../db/id-ranges";
+import { alias } from "drizzle-orm/sqlite-core";
 import { crmAssociations, crmObjects, type ObjectType } from "../db/tables/crm";
+import { builderStatement } from "../lib/d1-raw";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
 import { webhookEventItems, type OutboxSource } from "./webhooks/events";
@@ -217,18 +219,6 @@ export async function archiveObject(db: Db, portalId: number, type: ObjectType, 
   await runWrites(db, portalId, [archiveStatement(db, portalId, row, now)], [], events);
 }
 
-/** One page in id order; fetches limit + 1 rows to know whether another page exists. */
-export async function listObjects(db: Db, portalId: number, type: ObjectType, limit: number, after: number) {
-  const rows = await db
-    .select()
-    .from(crmObjects)
-    .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, type), eq(crmObjects.archived, false), gt(crmObjects.id, after)))
-    .orderBy(asc(crmObjects.id))
-    .limit(limit + 1)
-    .all();
-  return { rows: rows.slice(0, limit), hasMore: rows.length > limit };
-}
-
 export async function findContactByEmail(db: Db, portalId: number, email: string) {
   return db
     .select()
@@ -266,22 +256,102 @@ export function dissociateStatements(db: Db, portalId: number, a: { type: Object
 export const inJson = (col: AnyColumn, values: readonly (string | number)[]) =>
   sql`${col} in (select value from json_each(${JSON.stringify(values)}))`;
 
-/** Associations of several records in one query, grouped per record and associated type. */
-export async function associationsOf(db: Db, portalId: number, ids: number[], types: ObjectType[]) {
-  const out = new Map<number, Partial<Record<ObjectType, number[]>>>(ids.map((id) => [id, {}]));
-  if (types.length === 0 || ids.length === 0) return out;
-  const rows = await db
+/**
+ * Whose associations to read: one record, a list of records, a subquery of ids, or the live contact with
+ * an email (joined, so the contact and its associations are read in the same statement).
+ */
+type FromIds = number | number[] | SQLWrapper | { email: string };
+
+const source = alias(crmObjects, "source");
+
+/**
+ * The associations of the records `from` names to live records of `types`. Unordered: groupAssociations
+ * sorts each record's list, which spares D1 a sort of every row (rows it would count as read).
+ */
+function associationsQuery(db: Db, portalId: number, from: FromIds, types: ObjectType[]) {
+  const byEmail = typeof from === "object" && "email" in from ? from.email : undefined;
+  const fromIds =
+    typeof from === "number" ? eq(crmAssociations.fromId, from) : Array.isArray(from) ? inJson(crmAssociations.fromId, from) : byEmail === undefined ? inArray(crmAssociations.fromId, from as SQLWrapper) : undefined;
+  const base = db
     .select({ fromId: crmAssociations.fromId, toType: crmAssociations.toType, toId: crmAssociations.toId })
     .from(crmAssociations)
-    .innerJoin(crmObjects, and(eq(crmObjects.id, crmAssociations.toId), eq(crmObjects.archived, false)))
-    .where(and(eq(crmAssociations.portalId, portalId), inJson(crmAssociations.fromId, ids), inJson(crmAssociations.toType, types)))
-    .orderBy(asc(crmAssociations.toId))
-    .all();
+    .innerJoin(crmObjects, and(eq(crmObjects.id, crmAssociations.toId), eq(crmObjects.archived, false)));
+  const joined =
+    byEmail === undefined
+      ? base
+      : base.innerJoin(source, and(eq(source.id, crmAssociations.fromId), eq(source.portalId, portalId), eq(source.objectType, "contacts"), eq(source.archived, false), eq(source.email, byEmail)));
+  // The types (at most the six object types) as bound values: a JSON list would be read as rows too.
+  return joined.where(and(eq(crmAssociations.portalId, portalId), fromIds, inArray(crmAssociations.toType, types)));
+}
+
+type AssociationRow = { fromId: number; toType: ObjectType; toId: number };
+
+/** Association rows grouped per record (every one of `ids` has an entry) and associated type, by target id. */
+function groupAssociations(ids: number[], rows: AssociationRow[]) {
+  const out = new Map<number, Partial<Record<ObjectType, number[]>>>(ids.map((id) => [id, {}]));
   for (const r of rows) {
     const group = out.get(r.fromId);
     if (group) (group[r.toType] ??= []).push(r.toId);
   }
+  for (const group of out.values()) for (const list of Object.values(group)) list.sort((x, y) => x - y);
   return out;
+}
+
+/** Associations of several records in one query, grouped per record and associated type. */
+export async function associationsOf(db: Db, portalId: number, ids: number[], types: ObjectType[]) {
+  if (types.length === 0 || ids.length === 0) return groupAssociations(ids, []);
+  return groupAssociations(ids, await associationsQuery(db, portalId, ids, types).all());
+}
+
+/** A live record by id, or a live contact by (lower-cased) email. */
+export type RecordKey = { id: number } | { email: string };
+
+// The hot reads' SQL, written once: drizzle rebuilds a select's SQL text on every call (src/db/raw-rows.ts).
+const RECORD_BY_ID = "select * from crm_objects where id = ?1 and portal_id = ?2 and object_type = ?3 and archived = 0";
+const CONTACT_BY_EMAIL = "select * from crm_objects where portal_id = ?1 and object_type = 'contacts' and archived = 0 and email = ?2";
+const PAGE = "select * from crm_objects where portal_id = ?1 and object_type = ?2 and archived = 0 and id > ?3 order by id limit ?4";
+
+interface RawAssociation {
+  from_id: number;
+  to_type: ObjectType;
+  to_id: number;
+}
+const associationFromRaw = (r: RawAssociation): AssociationRow => ({ fromId: r.from_id, toType: r.to_type, toId: r.to_id });
+
+/** The statements of a read and, when `types` names any, of its associations, in one D1 round trip. */
+async function withAssociations(db: Db, read: D1PreparedStatement, associations: (() => D1PreparedStatement) | null) {
+  if (!associations) return { rows: (await read.all<RawCrmRow>()).results.map(crmRowFromRaw), assoc: [] };
+  const [rows, assoc] = await db.$client.batch<unknown>([read, associations()]);
+  return { rows: (rows!.results as RawCrmRow[]).map(crmRowFromRaw), assoc: (assoc!.results as RawAssociation[]).map(associationFromRaw) };
+}
+
+/**
+ * A record and (when `types` names any) its associations in ONE round trip (one db.batch): by id the
+ * record's own id names its associations (another account's are not its portal's); by email they are
+ * joined to the contact with that email. Null when no live record matches: the 404 either way.
+ */
+export async function recordWithAssociations(db: Db, portalId: number, type: ObjectType, key: RecordKey, types: ObjectType[] | undefined) {
+  const email = "email" in key ? key.email.trim().toLowerCase() : undefined;
+  const read = email === undefined ? db.$client.prepare(RECORD_BY_ID).bind((key as { id: number }).id, portalId, type) : db.$client.prepare(CONTACT_BY_EMAIL).bind(portalId, email);
+  const from = email === undefined ? (key as { id: number }).id : { email };
+  const { rows, assoc } = await withAssociations(db, read, types?.length ? () => builderStatement(db, associationsQuery(db, portalId, from, types)) : null);
+  const row = rows[0];
+  if (!row) return null;
+  return { row, associations: types ? groupAssociations([row.id], assoc).get(row.id) : undefined };
+}
+
+/**
+ * One page in id order (limit + 1 rows, to know whether another page exists) and, when `types` names any,
+ * the page's associations, in ONE round trip: the associations through a subquery of the same page.
+ */
+export async function listObjectsWithAssociations(db: Db, portalId: number, type: ObjectType, limit: number, after: number, types: ObjectType[] | undefined) {
+  const read = db.$client.prepare(PAGE).bind(portalId, type, after, limit + 1);
+  // The page's ids as a subquery (the same conditions as PAGE), so the associations need not wait for it.
+  const pageIds = sql`(select id from crm_objects where portal_id = ${portalId} and object_type = ${type} and archived = 0 and id > ${after} order by id limit ${limit + 1})`;
+  const associations = types?.length ? () => builderStatement(db, associationsQuery(db, portalId, pageIds, types)) : null;
+  const { rows, assoc } = await withAssociations(db, read, associations);
+  const shown = rows.slice(0, limit);
+  return { rows: shown, hasMore: rows.length > limit, associations: types ? groupAssociations(shown.map((r) => r.id), assoc) : undefined };
 }
 
 export const countObjects = (db: Db, portalId: number, type: ObjectType) =>

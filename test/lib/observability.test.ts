@@ -112,7 +112,7 @@ describe("the statement meter", () => {
     makeDb(env.DB, other);
     await db.select().from(accounts).limit(1);
     expect(meter.statements).toBe(1);
-    await db.batch([db.select().from(accounts).limit(1), db.select().from(accounts).limit(2), db.query.accounts.findFirst()]);
+    await db.batch([db.select().from(accounts).limit(1), db.select().from(accounts).limit(2), db.select({ n: accounts.portalId }).from(accounts).limit(3)]);
     expect(meter.statements).toBe(4);
     await runRawBatch(db, [rawStatement(db, sql`select 1`), rawStatement(db, sql`select 2`)]);
     expect(meter.statements).toBe(6);

@@ -6,6 +6,7 @@
 import { and, asc, desc, eq, gt, gte, inArray, lt, lte, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { newId } from "../../db/id-ranges";
+import { rowReader } from "../../db/raw-rows";
 import { blogAuthors, blogPosts, blogs, blogTopics, type Keyword } from "../../db/tables/content";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { randomChars } from "../../lib/random";
@@ -29,6 +30,53 @@ export async function getPost(db: Db, portalId: number, id: number): Promise<Pos
   const row = await db.select().from(blogPosts).where(and(eq(blogPosts.id, id), eq(blogPosts.portalId, portalId))).get();
   if (!row) throw notFound(`Blog post ${id} not found`);
   return row;
+}
+
+const postRows = rowReader(blogPosts);
+const blogRows = rowReader(blogs);
+const authorRows = rowReader(blogAuthors);
+const topicRows = rowReader(blogTopics);
+
+/**
+ * The post by id and account, left-joined to its blog and author, with its topics as one JSON array (the
+ * blog and author as JSON objects too, so the post's columns keep their names). Built once: see raw-rows.ts.
+ */
+const POST_WITH_RELATIONS = `select p.*,
+  ${blogRows.jsonObject("b")} as rel_blog, ${authorRows.jsonObject("a")} as rel_author,
+  (select json_group_array(${topicRows.jsonObject("t")}) from blog_topics t
+    where t.portal_id = p.portal_id and t.id in (select value from json_each(p.topic_ids))) as rel_topics
+  from blog_posts p
+  left join blogs b on b.id = p.content_group_id and b.portal_id = p.portal_id
+  left join blog_authors a on a.id = p.blog_author_id and a.portal_id = p.portal_id
+  where p.id = ?1 and p.portal_id = ?2`;
+
+interface RawPostWithRelations extends Record<string, unknown> {
+  rel_blog: string;
+  rel_author: string;
+  rel_topics: string;
+}
+
+/**
+ * A post with its blog, author and topics in ONE statement. The single read by id used to be the post,
+ * then its relations: two round trips. A post that is not the account's has no row, and so no relations.
+ */
+export async function getPostWithRelations(db: Db, portalId: number, id: number): Promise<{ post: PostRow; rel: PostRelations }> {
+  const { results } = await db.$client.prepare(POST_WITH_RELATIONS).bind(id, portalId).all<RawPostWithRelations>();
+  const raw = results[0];
+  if (!raw) throw notFound(`Blog post ${id} not found`);
+  const post = postRows.fromRaw(raw);
+  // A left join without a match still builds an object, of nulls: its id says whether there was one.
+  const blog = blogRows.fromJson(JSON.parse(raw.rel_blog) as Record<string, unknown>);
+  const author = authorRows.fromJson(JSON.parse(raw.rel_author) as Record<string, unknown>);
+  const topics = (JSON.parse(raw.rel_topics) as Record<string, unknown>[]).map((t) => topicRows.fromJson(t));
+  return {
+    post,
+    rel: {
+      authors: new Map(author.id === null ? [] : [[author.id, author]]),
+      blogs: new Map(blog.id === null ? [] : [[blog.id, blog]]),
+      topics: new Map(topics.map((t) => [t.id, t])),
+    },
+  };
 }
 
 /** A post that may still change: deleted posts are read-only. */

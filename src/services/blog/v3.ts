@@ -112,6 +112,13 @@ export async function getPostV3(db: Db, portalId: number, id: number, archived =
   return row;
 }
 
+/** `getPostV3` and the post's relations in one round trip (posts.getPostWithRelations). */
+export async function getPostV3WithRelations(db: Db, portalId: number, id: number, archived = false) {
+  const found = await posts.getPostWithRelations(db, portalId, id);
+  if (found.post.deletedAt !== 0 && !archived) throw notFound(`Blog post ${id} not found`);
+  return found;
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Listing
 

@@ -3,7 +3,7 @@
  * object type (not stored) and an account's custom ones (`crm_properties`). Search accepts the names
  * defined here; record writes accept any name, defined or not (docs/crm-v3.md "Properties").
  */
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crmProperties, type ObjectType, type PropertyOption } from "../../db/tables/crm";
 import { badRequest, conflict, notFound } from "../../lib/errors";
@@ -139,9 +139,27 @@ export async function listProperties(db: Db, portalId: number, type: ObjectType)
   return [...BUILT_IN_DEFS.get(type)!.values(), ...rows.map(fromRow)];
 }
 
-/** Name → definition, for search's validation and typed comparisons. */
-export async function propertyMap(db: Db, portalId: number, type: ObjectType): Promise<Map<string, PropertyDef>> {
-  return new Map((await listProperties(db, portalId, type)).map((d) => [d.name, d]));
+/**
+ * The definitions of `names` (those that exist): built-in ones from memory, custom ones in one query, and
+ * no query at all when every name is built in (a custom property never shadows a built-in name).
+ */
+export async function definitionsOf(db: Db, portalId: number, type: ObjectType, names: string[]): Promise<Map<string, PropertyDef>> {
+  const builtIns = BUILT_IN_DEFS.get(type)!;
+  const out = new Map<string, PropertyDef>();
+  const others = new Set<string>();
+  for (const n of names) {
+    const def = builtIns.get(n);
+    if (def) out.set(n, def);
+    else others.add(n);
+  }
+  if (others.size === 0) return out;
+  const rows = await db
+    .select()
+    .from(crmProperties)
+    .where(and(eq(crmProperties.portalId, portalId), eq(crmProperties.objectType, type), sql`${crmProperties.name} in (select value from json_each(${JSON.stringify([...others])}))`))
+    .all();
+  for (const r of rows) out.set(r.name, fromRow(r));
+  return out;
 }
 
 export async function getProperty(db: Db, portalId: number, type: ObjectType, name: string): Promise<PropertyDef> {

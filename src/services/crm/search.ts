@@ -12,7 +12,7 @@ import { badRequest } from "../../lib/errors";
 import { crmRowFromRaw, type RawCrmRow } from "../contacts-v1";
 import { matchExpression, searchWords } from "../contact-search";
 import type { CrmRow } from "../crm";
-import { propertyMap, SEARCHABLE, type PropertyDef } from "./properties";
+import { definitionsOf, SEARCHABLE, type PropertyDef } from "./properties";
 
 export const OPERATORS = ["EQ", "NEQ", "LT", "LTE", "GT", "GTE", "BETWEEN", "IN", "NOT_IN", "HAS_PROPERTY", "NOT_HAS_PROPERTY", "CONTAINS_TOKEN", "NOT_CONTAINS_TOKEN"] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -155,7 +155,10 @@ interface Raw extends RawCrmRow {
  * in creation (id) order; without a sort, results come oldest first.
  */
 export async function searchObjects(db: Db, portalId: number, type: ObjectType, input: SearchInput): Promise<{ rows: CrmRow[]; total: number }> {
-  const props = await propertyMap(db, portalId, type);
+  // Only the properties the body names; none is read from D1 when all are built in (the common case), so
+  // the search is one round trip. A custom one costs a second, before the search can be compiled.
+  const named = [...input.filterGroups.flatMap((g) => g.filters.map((f) => f.propertyName)), ...(input.sort ? [input.sort.propertyName] : [])];
+  const props = await definitionsOf(db, portalId, type, named.filter((n) => !n.startsWith("associations.")));
   // A group without filters matches every record, as an empty AND does.
   const groups = input.filterGroups.map((g, i) =>
     g.filters.length ? sql`(${sql.join(g.filters.map((f, j) => condition(type, props, portalId, f, `filterGroups.${i}.filters.${j}`)), sql` and `)})` : sql`1`,

@@ -5,10 +5,10 @@
  */
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { ecommLinks, ecommPending, ecommSyncErrors, type EcommObjectType } from "../../db/tables/ecomm";
+import { rowReader } from "../../db/raw-rows";
+import { ecommSyncErrors, type EcommObjectType } from "../../db/tables/ecomm";
 import { notFound } from "../../lib/errors";
 import type { ErrorsQuery } from "../../routes/ecomm.schemas";
-import { requireStore } from "./stores";
 
 type ErrorRow = typeof ecommSyncErrors.$inferSelect;
 
@@ -24,34 +24,30 @@ export const presentError = (e: ErrorRow) => ({
   status: e.status,
 });
 
+// The status's SQL, written once: drizzle rebuilds a select's SQL text on every call (src/db/raw-rows.ts).
+const KEY = "portal_id = ?1 and store_id = ?2 and object_type = ?3 and external_id = ?4";
+const STATUS_READS = [
+  "select store_id from ecomm_stores where portal_id = ?1 and store_id = ?2",
+  `select service_id, processed_at from ecomm_links where ${KEY}`,
+  `select * from ecomm_sync_errors where ${KEY}`,
+  `select queued_at from ecomm_pending where ${KEY}`,
+] as const;
+const errorRows = rowReader(ecommSyncErrors);
+
+/**
+ * One round trip: the store check and the object's link, errors and pending entry in one db.batch (the
+ * store's absence is the 404 it was when checked first; its rows were not needed before the others).
+ */
 export async function syncStatus(db: Db, portalId: number, storeId: string, objectType: EcommObjectType, externalId: string) {
-  await requireStore(db, portalId, storeId);
-  const [links, errors, pending] = await db.batch([
-    db
-      .select({ serviceId: ecommLinks.serviceId, processedAt: ecommLinks.processedAt })
-      .from(ecommLinks)
-      .where(and(eq(ecommLinks.portalId, portalId), eq(ecommLinks.storeId, storeId), eq(ecommLinks.objectType, objectType), eq(ecommLinks.externalId, externalId))),
-    db
-      .select()
-      .from(ecommSyncErrors)
-      .where(
-        and(
-          eq(ecommSyncErrors.portalId, portalId),
-          eq(ecommSyncErrors.storeId, storeId),
-          eq(ecommSyncErrors.objectType, objectType),
-          eq(ecommSyncErrors.externalId, externalId),
-        ),
-      ),
-    db
-      .select({ queuedAt: ecommPending.queuedAt })
-      .from(ecommPending)
-      .where(
-        and(eq(ecommPending.portalId, portalId), eq(ecommPending.storeId, storeId), eq(ecommPending.objectType, objectType), eq(ecommPending.externalId, externalId)),
-      ),
-  ]);
-  const link = links[0];
+  const [store, links, errorRowsRaw, pending] = await db.$client.batch<Record<string, unknown>>(
+    STATUS_READS.map((q, i) => db.$client.prepare(q).bind(...(i === 0 ? [portalId, storeId] : [portalId, storeId, objectType, externalId]))),
+  ).then((answers) => answers.map((a) => a.results));
+  if (!store?.length) throw notFound(`Store ${storeId} not found`); // as requireStore (stores.ts) words it
+  const linkRow = links?.[0] as { service_id: number | null; processed_at: number | null } | undefined;
+  const link = linkRow && { serviceId: linkRow.service_id, processedAt: linkRow.processed_at };
+  const errors = (errorRowsRaw ?? []).map((r) => errorRows.fromRaw(r));
   // Queued and not processed yet: a status with nothing processed (enqueue.ts), not a 404.
-  if (!link && !errors.length && !pending.length) {
+  if (!link && !errors.length && !pending?.length) {
     throw notFound(`No sync status for ${objectType} ${externalId} in store ${storeId}: no sync message for it was accepted`);
   }
   return {

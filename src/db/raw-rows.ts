@@ -1,0 +1,33 @@
+/**
+ * @module Rows of hand-written SQL mapped as drizzle maps its own (column values through each column's
+ * `mapFromDriverValue`: booleans, JSON text). The hot reads (a post by id) keep their SQL text in a
+ * constant built once per isolate: drizzle rebuilds a select's SQL on every call, which for a join of three
+ * wide tables cost more Worker time than the D1 read itself.
+ */
+import { getTableColumns, type Table } from "drizzle-orm";
+
+export interface RowReader<T> {
+  /** `json_object('key', alias."column", …)`: one row of the table as a JSON object, by drizzle keys. */
+  jsonObject(alias: string): string;
+  /** A row `select alias.*` returned (snake_case column names) as the table's drizzle row. */
+  fromRaw(raw: Record<string, unknown>): T;
+  /** An object `jsonObject` built (drizzle keys) as the table's drizzle row. */
+  fromJson(json: Record<string, unknown>): T;
+}
+
+export function rowReader<TT extends Table>(table: TT): RowReader<TT["$inferSelect"]> {
+  const columns = Object.entries(getTableColumns(table));
+  const map = (get: (key: string, name: string) => unknown) => {
+    const out: Record<string, unknown> = {};
+    for (const [key, col] of columns) {
+      const v = get(key, col.name);
+      out[key] = v === null || v === undefined ? null : col.mapFromDriverValue(v);
+    }
+    return out as TT["$inferSelect"];
+  };
+  return {
+    jsonObject: (alias) => `json_object(${columns.map(([key, col]) => `'${key}', ${alias}."${col.name}"`).join(", ")})`,
+    fromRaw: (raw) => map((_, name) => raw[name]),
+    fromJson: (json) => map((key) => json[key]),
+  };
+}
