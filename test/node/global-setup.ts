@@ -3,6 +3,9 @@
  * 127.0.0.1 with a fresh local state directory migrated by `npm run migrate -- --local` (the control plane
  * and every shard, issue 16), the
  * test operator token, and loopback outbound allowed (the local integrator lives on 127.0.0.1).
+ * Wrangler logs at "warn": its banner, binding table and one line per request, and the Worker's own
+ * console.log lines (the structured request log), stay out of the test output; the Worker's warnings and
+ * errors, and wrangler's, still show.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -30,7 +33,7 @@ export default async function setup(project: TestProject) {
       WEBHOOK_RETRY_BASE_SECONDS: { type: "plain_text", value: "0" },
     },
     // testScheduled: GET /__scheduled runs the crons, as `npm run dev` allows (test/node/demo.test.ts).
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist, testScheduled: true },
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist, testScheduled: true, logLevel: "warn" },
   });
   await worker.ready;
   const url = (await worker.url).toString().replace(/\/$/, "");
