@@ -100,8 +100,8 @@ export default defineConfig({
     // console.log, which sees them before this filter.
     onConsoleLog: (log: string) => !log.startsWith('{"type":"'),
     // The reporter names each test slower than this. Against real D1, queues and Durable Objects most
-    // tests take a few hundred ms, more on a busy machine (vitest's 300 ms default named 650 tests of a
-    // passing run): only a test past 5 s is worth a line.
+    // tests take a few hundred ms, more on a busy machine (vitest's 300 ms default named 655 tests in one
+    // run of this project): only a test past 5 s is worth a line.
     slowTestThreshold: 5_000,
     // Sized for two cores: files spend much of their time waiting on workerd and wrangler, so three run at once.
     maxWorkers: 3,
