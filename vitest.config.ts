@@ -90,10 +90,19 @@ function workersProject(name: string, include: string[], exclude: string[], isol
 
 export default defineConfig({
   test: {
-    // The Worker's structured log lines (one per request, queue batch and cron run; issue 19 §3) are kept
-    // out of the test output: the fuzz suite alone sends tens of thousands of requests. Tests that check
-    // them spy on console.log, which sees them before this filter.
+    // A passing run prints its counts, not what the code under test logs: many tests cause the warnings
+    // and errors they check (a dead letter, a failed move, a refused queue batch, an injected fault), and
+    // the property-based suites print their seeds. Console output is kept with its test and printed only
+    // when that test (or its file) fails, so a failure still shows everything logged around it.
+    silent: "passed-only",
+    // Even then, the Worker's structured log lines (one per request, queue batch and cron run; issue 19 §3)
+    // are left out: the fuzz suite alone sends tens of thousands of requests. Tests that check them spy on
+    // console.log, which sees them before this filter.
     onConsoleLog: (log: string) => !log.startsWith('{"type":"'),
+    // The reporter names each test slower than this. Against real D1, queues and Durable Objects most
+    // tests take a few hundred ms, more on a busy machine (vitest's 300 ms default named 655 tests in one
+    // run of this project): only a test past 5 s is worth a line.
+    slowTestThreshold: 5_000,
     // Sized for two cores: files spend much of their time waiting on workerd and wrangler, so three run at once.
     maxWorkers: 3,
     projects: [

@@ -3,6 +3,9 @@
  * 127.0.0.1 with a fresh local state directory migrated by `npm run migrate -- --local` (the control plane
  * and every shard, issue 16), the
  * test operator token, and loopback outbound allowed (the local integrator lives on 127.0.0.1).
+ * Wrangler logs at "warn" (or at WRANGLER_LOG when set): its banner, binding table, one line per request and
+ * per queue batch, and the Worker's own console.log lines (the structured request log), stay out of the
+ * test output; the Worker's warnings and errors, and wrangler's, still show.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -21,7 +24,13 @@ export default async function setup(project: TestProject) {
     encoding: "utf8",
   });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
-  const worker = await unstable_startWorker({
+  // Wrangler's log level for the Worker below. `dev.logLevel` governs what wrangler logs while it runs; the
+  // log wrangler hands to Miniflare (its queue deliveries, asset rules) takes its level from WRANGLER_LOG
+  // when the Worker is created, so that is set for the start too. A WRANGLER_LOG of your own wins.
+  const ownLevel = process.env.WRANGLER_LOG;
+  const logLevel = (ownLevel ?? "warn") as "warn";
+  process.env.WRANGLER_LOG = logLevel;
+  const started = unstable_startWorker({
     config: "wrangler.toml",
     bindings: {
       ADMIN_TOKEN: { type: "secret_text", value: NODE_ADMIN_TOKEN },
@@ -30,7 +39,10 @@ export default async function setup(project: TestProject) {
       WEBHOOK_RETRY_BASE_SECONDS: { type: "plain_text", value: "0" },
     },
     // testScheduled: GET /__scheduled runs the crons, as `npm run dev` allows (test/node/demo.test.ts).
-    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist, testScheduled: true },
+    dev: { server: { hostname: "127.0.0.1", port: 0 }, inspector: false, persist, testScheduled: true, logLevel },
+  });
+  const worker = await started.finally(() => {
+    if (ownLevel === undefined) delete process.env.WRANGLER_LOG;
   });
   await worker.ready;
   const url = (await worker.url).toString().replace(/\/$/, "");
