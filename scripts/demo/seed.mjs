@@ -336,7 +336,7 @@ export async function refreshAccessToken(baseUrl, demo) {
 
 /**
  * Points the demo card at the integrator's current address (a run may use another port than the one
- * that seeded it). PUT merges (docs/cards.md).
+ * that seeded it). PUT merges (docs/reference/cards.md).
  * @param {string} baseUrl
  * @param {Demo} demo
  * @param {string} integratorUrl

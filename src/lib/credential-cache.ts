@@ -11,7 +11,7 @@
  *   - unknown, revoked and expired secrets are never cached: they always reach D1;
  *   - only credentials of active accounts are cached: suspending or deleting an account forgets this
  *     isolate's entries (immediate here, within the TTL elsewhere), and resuming one is immediate everywhere
- *     (docs/operator-lifecycle.md).
+ *     (docs/how-to/account-lifecycle.md).
  */
 import type { CredentialPrincipal as Cached } from "./principal";
 

@@ -76,7 +76,7 @@ describe("request examples of README.md and docs/, in order, against the demo", 
   it("finds the marked examples, in the README and in docs/", () => {
     const files = new Set(EXAMPLES.map((e) => e.where.split(":")[0]));
     expect(files).toContain("README.md");
-    expect(files).toContain("docs/ecommerce.md");
+    expect(files).toContain("docs/reference/ecommerce.md");
     expect(EXAMPLES.length).toBeGreaterThanOrEqual(6);
   });
 
