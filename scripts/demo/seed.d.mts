@@ -37,6 +37,8 @@ export interface SeedOptions {
   onSecret?: (secret: string) => void;
   now?: number;
   syncTimeoutMs?: number;
+  /** Requests per 10 s for the demo's tokens (default 110); the docs examples test raises it. */
+  rateLimit?: number;
 }
 
 export const DEMO_PASSWORD: string;
@@ -46,4 +48,5 @@ export function seedDemo(o: SeedOptions): Promise<Demo>;
 export function demoExists(baseUrl: string, demo: Demo): Promise<boolean>;
 export function refreshAccessToken(baseUrl: string, demo: Demo): Promise<Demo>;
 export function pointCardAt(baseUrl: string, demo: Demo, integratorUrl: string): Promise<void>;
+export function demoEnv(baseUrl: string, demo: Demo, adminToken: string): Record<string, string>;
 export function summary(baseUrl: string, demo: Demo, o: { adminToken: string; demoFile: string; logFile?: string; integratorUrl: string }): string;
