@@ -10,6 +10,8 @@ export interface Demo {
   privateAppToken: string;
   oauthAccessToken: string;
   oauthRefreshToken: string;
+  /** The demo user (card views and actions name the viewing user). */
+  userId: number;
   userEmail: string;
   userPassword: string;
   storeId: string;

@@ -290,6 +290,7 @@ export async function seedDemo(o) {
     privateAppToken: pat.token,
     oauthAccessToken: oauth,
     oauthRefreshToken: install.refresh_token,
+    userId: user.userId,
     userEmail: user.email,
     userPassword: DEMO_PASSWORD,
     storeId: STORE_ID,
@@ -366,6 +367,7 @@ export function demoEnv(baseUrl, demo, adminToken) {
     APP_ID: String(demo.appId),
     CLIENT_ID: demo.clientId,
     CLIENT_SECRET: demo.clientSecret,
+    USER_ID: String(demo.userId),
     USER_EMAIL: demo.userEmail,
     USER_PASSWORD: demo.userPassword,
   };
