@@ -120,13 +120,26 @@ export function runBash(script: string, env: Record<string, string>, timeoutMs =
   writeFileSync(join(dir, ".curlrc"), "max-time = 30\n");
   writeFileSync(join(dir, "examples.sh"), script);
   return new Promise((resolve, reject) => {
-    const child = spawn("bash", ["-euo", "pipefail", join(dir, "examples.sh")], { cwd: dir, env: { ...process.env, ...env, CURL_HOME: dir }, timeout: timeoutMs });
+    // Its own process group: whatever an example started in the background (a server) ends with it.
+    const child = spawn("bash", ["-euo", "pipefail", join(dir, "examples.sh")], { cwd: dir, env: { ...process.env, ...env, CURL_HOME: dir }, detached: true });
+    const group = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-(child.pid ?? 0), signal);
+      } catch {
+        // the group is gone already
+      }
+    };
+    const timer = setTimeout(() => group("SIGKILL"), timeoutMs);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
     child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      group("SIGKILL");
+      resolve({ code, stdout, stderr });
+    });
   });
 }
 
