@@ -5,7 +5,7 @@
  * spec 4.6: it answers the card's data fetch with the record's own orders (demoOrders: a STATUS and a
  * CURRENCY property, all three action types), runs the action hooks, serves the iframe pages that close the modal with DONE / CANCEL,
  * and serves the page a timeline event opens. Every data fetch and action hook must carry a valid v3
- * signature made with the app's client secret (docs/reference/cards.md, "Verifying the signature"); anything else
+ * signature made with the app's client secret (docs/how-to/verify-signatures.md); anything else
  * is answered 401, which the card shows as its error.
  */
 import { Buffer } from "node:buffer";
