@@ -114,12 +114,12 @@ async function demoAccount() {
   if (existsSync(DEMO_FILE)) {
     const saved = JSON.parse(readFileSync(DEMO_FILE, "utf8"));
     const exists = await demoExists(BASE, saved);
-    if (exists && saved.cardTypeId) {
+    if (exists && saved.cardTypeId && saved.userId) {
       secret = saved.clientSecret;
       await pointCardAt(BASE, saved, integrator.url);
       return saved;
     }
-    // A demo seeded before cards existed is still there: its user keeps demo@example.com, so the new demo
+    // A demo seeded before cards (or before its user id was kept) is still there: its user keeps demo@example.com, so the new demo
     // user gets an address of its own (sign-in is by email).
     olderDemo = exists;
   }

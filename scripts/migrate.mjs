@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Applies drizzle-kit's migrations (migrations/) to the control plane `DB` and to every shard binding
-// `SHARD_<n>` declared in wrangler.toml (issue 16, docs/scaling.md), then starts each database's id
+// `SHARD_<n>` declared in wrangler.toml (issue 16, docs/explanation/scaling.md), then starts each database's id
 // counters in its own range. Usage: npm run migrate -- --local [--persist-to DIR]   |   npm run migrate -- --remote
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -38,7 +38,7 @@ for (const binding of [control, ...shards]) {
   console.log(`\n== migrating ${binding} (${remote ? "remote" : "local"})`);
   run(["d1", "migrations", "apply", binding, ...where]);
   const n = binding === control ? 0 : Number(binding.slice("SHARD_".length));
-  if (binding !== control && !(n >= 1 && n <= 9999)) throw new Error(`${binding}: shard numbers run from 1 to 9999 (docs/scaling.md)`);
+  if (binding !== control && !(n >= 1 && n <= 9999)) throw new Error(`${binding}: shard numbers run from 1 to 9999 (docs/explanation/scaling.md)`);
   run(["d1", "execute", binding, ...where, "--command", seedSql(n * ID_RANGE)]);
 }
 console.log(`\nmigrated ${control} and ${shards.length} shard(s): ${shards.join(", ") || "none"}`);

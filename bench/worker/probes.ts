@@ -1,5 +1,5 @@
 /**
- * @module Probes of the sharded configuration (issue 16 §4, docs/scaling.md "Capacity model"):
+ * @module Probes of the sharded configuration (issue 16 §4, docs/explanation/scaling.md "Capacity model"):
  *   GET /__bench/probe/parallel-d1?k=4&spread=0|1   k heavy queries at once, on one shard or one per shard
  *   GET /__bench/probe/fence?rows=N                 the fence triggers' cost per written row
  */

@@ -5,7 +5,7 @@
  * spec 4.6: it answers the card's data fetch with the record's own orders (demoOrders: a STATUS and a
  * CURRENCY property, all three action types), runs the action hooks, serves the iframe pages that close the modal with DONE / CANCEL,
  * and serves the page a timeline event opens. Every data fetch and action hook must carry a valid v3
- * signature made with the app's client secret (docs/cards.md, "Verifying the signature"); anything else
+ * signature made with the app's client secret (docs/how-to/verify-signatures.md); anything else
  * is answered 401, which the card shows as its error.
  */
 import { Buffer } from "node:buffer";
@@ -16,7 +16,7 @@ import { createServer } from "node:http";
 export const CARD_FETCH_PATH = "/demo/cards/orders";
 export const ACTIONS_PATH = "/demo/actions";
 export const TIMELINE_PAGE_PATH = "/demo/timeline/webinar";
-/** Where the demo app's webhooks go (docs/webhooks.md): the integrator logs every delivery it receives. */
+/** Where the demo app's webhooks go (docs/reference/webhooks.md): the integrator logs every delivery it receives. */
 export const WEBHOOKS_PATH = "/demo/webhooks";
 
 /**
@@ -48,7 +48,7 @@ const V3_MAX_AGE_MS = 300_000;
 const KEEP = /%(3A|2F|3F|40|21|24|27|28|29|2A|2C|3B)/gi;
 
 /**
- * The v3 check of docs/cards.md: timestamp within 5 minutes, then a constant-time comparison of
+ * The v3 check of docs/reference/cards.md: timestamp within 5 minutes, then a constant-time comparison of
  * base64 HMAC-SHA256(secret, method + decoded URI + body + timestamp).
  * @param {{ secret: string, method: string, uri: string, body: string, headers: import("node:http").IncomingHttpHeaders, now?: number }} r
  * @returns {string | null} why the request is refused, or null when it verifies

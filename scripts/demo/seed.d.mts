@@ -10,6 +10,8 @@ export interface Demo {
   privateAppToken: string;
   oauthAccessToken: string;
   oauthRefreshToken: string;
+  /** The demo user (card views and actions name the viewing user). */
+  userId: number;
   userEmail: string;
   userPassword: string;
   storeId: string;
@@ -37,6 +39,8 @@ export interface SeedOptions {
   onSecret?: (secret: string) => void;
   now?: number;
   syncTimeoutMs?: number;
+  /** Requests per 10 s for the demo's tokens (default 110); the docs examples test raises it. */
+  rateLimit?: number;
 }
 
 export const DEMO_PASSWORD: string;
@@ -46,4 +50,5 @@ export function seedDemo(o: SeedOptions): Promise<Demo>;
 export function demoExists(baseUrl: string, demo: Demo): Promise<boolean>;
 export function refreshAccessToken(baseUrl: string, demo: Demo): Promise<Demo>;
 export function pointCardAt(baseUrl: string, demo: Demo, integratorUrl: string): Promise<void>;
+export function demoEnv(baseUrl: string, demo: Demo, adminToken: string): Record<string, string>;
 export function summary(baseUrl: string, demo: Demo, o: { adminToken: string; demoFile: string; logFile?: string; integratorUrl: string }): string;

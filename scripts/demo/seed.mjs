@@ -162,7 +162,7 @@ export async function seedDemo(o) {
   const admin = (/** @type {string} */ method, /** @type {string} */ path, /** @type {unknown} */ body) => call(baseUrl, method, path, adminToken, body);
 
   log("demo: account, app, install, private app and user (operator API)");
-  const account = await admin("POST", "/admin/v1/accounts", { name: "Demo account", addons: ["transactional-email"] });
+  const account = await admin("POST", "/admin/v1/accounts", { name: "Demo account", addons: ["transactional-email"], rateLimit: o.rateLimit });
   const portalId = account.portalId;
   const app = await admin("POST", "/admin/v1/apps", { name: "Demo shop app", redirectUris: [`${baseUrl}/oauth-callback`] });
   const pat = await admin("POST", `/admin/v1/accounts/${portalId}/private-apps`, { name: "Demo private app" });
@@ -290,6 +290,7 @@ export async function seedDemo(o) {
     privateAppToken: pat.token,
     oauthAccessToken: oauth,
     oauthRefreshToken: install.refresh_token,
+    userId: user.userId,
     userEmail: user.email,
     userPassword: DEMO_PASSWORD,
     storeId: STORE_ID,
@@ -336,7 +337,7 @@ export async function refreshAccessToken(baseUrl, demo) {
 
 /**
  * Points the demo card at the integrator's current address (a run may use another port than the one
- * that seeded it). PUT merges (docs/cards.md).
+ * that seeded it). PUT merges (docs/reference/cards.md).
  * @param {string} baseUrl
  * @param {Demo} demo
  * @param {string} integratorUrl
@@ -345,6 +346,31 @@ export async function pointCardAt(baseUrl, demo, integratorUrl) {
   const { baseUris, dataFetchUri } = cardDefinition(integratorUrl, demo.appId);
   await call(baseUrl, "PUT", `/extensions/sales-objects/v1/object-types/${demo.cardTypeId}`, demo.developerKey, { baseUris, dataFetchUri });
   await call(baseUrl, "PUT", `/webhooks/v3/${demo.appId}/settings`, demo.developerKey, webhookSettings(integratorUrl));
+}
+
+/**
+ * The shell variables the docs' examples use (README.md, docs/README.md), by name: `npm run dev` prints them
+ * as `export` lines, and test/node/docs-examples.test.ts runs the examples with exactly these set.
+ * @param {string} baseUrl
+ * @param {Demo} demo
+ * @param {string} adminToken
+ * @returns {Record<string, string>}
+ */
+export function demoEnv(baseUrl, demo, adminToken) {
+  return {
+    BASE: baseUrl,
+    PRIVATE_APP_TOKEN: demo.privateAppToken,
+    TOKEN: demo.oauthAccessToken,
+    DEVELOPER_KEY: demo.developerKey,
+    ADMIN_TOKEN: adminToken,
+    PORTAL_ID: String(demo.portalId),
+    APP_ID: String(demo.appId),
+    CLIENT_ID: demo.clientId,
+    CLIENT_SECRET: demo.clientSecret,
+    USER_ID: String(demo.userId),
+    USER_EMAIL: demo.userEmail,
+    USER_PASSWORD: demo.userPassword,
+  };
 }
 
 /**
@@ -368,21 +394,20 @@ Open (sign in as ${demo.userEmail} / ${demo.userPassword}):
   ${authorize}
       OAuth consent for the demo app; the redirect page shows the code and the curl to exchange it
 
-Credentials (all of them, with the client secret and refresh token, in ${o.demoFile}):
-  private app token  ${demo.privateAppToken}
-  OAuth access token ${demo.oauthAccessToken}  (30 minutes; refreshed on every start)
-  developer key      ${demo.developerKey}  (app ${demo.appId})
-  operator token     ${o.adminToken}
+Credentials: paste these lines into your shell; the examples of README.md and docs/ use them
+(the OAuth access token lasts 30 minutes and is fresh on every start; all of it is also in ${o.demoFile}):
+${Object.entries(demoEnv(baseUrl, demo, o.adminToken)).map(([k, v]) => `  export ${k}='${v}'`).join("\n")}
 
 App webhooks: the demo app is subscribed to contact changes, and the demo integrator logs each signed delivery
 to the log file below. Change a contact, then read the service's delivery log:
-  curl -s -X PATCH '${baseUrl}/crm/v3/objects/contacts/${demo.contactId}' -H 'Authorization: Bearer ${demo.privateAppToken}' \\
+  curl -fsS -X PATCH "$BASE/crm/v3/objects/contacts/${demo.contactId}" -H "Authorization: Bearer $PRIVATE_APP_TOKEN" \\
     -H 'Content-Type: application/json' -d '{"properties":{"city":"Paris"}}'
-  curl -s '${baseUrl}/webhooks/v3/${demo.appId}/deliveries?hapikey=${demo.developerKey}'
+  curl -fsS "$BASE/webhooks/v3/$APP_ID/deliveries?hapikey=$DEVELOPER_KEY"
 
 Try:
-  curl -s '${baseUrl}/contacts/v1/lists/all/contacts/all?count=10' -H 'Authorization: Bearer ${demo.privateAppToken}'
-  curl -s '${baseUrl}/cdn-cgi/local/scheduled'   # runs the crons: order ${demo.pendingDealId} becomes checkout_abandoned
+  curl -fsS "$BASE/contacts/v1/lists/all/contacts/all?count=10" -H "Authorization: Bearer $PRIVATE_APP_TOKEN"
+  curl -fsS "$BASE/cdn-cgi/local/scheduled"   # runs the crons: order ${demo.pendingDealId} becomes checkout_abandoned
+  Walkthroughs for every API: docs/README.md
 ${o.logFile ? `
 Logs (wrangler, requests, the demo integrator): ${o.logFile}. Stop with Ctrl-C.
 ` : ""}`;

@@ -1,5 +1,5 @@
 /**
- * @module Disjoint id ranges per database (issue 16; docs/scaling.md "Ids"). An account that moves keeps its
+ * @module Disjoint id ranges per database (issue 16; docs/explanation/scaling.md "Ids"). An account that moves keeps its
  * ids, so no two databases may ever hand out the same id. `SHARD_<n>` numbers from n × 10^11 + 1 (n ≤ 9999
  * keeps every id within 15 digits, the API's id limit); the control plane `DB` from 1.
  *

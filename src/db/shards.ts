@@ -1,5 +1,5 @@
 /**
- * @module The shard registry (issue 16 §1; docs/scaling.md). `DB` is the control plane; every D1 binding
+ * @module The shard registry (issue 16 §1; docs/explanation/scaling.md). `DB` is the control plane; every D1 binding
  * named `SHARD_<n>` is a shard, found by looking at `env` at runtime, so a deployment adds shards in
  * wrangler.toml alone. An account's `accounts.shard` names its shard; null is the control-plane database
  * itself (accounts from before sharding, until moved).

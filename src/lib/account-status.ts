@@ -1,5 +1,5 @@
 /**
- * @module What an account's lifecycle status means for its credentials (docs/operator-lifecycle.md):
+ * @module What an account's lifecycle status means for its credentials (docs/how-to/account-lifecycle.md):
  * pure policy, used by every place a credential of an account is accepted (bearer tokens, sessions,
  * web sign-in, the OAuth token endpoint).
  *   - active: accepted;

@@ -4,14 +4,14 @@
  * Every authenticated request used to start with a D1 read of its credential: in production that is a
  * round trip to the database's primary, often the slowest step of a read. A principal found in D1 is kept
  * here, keyed by the SHA-256 of the secret, for `CREDENTIAL_CACHE_SECONDS` (default 10; "0" turns the cache
- * off). What that means for callers, written down in the README's decisions:
+ * off). What that means for callers, written down in docs/explanation/design-decisions.md:
  *   - an access token's expiry is still exact: the entry carries `expiresAt` and is checked on each use;
  *   - a revocation (uninstall, refresh-token reuse) takes effect at once in the isolate that made it
  *     (`forgetCredentials`), and in other isolates within the TTL;
  *   - unknown, revoked and expired secrets are never cached: they always reach D1;
  *   - only credentials of active accounts are cached: suspending or deleting an account forgets this
  *     isolate's entries (immediate here, within the TTL elsewhere), and resuming one is immediate everywhere
- *     (docs/operator-lifecycle.md).
+ *     (docs/how-to/account-lifecycle.md).
  */
 import type { CredentialPrincipal as Cached } from "./principal";
 

@@ -9,7 +9,7 @@ export const FANOUT_CONCURRENCY = 6;
 
 /**
  * Every database that can hold account data: each shard, and the control plane itself (accounts placed
- * before sharding keep their data there until moved; see docs/scaling.md).
+ * before sharding keep their data there until moved; see docs/explanation/scaling.md).
  */
 export function accountDatabases(env: Env): string[] {
   return [...shardNames(env), CONTROL_SHARD];

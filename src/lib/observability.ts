@@ -1,6 +1,6 @@
 /**
  * @module Structured log lines for operators (issue 19 §3): one JSON object per line, written with
- * `console.log(JSON.stringify(...))` so Workers Logs indexes every field (README "Logs and metrics").
+ * `console.log(JSON.stringify(...))` so Workers Logs indexes every field (docs/reference/configuration.md, "Logs and metrics").
  * Lines are built only from the fields listed here: never a raw path or query (a path can hold a token,
  * a query a hapikey), never a header or body, so no credential can reach the log.
  *

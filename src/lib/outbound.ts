@@ -6,7 +6,7 @@
  * response size cap, and fresh headers so the caller's credentials are never forwarded.
  * Names are judged as written, never resolved: reserved and internal suffixes are refused, names of the
  * wildcard DNS services by the address they spell, and the public loopback names count as loopback. What
- * a name resolves to when the platform connects is the platform's to police (docs/reliability.md, SSRF).
+ * a name resolves to when the platform connects is the platform's to police (docs/explanation/reliability.md, SSRF).
  * `ALLOW_LOOPBACK_OUTBOUND=true` (local development and tests only) admits 127.0.0.0/8, ::1, localhost
  * and the loopback names.
  */

@@ -1,5 +1,5 @@
 /**
- * @module Where public blog pages are served (docs/public-pages.md). Each page carries its account's own
+ * @module Where public blog pages are served (docs/how-to/public-pages-host.md). Each page carries its account's own
  * head and footer HTML; on the host that also serves `/login` and `/oauth/authorize`, that is a phishing
  * surface even sandboxed. With the optional variable `PUBLIC_PAGES_ORIGIN` (an origin such as
  * `https://pages.example.com`, routed to this Worker):

@@ -15,7 +15,7 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B 
   exec: ExecutionContext;
   /**
    * The database of the caller's account: its shard for account credentials and sessions; the control
-   * plane for operator, developer-key and public routes (issue 16, docs/scaling.md).
+   * plane for operator, developer-key and public routes (issue 16, docs/explanation/scaling.md).
    */
   db: Db;
   /** The control plane (`DB`): accounts directory, apps, installs, credentials and app-level settings. */

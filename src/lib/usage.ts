@@ -1,7 +1,7 @@
 /**
  * @module Per-account usage metrics (issue 19 §3) in the Workers Analytics Engine dataset bound as `USAGE`:
  * one data point per request and one per synced message, indexed by portalId so an operator's SQL API
- * queries sample and filter by account (docs/operations.md lists the queries and this layout).
+ * queries sample and filter by account (docs/reference/operations.md lists the queries and this layout).
  *
  * request: index portalId ("none" without an account); blob1 "request", blob2 route template, blob3 method,
  *          blob4 credential kind, blob5 the database the request's account lives on (its shard, "DB" for the

@@ -191,7 +191,7 @@ interface ShardGroup {
 /**
  * The batch's messages by shard. Messages of an account that no longer exists, or is being deleted, are
  * acknowledged and logged: nobody can apply them, and retrying them would only fill the dead-letter queue
- * (docs/operator-lifecycle.md). A shard that cannot be opened backs off its own messages.
+ * (docs/how-to/account-lifecycle.md). A shard that cannot be opened backs off its own messages.
  */
 async function groupByShard(env: Env, control: Db, deliveries: Delivery[], s: Settler, meter?: StatementMeter): Promise<ShardGroup[]> {
   const shards = await shardsOfAccounts(control, deliveries.map((d) => d.body.portalId));

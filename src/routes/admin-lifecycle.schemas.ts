@@ -1,4 +1,4 @@
-/** @module zod schemas of the operator's account lifecycle (docs/operator-lifecycle.md: a contract, keep these shapes). */
+/** @module zod schemas of the operator's account lifecycle (docs/how-to/account-lifecycle.md: a contract, keep these shapes). */
 import { z } from "zod";
 import { deletionState, portalParams } from "./admin.schemas";
 

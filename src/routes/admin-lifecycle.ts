@@ -1,5 +1,5 @@
 /**
- * @module The operator's account lifecycle (docs/operator-lifecycle.md): suspend and resume, export,
+ * @module The operator's account lifecycle (docs/how-to/account-lifecycle.md): suspend and resume, export,
  * delete, and take back or renew credentials (private-app tokens, app secrets, users' sessions and
  * passwords). Authenticated by the ADMIN_TOKEN secret like the rest of `/admin/v1`.
  */

@@ -1,7 +1,7 @@
 /**
  * @module `GET /admin/v1/accounts/{portalId}/usage` (issue 19 §3): an account's usage from the service's own
  * data, for operators (ADMIN_TOKEN). Traffic figures (requests, errors, latency) are in Workers Analytics
- * Engine instead: docs/operations.md.
+ * Engine instead: docs/reference/operations.md.
  */
 import { z } from "zod";
 import type { AuthRule } from "../lib/auth";

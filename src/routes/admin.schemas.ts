@@ -93,7 +93,7 @@ export const shardList = z.object({
       ids: idReport
         .nullable()
         .optional()
-        .meta({ description: "With ?check=ids only: the id check of this database (docs/operations.md); null when the database could not be read" }),
+        .meta({ description: "With ?check=ids only: the id check of this database (docs/how-to/recover-ids-held-twice.md); null when the database could not be read" }),
     }),
   ),
   load: z

@@ -19,7 +19,7 @@ const base = "/crm/v3/extensions/cards-dev";
 /**
  * An example of the v3 card payload a data fetch may answer. Its action lists are empty on purpose:
  * @hubspot/api-client 14.0.1 cannot deserialize an action (its action types are unions without a
- * deserializer), so a sample with actions would make `getCardsSampleResponse()` throw (docs/cards.md).
+ * deserializer), so a sample with actions would make `getCardsSampleResponse()` throw (docs/reference/cards.md).
  */
 const SAMPLE = {
   responseVersion: "v3",

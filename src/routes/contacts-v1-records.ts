@@ -2,7 +2,7 @@
  * @module The legacy v1 single-contact routes (issue 18): read one or several contacts by vid, email or
  * utk, create, update, create-or-update (one or a batch of up to 1,000), delete and merge. They work on the
  * same `crm_objects` rows as CRM v3, the v1 list, timeline events and `/tracking/v1/identify`. Recorded
- * shapes and errors: reference §1.2 and the hubspot-ruby cassettes; decisions in docs/contacts.md.
+ * shapes and errors: reference §1.2 and the hubspot-ruby cassettes; decisions in docs/reference/contacts-v1.md.
  */
 import { portalOf, type AuthRule } from "../lib/auth";
 import { JSON_TYPE } from "../lib/errors";

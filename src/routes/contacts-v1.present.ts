@@ -1,6 +1,6 @@
 /**
  * @module How a contact looks in the legacy v1 API (spec 2.1; issue 18; shapes of the recorded
- * hubspot-ruby cassettes, docs/contacts.md "Shapes"): the list entry, the full profile, and the
+ * hubspot-ruby cassettes, docs/reference/contacts-v1.md "Shapes"): the list entry, the full profile, and the
  * `merged-vids` / `merge-audits` / `identity-profiles` a merge gives the survivor.
  */
 import type { CrmRow } from "../services/crm";
@@ -126,7 +126,7 @@ export interface ProfileOptions {
 
 /**
  * The full profile (issue 18). `versions` holds one entry, the current value at the record's last
- * modification: the store keeps no per-property history (docs/contacts.md "Decisions").
+ * modification: the store keeps no per-property history (docs/reference/contacts-v1.md "Decisions").
  */
 export function presentProfile(row: CrmRow, merges: MergeRow[], origin: string, opts: ProfileOptions) {
   const properties: Record<string, { value: string; versions?: ReturnType<typeof version>[] }> = {};

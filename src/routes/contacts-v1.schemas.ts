@@ -1,4 +1,4 @@
-/** @module zod schemas of the legacy v1 contacts API (spec 2.1, 4.1; issue 18; docs/contacts.md). */
+/** @module zod schemas of the legacy v1 contacts API (spec 2.1, 4.1; issue 18; docs/reference/contacts-v1.md). */
 import { z } from "zod";
 
 const vid = z.string().regex(/^\d{1,15}$/, "vid must be a contact vid").transform(Number);

@@ -1,7 +1,7 @@
 /**
  * @module The legacy v1 contact lists (spec 2.1, 4.1; reference §2; issue 18): all contacts by vid, the
  * recently updated and recently created contacts, and search. Each page is a bounded number of D1
- * statements whatever the count (docs/contacts.md "Statement counts"); the single-contact routes are in
+ * statements whatever the count (docs/explanation/contacts-v1-queries.md "Statement counts"); the single-contact routes are in
  * contacts-v1-records.ts.
  */
 import { json } from "../lib/http";

@@ -1,4 +1,4 @@
-/** @module zod schemas of `POST /crm/v3/objects/{objectType}/batch/*` (docs/crm-v3.md "Batch"). */
+/** @module zod schemas of `POST /crm/v3/objects/{objectType}/batch/*` (docs/reference/crm-v3.md "Batch"). */
 import { z } from "zod";
 import { createBody, objectResponse, propertiesInput } from "./crm-objects.schemas";
 

@@ -1,4 +1,4 @@
-/** @module zod schemas of `/crm/v3/properties/{objectType}` (docs/crm-v3.md "Properties"). */
+/** @module zod schemas of `/crm/v3/properties/{objectType}` (docs/reference/crm-v3.md "Properties"). */
 import { z } from "zod";
 import { FIELD_TYPES, PROPERTY_TYPES } from "../services/crm/properties";
 import { typeParams } from "./crm-objects.schemas";

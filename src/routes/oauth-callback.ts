@@ -1,5 +1,5 @@
 /**
- * @module A redirect page for trying OAuth by hand (issue 29 §2): register `<origin>/oauth-callback` as an
+ * @module A redirect page for trying OAuth by hand (issue 29 §2; docs/tutorials/oauth.md): register `<origin>/oauth-callback` as an
  * app's redirect URI, and after consent the browser lands here. The page shows the authorization code
  * (or the error) and the curl that exchanges it; it never exchanges anything itself, so the client secret
  * stays with whoever holds it. The demo app of `npm run dev` registers this page.
@@ -41,7 +41,8 @@ function body(origin: string, q: z.infer<typeof callbackQuery>): string {
 <p>The user consented. Your app exchanges this code for tokens within 10 minutes; it works once.</p>
 <p>code: <code>${escapeHtml(q.code)}</code></p>${state}
 <p>Exchange it with your app's client id and secret (for the demo app of <code>npm run dev</code>, they are
-<code>clientId</code> and <code>clientSecret</code> in <code>.wrangler/demo.json</code>):</p>
+<code>$CLIENT_ID</code> and <code>$CLIENT_SECRET</code> in the lines it prints, and <code>clientId</code> and
+<code>clientSecret</code> in <code>.wrangler/demo.json</code>; docs/tutorials/oauth.md walks through it):</p>
 <pre class="command">${escapeHtml(exchangeCommand(origin, q.code))}</pre>
 <p>The answer holds an <code>access_token</code> (30 minutes) and a <code>refresh_token</code>; see <a href="/docs">the API reference</a>.</p>`;
 }

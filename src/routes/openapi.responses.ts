@@ -11,7 +11,7 @@ import type { RouteDef } from "../lib/route";
 
 const CATEGORIES = Object.keys(CATEGORY_STATUS) as [Category, ...Category[]];
 
-/** `src/lib/errors.ts` errorResponse: the body of every error the API answers (README "Errors"). */
+/** `src/lib/errors.ts` errorResponse: the body of every error the API answers (docs/reference/endpoints.md, "Errors"). */
 export const errorEnvelope = z
   .object({
     status: z.string().meta({ description: '"error"; OAuth token errors carry the legacy status code (BAD_AUTH_CODE, ...)' }),
@@ -42,7 +42,7 @@ export const errorEnvelope = z
   })
   .meta({ id: "Error", description: "The API's one error envelope" });
 
-/** RFC 6749 §5.2 fields beside the envelope, as the real service answers token errors (README "Errors"). */
+/** RFC 6749 §5.2 fields beside the envelope, as the real service answers token errors (docs/reference/endpoints.md, "Errors"). */
 export const oauthErrorEnvelope = errorEnvelope
   .extend({
     error: z.enum(["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"]),

@@ -83,7 +83,7 @@ export const sessionRoutes = [
       // Stays counted. A 401 carries a challenge (RFC 9110 §15.5.2, issue 17 §2); a browser ignores Bearer.
       if (!user) return html(loginPage(next, "Wrong email or password."), 401, { ...headers, "www-authenticate": bearerChallenge() });
       await giveBack(env, attempt.counted);
-      // A suspended account's users know their password but may not sign in (docs/operator-lifecycle.md).
+      // A suspended account's users know their password but may not sign in (docs/how-to/account-lifecycle.md).
       if (admission(user.status) === "suspended") throw suspendedError(user.portalId);
       const s = await startSession(db, user.userId, user.portalId, now);
       return new Response(null, {

@@ -25,7 +25,7 @@ export const userNameParams = z.object({
     .pipe(z.string().min(1).max(200)),
 });
 
-/** spec 2.14. `password` only at creation and reset; `passwordHash` is always null (docs/content.md). */
+/** spec 2.14. `password` only at creation and reset; `passwordHash` is always null (docs/reference/content.md). */
 export const tokenResponse = z.object({
   portalId: z.number(),
   userName: z.string(),

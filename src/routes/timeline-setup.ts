@@ -26,7 +26,7 @@ import * as s from "./timeline.schemas";
  * developer app id, so nothing ties it to the `{appId}` of the path.
  * Hardening over the legacy rules: deleting or replacing (PUT) a type that has events in other accounts
  * takes the developer key; one install's token can no longer wipe or rewrite every account's events
- * (types.requireOnlyOwnEvents, docs/timeline.md).
+ * (types.requireOnlyOwnEvents, docs/reference/timeline.md).
  */
 const setup: AuthRule = { kinds: ["developer", "oauth"], scopes: ["timeline"] };
 const tag = "Timeline setup";

@@ -12,7 +12,7 @@ export const TOKEN_TYPES = ["string", "number", "date", "enumeration"] as const;
 
 export const appParams = z.object({ appId: idParam });
 export const templateParams = appParams.extend({ eventTemplateId: idParam });
-/** v1's property name rule: a name with `.` would read as a path in the templates (docs/timeline.md). */
+/** v1's property name rule: a name with `.` would read as a path in the templates (docs/reference/timeline.md). */
 const tokenName = createPropertyBody.in.shape.name;
 export const tokenParams = templateParams.extend({ tokenName: z.string().max(100).pipe(tokenName) });
 
@@ -112,7 +112,7 @@ export const eventV3Body = z.object({
   email: email.optional(),
   objectId: z.string().regex(/^\d{1,15}$/, "objectId must be a numeric id").optional(),
   utk: z.string().min(1).max(256).optional(),
-  /** The domain of the utk cookie: accepted, not stored (docs/timeline.md). */
+  /** The domain of the utk cookie: accepted, not stored (docs/reference/timeline.md). */
   domain: z.string().max(255).optional(),
   timestamp: isoDate.optional(),
   tokens: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).default({}),

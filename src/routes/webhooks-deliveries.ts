@@ -1,5 +1,5 @@
 /**
- * @module The app's webhook delivery log `/webhooks/v3/{appId}/deliveries` (docs/webhooks.md "Delivery
+ * @module The app's webhook delivery log `/webhooks/v3/{appId}/deliveries` (docs/reference/webhooks.md "Delivery
  * log"), with the developer key: recent deliveries with their attempts, and re-sending an exhausted one.
  */
 import { requireOwnApp } from "../lib/auth";

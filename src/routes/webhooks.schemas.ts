@@ -1,4 +1,4 @@
-/** @module zod schemas of the app webhooks API `/webhooks/v3/{appId}` (docs/webhooks.md). */
+/** @module zod schemas of the app webhooks API `/webhooks/v3/{appId}` (docs/reference/webhooks.md). */
 import { z } from "zod";
 import { DELIVERY_STATUSES } from "../db/tables/webhooks";
 import { EVENT_TYPES, isPropertyChange } from "../services/webhooks/event-types";

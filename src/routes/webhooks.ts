@@ -1,5 +1,5 @@
 /**
- * @module App webhooks API `/webhooks/v3/{appId}` (docs/webhooks.md): settings and subscriptions, managed
+ * @module App webhooks API `/webhooks/v3/{appId}` (docs/reference/webhooks.md): settings and subscriptions, managed
  * with the app's developer key (`?hapikey=`, as the official client sends it, or Bearer). Another app's id
  * is not found (404), as for CRM card types.
  */

@@ -1,5 +1,5 @@
 /**
- * @module An operator's hold on an account's credentials (docs/operator-lifecycle.md): suspend and resume,
+ * @module An operator's hold on an account's credentials (docs/how-to/account-lifecycle.md): suspend and resume,
  * revoke or rotate a private app's token, rotate an app's client secret with a grace period, end a user's
  * sessions and set a user's password. Every change that takes a credential away forgets this isolate's
  * credential cache, so it takes effect at once here and within CREDENTIAL_CACHE_SECONDS elsewhere.

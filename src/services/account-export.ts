@@ -1,5 +1,5 @@
 /**
- * @module An account's data as NDJSON (docs/operator-lifecycle.md "Export"): a first line
+ * @module An account's data as NDJSON (docs/how-to/account-lifecycle.md "Export"): a first line
  * `{portalId, exportedAt, format}`, then one `{table, row}` line per row of every account table (the
  * move's list, src/services/moves/tables.ts) and of the account's control-plane rows. Values are as
  * stored (JSON columns as JSON text), so the rows can be inserted back as they are. Secret columns

@@ -2,7 +2,7 @@
  * @module Merging two contacts (issue 18, `POST /contacts/v1/contact/merge-vids/{vid}`): the secondary's
  * properties, identities, timeline events, visitor tokens and associations move to the primary in ONE
  * `db.batch`, and the secondary becomes an archived row whose `merged_into` names the survivor. Which
- * property values win, and what the two records then show: docs/contacts.md "Merge".
+ * property values win, and what the two records then show: docs/reference/contacts-v1.md "Merge".
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";

@@ -2,7 +2,7 @@
  * @module The legacy v1 contacts API's storage (issue 18): looking contacts up by vid, email and utk (a
  * merged-away vid or email resolves to the surviving contact), creating and updating them one at a time or
  * up to 1,000 per batch as one atomic write, deleting them, and the recent lists. Every function takes the
- * request's `db` handle and scopes every statement by portal id. Statement counts: docs/contacts.md.
+ * request's `db` handle and scopes every statement by portal id. Statement counts: docs/explanation/contacts-v1-queries.md.
  */
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";

@@ -1,5 +1,5 @@
 /**
- * @module The id check of `GET /admin/v1/shards?check=ids` (docs/operations.md "Ids held twice"): for every
+ * @module The id check of `GET /admin/v1/shards?check=ids` (docs/how-to/recover-ids-held-twice.md): for every
  * account database, the rows whose ids lie outside its own range (rows of accounts moved in, or ids handed
  * out outside the range by a version before the id counters), the ids another database holds too, and id
  * counters behind the largest id of their range. It reads every out-of-range row of every database once,

@@ -47,7 +47,7 @@ export function clientError(via: ClientAuth["via"], status: string, message: str
 
 /**
  * The current secret, or the one before the last rotation while its grace period lasts
- * (POST /admin/v1/apps/{appId}/rotate-secret; docs/operator-lifecycle.md).
+ * (POST /admin/v1/apps/{appId}/rotate-secret; docs/how-to/account-lifecycle.md).
  */
 async function authenticateClient(db: Db, client: ClientAuth, now: number) {
   const app = await appByClientId(db, client.clientId);

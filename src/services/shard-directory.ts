@@ -54,7 +54,7 @@ async function sizesOf(env: Env, names: string[]): Promise<(number | null)[]> {
 }
 
 /**
- * What an operator balances by (issue 16 §2, docs/scaling.md "Placement and balancing"): accounts and their
+ * What an operator balances by (issue 16 §2, docs/explanation/scaling.md "Placement and balancing"): accounts and their
  * share, each database's size and share of D1's 10 GB, and its query load of the last minutes from the usage
  * metrics (shard-load.ts), when the operator lets the Worker read them. Placement itself uses account counts only.
  * With `idCheck`, each database's id check too (id-check.ts).

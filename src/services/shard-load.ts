@@ -6,7 +6,7 @@
  * Engine SQL API query sums them per shard over the last LOAD_WINDOW_MINUTES.
  *
  * Reading the SQL API needs an API token with "Account Analytics: Read", which is the operator's choice
- * (docs/operations.md): `USAGE_SQL_TOKEN` (secret) and `USAGE_SQL_ACCOUNT_ID`, or `USAGE_SQL_URL` for
+ * (docs/reference/operations.md): `USAGE_SQL_TOKEN` (secret) and `USAGE_SQL_ACCOUNT_ID`, or `USAGE_SQL_URL` for
  * another endpoint. Without them, or when the API fails, the listing still answers, with `load` null and why.
  */
 import { z } from "zod";
@@ -68,7 +68,7 @@ export async function shardLoad(env: Env): Promise<LoadReport> {
     byShard,
   });
   const url = endpoint(cfg);
-  if (!url || !cfg.USAGE_SQL_TOKEN) return report(false, "not configured: set USAGE_SQL_TOKEN and USAGE_SQL_ACCOUNT_ID (docs/operations.md)");
+  if (!url || !cfg.USAGE_SQL_TOKEN) return report(false, "not configured: set USAGE_SQL_TOKEN and USAGE_SQL_ACCOUNT_ID (docs/reference/operations.md)");
   let text: string;
   try {
     const res = await fetch(url, {

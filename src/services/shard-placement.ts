@@ -1,5 +1,5 @@
 /**
- * @module Where new accounts go (issue 29 §4; docs/scaling.md "Placement"): the placement policy, and the
+ * @module Where new accounts go (issue 29 §4; docs/explanation/scaling.md "Placement"): the placement policy, and the
  * operator's control over it (closing a shard to new accounts, reopening it). Reads the control plane only.
  */
 import { count, eq } from "drizzle-orm";

@@ -38,7 +38,7 @@ describe("POST /contacts/v1/contact/merge-vids/{vid}", () => {
 
     const p = (await profileOf(t, primary)).json;
     expect(p["merged-vids"]).toEqual([secondary, primary]);
-    // The secondary was modified later, so its values win (docs/contacts.md "Merge"); the email stays the primary's.
+    // The secondary was modified later, so its values win (docs/reference/contacts-v1.md "Merge"); the email stays the primary's.
     expect([p.properties.email.value, p.properties.firstname.value, p.properties.company.value]).toEqual(["primary@example.com", "Wolverine", "X-Men"]);
     expect(p["identity-profiles"].map((i: { vid: number }) => i.vid)).toEqual([primary, secondary]);
     expect(p["identity-profiles"][0].identities).toContainEqual(expect.objectContaining({ type: "EMAIL", value: "secondary@example.com", "is-secondary": true }));
@@ -57,7 +57,7 @@ describe("POST /contacts/v1/contact/merge-vids/{vid}", () => {
     expect((await timeline(t, "contacts", primary)).json.results).toHaveLength(1);
     const v3 = await call("GET", `/crm/v3/objects/contacts/${primary}?associations=companies`, { token: t.pat });
     expect(JSON.stringify(v3.json.associations)).toContain(String(company));
-    // Merged-away contacts are gone from v3 and the v1 list (docs/contacts.md "Merge").
+    // Merged-away contacts are gone from v3 and the v1 list (docs/reference/contacts-v1.md "Merge").
     expect((await call("GET", `/crm/v3/objects/contacts/${secondary}`, { token: t.pat })).status).toBe(404);
     const list = await call("GET", "/contacts/v1/lists/all/contacts/all", { token: t.pat });
     expect(list.json.contacts.map((c: { vid: number }) => c.vid)).toEqual([primary]);

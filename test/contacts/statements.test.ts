@@ -1,7 +1,7 @@
 /**
  * Issue 18 qualities: every v1 contacts read takes the same small number of D1 statements whatever the
- * count (docs/contacts.md "Statement counts"), and no statement of them walks the account's rows: every
- * plan line is an index SEARCH, the JSON list, the FTS5 index, or a subquery (docs/contacts.md "Query plans").
+ * count (docs/explanation/contacts-v1-queries.md "Statement counts"), and no statement of them walks the account's rows: every
+ * plan line is an index SEARCH, the JSON list, the FTS5 index, or a subquery (docs/explanation/contacts-v1-queries.md "Query plans").
  */
 import { createExecutionContext, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -84,7 +84,7 @@ async function run(path: string, seen: Seen[], method = "GET", body?: unknown) {
   expect(res.status, `${path}: ${await res.clone().text()}`).toBeLessThan(300);
 }
 
-describe("statement counts (docs/contacts.md)", () => {
+describe("statement counts (docs/explanation/contacts-v1-queries.md)", () => {
   it("every read takes 2 statements (the all-contacts list and the profiles 1), for 1, 30 or 100 contacts", async () => {
     for (const n of [1, 30, 100]) {
       for (const [name, path] of reads(n)) {
@@ -105,13 +105,13 @@ describe("statement counts (docs/contacts.md)", () => {
   });
 });
 
-describe("query plans (docs/contacts.md)", () => {
+describe("query plans (docs/explanation/contacts-v1-queries.md)", () => {
   it("no statement of the reads or the batch write scans the account's rows", async () => {
     const seen: Seen[] = [];
     for (const [, path] of reads(30)) await run(path, seen);
     await run(`${V1}/batch`, seen, "POST", [{ email: "s1@example.com", properties: [] }, { email: "plan-new@example.com", properties: [] }]);
     expect(seen.length).toBeGreaterThan(10);
-    // The control plane's read of the account's webhook targets (docs/webhooks.md) walks its installs (a
+    // The control plane's read of the account's webhook targets (docs/reference/webhooks.md) walks its installs (a
     // handful of rows of the control plane, not the account's records).
     for (const s of seen.filter((x) => !x.sql.includes("webhook_settings"))) {
       const { results } = await env.DB.prepare(`explain query plan ${s.sql}`).bind(...s.params).all<{ detail: string }>();

@@ -118,7 +118,18 @@ describe("which settings govern a sync", () => {
     expect(await errorRow(origin, "PRODUCT", "p3")).toMatchObject({ type: "NO_SYNC_SETTINGS", details: "No ecommerce settings exist for this account." });
     await appSettings(t, { enabled: false });
     await deliver([qmsg(origin, "PRODUCT", { externalObjectId: "p2" })]);
-    expect(await errorRow(origin, "PRODUCT", "p2")).toMatchObject({ type: "SETTINGS_NOT_ENABLED", status: "OPEN" });
+    expect(await errorRow(origin, "PRODUCT", "p2")).toMatchObject({
+      type: "SETTINGS_NOT_ENABLED",
+      status: "OPEN",
+      details: `The ecommerce settings of app ${t.appId} (app-level) are not enabled; sync is paused.`,
+    });
+    // A private-app sync is governed by the account's settings, and the error says so.
+    await accountSettings(t, { enabled: false });
+    await deliver([qmsg({ ...origin, appId: null }, "PRODUCT", { externalObjectId: "p4" })]);
+    expect(await errorRow(origin, "PRODUCT", "p4")).toMatchObject({
+      type: "SETTINGS_NOT_ENABLED",
+      details: "The ecommerce settings of this account (account-level) are not enabled; sync is paused.",
+    });
   });
 
   it("an OAuth sync of an app without app-level settings uses the token's account's settings, like a private-app sync", async () => {

@@ -1,5 +1,5 @@
 /**
- * What one consumer batch costs D1 (docs/scaling.md "Rows read per synced message"): at most 10 rows read
+ * What one consumer batch costs D1 (docs/explanation/scaling.md "Rows read per synced message"): at most 10 rows read
  * per synced message, for new objects and for updates, contacts and products alike, in two round trips on
  * the account's database (the plan's read, the commit). Counted by the bench's counting client, which speaks
  * D1's wire protocol to the same local database, so every figure is D1's own `meta`.

@@ -1,5 +1,5 @@
 /**
- * The isolate's credential cache (src/lib/credential-cache.ts; README "Decisions"): what it keeps, for how
+ * The isolate's credential cache (src/lib/credential-cache.ts; docs/explanation/design-decisions.md): what it keeps, for how
  * long, and which changes reach a request at once. "Another isolate" is played by writing to D1 directly,
  * behind this isolate's back; time passes through the system clock the Worker reads.
  */

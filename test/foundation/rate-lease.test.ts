@@ -1,5 +1,5 @@
 /**
- * Rate-limit leases (src/lib/rate-lease.ts; README "Decisions"): what an isolate may spend without asking
+ * Rate-limit leases (src/lib/rate-lease.ts; docs/explanation/design-decisions.md): what an isolate may spend without asking
  * the RateLimiter object, and what that costs the caller. Each LeaseBook plays one isolate; the object is
  * the real Durable Object, and time is passed in explicitly.
  */

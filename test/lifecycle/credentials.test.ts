@@ -1,5 +1,5 @@
 /**
- * Taking back and renewing an account's credentials (docs/operator-lifecycle.md "Credentials"): deleting and
+ * Taking back and renewing an account's credentials (docs/how-to/account-lifecycle.md "Credentials"): deleting and
  * rotating a private app's token, rotating an app's client secret with a grace period for client
  * authentication while outbound signatures switch at once, deleting a user and setting a password.
  */

@@ -1,5 +1,5 @@
 /**
- * DELETE /admin/v1/accounts/{portalId} (docs/operator-lifecycle.md "Delete"): a 202, then a job like a move
+ * DELETE /admin/v1/accounts/{portalId} (docs/how-to/account-lifecycle.md "Delete"): a 202, then a job like a move
  * that GET shows as `deletion`; the account stops answering at once; afterwards no database holds a row of
  * it (checked physically over every table of every database), its tokens get 401, its public pages 404, its
  * queued messages are acknowledged and logged, and its portalId is never handed out again. A deletion that

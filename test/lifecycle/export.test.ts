@@ -1,5 +1,5 @@
 /**
- * GET /admin/v1/accounts/{portalId}/export (docs/operator-lifecycle.md "Export"): NDJSON, streamed page by
+ * GET /admin/v1/accounts/{portalId}/export (docs/how-to/account-lifecycle.md "Export"): NDJSON, streamed page by
  * page; a header line, then every row of every table of the move's list and the account's control-plane
  * rows, without secrets and without anything of another account. The round trip inserts the exported rows
  * into another database and finds every table of the move's list there as it is at home.

@@ -1,5 +1,5 @@
 /**
- * Suspending and resuming an account (docs/operator-lifecycle.md "Suspend"): while suspended every credential
+ * Suspending and resuming an account (docs/how-to/account-lifecycle.md "Suspend"): while suspended every credential
  * of the account (OAuth tokens and the token endpoint, private-app tokens, web sign-in and sessions) gets 403
  * in the one error format naming the suspension, and its SMTP credentials are refused; other accounts are
  * unaffected; sync messages accepted before are applied; resuming restores the very same credentials.

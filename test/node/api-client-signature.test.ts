@@ -7,7 +7,7 @@
  * first decodes %3A %2F %3F %40 %21 %24 %27 %28 %29 %2A %2C %3B. The Worker leaves those characters
  * unescaped in what it builds, so both agree — except where the URL serialiser itself must escape one on the
  * wire: `'` in a query becomes %27. Then the SDK passes only when the caller applies the documented decoding
- * to the URL first (docs/clients.md).
+ * to the URL first (docs/reference/clients.md).
  */
 import { Client, Signature } from "@hubspot/api-client";
 import { describe, expect, it } from "vitest";
@@ -85,7 +85,7 @@ describe("@hubspot/api-client 14.0.1: Signature.isValid on the Worker's outbound
   });
 
   it("verifies v2 and v3 of a POST action hook, whose JSON body is signed", async () => {
-    // The card offers the hook; it is run as the view returned it, with its actionToken (docs/cards.md).
+    // The card offers the hook; it is run as the view returned it, with its actionToken (docs/reference/cards.md).
     const hook = (base: string) => ({ type: "ACTION_HOOK", httpMethod: "POST", uri: `${base}/refund`, label: "Refund", associatedObjectProperties: ["firstname"] });
     const { t, client, card, hookPath } = await cardSetup((base: string) => ({ results: [{ objectId: 8, title: "Order 8", actions: [hook(base)] }] }));
     const { contactId, view } = await viewContact(client, t, { email: "hook@example.com", firstname: "Hook" });
@@ -114,7 +114,7 @@ describe("@hubspot/api-client 14.0.1: Signature.isValid on the Worker's outbound
 
     const asReceived = sdkChecks(t, req!);
     expect(asReceived.v2).toBe(true);
-    // Known difference (docs/clients.md): the SDK hashes %27 where the documented algorithm hashes '.
+    // Known difference (docs/reference/clients.md): the SDK hashes %27 where the documented algorithm hashes '.
     expect(asReceived.v3).toBe(false);
     expect(sdkChecks(t, req!, decodeForV3(req!.url)).v3).toBe(true);
   });

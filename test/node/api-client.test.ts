@@ -321,12 +321,12 @@ describe("@hubspot/api-client 14.0.1: OAuth helpers", () => {
     expect(wrong.code).toBe(400);
     expect(wrong.body.message).toEqual(expect.any(String));
     expect(wrong.body.correlationId).toEqual(expect.any(String));
-    // The OAuth fields reach ApiException.body too (docs/clients.md once said they did not; issue 17 §1).
+    // The OAuth fields reach ApiException.body too (docs/reference/clients.md once said they did not; issue 17 §1).
     expect(wrong.body).toMatchObject({ status: "BAD_CLIENT_SECRET", error: "invalid_client", error_description: expect.any(String) });
   });
 });
 
-describe("@hubspot/api-client 14.0.1: what the Worker does not serve (docs/clients.md)", () => {
+describe("@hubspot/api-client 14.0.1: what the Worker does not serve (docs/reference/clients.md)", () => {
   it("getById/getPage: properties= does not narrow the answer; idProperty is email on contacts only (else 400)", async () => {
     const t = await tenant();
     const contacts = sdk(t).crm.contacts.basicApi;

@@ -184,7 +184,7 @@ export const CASES: Record<string, Case> = {
     errors: { 409: (f) => ({ token: adminToken(), params: { appId: f.t.appId }, json: { scopes: ["content"] } }) },
   },
 
-  // Account lifecycle (docs/operator-lifecycle.md). Each changing case works on fresh accounts, apps,
+  // Account lifecycle (docs/how-to/account-lifecycle.md). Each changing case works on fresh accounts, apps,
   // private apps and users, so the shared fixtures keep their credentials.
   "PATCH /admin/v1/accounts/{portalId}": {
     ok: async () => ({ token: adminToken(), params: { portalId: await freshAccount() }, json: { status: "suspended" } }),
@@ -360,7 +360,7 @@ export const CASES: Record<string, Case> = {
     ok: (f) => ({ token: f.t.pat, params: { ...crm(f), toObjectType: "companies", toObjectId: f.company } }),
   },
 
-  // CRM v3 search, batch, properties and associations v4 (docs/crm-v3.md).
+  // CRM v3 search, batch, properties and associations v4 (docs/reference/crm-v3.md).
   "POST /crm/v3/objects/{objectType}/search": {
     ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { filterGroups: [{ filters: [{ propertyName: "firstname", operator: "HAS_PROPERTY" }] }], limit: 1 } }),
   },

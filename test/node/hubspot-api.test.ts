@@ -5,7 +5,7 @@
  * The client has no base-URL option: it builds every URL on the constant `https://api.hubapi.com` and sends
  * it with the package-level `axios`. The test points it at the Worker the way an integrator testing against
  * a local server would, with an axios request interceptor that swaps the origin; the client's own paths,
- * query strings, headers and bodies go out as it builds them (docs/clients.md).
+ * query strings, headers and bodies go out as it builds them (docs/reference/clients.md).
  *
  * 2.17.2-beta.2 is pinned because 2.17.3, the newest on npm, was published without the `dist/bundle.min.js`
  * its `main` names, so `require("hubspot-api")` fails there whatever the server.

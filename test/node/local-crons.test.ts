@@ -1,5 +1,5 @@
 /**
- * The documented local cron trigger works (README "Running the crons locally"): the Worker started by the
+ * The documented local cron trigger works (README, "The demo"): the Worker started by the
  * `wrangler dev` command, with Workers static assets in front of it, answers the trigger wrangler prints,
  * `GET /cdn-cgi/local/scheduled`, with 200 and runs the crons; the older `/cdn-cgi/handler/scheduled` still
  * works too.

@@ -187,7 +187,7 @@ describe("passport-hubspot-oauth2 1.0.3: token exchange", () => {
     const back = await consent(t, location);
     expect(back.searchParams.get("state")).toBe("hs-1");
     // The exchange the strategy makes on its callback (its profile call then goes to a hard-coded host,
-    // api.hubapi.com, which the Worker cannot stand in for: docs/clients.md).
+    // api.hubapi.com, which the Worker cannot stand in for: docs/reference/clients.md).
     const tokens = await new Promise<{ access: string; refresh: string; results: Record<string, unknown> }>((ok, fail) =>
       strategy._oauth2.getOAuthAccessToken(back.searchParams.get("code")!, { grant_type: "authorization_code", redirect_uri: callbackURL }, (err, access, refresh, results) =>
         err ? fail(new Error(JSON.stringify(err))) : ok({ access, refresh, results }),

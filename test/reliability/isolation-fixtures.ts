@@ -161,7 +161,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "GET /crm/v3/objects/:objectType/:objectId/timeline": (w) => [{ path: `/crm/v3/objects/contacts/${w.ids.contact}/timeline` }],
   "GET /crm/v3/objects/:objectType/:objectId/cards": (w) => [
     { path: `/crm/v3/objects/contacts/${w.ids.contact}/cards?userId=${w.b.userId}` },
-    // A's user on B's record: userId must be a user of the caller's account (400, docs/cards.md).
+    // A's user on B's record: userId must be a user of the caller's account (400, docs/reference/cards.md).
     { path: `/crm/v3/objects/contacts/${w.ids.bContact}/cards?userId=${w.a.userId}`, status: 400 },
   ],
   "POST /crm/v3/objects/:objectType/:objectId/cards/:cardId/actions": (w) => [

@@ -101,7 +101,7 @@ describe("GET /admin/v1/shards?check=ids", () => {
 
     expect((await call("GET", "/admin/v1/shards?check=all", { token: ADMIN })).status).toBe(400);
 
-    // The recovery of docs/operations.md: the wrongly handed-out copy gets a new id of its own range.
+    // The recovery of docs/how-to/recover-ids-held-twice.md: the wrongly handed-out copy gets a new id of its own range.
     const renumber = [
       "update id_sequences set seq = seq + 1 where name = 'crm_objects'",
       ...[

@@ -1,5 +1,5 @@
 /**
- * The app webhooks management API `/webhooks/v3/{appId}` (docs/webhooks.md): settings and subscriptions
+ * The app webhooks management API `/webhooks/v3/{appId}` (docs/reference/webhooks.md): settings and subscriptions
  * with the developer key, exact statuses, the 207 of batch/update, 400s naming the field, the outbound
  * guard at PUT time, and isolation between apps.
  */

@@ -14,7 +14,7 @@ export interface Keyword {
   keyword_guid: string;
 }
 
-/** A blog (content group). Each account gets one default blog, created lazily (docs/content.md). */
+/** A blog (content group). Each account gets one default blog, created lazily (docs/reference/content.md). */
 export const blogs = sqliteTable(
   "blogs",
   {

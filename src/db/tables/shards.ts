@@ -1,5 +1,5 @@
 /**
- * @module Shard-side bookkeeping of account moves (issue 16 §2; docs/scaling.md "Fencing"). The table exists
+ * @module Shard-side bookkeeping of account moves (issue 16 §2; docs/explanation/scaling.md "Fencing"). The table exists
  * in every database (one schema everywhere) but only matters on a shard: a row fences the account there.
  * The triggers of migration 0005 (a drizzle-kit --custom migration) refuse every insert, update and delete
  * of the account's rows while it is fenced, so no isolate, however stale its directory entry, can write to
@@ -61,7 +61,7 @@ export const idSequences = sqliteTable("id_sequences", {
 });
 
 /**
- * Control plane: placement control (docs/scaling.md "Placement"). A shard an operator closed
+ * Control plane: placement control (docs/explanation/scaling.md "Placement"). A shard an operator closed
  * (`PATCH /admin/v1/shards/{name}` with `open: false`) gets no new accounts from the placement policy; a
  * shard without a row is open. Only the control plane's table is used; the shards have it empty.
  */

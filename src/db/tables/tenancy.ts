@@ -33,13 +33,13 @@ export const accounts = sqliteTable(
   rateLimit: integer("rate_limit"),
   createdAt: integer("created_at").notNull().default(now),
   /**
-   * The shard database holding the account's data: a `SHARD_<n>` binding (issue 16, docs/scaling.md).
+   * The shard database holding the account's data: a `SHARD_<n>` binding (issue 16, docs/explanation/scaling.md).
    * null = the control-plane database itself, where accounts created before sharding keep their data
    * until an operator moves them.
    */
   shard: text("shard"),
   /**
-   * The account's lifecycle (docs/operator-lifecycle.md): active; suspended (every credential of the
+   * The account's lifecycle (docs/how-to/account-lifecycle.md): active; suspended (every credential of the
    * account gets 403, data kept); deleting (a deletion job runs: credentials get 401, public pages 404).
    */
   status: text("status", { enum: ACCOUNT_STATUSES }).notNull().default("active"),

@@ -1,6 +1,6 @@
 /**
  * @module Timeline tables (spec 2.6–2.8, 4.3): event types and their properties belong to a developer app;
- * events and visitor-token ties belong to an account. docs/timeline.md shows an example of each stored row.
+ * events and visitor-token ties belong to an account. docs/explanation/storage.md shows an example of each stored row.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";

@@ -1,5 +1,5 @@
 /**
- * @module App webhooks (docs/webhooks.md). Settings, subscriptions and the delivery log belong to an app and
+ * @module App webhooks (docs/reference/webhooks.md). Settings, subscriptions and the delivery log belong to an app and
  * live in the control plane; the outbox belongs to an account and lives on its shard, so a change and its
  * pending events are written in one D1 batch there (nothing lost between a change and its event).
  */

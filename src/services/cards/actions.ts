@@ -69,7 +69,7 @@ async function refusalOf(v: Viewer, card: InstalledCard, action: PostedAction, a
   if (clash !== undefined) return { kind: "conflicting_query_parameter", name: clash };
   let verdict = await checkActionToken(await actionKey(card.clientSecret), actionBinding(v, card), action, action.actionToken, now);
   if (verdict === "invalid" && card.previousSecret !== null) {
-    // Offered before the app's secret was rotated, within the rotation's grace period (docs/operator-lifecycle.md).
+    // Offered before the app's secret was rotated, within the rotation's grace period (docs/how-to/account-lifecycle.md).
     verdict = await checkActionToken(await actionKey(card.previousSecret), actionBinding(v, card), action, action.actionToken, now);
   }
   switch (verdict) {

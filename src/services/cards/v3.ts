@@ -64,7 +64,7 @@ export function merged(row: cardTypes.CardTypeRow, patch: CardV3Patch): unknown 
 
 /**
  * The v3 card. Changes are not journaled, so the audit history is what the row knows: its creation and,
- * when it changed since, its last update (docs/cards.md).
+ * when it changed since, its last update (docs/reference/cards.md).
  */
 export function presentCard(row: cardTypes.CardTypeRow) {
   const entry = (actionType: "CREATE" | "UPDATE", changedAt: number) => ({ actionType, applicationId: row.appId, authSource: "APP" as const, changedAt, objectTypeId: row.id, initiatingUserId: 0 });

@@ -1,5 +1,5 @@
 /**
- * @module The direct path of a consumer batch's write (docs/scaling.md "Rows read per synced message"): the
+ * @module The direct path of a consumer batch's write (docs/explanation/scaling.md "Rows read per synced message"): the
  * two common effects, an object seen for the first time and an update of a linked record, written by key
  * and id with their values bound, so that D1 reads about one row per table an object touches, instead of
  * the JSON rows, joins and windows of the general statements (commit.ts), which handle everything else.

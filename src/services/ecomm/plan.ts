@@ -126,7 +126,9 @@ export async function planBatch(db: Db, ctx: PlanContext, msgs: SyncQueueMessage
       continue;
     }
     if (!settings.enabled) {
-      out.set(m.id, fail(m, { type: "SETTINGS_NOT_ENABLED", details: "The ecommerce settings are not enabled; sync is paused." }));
+      // Names the settings in force (the app's or the account's), so the error tells which ones to enable.
+      const whose = settings.ownerKind === "app" ? `app ${settings.ownerId} (app-level)` : "this account (account-level)";
+      out.set(m.id, fail(m, { type: "SETTINGS_NOT_ENABLED", details: `The ecommerce settings of ${whose} are not enabled; sync is paused.` }));
       continue;
     }
     if (m.message.action === "DELETE") {

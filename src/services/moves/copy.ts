@@ -1,5 +1,5 @@
 /**
- * @module The data steps of a move (issue 16 §2; docs/scaling.md "Moves"), on raw D1 bindings:
+ * @module The data steps of a move (issue 16 §2; docs/explanation/scaling.md "Moves"), on raw D1 bindings:
  * chunked copy, verification against the source, and chunked deletes. Every write runs in one batch that
  * unlocks the account's fence first and locks it again last (migrations/0008_fences.sql), so only the
  * mover's own statements pass a fence.

@@ -1,5 +1,5 @@
 /**
- * @module The steps of an account's deletion (docs/operator-lifecycle.md), run by the account's
+ * @module The steps of an account's deletion (docs/how-to/account-lifecycle.md), run by the account's
  * AccountMover Durable Object like a move, a bounded step per call, its progress kept in the object's
  * storage so an interrupted deletion resumes where it stopped:
  *

@@ -1,6 +1,6 @@
 /**
  * @module `POST /admin/v1/accounts/{portalId}/move` (issue 16 §2) and `DELETE /admin/v1/accounts/{portalId}`
- * (docs/operator-lifecycle.md): check the request, record the job in the control plane and hand it to the
+ * (docs/how-to/account-lifecycle.md): check the request, record the job in the control plane and hand it to the
  * account's AccountMover Durable Object, which runs it by itself.
  */
 import { eq } from "drizzle-orm";

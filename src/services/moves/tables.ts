@@ -7,7 +7,7 @@ export interface AccountTable {
   name: string;
   /** SQL condition selecting the account's rows, with one `?` for the portalId. */
   where: string;
-  /** Columns holding secrets (password and token hashes): never exported (docs/operator-lifecycle.md). */
+  /** Columns holding secrets (password and token hashes): never exported (docs/how-to/account-lifecycle.md). */
   secrets?: string[];
   /** Left out of the export altogether (short-lived sign-in state whose every column is a secret or a key to one). */
   notExported?: true;
@@ -46,7 +46,7 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("webhook_outbox"),
 ];
 
-/** Control-plane tables: they stay in DB and are never copied (docs/scaling.md lists both kinds). */
+/** Control-plane tables: they stay in DB and are never copied (docs/explanation/scaling.md lists both kinds). */
 export const CONTROL_TABLES = [
   "accounts",
   "apps",
@@ -79,7 +79,7 @@ export const ACCOUNT_CONTROL_TABLES: AccountTable[] = [
   { ...byPortal("sessions"), notExported: true },
   { ...byPortal("users"), secrets: ["password_hash"] },
   byPortal("private_apps"),
-  // The app's webhook delivery log (docs/webhooks.md) holds the account's events: a delivery made only of
+  // The app's webhook delivery log (docs/reference/webhooks.md) holds the account's events: a delivery made only of
   // them goes, its attempts first. The log belongs to the app's developer, so it is not exported.
   { name: "webhook_attempts", where: `delivery_id in (select d.id from webhook_deliveries d where ${ONLY_EVENTS_OF})`, notExported: true },
   { name: "webhook_deliveries", where: ONLY_EVENTS_OF, notExported: true },

@@ -157,7 +157,7 @@ export async function verifySmtpCredentials(env: Env, userName: string, password
           .get();
   const valid = await verifyPassword(password, row?.passwordHash ?? null);
   if (!row || !valid) return { ok: false };
-  // A suspended account sends no email (docs/operator-lifecycle.md); read only once the password is right.
+  // A suspended account sends no email (docs/how-to/account-lifecycle.md); read only once the password is right.
   const account = await controlDb(env).select({ status: accounts.status }).from(accounts).where(eq(accounts.portalId, row.portalId)).get();
   if (account?.status !== "active") return { ok: false };
   return { ok: true, portalId: row.portalId, userName: row.userName, emailCampaignId: row.emailCampaignId, createContact: row.createContact };

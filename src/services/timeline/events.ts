@@ -63,7 +63,7 @@ export function coerceValue(prop: Pick<PropertyRow, "propertyType" | "options">,
   }
 }
 
-/** Custom values of one event; keys that are not properties of its type are ignored (decision, docs/timeline.md). */
+/** Custom values of one event; keys that are not properties of its type are ignored (decision, docs/reference/timeline.md). */
 function readValues(input: EventInput, props: PropertyRow[], prefix: string, errors: ErrorDetail[]) {
   const values: Record<string, string> = {};
   const stamp: Record<string, string> = {};
@@ -331,7 +331,7 @@ function eventStatement(db: Db, portalId: number, ev: PlannedEvent, now: number,
     timestamp: hasTimestamp ? input.timestamp! : now,
     createdAt: now,
   });
-  // The v3 face keeps events immutable (docs/timeline.md): a repeated id never replaces the stored event.
+  // The v3 face keeps events immutable (docs/reference/timeline.md): a repeated id never replaces the stored event.
   if (!replace) return insert.onConflictDoNothing();
   return insert.onConflictDoUpdate({
     // spec 2.8: the event id is the idempotency key; the same id replaces the stored event. Without a new

@@ -132,7 +132,7 @@ export async function updateEventType(
 }
 
 /**
- * App-wide changes through one install (docs/timeline.md "Who may delete or replace an event type"):
+ * App-wide changes through one install (docs/reference/timeline.md "Who may delete or replace an event type"):
  * an install's OAuth token may delete or replace (PUT) an event type only while no OTHER account holds
  * events of it; beyond that the change reaches accounts the token does not belong to, so it takes the
  * app's developer key (403 otherwise). A hardening over the legacy rules, where any install's token could.

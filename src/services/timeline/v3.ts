@@ -11,7 +11,7 @@
  * | event `eventTemplateId`, `tokens{}`, ISO `timestamp` | `eventTypeId`, top-level values, epoch ms |
  * | iframe `headerLabel`, `url` | `iframeLabel`, `iframeUri` |
  *
- * Decision (docs/timeline.md): v3 events are immutable. A v3 create with the id of a stored event is a 409
+ * Decision (docs/reference/timeline.md): v3 events are immutable. A v3 create with the id of a stored event is a 409
  * and leaves the event as it was; the v1 PUT keeps replacing it (spec 2.8).
  */
 import { and, eq } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * @module The webhook queue's consumer (docs/webhooks.md "Delivery"): each message is one POST of up to 100
+ * @module The webhook queue's consumer (docs/reference/webhooks.md "Delivery"): each message is one POST of up to 100
  * events to the app's target URL, through the outbound guard (checked again here), signed, with a 5 s
  * timeout. A failure (connection error, timeout, blocked URL, any status outside 2xx) is retried by sending
  * the same events again with attempt + 1 after retryDelaySeconds, up to MAX_RETRIES; then the delivery is

@@ -1,5 +1,5 @@
 /**
- * @module The outbox drain (docs/webhooks.md "Nothing lost"): moves an account database's pending events to
+ * @module The outbox drain (docs/explanation/storage.md, "Nothing lost between a change and its event"): moves an account database's pending events to
  * the webhook queue, one message per app and up to 100 events. It runs right after a write that emitted
  * events (ctx.waitUntil) and on every cron tick, so an event whose drain crashed is sent by a later one.
  *   1. claim: one UPDATE … RETURNING marks the oldest pending rows (or rows whose claim is older than

@@ -1,5 +1,5 @@
 /**
- * @module The subscription types crm-edge emits (docs/webhooks.md): each CRM object type's creation,
+ * @module The subscription types crm-edge emits (docs/reference/webhooks.md): each CRM object type's creation,
  * deletion, propertyChange (one property per subscription, no wildcard) and merge.
  */
 import type { ObjectType } from "../../db/tables/crm";

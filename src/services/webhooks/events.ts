@@ -1,5 +1,5 @@
 /**
- * @module The outbox statements of a write (docs/webhooks.md "Nothing lost"). A write describes what it
+ * @module The outbox statements of a write (docs/explanation/storage.md, "Nothing lost between a change and its event"). A write describes what it
  * changed (`RecordChange`), and `webhookEventStatements` returns the statements that add the matching
  * events to `webhook_outbox`, for the caller to append to the SAME D1 batch as the change: both are
  * committed or neither is. No targets (no app with settings and an active subscription): no statement.

@@ -1,6 +1,6 @@
 /**
  * @module The webhook queue's message (versioned): one delivery, i.e. up to 100 events of one app, and the
- * attempt it is at. Retries send the same events again with `attempt` + 1 (docs/webhooks.md "Retries").
+ * attempt it is at. Retries send the same events again with `attempt` + 1 (docs/reference/webhooks.md "Retries").
  */
 import { z } from "zod";
 

@@ -1,5 +1,5 @@
 /**
- * @module Retry schedule of failed deliveries (docs/webhooks.md "Retries"): up to 10 retries, retry n
+ * @module Retry schedule of failed deliveries (docs/reference/webhooks.md "Retries"): up to 10 retries, retry n
  * waiting base × 2^(n−1) seconds with ±25 % jitter. The production base (84 s, wrangler.toml) spreads the
  * ten over about 24 hours (84 × 1023 s ≈ 23.9 h); tests and local development set it low.
  */

@@ -1,5 +1,5 @@
 /**
- * @module Webhook settings and subscriptions of an app (docs/webhooks.md), in the control plane. The target
+ * @module Webhook settings and subscriptions of an app (docs/reference/webhooks.md), in the control plane. The target
  * URL passes the outbound guard when it is stored (and again at each delivery).
  */
 import { and, asc, count, eq } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * @module Signature headers of a webhook POST (docs/webhooks.md "Signatures"), keyed with the app's client
+ * @module Signature headers of a webhook POST (docs/reference/webhooks.md "Signatures"), keyed with the app's client
  * secret: v3 (base64 HMAC-SHA256 of method + URL + body + timestamp, with the timestamp header) and,
  * beside it, the legacy v1 the real webhooks send (hex SHA-256 of secret + body).
  */

@@ -1,5 +1,5 @@
 /**
- * @module Webhook events of an ecommerce sync batch (docs/webhooks.md). The batch's effects are set-based SQL
+ * @module Webhook events of an ecommerce sync batch (docs/reference/webhooks.md). The batch's effects are set-based SQL
  * (services/ecomm/commit.ts), so its events are too: one row per (upserted object, matching subscription),
  * read through json_each by one INSERT … SELECT placed after the records are created and before they are
  * patched. There it sees the record's id (the link's service_id), whether this message created it (its

@@ -1,5 +1,5 @@
 /**
- * @module Per-app throttling of deliveries (docs/webhooks.md "Throttling"): a POST takes a lease row in
+ * @module Per-app throttling of deliveries (docs/reference/webhooks.md "Throttling"): a POST takes a lease row in
  * `webhook_inflight` only while the app has fewer than `maxConcurrentRequests` unexpired ones; D1 runs the
  * conditional insert atomically, so concurrent consumers never exceed the limit. A lease expires on its
  * own after LEASE_MS (longer than any POST: 5 s timeout), so a crashed consumer cannot hold a slot forever.
