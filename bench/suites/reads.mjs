@@ -19,7 +19,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { BUILD_DIR } from "../lib/build.mjs";
 import { load } from "../lib/http.mjs";
-import { medianOf } from "../lib/stats.mjs";
+import { aaBand, medianOf } from "../lib/stats.mjs";
 import { BRIDGE } from "../lib/seed.mjs";
 import { status, step } from "../lib/progress.mjs";
 
@@ -94,7 +94,9 @@ export async function reads(ctx, seeded) {
   const out = [];
   for (const concurrency of [1, 10]) {
     const count = concurrency === 1 ? sizes.readsC1 : sizes.readsC10;
-    const measured = [...all, ...floors.map((f) => ({ ...f, key: f.id })), { ...benchNoop, key: benchNoop.id }];
+    // The A/A control: /healthz a second time in each turn; its ratio to the first is noise alone.
+    const control = { id: "healthz_aa", name: "GET /healthz again (A/A control)", path: "/healthz", key: "healthz_aa" };
+    const measured = [...all, ...floors.map((f) => ({ ...f, key: f.id })), { ...benchNoop, key: benchNoop.id }, control];
     const runs = Object.fromEntries(measured.map((r) => [r.key, []]));
     for (let run = 1; run <= sizes.runs; run++) {
       step(`reads c=${concurrency} run ${run}/${sizes.runs}: ${count} requests per route${targets.length > 1 ? ` (${targets.map((t) => t.label || "main").join(", ")} taking turns)` : ""}`);
@@ -106,12 +108,13 @@ export async function reads(ctx, seeded) {
           make: () => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }],
           onProgress: (d, n) => status(`${r.name} ${d}/${n}`),
         });
-        const okStatus = r.id === "healthz" || r.id === benchNoop.id ? 204 : 200; // floors answer 200 too
+        const okStatus = r.id === "healthz" || r.id === control.id || r.id === benchNoop.id ? 204 : 200; // floors answer 200 too
         if (res.statuses[okStatus] !== count) ctx.fail(`reads ${r.key} c=${concurrency}: statuses ${JSON.stringify(res.statuses)}`);
         ctx.count5xx(res.serverErrors);
         runs[r.key].push(res);
       }
     }
+    const aa = aaBand(runs[control.id].map((x, i) => x.rps / runs.healthz[i].rps));
     for (const t of targets) {
       const baseRuns = runs[key(t, t.routes[0])];
       const base = medianOf(baseRuns, ["rps", "p50", "p99"]);
@@ -124,7 +127,7 @@ export async function reads(ctx, seeded) {
           value: v,
           baseline: { name: "GET /healthz", ...base },
           ratio,
-          ...(r.target ? { target: { ratio: r.target }, met: ratio >= r.target } : {}),
+          ...(r.target ? { target: { ratio: r.target }, met: ratio >= r.target, aa } : {}),
           runs: { service: runs[key(t, r)], baseline: baseRuns },
         });
       }
@@ -166,6 +169,7 @@ export async function reads(ctx, seeded) {
         ratio,
         target: { ratio: target },
         met: ratio >= target,
+        aa,
       });
     }
   }

@@ -241,14 +241,16 @@ export function commitPlan(effects: Effect[], now: number, webhooks?: Map<number
     : [];
   // Each part in order; `events` parts return the outbox rows they write.
   const parts: { queries: SQL[]; events?: true }[] = [
+    // General first: within a batch, link and record ids then follow planning's order more closely (a
+    // contact joined by its email, the common general case, is planned first).
+    { queries: [...each(linkRows, (j) => linkApplied(j, now)), ...each(errorRows, (j) => linkFailed(j, now)), ...creates] },
     { queries: direct.links },
-    // The new objects' events while the records' id block still ends at the counter (before general creates).
+    // The new objects' events while the records' id block still ends at the counter (nothing inserts records in between).
     { queries: freshEvents.reserve },
     { queries: freshEvents.inserts, events: true },
     // The updates' events between their links' move and their records' patch.
     { queries: updateEvents.reserve },
     { queries: updateEvents.inserts, events: true },
-    { queries: [...each(linkRows, (j) => linkApplied(j, now)), ...each(errorRows, (j) => linkFailed(j, now)), ...creates] },
     { queries: each(syncWebhookRows(general, webhooks), (j) => webhookEvents(j, now)), events: true },
     { queries: rest(direct, patchRows, replaceRows, assocRows, errorRows, applied, now) },
   ];
