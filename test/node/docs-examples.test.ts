@@ -10,11 +10,10 @@
 import { randomUUID } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
 import { startDemoIntegrator } from "../../scripts/demo/integrator.mjs";
 import { demoEnv, seedDemo, type Demo } from "../../scripts/demo/seed.mjs";
 import { blocksOf, docFiles, problemsOf, repositoryBlocks, runBash, scriptOf, type Block } from "./docs-examples";
-import { workerUrl } from "./helpers";
+import { startWranglerDev, type WranglerDev } from "./wrangler-dev";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FILES = repositoryBlocks(ROOT);
@@ -23,21 +22,26 @@ let demo: Demo;
 let secret: string | undefined;
 let integrator: { url: string; close: () => Promise<void> } | undefined;
 let env: Record<string, string>;
+let dev: WranglerDev | undefined;
 beforeAll(async () => {
+  // A Worker of their own, started by `wrangler dev` as `npm run dev` starts it: the examples run the crons,
+  // which would move other test files' demo deals on the shared Worker.
+  dev = await startWranglerDev();
   integrator = await startDemoIntegrator({ secret: () => secret });
   // The examples make a few hundred calls in a minute with the demo's tokens: above the default 110 per 10 s.
   demo = await seedDemo({
-    baseUrl: workerUrl(),
-    adminToken: inject("adminToken"),
+    baseUrl: dev.url,
+    adminToken: dev.adminToken,
     integratorUrl: integrator.url,
     userEmail: `docs-${randomUUID().slice(0, 8)}@example.com`,
     rateLimit: 100_000,
   });
   secret = demo.clientSecret;
-  env = demoEnv(workerUrl(), demo, inject("adminToken"));
-}, 120_000);
+  env = demoEnv(dev.url, demo, dev.adminToken);
+}, 180_000);
 afterAll(async () => {
   await integrator?.close();
+  await dev?.stop();
 });
 
 async function run(blocks: Block[]) {
