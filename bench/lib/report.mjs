@@ -159,7 +159,8 @@ export function ratiosSvg(results, meta) {
   bars.forEach((b, i) => {
     const y = top + i * rowH;
     // Red only for a missed target; a bar past 1.0 is good news and keeps its colour.
-    const color = b.met === false ? "#d9534f" : b.target !== undefined ? "#3c8d5a" : "#4a78b5";
+    // Amber: the ratio itself meets its target, but what decides (an interval's low end) does not.
+    const color = b.met === false ? (b.target !== undefined && b.ratio >= b.target ? "#e0a030" : "#d9534f") : b.target !== undefined ? "#3c8d5a" : "#4a78b5";
     parts.push(`<text x="${left - 8}" y="${y + 17}" text-anchor="end">${xml(b.label)}</text>`);
     parts.push(`<rect x="${left}" y="${y + 5}" width="${Math.max(1, Math.round((x(b.ratio) - left) * 10) / 10)}" height="${rowH - 12}" fill="${color}" rx="2"/>`);
     if (b.aa) {
@@ -177,7 +178,7 @@ export function ratiosSvg(results, meta) {
     parts.push(`<text x="${left + plot + 56}" y="${y + 17}" fill="#666">${xml(b.note)}</text>`);
   });
   parts.push(`<text x="16" y="${height - 26}" fill="#555">Black tick: target. Whiskers: the A/A band (two equal things measured against each other) applied to the ratio.</text>`);
-  parts.push(`<text x="16" y="${height - 10}" fill="#555">Red: target missed. Green: target met. Blue: no target (informative). Bars past 1.2 are cut, their value marked ▸.</text>`);
+  parts.push(`<text x="16" y="${height - 10}" fill="#555">Red: target missed. Amber: the ratio meets it, its interval does not. Green: met. Blue: no target. Bars past 1.2 are cut (▸).</text>`);
   parts.push("</svg>");
   return `${parts.join("\n")}\n`;
 }

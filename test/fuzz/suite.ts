@@ -148,7 +148,7 @@ export function fuzzRoutes(part: number, parts: number) {
           }
           const before = (last ??= await snapshot());
           const res = await send(new Request(`${BASE}${path}${qs ? `?${qs}` : ""}`, { method: route.method, headers, body: payload, redirect: "manual" }));
-          const text = await res.text();
+          const text = new TextDecoder().decode(await res.arrayBuffer());
           expect(res.status, `${route.method} ${path}?${qs} ${payload ?? ""} → ${text}`).toBeLessThan(500);
           if (res.status >= 400) {
             if ((res.headers.get("content-type") ?? "").includes("json")) {

@@ -36,7 +36,7 @@ export async function call(method: string, path: string, opts: CallOptions = {})
     headers["content-type"] ??= "application/json";
   }
   const res = await send(new Request(`${BASE}${path}`, { method, headers, body, redirect: "manual" }));
-  const text = await res.text();
+  const text = new TextDecoder().decode(await res.arrayBuffer()); // not .text(): workerd warns on every non-text body (the export is NDJSON)
   let json: unknown = undefined;
   if (text && (res.headers.get("content-type") ?? "").includes("json")) json = JSON.parse(text);
   return { status: res.status, headers: res.headers, text, json: json as any }; // eslint-disable-line @typescript-eslint/no-explicit-any -- tests read arbitrary shapes
