@@ -154,5 +154,8 @@ async function rewrite(input: string): Promise<string> {
   // Still there: the input ended inside a tag, comment or doctype. Gone with a dropped element's content
   // (an unclosed <script>): that content is removed up to the end, so nothing is left open.
   if (out.includes(marker)) throw new UnfinishedMarkup("input ends inside unfinished markup");
-  return out;
+  // A CDATA section the tokenizer passed through as foreign content (after a dropped <svg> whose end tag a
+  // CDATA section hid) is a comment to a browser parsing the page as HTML: escaped, it is text, and inside an
+  // attribute value `&lt;` reads as the same `<`.
+  return out.replace(/<!\[CDATA\[/gi, "&lt;![CDATA[");
 }

@@ -66,6 +66,9 @@ function check(el: Element, problems: string[]): void {
 
 /** Known mutation-XSS and parser-differential payloads (namespace confusion, raw-text elements, comments). */
 const PAYLOADS = [
+  // A CDATA section inside a dropped <svg> hides its end tag; what follows kept the tokenizer in foreign
+  // content, where a later CDATA section passed through, and a browser reads it as a comment (seed 343413866).
+  `<span id="x"><<svg><![CDATA[</svg><img src=x onerror=alert(1)>]]><noscript onload=alert(1)>"--><"</span></textarea><![CDATA[<img src=x onerror=alert(1)>]]>`,
   "<select><style>x</style></select>",
   "<select><template><style><img src=x onerror=alert(1)></style></template></select>",
   '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
