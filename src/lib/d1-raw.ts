@@ -37,6 +37,16 @@ export function rawBatchItem<T>(db: Db, query: SQL): Promise<T[]> {
   return { _prepare: () => prepared } as unknown as Promise<T[]>;
 }
 
+/** D1 binds at most this many values to one statement. */
+export const MAX_BOUND = 100;
+
+/** `items` in groups of at most `size` (bound lists within MAX_BOUND). */
+export function chunks<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
 /**
  * A number written into the SQL text instead of bound: D1 binds at most 100 values per statement, and the
  * multi-row statements of the sync bind only their strings. Only finite numbers, so nothing else can reach

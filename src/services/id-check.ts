@@ -9,7 +9,7 @@
 import { ID_RANGE, ID_TABLES, idBase, rangeOwner, type IdTable } from "../db/id-ranges";
 import { shardBinding } from "../db/shards";
 import { accountDatabases } from "../lib/fanout";
-import { MAX_BOUND } from "./moves/copy";
+import { MAX_BOUND } from "../lib/d1-raw";
 
 /** Ids read per statement. */
 const PAGE = 1_000;

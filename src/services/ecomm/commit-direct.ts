@@ -16,14 +16,12 @@
  * triggers skip their body for these rows (migrations, "cheaper triggers").
  */
 import { sql, type SQL } from "drizzle-orm";
-import { sqlNumber } from "../../lib/d1-raw";
+import { MAX_BOUND, sqlNumber } from "../../lib/d1-raw";
 import { CRM_TYPE } from "./model";
 import type { Effect } from "./plan";
 
 type Upsert = Extract<Effect, { kind: "upsert" }>;
 
-/** D1 binds at most 100 values per statement. */
-const MAX_BOUND = 99;
 
 export interface DirectSplit {
   /** Objects without a link: their link and record are inserted. */

@@ -9,7 +9,7 @@ import { idSequences } from "../../db/tables/shards";
 import { ecommLinks, ecommPipelineStages, ecommSettings, ecommStores } from "../../db/tables/ecomm";
 import type { SyncQueueMessage } from "../../queue/messages";
 import { inJson } from "../crm";
-import { rawBatchItem } from "../../lib/d1-raw";
+import { chunks, MAX_BOUND, rawBatchItem } from "../../lib/d1-raw";
 import { emailKey, keyOf, keyString, storeKey, targetsOf, type LinkKey } from "./keys";
 import { settingsKey, syncSettingsOwners, type SettingsRow } from "./settings";
 import { isValidEmail } from "./translate";
@@ -23,8 +23,8 @@ export interface LinkState {
   deleted: boolean;
 }
 
-/** Bound values per statement: D1 takes at most 100; three go to the (account, store, type) prefix. */
-const KEYS_PER_QUERY = 96;
+/** Bound values per statement, within D1's limit: a few go to the (account, store, type) prefix. */
+const KEYS_PER_QUERY = MAX_BOUND - 4;
 
 const linkColumns = {
   id: ecommLinks.id,
@@ -70,12 +70,6 @@ export async function readLinks(db: Db, keys: LinkKey[]): Promise<LinkRow[]> {
   const [first, ...rest] = linkQueries(db, keys);
   if (!first) return [];
   return (await db.batch([first, ...rest])).flat();
-}
-
-function chunks<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }
 
 /** The live contacts that own `emails` ([account, lower-cased email]): bound lists per account, like linkQueries. */

@@ -5,9 +5,9 @@
  * mover's own statements pass a fence.
  */
 import type { AccountTable } from "./tables";
+import { MAX_BOUND } from "../../lib/d1-raw";
 
 /** D1 binds at most 100 parameters per statement. */
-export const MAX_BOUND = 100;
 /** Rows read from the source per copy step; each step is one read and one batch on the target. */
 export const COPY_ROWS = 500;
 export const DELETE_ROWS = 500;

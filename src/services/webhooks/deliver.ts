@@ -27,12 +27,11 @@ const THROTTLED_DELAY_S = 1;
 
 interface AppTarget {
   targetUrl: string;
-  maxConcurrentRequests: number;
   clientSecret: string;
 }
 
 const targetStatement = (control: Db, appId: number) =>
-  rawStatement(control, sql`select w.target_url, w.max_concurrent_requests, a.client_secret
+  rawStatement(control, sql`select w.target_url, a.client_secret
     from webhook_settings w join apps a on a.app_id = w.app_id where w.app_id = ${appId}`);
 
 /** The events' accounts that still have the app installed. */
@@ -79,8 +78,8 @@ export async function deliver(m: WebhookQueueMessage, deps: DeliveryDeps): Promi
     installedStatement(control, m.appId, m.events),
     ...slotStatements(control, m.appId, leaseId, deps.now()),
   ]);
-  const row = (targets?.results as { target_url: string; max_concurrent_requests: number; client_secret: string }[])[0];
-  const target: AppTarget | null = row ? { targetUrl: row.target_url, maxConcurrentRequests: row.max_concurrent_requests, clientSecret: row.client_secret } : null;
+  const row = (targets?.results as { target_url: string; client_secret: string }[])[0];
+  const target: AppTarget | null = row ? { targetUrl: row.target_url, clientSecret: row.client_secret } : null;
   const installed = new Set((installs?.results as { portal_id: number }[]).map((r) => r.portal_id));
   const events = m.events.filter((e) => installed.has(e.portalId));
   const slot = lease?.meta.changes ? leaseId : null;

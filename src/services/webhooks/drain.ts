@@ -10,6 +10,7 @@
  */
 import { inArray, sql } from "drizzle-orm";
 import { webhookOutbox } from "../../db/tables/webhooks";
+import { chunks, MAX_BOUND } from "../../lib/d1-raw";
 import type { Db } from "../../db/client";
 import { faultPoint } from "../../queue/fault-seam";
 import { MAX_SEND_BATCH_BYTES, MAX_SEND_BATCH_MESSAGES, MAX_QUEUE_MESSAGE_BYTES, QUEUE_METADATA_BYTES } from "../../queue/messages";
@@ -109,16 +110,10 @@ export async function sendClaimed(db: Db, queue: Queue, claimed: OutboxRow[]): P
   faultPoint("webhook:send", ids.map(String));
   await sendMessages(queue, deliveryMessages(claimed.map(eventOf)));
   // Bound id lists (a JSON list would cost D1 a row read per id), in one round trip.
-  const [first, ...more] = chunkIds(ids).map((part) => db.delete(webhookOutbox).where(inArray(webhookOutbox.id, part)));
+  const [first, ...more] = chunks(ids, MAX_BOUND).map((part) => db.delete(webhookOutbox).where(inArray(webhookOutbox.id, part)));
   if (first) await db.batch([first, ...more]);
 }
 
-/** D1 binds at most 100 values per statement. */
-function chunkIds(ids: number[]): number[][] {
-  const out: number[][] = [];
-  for (let i = 0; i < ids.length; i += 99) out.push(ids.slice(i, i + 99));
-  return out;
-}
 
 /** Moves up to `limit` pending events of this database to the queue; returns how many. */
 export async function drainOutbox(db: Db, queue: Queue, now: number, limit = DRAIN_LIMIT): Promise<number> {

@@ -9,16 +9,13 @@
  * The rows are written claimed, and returned, as the general statement's are (commit.ts `webhookEvents`).
  */
 import { sql, type SQL } from "drizzle-orm";
-import { sqlNumber as num } from "../../lib/d1-raw";
+import { chunks, MAX_BOUND, sqlNumber as num } from "../../lib/d1-raw";
 import { OUTBOX_COLUMNS } from "./drain";
 import { syncWebhookRows } from "./sync-events";
 import type { WebhookTarget } from "./targets";
 import type { Effect } from "../ecomm/plan";
 
 type Upsert = Extract<Effect, { kind: "upsert" }>;
-
-/** D1 binds at most 100 values per statement. */
-const MAX_BOUND = 99;
 
 const reserve = (n: number): SQL => sql.raw(`update id_sequences set seq = seq + ${n} where name = 'webhook_outbox'`);
 
@@ -30,12 +27,6 @@ export interface EventStatements {
 
 const NONE: EventStatements = { reserve: [], inserts: [] };
 const reserved = (table: "webhook_outbox" | "crm_objects", n: number): SQL => sql.raw(`(select seq - ${n} as first from id_sequences where name = '${table}')`);
-
-function chunks<T>(rows: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
-}
 
 const extraOf = (propertyName: string | undefined, value: string | null | undefined) =>
   propertyName === undefined ? null : JSON.stringify({ propertyName, propertyValue: value ?? "" });
