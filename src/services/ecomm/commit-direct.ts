@@ -16,17 +16,16 @@
  * triggers skip their body for these rows (migrations, "cheaper triggers").
  */
 import { sql, type SQL } from "drizzle-orm";
-import { MAX_BOUND, sqlNumber } from "../../lib/d1-raw";
+import { MAX_BOUND, sqlNumber as num } from "../../lib/d1-raw";
 import { CRM_TYPE } from "./model";
 import type { Effect } from "./plan";
 
 type Upsert = Extract<Effect, { kind: "upsert" }>;
 
-
 export interface DirectSplit {
   /** Objects without a link: their link and record are inserted. */
   fresh: Upsert[];
-  /** Objects whose link has a live record, and the message is newer than the link's. */
+  /** Objects whose link has a record and is not deleted (the write's own guard decides which message wins). */
   updates: Upsert[];
   /** Everything else, for the general statements. */
   rest: Effect[];
@@ -42,8 +41,6 @@ export function splitDirect(effects: Effect[]): DirectSplit {
   }
   return out;
 }
-
-const num = sqlNumber;
 
 /** A bound value, or a NULL literal (which costs no bound value). */
 const val = (v: string | null): SQL => (v === null ? sql.raw("null") : sql`${v}`);
