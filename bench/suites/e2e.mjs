@@ -13,6 +13,7 @@
  * a ratio between two equal things spans on this machine in this run.
  * The final state must equal the oracle computed here from the messages sent; otherwise the bench fails.
  */
+import { cpuNow, cpuSince } from "../lib/cpu.mjs";
 import { aaBand, medianOf } from "../lib/stats.mjs";
 import { settled, makeMessages, oracle, requests, verifyAgainstOracle, verifyBaseline, waitUntil } from "../lib/sync-data.mjs";
 import { BRIDGE } from "../lib/seed.mjs";
@@ -82,6 +83,7 @@ export async function servicePass(ctx, { label, http, tenant, accountDb, log }, 
   const { sizes } = ctx;
   const name = label ? `${label}: ` : "";
   step(`${name}sync end to end run ${run}/${sizes.runs}: service (${reqs.length} PUTs, ${count} messages over ${objects} objects)`);
+  const cpu = cpuNow();
   const started = performance.now();
   for (const [i, body] of reqs.entries()) {
     const res = await http.request("PUT", `${BRIDGE}/sync/messages`, { token: tenant.oauth, body: JSON.stringify(body) });
@@ -101,6 +103,7 @@ export async function servicePass(ctx, { label, http, tenant, accountDb, log }, 
     },
     { timeoutMs: sizes.e2eTimeoutMs, intervalMs: 50 },
   );
+  const used = cpuSince(cpu);
   const problems = await verifyAgainstOracle(accountDb, tenant.portalId, storeId, expected);
   if (settledAt === null || problems.length) ctx.fail(`${name}sync end to end run ${run}: final state differs from the LWW oracle (${problems.length} objects): ${problems.slice(0, 5).join("; ")}`);
   const consumer = log.summary("crm-edge-sync", started);
@@ -109,6 +112,6 @@ export async function servicePass(ctx, { label, http, tenant, accountDb, log }, 
   const ms = endedAt - started;
   if (process.env.BENCH_DEBUG) console.error(`polls: ${polls.length}, mean ${(polls.reduce((a, b) => a + b, 0) / polls.length).toFixed(1)} ms`);
   if (process.env.BENCH_DEBUG) console.error(log.batches.filter((b) => b.at >= started).map((b) => `${(b.at - started).toFixed(0)}:${b.queue.slice(-3)}:${b.acked}/${b.size}:${b.ms}`).join(" "));
-  step(`  ${(ms / 1000).toFixed(2)} s: PUTs took ${((putsDoneAt - started) / 1000).toFixed(2)} s; consumer ${consumer.batches} batches (mean ${consumer.meanBatchSize.toFixed(0)} msgs, ${consumer.meanBatchMs.toFixed(0)} ms), busy ${(consumer.consumerMs / 1000).toFixed(2)} s`);
-  return { ms, messagesPerSecond: count / (ms / 1000), putMs: putsDoneAt - started, endedBy: endedAt === lastAck ? "last ack" : "read", oracleMismatches: problems.length, consumer };
+  step(`  ${(ms / 1000).toFixed(2)} s: PUTs took ${((putsDoneAt - started) / 1000).toFixed(2)} s; consumer ${consumer.batches} batches (mean ${consumer.meanBatchSize.toFixed(0)} msgs, ${consumer.meanBatchMs.toFixed(0)} ms), busy ${(consumer.consumerMs / 1000).toFixed(2)} s; CPU workerd ${used.workerdMs ?? "?"} ms, bench ${used.nodeMs} ms`);
+  return { ms, messagesPerSecond: count / (ms / 1000), putMs: putsDoneAt - started, endedBy: endedAt === lastAck ? "last ack" : "read", oracleMismatches: problems.length, consumer, cpu: used };
 }

@@ -4,29 +4,15 @@
  * object of the pass emits an event, written in the sync's own D1 batch and drained to the webhook queue
  * after it), beside the same pass for an account without webhooks, in the same runs, alternating which goes
  * first. The figure is the ratio of the two throughputs; target ≥ 0.9. A third account without webhooks is
- * the A/A control (its ratio to the first is noise alone). The receiver is a local Node server
- * that answers 200 at once and counts the events; correctness: every object's creation event arrives.
+ * the A/A control (its ratio to the first is noise alone). The receiver is a local Node server in a
+ * process of its own (lib/receiver.mjs) that answers 200 at once and counts the events; correctness: every object's creation event arrives.
  */
-import http from "node:http";
+import { startReceiver } from "../lib/receiver.mjs";
 import { aaBand, medianOf } from "../lib/stats.mjs";
 import { makeMessages, oracle, requests, waitUntil } from "../lib/sync-data.mjs";
 import { ecommSetup, provisionTenant } from "../lib/seed.mjs";
 import { status, step } from "../lib/progress.mjs";
 import { servicePass } from "./e2e.mjs";
-
-function startReceiver() {
-  const seen = { events: 0, posts: 0 };
-  const server = http.createServer((req, res) => {
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => {
-      seen.posts++;
-      seen.events += JSON.parse(Buffer.concat(chunks).toString("utf8")).length;
-      res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
-    });
-  });
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, seen, url: `http://127.0.0.1:${server.address().port}/hooks` })));
-}
 
 async function ok(res, what) {
   if (res.status >= 300) throw new Error(`${what} -> ${res.status} ${res.text}`);
@@ -92,6 +78,6 @@ export async function webhooks(ctx) {
       },
     ];
   } finally {
-    await new Promise((r) => receiver.server.close(r));
+    await receiver.close();
   }
 }

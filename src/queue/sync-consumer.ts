@@ -141,9 +141,9 @@ export async function commitPlanned(db: Db, planned: Planned[], now: number, web
  * After the acks: sends the events a commit wrote to the webhook queue. A failure leaves them in the outbox,
  * where the cron's drain takes them over once their claim expires.
  */
-async function sendEvents(db: Db, queue: Queue | undefined, events: OutboxRow[]): Promise<void> {
+async function sendEvents(queue: Queue | undefined, events: OutboxRow[]): Promise<void> {
   if (!events.length || !queue) return;
-  await sendClaimed(db, queue, events).catch((err: unknown) => console.error(`sending the sync's webhook events failed (the cron's drain retries them): ${why(err)}`));
+  await sendClaimed(queue, events).catch((err: unknown) => console.error(`sending the sync's webhook events failed (the cron's drain retries them): ${why(err)}`));
 }
 
 /** Step 4: acks, only after the commit. */
@@ -157,7 +157,7 @@ export async function commitAndAck(db: Db, planned: Planned[], now: number, s: S
   const events = await commitPlanned(db, planned, now, webhooks);
   faultPoint("sync:after-commit", idsOf(planned));
   ackPlanned(planned, s);
-  await sendEvents(db, queue, events);
+  await sendEvents(queue, events);
 }
 
 /**
@@ -263,7 +263,7 @@ async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[],
   // A crash here redelivers committed messages; planning then drops them as already applied.
   faultPoint("sync:after-commit", idsOf(planned));
   ackPlanned(planned, s);
-  if (events.length) sink.defer(sendEvents(group.db, sink.queue, events));
+  if (events.length) sink.defer(sendEvents(sink.queue, events));
 }
 
 /**

@@ -33,8 +33,8 @@ export const webhookSubscriptions = sqliteTable(
 /**
  * Pending events of an account (the outbox), on the account's shard. `id` is the event's `eventId`
  * (AUTOINCREMENT in the shard's id range, so unique across shards and kept by a move). A drain claims rows
- * (`claimed_at`), sends them to the webhook queue and deletes them; a claim older than a minute is taken
- * again, so a crash between claim and send only delays the events.
+ * (`claimed_at`) and sends them to the webhook queue, whose consumer deletes them; a claim older than five
+ * minutes is taken again, so a crash between claim and send only delays the events.
  */
 export const webhookOutbox = sqliteTable(
   "webhook_outbox",

@@ -16,7 +16,8 @@ import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "
 import { deliveryBody, webhookQueueMessage, type WebhookEvent, type WebhookQueueMessage } from "./message";
 import { attemptStatements, openDelivery, setDeliveryStatus, type AttemptOutcome } from "./log";
 import { MAX_RETRIES, retryBaseSeconds, retryDelaySeconds } from "./retry";
-import { sendMessages } from "./drain";
+import { coalesce } from "./coalesce";
+import { removeSent, sendMessages } from "./drain";
 import { webhookSignatureHeaders } from "./sign";
 import { releaseSlot, slotStatements } from "./throttle";
 import { rawStatement, runRawBatch } from "../../lib/d1-raw";
@@ -115,7 +116,10 @@ export async function deliver(m: WebhookQueueMessage, deps: DeliveryDeps): Promi
   return "retry";
 }
 
-/** Every message of a batch, concurrently; a message whose handling failed is retried by the queue. */
+/**
+ * Every delivery of a batch, concurrently: first attempts of one app packed together (coalesce.ts); a
+ * delivery whose handling failed is retried by the queue, with every message it carries.
+ */
 export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env, meter?: { statements: number }): Promise<Record<string, number>> {
   const deps: DeliveryDeps = {
     control: controlDb(env, meter),
@@ -126,21 +130,26 @@ export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env
   };
   const outcomes: Record<string, number> = {};
   const count = (k: string) => (outcomes[k] = (outcomes[k] ?? 0) + 1);
+  const parsed: { source: Message<unknown>; message: WebhookQueueMessage }[] = [];
+  for (const msg of batch.messages) {
+    const p = webhookQueueMessage.safeParse(msg.body);
+    if (p.success) parsed.push({ source: msg, message: p.data });
+    else {
+      console.error(`webhook queue message ${msg.id} is not a v1 delivery; dropped`);
+      msg.ack();
+      count("malformed");
+    }
+  }
+  // The queue holds these events now: their outbox rows go before any POST (first attempts only; later ones have none).
+  await removeSent(env, deps.control, parsed.filter(({ message: m }) => m.deliveryId === null && m.attempt === 0).flatMap(({ message }) => message.events));
   await Promise.all(
-    batch.messages.map(async (msg) => {
-      const parsed = webhookQueueMessage.safeParse(msg.body);
-      if (!parsed.success) {
-        console.error(`webhook queue message ${msg.id} is not a v1 delivery; dropped`);
-        msg.ack();
-        count("malformed");
-        return;
-      }
+    coalesce(parsed).map(async ({ delivery, sources }) => {
       try {
-        count(await deliver(parsed.data, deps));
-        msg.ack();
+        count(await deliver(delivery, deps));
+        for (const msg of sources) msg.ack();
       } catch (err) {
-        console.error(`webhook delivery for app ${parsed.data.appId} failed to run: ${err instanceof Error ? err.message : String(err)}`);
-        msg.retry({ delaySeconds: 5 });
+        console.error(`webhook delivery for app ${delivery.appId} failed to run: ${err instanceof Error ? err.message : String(err)}`);
+        for (const msg of sources) msg.retry({ delaySeconds: 5 });
         count("crashed");
       }
     }),

@@ -5,18 +5,24 @@
  *   1. claim: one UPDATE … RETURNING marks the oldest pending rows (or rows whose claim is older than
  *      CLAIM_MS: their drain died) with this drain's time; concurrent drains never claim the same rows;
  *   2. send: the queue messages, in sendBatch calls within the queue's limits;
- *   3. delete the sent rows. A crash before 3 re-sends them after CLAIM_MS: a duplicate, never a loss.
+ *   3. delete the sent rows: the webhook consumer does it when it takes the messages (removeSent), one
+ *      statement per database and consumer batch instead of one round trip per send. Until then the rows
+ *      stay claimed; if the consumer has not taken them within CLAIM_MS, a drain sends them again: a
+ *      duplicate, never a loss.
  * Rows of an account being moved (fenced) stay until the move ends; the move carries them.
  */
 import { inArray, sql } from "drizzle-orm";
 import { webhookOutbox } from "../../db/tables/webhooks";
 import { chunks, MAX_BOUND } from "../../lib/d1-raw";
 import type { Db } from "../../db/client";
+import { shardDb } from "../../db/shards";
+import { shardsOfAccounts } from "../../lib/directory";
 import { faultPoint } from "../../queue/fault-seam";
 import { MAX_SEND_BATCH_BYTES, MAX_SEND_BATCH_MESSAGES, MAX_QUEUE_MESSAGE_BYTES, QUEUE_METADATA_BYTES } from "../../queue/messages";
 import { MAX_EVENTS_PER_DELIVERY, WEBHOOK_MESSAGE_VERSION, type WebhookEvent, type WebhookQueueMessage } from "./message";
 
-export const CLAIM_MS = 60_000;
+/** Long enough for the webhook queue to hand a sent message to its consumer, backlog included. */
+export const CLAIM_MS = 5 * 60_000;
 export const DRAIN_LIMIT = 1000;
 
 /** An outbox row as the drain reads it (and as a sync commit returns the rows it wrote claimed). */
@@ -55,9 +61,9 @@ function eventOf(r: OutboxRow): WebhookEvent {
 }
 
 const encoder = new TextEncoder();
-const bytesOf = (v: unknown) => encoder.encode(JSON.stringify(v)).byteLength;
+export const bytesOf = (v: unknown) => encoder.encode(JSON.stringify(v)).byteLength;
 /** Room left in a queue message for events, after the envelope and the per-attempt attemptNumber fields. */
-const EVENT_BYTES_BUDGET = MAX_QUEUE_MESSAGE_BYTES - QUEUE_METADATA_BYTES - 1_000;
+export const EVENT_BYTES_BUDGET = MAX_QUEUE_MESSAGE_BYTES - QUEUE_METADATA_BYTES - 1_000;
 
 /** Messages of up to 100 events of one app each, within the queue's message size. */
 export function deliveryMessages(events: WebhookEvent[]): WebhookQueueMessage[] {
@@ -102,18 +108,41 @@ export async function sendMessages(queue: Queue, msgs: WebhookQueueMessage[], de
 
 export const OUTBOX_COLUMNS = "id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra";
 
-/** Steps 2 and 3 for rows this caller holds the claim of. */
-export async function sendClaimed(db: Db, queue: Queue, claimed: OutboxRow[]): Promise<void> {
+/** Step 2 for rows this caller holds the claim of (step 3 is the consumer's: removeSent). */
+export async function sendClaimed(queue: Queue, claimed: OutboxRow[]): Promise<void> {
   if (!claimed.length) return;
   claimed.sort((a, b) => a.id - b.id);
-  const ids = claimed.map((r) => r.id);
-  faultPoint("webhook:send", ids.map(String));
+  faultPoint("webhook:send", claimed.map((r) => String(r.id)));
   await sendMessages(queue, deliveryMessages(claimed.map(eventOf)));
-  // Bound id lists (a JSON list would cost D1 a row read per id), in one round trip.
-  const [first, ...more] = chunks(ids, MAX_BOUND).map((part) => db.delete(webhookOutbox).where(inArray(webhookOutbox.id, part)));
-  if (first) await db.batch([first, ...more]);
 }
 
+/**
+ * Step 3: the outbox rows of events the webhook queue has handed to its consumer (an event's id is its
+ * row's), deleted in each account's database, one round trip per database. A failure only leaves them for
+ * a drain to send again after CLAIM_MS; it is logged, never thrown.
+ */
+export async function removeSent(env: Env, control: Db, events: WebhookEvent[]): Promise<void> {
+  if (!events.length) return;
+  try {
+    const shards = await shardsOfAccounts(control, events.map((e) => e.portalId));
+    const byShard = new Map<string | null, number[]>();
+    for (const e of events) {
+      const shard = shards.get(e.portalId);
+      // An account gone or being deleted: its outbox goes with its data.
+      if (shard !== undefined) byShard.set(shard, [...(byShard.get(shard) ?? []), e.eventId]);
+    }
+    await Promise.all(
+      [...byShard].map(async ([shard, ids]) => {
+        const db = shardDb(env, shard);
+        // Bound id lists (a JSON list would cost D1 a row read per id), in one round trip.
+        const [first, ...more] = chunks(ids, MAX_BOUND).map((part) => db.delete(webhookOutbox).where(inArray(webhookOutbox.id, part)));
+        if (first) await db.batch([first, ...more]);
+      }),
+    );
+  } catch (err) {
+    console.error(`removing ${events.length} sent webhook event(s) from the outbox failed (a drain sends them again): ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
 
 /** Moves up to `limit` pending events of this database to the queue; returns how many. */
 export async function drainOutbox(db: Db, queue: Queue, now: number, limit = DRAIN_LIMIT): Promise<number> {
@@ -125,7 +154,7 @@ export async function drainOutbox(db: Db, queue: Queue, now: number, limit = DRA
         and portal_id not in (select portal_id from account_fences where unlocked = 0)
       order by id limit ${limit})
     returning ${sql.raw(OUTBOX_COLUMNS)}`);
-  await sendClaimed(db, queue, claimed);
+  await sendClaimed(queue, claimed);
   return claimed.length;
 }
 
