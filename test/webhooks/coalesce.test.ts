@@ -11,7 +11,7 @@ import { MAX_EVENTS_PER_DELIVERY, type WebhookEvent, type WebhookQueueMessage } 
 import { call, tenant } from "../helpers/api";
 import { accountD1, accountDb } from "../helpers/shards";
 import { armFaults, disarmFaults, InjectedFault } from "../reliability/fault-injector";
-import { deliveries, hookUp, subscribe, waitFor } from "./helpers";
+import { deliveries, dev, hookUp, subscribe, waitFor } from "./helpers";
 
 afterEach(() => disarmFaults());
 
@@ -107,5 +107,8 @@ describe("the consumer", () => {
     expect(got).toHaveLength(1);
     expect(got[0]!.events.map((e) => e.objectId)).toEqual(ids);
     expect((await deliveries(path)).length).toBe(1);
+    // One delivery in the log, with the three events' ids.
+    const log = (await dev(t, "GET", "/deliveries")).json.results as { status: string; eventCount: number; eventIds: number[] }[];
+    expect(log).toEqual([expect.objectContaining({ status: "delivered", eventCount: 3, eventIds: got[0]!.events.map((e) => e.eventId) })]);
   });
 });

@@ -63,7 +63,10 @@ export const webhookDeliveries = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     appId: integer("app_id").notNull(),
-    /** The events without `attemptNumber` (JSON array), so a re-send carries the same eventIds. */
+    /**
+     * The events without `attemptNumber` (JSON array), so a re-send carries the same eventIds. A delivery
+     * delivered on its first attempt is never re-sent: it keeps `[{eventId}]` only.
+     */
     events: text("events").notNull(),
     eventCount: integer("event_count").notNull(),
     status: text("status", { enum: DELIVERY_STATUSES }).notNull(),
