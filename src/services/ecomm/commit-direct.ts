@@ -15,8 +15,7 @@
  * Ids: the batch reserves its block of new ids first (one counter update per table), so the id-range
  * triggers skip their body for these rows (migrations, "cheaper triggers").
  */
-import { sql, type SQL } from "drizzle-orm";
-import { MAX_BOUND, sqlNumber as num } from "../../lib/d1-raw";
+import { MAX_BOUND, numberText as num, type BoundQuery } from "../../lib/d1-raw";
 import { CRM_TYPE } from "./model";
 import type { Effect } from "./plan";
 
@@ -42,8 +41,19 @@ export function splitDirect(effects: Effect[]): DirectSplit {
   return out;
 }
 
-/** A bound value, or a NULL literal (which costs no bound value). */
-const val = (v: string | null): SQL => (v === null ? sql.raw("null") : sql`${v}`);
+/**
+ * The statements are rendered here, text and bound values side by side (BoundQuery), not built from drizzle
+ * `sql` fragments: a batch of 100 objects has hundreds of values, and rendering nested fragments cost more
+ * Worker CPU than D1 spends running the statements. Numbers go into the text (num: finite numbers only),
+ * strings are bound, in the order of their `?` in the text.
+ */
+
+/** A value's placeholder, pushing it to `params`; NULL as a literal (which costs no bound value). */
+function val(params: unknown[], v: string | null): string {
+  if (v === null) return "null";
+  params.push(v);
+  return "?";
+}
 
 /** How many values `v` binds. */
 const bound = (v: string | null) => (v === null ? 0 : 1);
@@ -67,11 +77,13 @@ function byBound<T>(rows: T[], cost: (row: T) => number, max = MAX_BOUND): T[][]
   return out;
 }
 
-/** Fails the batch (SYNC_PLAN_STALE) unless the statement just before changed exactly `n` rows. */
-const expectChanges = (n: number): SQL => sql.raw(`insert into sync_plan_checks (ok) values (changes() = ${n})`);
+const text = (sql: string): BoundQuery => ({ sql, params: [] });
 
-const reserve = (table: "ecomm_links" | "crm_objects", n: number): SQL => sql.raw(`update id_sequences set seq = seq + ${n} where name = '${table}'`);
-const reserved = (table: "ecomm_links" | "crm_objects", n: number): SQL => sql.raw(`(select seq - ${n} as first from id_sequences where name = '${table}')`);
+/** Fails the batch (SYNC_PLAN_STALE) unless the statement just before changed exactly `n` rows. */
+const expectChanges = (n: number): BoundQuery => text(`insert into sync_plan_checks (ok) values (changes() = ${num(n)})`);
+
+const reserve = (table: "ecomm_links" | "crm_objects", n: number): BoundQuery => text(`update id_sequences set seq = seq + ${num(n)} where name = '${table}'`);
+const reserved = (table: "ecomm_links" | "crm_objects", n: number): string => `(select seq - ${num(n)} as first from id_sequences where name = '${table}')`;
 
 interface Numbered {
   /** 1-based position in the batch's block of reserved ids. */
@@ -79,85 +91,109 @@ interface Numbered {
   e: Upsert;
 }
 
-function insertLinks(rows: Numbered[], n: number, now: number): SQL {
+function insertLinks(rows: Numbered[], n: number, now: number): BoundQuery {
+  const params: unknown[] = [];
   const values = rows.map(({ k, e }) => {
     const m = e.msg;
-    return sql`(${num(k)}, ${num(m.portalId)}, ${m.storeId}, ${m.objectType}, ${m.message.externalObjectId}, ${num(m.message.changedAt)}, ${m.id}, ${val(e.stage)})`;
+    params.push(m.storeId, m.objectType, m.message.externalObjectId);
+    const head = `(${num(k)}, ${num(m.portalId)}, ?, ?, ?, ${num(m.message.changedAt)}, `;
+    params.push(m.id);
+    return `${head}?, ${val(params, e.stage)})`;
   });
-  return sql`insert into ecomm_links (id, portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
+  return {
+    sql: `insert into ecomm_links (id, portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
     select l.first + v.column1, v.column2, v.column3, v.column4, v.column5, c.first + v.column1, v.column6, v.column7, 0, ${num(now)},
       v.column8, case when v.column8 is null then null else v.column6 end, ${num(now)}
-    from ${reserved("ecomm_links", n)} l, ${reserved("crm_objects", n)} c, (values ${sql.join(values, sql`, `)}) v`;
+    from ${reserved("ecomm_links", n)} l, ${reserved("crm_objects", n)} c, (values ${values.join(", ")}) v`,
+    params,
+  };
 }
 
-function insertRecords(rows: Numbered[], n: number, now: number): SQL {
-  const values = rows.map(({ k, e }) => sql`(${num(k)}, ${num(e.msg.portalId)}, ${CRM_TYPE[e.msg.objectType]}, ${JSON.stringify(e.createProps)}, ${val(e.email.value)}, ${e.guid})`);
-  return sql`insert into crm_objects (id, portal_id, object_type, properties, email, guid, archived, created_at, updated_at)
+function insertRecords(rows: Numbered[], n: number, now: number): BoundQuery {
+  const params: unknown[] = [];
+  const values = rows.map(({ k, e }) => {
+    params.push(CRM_TYPE[e.msg.objectType], JSON.stringify(e.createProps));
+    const email = val(params, e.email.value);
+    params.push(e.guid);
+    return `(${num(k)}, ${num(e.msg.portalId)}, ?, ?, ${email}, ?)`;
+  });
+  return {
+    sql: `insert into crm_objects (id, portal_id, object_type, properties, email, guid, archived, created_at, updated_at)
     select c.first + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, 0, ${num(now)}, ${num(now)}
-    from ${reserved("crm_objects", n)} c, (values ${sql.join(values, sql`, `)}) v`;
+    from ${reserved("crm_objects", n)} c, (values ${values.join(", ")}) v`,
+    params,
+  };
 }
 
 /**
  * Moves the link's watermark forward, by id: linkApplied's update for one object (only when the message is
  * newer than the link's, whatever committed since planning). One statement per object: a single-row update
- * reads three rows, a multi-row one (IN list and CASE) six.
+ * reads three rows, a multi-row one (IN list and CASE) six, and one joined to a VALUES list (UPDATE ... FROM) five.
+ * Every value bound: the statement's text is the same for every object, so D1 prepares it once per batch.
  */
-function updateLink(e: Upsert, now: number): SQL {
-  // Every value bound: the statement's text is the same for every object, so D1 prepares it once per batch.
-  const c = e.msg.message.changedAt;
-  return sql`update ecomm_links set
-      changed_at = ${c}, message_id = ${e.msg.id}, deleted = 0, processed_at = ${now},
-      stage = coalesce(${e.stage}, stage),
-      stage_entered_at = case when ${e.stage} is null or ${e.stage} is stage then stage_entered_at else ${c} end,
-      updated_at = ${now}
-    where id = ${e.link!.id} and (changed_at, message_id) < (${c}, ${e.msg.id})`;
-}
+const UPDATE_LINK = `update ecomm_links set
+      changed_at = ?1, message_id = ?2, deleted = 0, processed_at = ?3,
+      stage = coalesce(?4, stage),
+      stage_entered_at = case when ?4 is null or ?4 is stage then stage_entered_at else ?1 end,
+      updated_at = ?3
+    where id = ?5 and (changed_at, message_id) < (?1, ?2)`;
+
+const updateLink = (e: Upsert, now: number): BoundQuery => ({ sql: UPDATE_LINK, params: [e.msg.message.changedAt, e.msg.id, now, e.stage, e.link!.id] });
 
 /**
  * Merges the message's properties into its record (patchRecords, by id), if the message holds the link:
- * `holds` is that condition, either the link update just before it changed its row (`changes() = 1`) or a
- * lookup of the link (when the webhook events run in between, see directStatements).
+ * either the link update just before it changed its row (`changes() = 1`) or a lookup of the link (when the
+ * webhook events run in between, see directStatements).
  */
-function patchRecord(e: Upsert, now: number, holds: SQL): SQL {
-  return sql`update crm_objects set
-      properties = json_patch(properties, ${JSON.stringify(e.patch)}),
-      email = case when ${e.email.set ? 1 : 0} then ${e.email.value} else email end,
-      updated_at = ${now}
-    where id = ${e.link!.serviceId!} and archived = 0 and ${holds}`;
-}
+const PATCH_RECORD = `update crm_objects set
+      properties = json_patch(properties, ?1),
+      email = case when ?2 then ?3 else email end,
+      updated_at = ?4
+    where id = ?5 and archived = 0 and`;
+const PATCH_BY_CHANGES = `${PATCH_RECORD} changes() = 1`;
+const PATCH_BY_LOOKUP = `${PATCH_RECORD} exists (select 1 from ecomm_links where id = ?6 and message_id = ?7)`;
 
-const holdsByLookup = (e: Upsert): SQL => sql`exists (select 1 from ecomm_links where id = ${e.link!.id} and message_id = ${e.msg.id})`;
-const HOLDS_BY_CHANGES = sql.raw("changes() = 1");
+function patchRecord(e: Upsert, now: number, byLookup: boolean): BoundQuery {
+  const params: unknown[] = [JSON.stringify(e.patch), e.email.set ? 1 : 0, e.email.value, now, e.link!.serviceId!];
+  if (!byLookup) return { sql: PATCH_BY_CHANGES, params };
+  params.push(e.link!.id, e.msg.id);
+  return { sql: PATCH_BY_LOOKUP, params };
+}
 
 /**
  * A success resolves the object's open error (reference §3.6). The store-wide EXISTS is evaluated once, on
  * the partial index of open errors: a store without open errors costs one row, not one per object.
  */
-function resolveErrors(rows: Upsert[]): SQL[] {
+function resolveErrors(rows: Upsert[]): BoundQuery[] {
   const groups = new Map<string, Upsert[]>();
   for (const e of rows) {
     const g = JSON.stringify([e.msg.portalId, e.msg.storeId, e.msg.objectType]);
-    groups.set(g, [...(groups.get(g) ?? []), e]);
+    const group = groups.get(g);
+    if (group) group.push(e);
+    else groups.set(g, [e]);
   }
   return [...groups.values()].flatMap((group) =>
     byBound(group, () => 1, MAX_BOUND - 3).map((part) => {
       const { portalId, storeId, objectType } = part[0]!.msg;
-      const ids = part.map((e) => sql`${e.msg.message.externalObjectId}`);
-      return sql`update ecomm_sync_errors set status = 'RESOLVED'
-        where exists (select 1 from ecomm_sync_errors e where e.portal_id = ${num(portalId)} and e.store_id = ${storeId} and e.status = 'OPEN')
-          and portal_id = ${num(portalId)} and store_id = ${storeId} and object_type = ${objectType}
-          and external_id in (${sql.join(ids, sql`, `)}) and status = 'OPEN'`;
+      const p = num(portalId);
+      return {
+        sql: `update ecomm_sync_errors set status = 'RESOLVED'
+        where exists (select 1 from ecomm_sync_errors e where e.portal_id = ${p} and e.store_id = ? and e.status = 'OPEN')
+          and portal_id = ${p} and store_id = ? and object_type = ?
+          and external_id in (${part.map(() => "?").join(", ")}) and status = 'OPEN'`,
+        params: [storeId, storeId, objectType, ...part.map((e) => e.msg.message.externalObjectId)],
+      };
     }),
   );
 }
 
 export interface DirectStatements {
   /** Reservations and the links' writes: before the general statements and the webhook events. */
-  links: SQL[];
+  links: BoundQuery[];
   /** The records' property merges: where the general patches run (after the webhook events read the old values). */
-  patches: SQL[];
+  patches: BoundQuery[];
   /** Error resolution, with the general statements' own. */
-  resolve: SQL[];
+  resolve: BoundQuery[];
 }
 
 /**
@@ -166,7 +202,7 @@ export interface DirectStatements {
  * directly follows its link's update and checks `changes()`.
  */
 export function directStatements({ fresh, updates }: DirectSplit, now: number, eventsBetween: boolean): DirectStatements {
-  const links: SQL[] = [];
+  const links: BoundQuery[] = [];
   if (fresh.length) {
     const n = fresh.length;
     const numbered = fresh.map((e, i) => ({ k: i + 1, e }));
@@ -176,13 +212,13 @@ export function directStatements({ fresh, updates }: DirectSplit, now: number, e
     // insert changes() is the full-text index's own last statement, not this one's.
     for (const part of byBound(numbered, ({ e }) => 3 + bound(e.email.value))) links.push(insertRecords(part, n, now));
   }
-  const patches: SQL[] = [];
+  const patches: BoundQuery[] = [];
   for (const e of updates) {
     if (eventsBetween) {
       links.push(updateLink(e, now));
-      patches.push(patchRecord(e, now, holdsByLookup(e)));
+      patches.push(patchRecord(e, now, true));
     } else {
-      links.push(updateLink(e, now), patchRecord(e, now, HOLDS_BY_CHANGES));
+      links.push(updateLink(e, now), patchRecord(e, now, false));
     }
   }
   return { links, patches, resolve: resolveErrors([...fresh, ...updates]) };
