@@ -43,8 +43,8 @@ export function builderStatement(db: Db, builder: { toSQL(): { sql: string; para
  * to its `stmt`, then maps the D1 result with `mapResult`; this item provides exactly those (its own raw
  * `db.all(sql)` has no statement to bind). Rows come back as D1 returns them: column names as written.
  */
-export function rawBatchItem<T>(db: Db, query: SQL): Promise<T[]> {
-  const q = dialect.sqlToQuery(query);
+export function rawBatchItem<T>(db: Db, query: SQL | BoundQuery): Promise<T[]> {
+  const q = queryOf(query);
   const stmt = db.$client.prepare(q.sql);
   const prepared = { getQuery: () => q, stmt, mapResult: (result: D1Result<T>) => result.results };
   return { _prepare: () => prepared } as unknown as Promise<T[]>;
