@@ -56,9 +56,10 @@ describe("query plans of the batch write", () => {
     ];
     const queries = commitQueries(effects, 1).map(queryOf);
     // General statements: one per step for the whole batch (one JSON chunk); direct ones: the two id
-    // reservations, the new object's link with its check and its record, the update's link and record, and
-    // the error resolution of each (account, store, type).
-    expect(queries.length).toBe(10 + 2 + 3 + 2 + 2);
+    // reservations, the new object's link with its check and its record, the update's link and record (one
+    // insert into the sync_updates view, whose trigger updates both by id), and the error resolution of each
+    // (account, store, type).
+    expect(queries.length).toBe(10 + 2 + 3 + 1 + 2);
     for (const q of queries) {
       const { results } = await env.DB.prepare(`explain query plan ${q.sql}`).bind(...q.params).all<{ detail: string }>();
       const plan = results.map((r) => r.detail);

@@ -127,9 +127,10 @@ function insertRecords(rows: Numbered[], n: number, now: number): BoundQuery {
 
 /**
  * Moves the link's watermark forward, by id: linkApplied's update for one object (only when the message is
- * newer than the link's, whatever committed since planning). One statement per object: a single-row update
- * reads three rows, a multi-row one (IN list and CASE) six, and one joined to a VALUES list (UPDATE ... FROM) five.
- * Every value bound: the statement's text is the same for every object, so D1 prepares it once per batch.
+ * newer than the link's, whatever committed since planning), when webhook events must run between it and the
+ * record's patch. One statement per object: a single-row update reads three rows, a multi-row one (IN list and
+ * CASE) six, one joined to a VALUES list (UPDATE ... FROM) five. Every value bound: the statement's text is the
+ * same for every object, so D1 prepares it once per batch. Without events in between, applyUpdates does it.
  */
 const UPDATE_LINK = `update ecomm_links set
       changed_at = ?1, message_id = ?2, deleted = 0, processed_at = ?3,
@@ -141,23 +142,39 @@ const UPDATE_LINK = `update ecomm_links set
 const updateLink = (e: Upsert, now: number): BoundQuery => ({ sql: UPDATE_LINK, params: [e.msg.message.changedAt, e.msg.id, now, e.stage, e.link!.id] });
 
 /**
- * Merges the message's properties into its record (patchRecords, by id), if the message holds the link:
- * either the link update just before it changed its row (`changes() = 1`) or a lookup of the link (when the
- * webhook events run in between, see directStatements).
+ * Merges the message's properties into its record (patchRecords, by id), if the message holds the link, looked
+ * up (the webhook events run between the link's update and this, see directStatements).
  */
 const PATCH_RECORD = `update crm_objects set
       properties = json_patch(properties, ?1),
       email = case when ?2 then ?3 else email end,
       updated_at = ?4
-    where id = ?5 and archived = 0 and`;
-const PATCH_BY_CHANGES = `${PATCH_RECORD} changes() = 1`;
-const PATCH_BY_LOOKUP = `${PATCH_RECORD} exists (select 1 from ecomm_links where id = ?6 and message_id = ?7)`;
+    where id = ?5 and archived = 0 and exists (select 1 from ecomm_links where id = ?6 and message_id = ?7)`;
 
-function patchRecord(e: Upsert, now: number, byLookup: boolean): BoundQuery {
-  const params: unknown[] = [JSON.stringify(e.patch), e.email.set ? 1 : 0, e.email.value, now, e.link!.serviceId!];
-  if (!byLookup) return { sql: PATCH_BY_CHANGES, params };
-  params.push(e.link!.id, e.msg.id);
-  return { sql: PATCH_BY_LOOKUP, params };
+const patchRecord = (e: Upsert, now: number): BoundQuery => ({
+  sql: PATCH_RECORD,
+  params: [JSON.stringify(e.patch), e.email.set ? 1 : 0, e.email.value, now, e.link!.serviceId!, e.link!.id, e.msg.id],
+});
+
+/**
+ * The updates of a batch without webhook events in between, many per statement: each row inserted into the
+ * `sync_updates` view (migration 0018) runs updateLink's and patchRecord's statements for one object inside
+ * the view's trigger (the patch checking `changes()` of the link's update), so D1 reads about the rows the two
+ * statements read, one more, and the batch pays one statement per group of objects instead of two per object.
+ */
+function applyUpdates(rows: Upsert[], now: number): BoundQuery {
+  const params: unknown[] = [];
+  const values = rows.map((e) => {
+    params.push(e.msg.id);
+    const stage = val(params, e.stage);
+    params.push(JSON.stringify(e.patch));
+    const email = val(params, e.email.value);
+    return `(${num(e.link!.id)}, ${num(e.msg.message.changedAt)}, ?, ${stage}, ${num(now)}, ${num(e.link!.serviceId!)}, ?, ${e.email.set ? 1 : 0}, ${email})`;
+  });
+  return {
+    sql: `insert into sync_updates (link_id, changed_at, message_id, stage, now, service_id, patch, email_set, email) values ${values.join(", ")}`,
+    params,
+  };
 }
 
 /**
@@ -199,7 +216,8 @@ export interface DirectStatements {
 /**
  * `eventsBetween`: the batch writes webhook events, which must see the links moved and the records not yet
  * patched; the patches then check the link by lookup (one more row each). Otherwise each record's patch
- * directly follows its link's update and checks `changes()`.
+ * directly follows its link's update and checks `changes()`, both inside the `sync_updates` view's trigger
+ * (applyUpdates).
  */
 export function directStatements({ fresh, updates }: DirectSplit, now: number, eventsBetween: boolean): DirectStatements {
   const links: BoundQuery[] = [];
@@ -213,13 +231,13 @@ export function directStatements({ fresh, updates }: DirectSplit, now: number, e
     for (const part of byBound(numbered, ({ e }) => 3 + bound(e.email.value))) links.push(insertRecords(part, n, now));
   }
   const patches: BoundQuery[] = [];
-  for (const e of updates) {
-    if (eventsBetween) {
+  if (eventsBetween) {
+    for (const e of updates) {
       links.push(updateLink(e, now));
-      patches.push(patchRecord(e, now, true));
-    } else {
-      links.push(updateLink(e, now), patchRecord(e, now, false));
+      patches.push(patchRecord(e, now));
     }
+  } else {
+    for (const part of byBound(updates, (e) => 2 + bound(e.stage) + bound(e.email.value))) links.push(applyUpdates(part, now));
   }
   return { links, patches, resolve: resolveErrors([...fresh, ...updates]) };
 }
