@@ -91,38 +91,56 @@ interface Numbered {
   e: Upsert;
 }
 
+/**
+ * New objects' links, all of one (account, store, type): the store and type are bound once for the
+ * statement, so each row binds only its external id and message id (and its stage), and a statement takes
+ * about 50 rows instead of 25.
+ */
 function insertLinks(rows: Numbered[], n: number, now: number): BoundQuery {
-  const params: unknown[] = [];
+  const { portalId, storeId, objectType } = rows[0]!.e.msg;
+  const params: unknown[] = [storeId, objectType];
   const values = rows.map(({ k, e }) => {
-    const m = e.msg;
-    params.push(m.storeId, m.objectType, m.message.externalObjectId);
-    const head = `(${num(k)}, ${num(m.portalId)}, ?, ?, ?, ${num(m.message.changedAt)}, `;
-    params.push(m.id);
-    return `${head}?, ${val(params, e.stage)})`;
+    params.push(e.msg.message.externalObjectId, e.msg.id);
+    return `(${num(k)}, ?, ${num(e.msg.message.changedAt)}, ?, ${val(params, e.stage)})`;
   });
   return {
     sql: `insert into ecomm_links (id, portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
-    select l.first + v.column1, v.column2, v.column3, v.column4, v.column5, c.first + v.column1, v.column6, v.column7, 0, ${num(now)},
-      v.column8, case when v.column8 is null then null else v.column6 end, ${num(now)}
+    select l.first + v.column1, ${num(portalId)}, ?, ?, v.column2, c.first + v.column1, v.column3, v.column4, 0, ${num(now)},
+      v.column5, case when v.column5 is null then null else v.column3 end, ${num(now)}
     from ${reserved("ecomm_links", n)} l, ${reserved("crm_objects", n)} c, (values ${values.join(", ")}) v`,
     params,
   };
 }
 
+/** New objects' records, all of one (account, store, type), the CRM type bound once (as insertLinks). */
 function insertRecords(rows: Numbered[], n: number, now: number): BoundQuery {
-  const params: unknown[] = [];
+  const { portalId, objectType } = rows[0]!.e.msg;
+  const params: unknown[] = [CRM_TYPE[objectType]];
   const values = rows.map(({ k, e }) => {
-    params.push(CRM_TYPE[e.msg.objectType], JSON.stringify(e.createProps));
+    params.push(JSON.stringify(e.createProps));
     const email = val(params, e.email.value);
     params.push(e.guid);
-    return `(${num(k)}, ${num(e.msg.portalId)}, ?, ?, ${email}, ?)`;
+    return `(${num(k)}, ?, ${email}, ?)`;
   });
   return {
     sql: `insert into crm_objects (id, portal_id, object_type, properties, email, guid, archived, created_at, updated_at)
-    select c.first + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, 0, ${num(now)}, ${num(now)}
+    select c.first + v.column1, ${num(portalId)}, ?, v.column2, v.column3, v.column4, 0, ${num(now)}, ${num(now)}
     from ${reserved("crm_objects", n)} c, (values ${values.join(", ")}) v`,
     params,
   };
+}
+
+/** Rows grouped by their message's (account, store, type), each group in batch order. */
+function byOrigin(rows: Numbered[]): Numbered[][] {
+  const groups = new Map<string, Numbered[]>();
+  for (const row of rows) {
+    const { portalId, storeId, objectType } = row.e.msg;
+    const key = JSON.stringify([portalId, storeId, objectType]);
+    const group = groups.get(key);
+    if (group) group.push(row);
+    else groups.set(key, [row]);
+  }
+  return [...groups.values()];
 }
 
 /**
@@ -225,10 +243,15 @@ export function directStatements({ fresh, updates }: DirectSplit, now: number, e
     const n = fresh.length;
     const numbered = fresh.map((e, i) => ({ k: i + 1, e }));
     links.push(reserve("ecomm_links", n), reserve("crm_objects", n));
-    for (const part of byBound(numbered, ({ e }) => 4 + bound(e.stage))) links.push(insertLinks(part, n, now), expectChanges(part.length));
+    const groups = byOrigin(numbered);
+    for (const group of groups) {
+      for (const part of byBound(group, ({ e }) => 2 + bound(e.stage), MAX_BOUND - 2)) links.push(insertLinks(part, n, now), expectChanges(part.length));
+    }
     // No count check here: the links' check already proved the reserved ids exist, and after a contact's
     // insert changes() is the full-text index's own last statement, not this one's.
-    for (const part of byBound(numbered, ({ e }) => 3 + bound(e.email.value))) links.push(insertRecords(part, n, now));
+    for (const group of groups) {
+      for (const part of byBound(group, ({ e }) => 2 + bound(e.email.value), MAX_BOUND - 1)) links.push(insertRecords(part, n, now));
+    }
   }
   const patches: BoundQuery[] = [];
   if (eventsBetween) {
