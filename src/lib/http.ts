@@ -16,14 +16,28 @@ export function html(body: string, status = 200, headers: Record<string, string>
 
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 
-/** Reads the raw body, refusing anything over `max` bytes before and while reading it (413). */
+/**
+ * Reads the raw body, refusing anything over `max` bytes before and while reading it (413). A body whose
+ * length is declared (and within `max`) is read whole by the runtime, which is several times cheaper than
+ * reading it chunk by chunk here: HTTP framing holds a received body to its Content-Length, and the length
+ * is checked again once read. Without a declared length (chunked), it is read chunk by chunk and cut off
+ * as soon as it passes `max`.
+ */
 export async function readBody(request: Request, max: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const length = request.headers.get("content-length");
+  const declared = Number(length ?? "0");
   if (declared > max) throw tooLarge(max);
+  if (length !== null && Number.isSafeInteger(declared) && declared >= 0 && request.body) {
+    const bytes = await request.arrayBuffer();
+    if (bytes.byteLength > max) throw tooLarge(max);
+    return decoder.decode(bytes);
+  }
   const text = await readTextCapped(request.body, max);
   if (text === null) throw tooLarge(max);
   return text;
 }
+
+const decoder = new TextDecoder();
 
 const tooLarge = (max: number) =>
   new ApiError("PAYLOAD_TOO_LARGE", `Request body exceeds the limit of ${max} bytes`);

@@ -52,24 +52,33 @@ export const messageId = (receivedAt: number, requestId: string, index: number) 
   `${String(receivedAt).padStart(15, "0")}-${requestId}-${String(index).padStart(3, "0")}`;
 
 const encoder = new TextEncoder();
+/** JSON text escapes control characters, so text without a character outside space..tilde is ASCII. */
+const NOT_PRINTABLE_ASCII = /[^ -~]/;
+
+/** UTF-8 bytes of JSON text: its length when it is ASCII (the common case), without encoding it. */
+const utf8Bytes = (text: string) => (NOT_PRINTABLE_ASCII.test(text) ? encoder.encode(text).byteLength : text.length);
 
 /** The bytes the queue counts for a message sent with contentType "json". */
-export const queueBytes = (msg: SyncQueueMessage) => encoder.encode(JSON.stringify(msg)).byteLength + QUEUE_METADATA_BYTES;
+export const queueBytes = (msg: SyncQueueMessage) => utf8Bytes(JSON.stringify(msg)) + QUEUE_METADATA_BYTES;
 
-/** Splits messages into sendBatch calls that respect both the count and the size limit. */
-export function chunkForSendBatch(msgs: SyncQueueMessage[]): SyncQueueMessage[][] {
+/**
+ * Splits messages into sendBatch calls that respect both the count and the size limit. `bytes`: each
+ * message's queueBytes when the caller already has them (the request path measured them to refuse a
+ * message that is too large), so no message is serialised twice.
+ */
+export function chunkForSendBatch(msgs: SyncQueueMessage[], bytes: readonly number[] = msgs.map(queueBytes)): SyncQueueMessage[][] {
   const chunks: SyncQueueMessage[][] = [];
   let current: SyncQueueMessage[] = [];
-  let bytes = 0;
-  for (const msg of msgs) {
-    const size = queueBytes(msg);
-    if (current.length && (current.length >= MAX_SEND_BATCH_MESSAGES || bytes + size > MAX_SEND_BATCH_BYTES)) {
+  let total = 0;
+  for (const [i, msg] of msgs.entries()) {
+    const size = bytes[i]!;
+    if (current.length && (current.length >= MAX_SEND_BATCH_MESSAGES || total + size > MAX_SEND_BATCH_BYTES)) {
       chunks.push(current);
       current = [];
-      bytes = 0;
+      total = 0;
     }
     current.push(msg);
-    bytes += size;
+    total += size;
   }
   if (current.length) chunks.push(current);
   return chunks;

@@ -187,14 +187,14 @@ export const ecommRoutes = [
     maxBodyBytes: SYNC_MAX_BODY,
     responses: { 204: { description: "Queued" } },
     handler: async ({ db, env, principal, body, now, correlationId }) => {
-      const msgs = await buildQueueMessages(db, {
+      const batch = await buildQueueMessages(db, {
         portalId: portalOf(principal),
         appId: principal.kind === "oauth" ? principal.appId : null,
         requestId: correlationId,
         receivedAt: now,
         body,
       });
-      await enqueue(db, env.SYNC_QUEUE, msgs);
+      await enqueue(db, env.SYNC_QUEUE, batch);
       return noContent();
     },
   }),

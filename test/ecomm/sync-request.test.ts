@@ -68,6 +68,13 @@ describe("sendBatch chunking", () => {
     receivedAt: 0,
     message: { externalObjectId: `e${i}`, action: "UPSERT", changedAt: 0, properties: { p: "z".repeat(size) } },
   });
+  it("counts a message's bytes as the queue does: its JSON in UTF-8, plus the metadata", () => {
+    const ascii = msg(10, 1);
+    expect(queueBytes(ascii)).toBe(new TextEncoder().encode(JSON.stringify(ascii)).byteLength + 100);
+    const accented = { ...ascii, message: { ...ascii.message, properties: { p: "Zoë ✓ 😀", q: "a\u0000\u007f" } } };
+    expect(queueBytes(accented)).toBe(new TextEncoder().encode(JSON.stringify(accented)).byteLength + 100);
+    expect(queueBytes(accented)).toBeGreaterThan(JSON.stringify(accented).length + 100);
+  });
   it("keeps every call within 100 messages and 256 KB", () => {
     expect(chunkForSendBatch(Array.from({ length: 250 }, (_, i) => msg(10, i))).map((c) => c.length)).toEqual([100, 100, 50]);
     const chunks = chunkForSendBatch(Array.from({ length: 20 }, (_, i) => msg(60_000, i)));

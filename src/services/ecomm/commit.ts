@@ -18,7 +18,7 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { idCounter } from "../../db/id-ranges";
-import { rawStatement, runRawBatch } from "../../lib/d1-raw";
+import { rawStatement, runRawBatch, type BoundQuery } from "../../lib/d1-raw";
 import { directStatements, splitDirect } from "./commit-direct";
 import { freshEventStatements, updateEventStatements } from "../webhooks/sync-events-direct";
 import { CRM_TYPE } from "./model";
@@ -206,7 +206,7 @@ const each = (rows: unknown[], build: (json: string) => SQL): SQL[] => (rows.len
  * The SQL of a batch's effects, in order. Empty when there is nothing to write. New objects and plain updates
  * take the direct path (commit-direct.ts); the general statements below write the rest.
  */
-export function commitPlan(effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): { queries: SQL[]; outbox: Set<number> } {
+export function commitPlan(effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): { queries: (SQL | BoundQuery)[]; outbox: Set<number> } {
   const split = splitDirect(effects);
   const freshEvents = freshEventStatements(split.fresh, split.fresh.length, webhooks, now);
   const updateEvents = updateEventStatements(split.updates, webhooks, now);
@@ -240,7 +240,7 @@ export function commitPlan(effects: Effect[], now: number, webhooks?: Map<number
     ? chunkJson(createRows).flatMap((json) => [createRecords(json, now), linkCreated(json)])
     : [];
   // Each part in order; `events` parts return the outbox rows they write.
-  const parts: { queries: SQL[]; events?: true }[] = [
+  const parts: { queries: (SQL | BoundQuery)[]; events?: true }[] = [
     // General first: within a batch, link and record ids then follow planning's order more closely (a
     // contact joined by its email, the common general case, is planned first).
     { queries: [...each(linkRows, (j) => linkApplied(j, now)), ...each(errorRows, (j) => linkFailed(j, now)), ...creates] },
@@ -254,7 +254,7 @@ export function commitPlan(effects: Effect[], now: number, webhooks?: Map<number
     { queries: each(syncWebhookRows(general, webhooks), (j) => webhookEvents(j, now)), events: true },
     { queries: rest(direct, patchRows, replaceRows, assocRows, errorRows, applied, now) },
   ];
-  const queries: SQL[] = [];
+  const queries: (SQL | BoundQuery)[] = [];
   const outbox = new Set<number>();
   for (const part of parts) {
     for (const q of part.queries) {
@@ -265,7 +265,7 @@ export function commitPlan(effects: Effect[], now: number, webhooks?: Map<number
   return { queries, outbox };
 }
 
-function rest(direct: { patches: SQL[]; resolve: SQL[] }, patchRows: object[], replaceRows: object[], assocRows: object[], errorRows: object[], applied: Effect[], now: number): SQL[] {
+function rest(direct: { patches: BoundQuery[]; resolve: BoundQuery[] }, patchRows: object[], replaceRows: object[], assocRows: object[], errorRows: object[], applied: Effect[], now: number): (SQL | BoundQuery)[] {
   return [
     ...direct.patches,
     ...each(patchRows, (j) => patchRecords(j, now)),
@@ -278,7 +278,7 @@ function rest(direct: { patches: SQL[]; resolve: SQL[] }, patchRows: object[], r
   ];
 }
 
-export const commitQueries = (effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): SQL[] => commitPlan(effects, now, webhooks).queries;
+export const commitQueries = (effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): (SQL | BoundQuery)[] => commitPlan(effects, now, webhooks).queries;
 
 /**
  * Commits the effects, and their webhook events when `webhooks` has targets, in one db.batch (all or nothing).

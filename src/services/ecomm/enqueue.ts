@@ -32,8 +32,14 @@ export const fieldError = (field: string, message: string) =>
 /** reference §3.3: an unknown store is a validation error of the request, not a 404 of the route. */
 export const unknownStore = (storeId: string) => fieldError("storeId", `store ${storeId} does not exist in this account`);
 
+/** A request's queue messages, each with the bytes the queue counts for it (measured once, here). */
+export interface QueueBatch {
+  msgs: SyncQueueMessage[];
+  bytes: number[];
+}
+
 /** Builds the queue messages; throws the 400 naming the first offending field. */
-export async function buildQueueMessages(db: Db, input: EnqueueInput): Promise<SyncQueueMessage[]> {
+export async function buildQueueMessages(db: Db, input: EnqueueInput): Promise<QueueBatch> {
   const { body } = input;
   const store = await findStore(db, input.portalId, body.storeId);
   if (!store) throw unknownStore(body.storeId);
@@ -54,13 +60,13 @@ export async function buildQueueMessages(db: Db, input: EnqueueInput): Promise<S
       ...(m.associations ? { associations: m.associations } : {}),
     },
   }));
-  msgs.forEach((m, i) => {
-    const bytes = queueBytes(m);
-    if (bytes > MAX_QUEUE_MESSAGE_BYTES) {
-      throw fieldError(`messages.${i}`, `the message is ${bytes} bytes once queued; a queue message holds at most ${MAX_QUEUE_MESSAGE_BYTES} bytes`);
+  const bytes = msgs.map(queueBytes);
+  bytes.forEach((n, i) => {
+    if (n > MAX_QUEUE_MESSAGE_BYTES) {
+      throw fieldError(`messages.${i}`, `the message is ${n} bytes once queued; a queue message holds at most ${MAX_QUEUE_MESSAGE_BYTES} bytes`);
     }
   });
-  return msgs;
+  return { msgs, bytes };
 }
 
 /**
@@ -104,8 +110,8 @@ async function sendChunk(queue: Queue, chunk: SyncQueueMessage[], delays: readon
  * earlier chunks may be queued, and the client's retry of the whole request is harmless, because a re-sent
  * change with the same changedAt simply wins the tie again (later message id) with the same content.
  */
-export async function sendToQueue(queue: Queue, msgs: SyncQueueMessage[], delays: readonly number[] = SEND_RETRY_DELAYS_MS): Promise<void> {
-  await Promise.all(chunkForSendBatch(msgs).map((chunk) => sendChunk(queue, chunk, delays)));
+export async function sendToQueue(queue: Queue, { msgs, bytes }: QueueBatch, delays: readonly number[] = SEND_RETRY_DELAYS_MS): Promise<void> {
+  await Promise.all(chunkForSendBatch(msgs, bytes).map((chunk) => sendChunk(queue, chunk, delays)));
 }
 
 /**
@@ -114,8 +120,9 @@ export async function sendToQueue(queue: Queue, msgs: SyncQueueMessage[], delays
  * second after its sync and expects 200). One statement; written only once the queue took every message,
  * so a refused request leaves no pending object behind.
  */
-export async function enqueue(db: Db, queue: Queue, msgs: SyncQueueMessage[]): Promise<void> {
-  await sendToQueue(queue, msgs);
+export async function enqueue(db: Db, queue: Queue, batch: QueueBatch): Promise<void> {
+  await sendToQueue(queue, batch);
+  const { msgs } = batch;
   const first = msgs[0];
   if (!first) return;
   const ids = JSON.stringify([...new Set(msgs.map((m) => m.message.externalObjectId))]);

@@ -52,10 +52,10 @@ async function requireImport(db: Db, c: Caller, body: { storeId: string; importS
 
 export async function importPage(db: Db, queue: Queue, c: Caller, body: z.output<typeof importPageBody>, requestId: string, now: number) {
   // Store first: an unknown store is reported as such (reference §3.3), like PUT /sync/messages.
-  const msgs = await buildQueueMessages(db, { ...c, requestId, receivedAt: now, body, defaultChangedAt: body.importStartedAt });
+  const batch = await buildQueueMessages(db, { ...c, requestId, receivedAt: now, body, defaultChangedAt: body.importStartedAt });
   const imp = await requireImport(db, c, body);
   if (imp.endedAt !== null) throw fieldError("objectType", `the import of ${body.objectType} started at ${body.importStartedAt} has ended`);
-  await enqueue(db, queue, msgs);
+  await enqueue(db, queue, batch);
 }
 
 export async function importEnd(db: Db, c: Caller, body: z.output<typeof importEndBody>, now: number) {

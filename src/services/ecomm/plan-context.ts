@@ -6,10 +6,10 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crmObjects } from "../../db/tables/crm";
 import { idSequences } from "../../db/tables/shards";
-import { ecommLinks, ecommPipelineStages, ecommSettings, ecommStores } from "../../db/tables/ecomm";
+import { ecommPipelineStages, ecommSettings, ecommStores, type EcommObjectType } from "../../db/tables/ecomm";
 import type { SyncQueueMessage } from "../../queue/messages";
 import { inJson } from "../crm";
-import { chunks, MAX_BOUND, rawBatchItem } from "../../lib/d1-raw";
+import { chunks, MAX_BOUND, rawBatchItem, rawStatement, runRawBatch, type BoundQuery } from "../../lib/d1-raw";
 import { emailKey, keyOf, keyString, storeKey, targetsOf, type LinkKey } from "./keys";
 import { settingsKey, syncSettingsOwners, type SettingsRow } from "./settings";
 import { isValidEmail } from "./translate";
@@ -26,50 +26,77 @@ export interface LinkState {
 /** Bound values per statement, within D1's limit: a few go to the (account, store, type) prefix. */
 const KEYS_PER_QUERY = MAX_BOUND - 4;
 
-const linkColumns = {
-  id: ecommLinks.id,
-  portalId: ecommLinks.portalId,
-  storeId: ecommLinks.storeId,
-  objectType: ecommLinks.objectType,
-  externalId: ecommLinks.externalId,
-  serviceId: ecommLinks.serviceId,
-  messageId: ecommLinks.messageId,
-  changedAt: ecommLinks.changedAt,
-  deleted: ecommLinks.deleted,
-};
+/** A link as planning reads it (linkQueries). */
+export interface LinkRow {
+  id: number;
+  portalId: number;
+  storeId: string;
+  objectType: EcommObjectType;
+  externalId: string;
+  serviceId: number | null;
+  messageId: string;
+  changedAt: number;
+  deleted: boolean;
+}
+
+/** A link row as D1 returns it. */
+interface LinkRecord {
+  id: number;
+  portal_id: number;
+  store_id: string;
+  object_type: EcommObjectType;
+  external_id: string;
+  service_id: number | null;
+  message_id: string;
+  changed_at: number;
+  deleted: number;
+}
+
+const linkRowOf = (r: LinkRecord): LinkRow => ({
+  id: r.id,
+  portalId: r.portal_id,
+  storeId: r.store_id,
+  objectType: r.object_type,
+  externalId: r.external_id,
+  serviceId: r.service_id,
+  messageId: r.message_id,
+  changedAt: r.changed_at,
+  deleted: r.deleted === 1,
+});
+
+const SELECT_LINKS = `select id, portal_id, store_id, object_type, external_id, service_id, message_id, changed_at, deleted from ecomm_links
+  where portal_id = ? and store_id = ? and object_type = ? and external_id in (`;
 
 /**
  * The links of `keys`: one query per (account, store, type) and up to 96 external ids, each a seek in the
  * links' unique index with the ids as bound values (a JSON list read through json_each would cost D1 one
- * more row read per key). Run them in one db.batch.
+ * more row read per key). Run them in one db.batch; their rows go through `linkRowOf`. Rendered by hand
+ * (BoundQuery): a query builder with a hundred bound values costs more to render than D1 takes to run it.
  */
-export function linkQueries(db: Db, keys: LinkKey[]) {
+export function linkQueries(keys: LinkKey[]): BoundQuery[] {
   const groups = new Map<string, { prefix: LinkKey; ids: string[] }>();
   for (const k of keys) {
     const g = JSON.stringify([k.portalId, k.storeId, k.objectType]);
-    const group = groups.get(g) ?? { prefix: k, ids: [] };
-    group.ids.push(k.externalId);
-    groups.set(g, group);
+    const group = groups.get(g);
+    if (group) group.ids.push(k.externalId);
+    else groups.set(g, { prefix: k, ids: [k.externalId] });
   }
   return [...groups.values()].flatMap(({ prefix, ids }) =>
-    chunks(ids, KEYS_PER_QUERY).map((part) =>
-      db
-        .select(linkColumns)
-        .from(ecommLinks)
-        .where(and(eq(ecommLinks.portalId, prefix.portalId), eq(ecommLinks.storeId, prefix.storeId), eq(ecommLinks.objectType, prefix.objectType), inArray(ecommLinks.externalId, part))),
-    ),
+    chunks(ids, KEYS_PER_QUERY).map((part) => ({
+      sql: `${SELECT_LINKS}${part.map(() => "?").join(", ")})`,
+      params: [prefix.portalId, prefix.storeId, prefix.objectType, ...part],
+    })),
   );
 }
-
-export type LinkRow = Awaited<ReturnType<typeof linkQueries>[number]>[number];
 
 export const linkState = (l: LinkRow): LinkState => ({ id: l.id, serviceId: l.serviceId, messageId: l.messageId, changedAt: l.changedAt, deleted: l.deleted });
 
 /** The links of `keys` in one round trip (the second read of planBatch). */
 export async function readLinks(db: Db, keys: LinkKey[]): Promise<LinkRow[]> {
-  const [first, ...rest] = linkQueries(db, keys);
-  if (!first) return [];
-  return (await db.batch([first, ...rest])).flat();
+  const queries = linkQueries(keys);
+  if (!queries.length) return [];
+  const results = await runRawBatch(db, queries.map((q) => rawStatement(db, q)));
+  return results.flatMap((r) => (r.results as LinkRecord[]).map(linkRowOf));
 }
 
 /** The live contacts that own `emails` ([account, lower-cased email]): bound lists per account, like linkQueries. */
@@ -210,8 +237,12 @@ export async function readPlanContext(db: Db, msgs: SyncQueueMessage[], control:
   const viaContacts = new Set(contactKeys.map((c) => keyString(c.key)));
   const owned = emailOwnerQueries(db, everyEmailOwner ? candidateEmails(msgs) : []);
   const contacts = contactKeyQueries(db, contactKeys);
-  const links = linkQueries(db, [...keys].filter(([k]) => !viaContacts.has(k)).map(([, k]) => k));
-  const [[shardSettings, storeRows, stageRows, counterRows, ...rest], appRows] = await Promise.all([db.batch([
+  const links = linkQueries([...keys].filter(([k]) => !viaContacts.has(k)).map(([, k]) => k)).map((q) => rawBatchItem<LinkRecord>(db, q));
+  // The deal stages only when the batch has deals (a statement less for the others).
+  const stageQueries = dealPortals.length
+    ? [db.select({ portalId: ecommPipelineStages.portalId, stageId: ecommPipelineStages.stageId }).from(ecommPipelineStages).where(inJson(ecommPipelineStages.portalId, dealPortals))]
+    : [];
+  const [[shardSettings, storeRows, counterRows, ...rest], appRows] = await Promise.all([db.batch([
     db
       .select()
       .from(ecommSettings)
@@ -220,18 +251,17 @@ export async function readPlanContext(db: Db, msgs: SyncQueueMessage[], control:
       .select()
       .from(ecommStores)
       .where(sql`(${ecommStores.portalId}, ${ecommStores.storeId}) in (select value->>0, value->>1 from json_each(${JSON.stringify(stores)}))`),
-    db
-      .select({ portalId: ecommPipelineStages.portalId, stageId: ecommPipelineStages.stageId })
-      .from(ecommPipelineStages)
-      .where(inJson(ecommPipelineStages.portalId, dealPortals)),
     db.select({ name: idSequences.name }).from(idSequences).where(inArray(idSequences.name, ["ecomm_links", "crm_objects"])),
     ...owned,
-    ...links,
-    ...(contacts.map((c) => c.query) as unknown as typeof links),
+    ...(links as unknown as typeof owned),
+    ...(contacts.map((c) => c.query) as unknown as typeof owned),
+    ...(stageQueries as unknown as typeof owned),
   ]), appSettings]);
+  const contactsEnd = owned.length + links.length + contacts.length;
+  const stageRows = (rest.slice(contactsEnd) as unknown as { portalId: number; stageId: string }[][]).flat();
   const ownerRows = (rest.slice(0, owned.length) as EmailOwnerRow[][]).flat().map((r) => [emailKey(r.portalId, r.email!), r.id] as const);
-  const linkRows = (rest.slice(owned.length, owned.length + links.length) as LinkRow[][]).flat();
-  (rest.slice(owned.length + links.length) as unknown as ContactKeyRow[][]).forEach((rows, i) => {
+  const linkRows = (rest.slice(owned.length, owned.length + links.length) as unknown as LinkRecord[][]).flat().map(linkRowOf);
+  (rest.slice(owned.length + links.length, contactsEnd) as unknown as ContactKeyRow[][]).forEach((rows, i) => {
     const { portalId, storeId } = contacts[i]!.prefix;
     for (const r of rows) {
       if (r.owner !== null && r.email !== null) ownerRows.push([emailKey(portalId, r.email), r.owner]);
