@@ -16,6 +16,7 @@ import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "
 import { deliveryBody, webhookQueueMessage, type WebhookEvent, type WebhookQueueMessage } from "./message";
 import { attemptStatements, openDelivery, setDeliveryStatus, type AttemptOutcome } from "./log";
 import { MAX_RETRIES, retryBaseSeconds, retryDelaySeconds } from "./retry";
+import { FANOUT_CONCURRENCY, inPool } from "../../lib/fanout";
 import { coalesce } from "./coalesce";
 import { removeSent, sendMessages } from "./drain";
 import { webhookSignatureHeaders } from "./sign";
@@ -142,18 +143,18 @@ export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env
   }
   // The queue holds these events now: their outbox rows go before any POST (first attempts only; later ones have none).
   await removeSent(env, deps.control, parsed.filter(({ message: m }) => m.deliveryId === null && m.attempt === 0).flatMap(({ message }) => message.events));
-  await Promise.all(
-    coalesce(parsed).map(async ({ delivery, sources }) => {
-      try {
-        count(await deliver(delivery, deps));
-        for (const msg of sources) msg.ack();
-      } catch (err) {
-        console.error(`webhook delivery for app ${delivery.appId} failed to run: ${err instanceof Error ? err.message : String(err)}`);
-        for (const msg of sources) msg.retry({ delaySeconds: 5 });
-        count("crashed");
-      }
-    }),
-  );
+  // At most as many POSTs at once as an invocation has connections: one waiting for a connection would
+  // spend its 5 s timeout waiting.
+  await inPool(coalesce(parsed), FANOUT_CONCURRENCY, async ({ delivery, sources }) => {
+    try {
+      count(await deliver(delivery, deps));
+      for (const msg of sources) msg.ack();
+    } catch (err) {
+      console.error(`webhook delivery for app ${delivery.appId} failed to run: ${err instanceof Error ? err.message : String(err)}`);
+      for (const msg of sources) msg.retry({ delaySeconds: 5 });
+      count("crashed");
+    }
+  });
   return outcomes;
 }
 
