@@ -13,6 +13,12 @@ export interface RowReader<T> {
   fromRaw(raw: Record<string, unknown>): T;
   /** An object `jsonObject` built (drizzle keys) as the table's drizzle row. */
   fromJson(json: Record<string, unknown>): T;
+  /** `alias."column", …`: the table's columns in a fixed order, for a `raw()` read (arrays of values). */
+  columnList(alias: string): string;
+  /** How many columns `columnList` names. */
+  width: number;
+  /** The table's row from a `raw()` row, its columns (as `columnList` names them) starting at `offset`. */
+  fromArray(row: unknown[], offset: number): T;
 }
 
 export function rowReader<TT extends Table>(table: TT): RowReader<TT["$inferSelect"]> {
@@ -29,5 +35,16 @@ export function rowReader<TT extends Table>(table: TT): RowReader<TT["$inferSele
     jsonObject: (alias) => `json_object(${columns.map(([key, col]) => `'${key}', ${alias}."${col.name}"`).join(", ")})`,
     fromRaw: (raw) => map((_, name) => raw[name]),
     fromJson: (json) => map((key) => json[key]),
+    columnList: (alias) => columns.map(([, col]) => `${alias}."${col.name}"`).join(", "),
+    width: columns.length,
+    fromArray: (row, offset) => {
+      const out: Record<string, unknown> = {};
+      for (let i = 0; i < columns.length; i++) {
+        const [key, col] = columns[i]!;
+        const v = row[offset + i];
+        out[key] = v === null || v === undefined ? null : col.mapFromDriverValue(v);
+      }
+      return out as TT["$inferSelect"];
+    },
   };
 }
