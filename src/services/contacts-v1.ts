@@ -11,7 +11,7 @@ import { contactMerges, crmObjects } from "../db/tables/crm";
 import { ApiError, badRequest, conflict, notFound } from "../lib/errors";
 import { builderStatement, rawRows, rawStatement, runRawBatch } from "../lib/d1-raw";
 import { webhookEventStatements, type OutboxSource, type RecordChange } from "./webhooks/events";
-import { crmRowFromRaw, inJson, type CrmRow, type RawCrmRow } from "./crm";
+import { crmColumns, crmRowFromArray, crmRowFromRaw, inJson, type CrmRow, type RawCrmRow } from "./crm";
 
 export { crmRowFromRaw, type RawCrmRow };
 
@@ -111,11 +111,10 @@ export async function findOne(db: Db, portalId: number, keys: Keys): Promise<Crm
 }
 
 /**
- * The columns a contact read returns, in this order: the contact's (`RawCrmRow`), then those of one of its
+ * The columns a contact read returns, in this order: the contact's (`crmColumns`), then those of one of its
  * merges (all null when it has none). Rows come back as arrays (`raw()`): D1 hands the Worker columns and
  * rows, and building an object per row cost more than the mapping below (issue 28: about 0.1 ms a page).
  */
-const CONTACT_COLUMNS = "id, portal_id, object_type, properties, email, guid, archived, merged_into, created_at, updated_at";
 const MERGE_COLUMNS = "m.merged_vid, m.merged_email, m.merged_guid, m.merged_created_at, m.survivor_email, m.first_name, m.properties_moved, m.merged_at";
 type PageRow = [
   ...[number, number, CrmRow["objectType"], string, string | null, string, number, number | null, number, number],
@@ -127,7 +126,7 @@ type PageRow = [
  * cost the list a temporary B-tree (about 0.2 ms a page, issue 28); contactsAndMerges puts contacts in id
  * order and each contact's merges oldest first.
  */
-const withMerges = `select ${CONTACT_COLUMNS.replace(/(\w+)/g, "p.$1")}, ${MERGE_COLUMNS}
+const withMerges = `select ${crmColumns("p")}, ${MERGE_COLUMNS}
     from page p left join contact_merges m on m.portal_id = p.portal_id and m.canonical_vid = p.id`;
 
 const byMergeOrder = (a: MergeRow, b: MergeRow) => a.mergedAt - b.mergedAt || a.mergedVid - b.mergedVid;
@@ -138,20 +137,7 @@ function contactsAndMerges(raw: PageRow[]) {
   const merges = new Map<number, MergeRow[]>();
   for (const r of raw) {
     const id = r[0];
-    if (!byId.has(id)) {
-      byId.set(id, {
-        id,
-        portalId: r[1],
-        objectType: r[2],
-        properties: JSON.parse(r[3]) as Record<string, string>,
-        email: r[4],
-        guid: r[5],
-        archived: Boolean(r[6]),
-        mergedInto: r[7],
-        createdAt: r[8],
-        updatedAt: r[9],
-      });
-    }
+    if (!byId.has(id)) byId.set(id, crmRowFromArray(r));
     const mergedVid = r[10];
     if (mergedVid === null) continue;
     const list = merges.get(id) ?? [];
@@ -188,7 +174,7 @@ export async function findOneWithMerges(db: Db, portalId: number, keys: Keys): P
 
 /** `GET /contacts/v1/lists/all/contacts/all`'s statement, written once (see allContactsPage). */
 const ALL_CONTACTS_PAGE = `with page as (
-      select ${CONTACT_COLUMNS} from crm_objects
+      select ${crmColumns()} from crm_objects
       where portal_id = ?1 and object_type = 'contacts' and archived = 0 and id > ?2
       order by id limit ?3)
     ${withMerges}`;
