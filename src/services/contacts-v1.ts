@@ -161,11 +161,26 @@ function contactsAndMerges(raw: PageRow[]) {
 }
 
 /**
+ * The profile by vid (the hot one): the vid's row, its survivor (itself unless merged away) and the
+ * survivor's merges, joined directly. The vid is a primary key, so there is one survivor at most and no
+ * CTE with a LIMIT is needed (issue 28: the CTE form cost D1 about 0.05 ms more).
+ */
+const PROFILE_BY_VID = `select ${crmColumns("c")}, ${MERGE_COLUMNS}
+    from crm_objects o
+    cross join crm_objects c on c.id = coalesce(o.merged_into, o.id) and c.portal_id = ?2 and c.object_type = 'contacts' and c.archived = 0
+    left join contact_merges m on m.portal_id = c.portal_id and m.canonical_vid = c.id
+    where o.id = ?1 and o.portal_id = ?2 and o.object_type = 'contacts'`;
+
+/**
  * One contact by its keys (the first found, as findOne) with its merges, in ONE statement: the profile
  * reads used to be findOne then mergesOf, two round trips.
  */
 export async function findOneWithMerges(db: Db, portalId: number, keys: Keys): Promise<{ row: CrmRow; merges: MergeRow[] }> {
-  const raw = await rawRows<PageRow>(db, sql`with page as (select c.* from ${keyTargets(portalId, keys)} limit 1) ${sql.raw(withMerges)}`);
+  const [vid, ...more] = keys.vids ?? [];
+  const byVid = vid !== undefined && !more.length && !keys.emails?.length && !keys.utks?.length;
+  const raw = byVid
+    ? await db.$client.prepare(PROFILE_BY_VID).bind(vid, portalId).raw<PageRow>()
+    : await rawRows<PageRow>(db, sql`with page as (select c.* from ${keyTargets(portalId, keys)} limit 1) ${sql.raw(withMerges)}`);
   const { rows, merges } = contactsAndMerges(raw);
   const row = rows[0];
   if (!row) throw contactNotFound();
