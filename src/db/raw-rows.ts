@@ -9,25 +9,32 @@ import { getTableColumns, type Table } from "drizzle-orm";
 export interface RowReader<T> {
   /** `json_object('key', alias."column", …)`: one row of the table as a JSON object, by drizzle keys. */
   jsonObject(alias: string): string;
-  /** A row `select alias.*` returned (snake_case column names) as the table's drizzle row. */
-  fromRaw(raw: Record<string, unknown>): T;
   /** An object `jsonObject` built (drizzle keys) as the table's drizzle row. */
   fromJson(json: Record<string, unknown>): T;
+  /** `alias."column", …`: the table's columns in a fixed order, for a `raw()` read (arrays of values). */
+  columnList(alias: string): string;
+  /** How many columns `columnList` names. */
+  width: number;
+  /** The table's row from a `raw()` row, its columns (as `columnList` names them) starting at `offset`. */
+  fromArray(row: unknown[], offset: number): T;
 }
 
 export function rowReader<TT extends Table>(table: TT): RowReader<TT["$inferSelect"]> {
   const columns = Object.entries(getTableColumns(table));
-  const map = (get: (key: string, name: string) => unknown) => {
+  const map = (get: (key: string, index: number) => unknown) => {
     const out: Record<string, unknown> = {};
-    for (const [key, col] of columns) {
-      const v = get(key, col.name);
+    for (let i = 0; i < columns.length; i++) {
+      const [key, col] = columns[i]!;
+      const v = get(key, i);
       out[key] = v === null || v === undefined ? null : col.mapFromDriverValue(v);
     }
     return out as TT["$inferSelect"];
   };
   return {
     jsonObject: (alias) => `json_object(${columns.map(([key, col]) => `'${key}', ${alias}."${col.name}"`).join(", ")})`,
-    fromRaw: (raw) => map((_, name) => raw[name]),
     fromJson: (json) => map((key) => json[key]),
+    columnList: (alias) => columns.map(([, col]) => `${alias}."${col.name}"`).join(", "),
+    width: columns.length,
+    fromArray: (row, offset) => map((_, i) => row[offset + i]),
   };
 }

@@ -28,6 +28,12 @@ export function rawStatement(db: Db, query: SQL | BoundQuery): D1PreparedStateme
   return db.$client.prepare(q.sql).bind(...q.params);
 }
 
+/** A raw query's rows as arrays of column values, in the order its SELECT lists them (D1's `raw()`). */
+export function rawRows<T extends unknown[]>(db: Db, query: SQL): Promise<T[]> {
+  const q = dialect.sqlToQuery(query);
+  return db.$client.prepare(q.sql).bind(...q.params).raw<T>();
+}
+
 /** Runs the statements as one D1 batch (all or nothing). */
 export const runRawBatch = (db: Db, statements: D1PreparedStatement[]) => db.$client.batch(statements);
 

@@ -73,6 +73,9 @@ describe("POST /content/api/v2/blog-posts", () => {
     const blogs = await call("GET", `${V2}/blogs`, { token: t.oauth });
     expect(p.content_group_id).toBe(blogs.json.objects[0].id);
     expect(p.parent_blog).toMatchObject({ id: p.content_group_id, slug: "blog" });
+    // The read by id (one statement, its relations read with it) answers the same bytes as the create.
+    const read = await call("GET", `${V2}/blog-posts/${p.id}`, { token: t.oauth });
+    expect(read.text).toBe(res.text);
   });
 
   it("gives a post without slug the real service's temporary slug under its blog", async () => {

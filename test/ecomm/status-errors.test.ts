@@ -43,6 +43,28 @@ describe("GET /sync/status/:storeId/:objectType/:externalObjectId", () => {
     expect((await status(t.pat, "PRODUCT", "p/1 x")).json.serviceId).toBe(res.json.serviceId); // any token of the account
   });
 
+  it("reports an object's latest error in every field, open or resolved, with or without a link", async () => {
+    const t = await tenant();
+    await store(t.pat);
+    await seedErrors(t, [
+      { ext: "e-open", at: 3000, type: "INVALID_EMAIL_ADDRESS" },
+      { ext: "e-done", at: 2000, status: "RESOLVED", appId: null },
+    ]);
+    const open = await status(t.pat, "CONTACT", "e-open");
+    expect(open.status).toBe(200);
+    expect(open.json).toEqual({
+      storeId: "shop",
+      objectType: "CONTACT",
+      externalObjectId: "e-open",
+      serviceId: null,
+      lastProcessedAt: null,
+      errors: [{ portalId: t.portalId, storeId: "shop", objectType: "CONTACT", externalObjectId: "e-open", changedAt: "2950", erroredAt: "3000", type: "INVALID_EMAIL_ADDRESS", details: "details", status: "OPEN" }],
+      numErrors: 1,
+    });
+    const resolved = await status(t.pat, "CONTACT", "e-done");
+    expect(resolved.json).toMatchObject({ errors: [{ externalObjectId: "e-done", status: "RESOLVED", changedAt: "1950", erroredAt: "2000" }], numErrors: 0 });
+  });
+
   it("an accepted, not yet processed object has a status with nothing processed (200), then its link", async () => {
     const t = await tenant();
     await accountSettings(t);

@@ -135,6 +135,26 @@ describe("rate-limit leases", () => {
     expect((await counted(p, T0 + LEASE_MS + RATE_INTERVAL_MS + 100)).count).toBe(0);
   });
 
+  it("a caller still busy when its lease expires asks for what it spent, not for one", async () => {
+    const p = caller(110);
+    const book = new LeaseBook();
+    for (let i = 0; i < 8; i++) await attempt(p, T0 + i, book); // leases of 1, 2, 4, then 8 at T0 + 7 (7 left)
+    for (let i = 8; i < 12; i++) await attempt(p, T0 + i, book); // 5 of the 8 spent, 3 left
+    expect((await counted(p)).count).toBe(15);
+    const expired = T0 + 7 + LEASE_MS;
+    const key = `private-app:${(p as { privateAppId: number }).privateAppId}`;
+    expect(book.want(key, 110, expired)).toBe(5);
+    book.failed(key, 5);
+    await attempt(p, expired, book);
+    // One ask for 5 (what the expired lease served), not leases of 1, 2 and 4 again.
+    expect((await counted(p, expired)).count).toBe(15 + 5);
+    for (let i = 1; i < 5; i++) await attempt(p, expired + i, book);
+    expect((await counted(p, expired)).count).toBe(20);
+    // A caller back later than HOT_MS after the expiry starts over at one.
+    const later = expired + 5 + LEASE_MS + HOT_MS;
+    expect(book.want(key, 110, later)).toBe(1);
+  });
+
   it("a changed limit (operator PATCH) drops the lease taken under the old one", async () => {
     const p = caller(110);
     const book = new LeaseBook();

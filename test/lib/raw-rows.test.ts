@@ -6,7 +6,7 @@ import { call, tenant } from "../helpers/api";
 import { accountD1 } from "../helpers/shards";
 
 describe("rowReader", () => {
-  it("maps a raw row and a JSON object exactly as drizzle maps its own select (booleans, JSON, nulls)", async () => {
+  it("maps a row read as an array and a JSON object exactly as drizzle maps its own select (booleans, JSON, nulls)", async () => {
     const t = await tenant();
     const created = await call("POST", "/content/api/v2/blog-posts", {
       token: t.pat,
@@ -16,8 +16,10 @@ describe("rowReader", () => {
     const d1 = await accountD1(t.portalId);
     const viaDrizzle = await makeDb(d1).select().from(blogPosts).all();
     const reader = rowReader(blogPosts);
-    const raw = (await d1.prepare("select * from blog_posts where portal_id = ?").bind(t.portalId).all<Record<string, unknown>>()).results;
-    expect(raw.map((r) => reader.fromRaw(r)).filter((r) => r.portalId === t.portalId)).toEqual(viaDrizzle.filter((r) => r.portalId === t.portalId));
+    // Behind two other columns, as a read with more than one table's columns has them.
+    const arrays = await d1.prepare(`select 1, 2, ${reader.columnList("p")} from blog_posts p where p.portal_id = ?`).bind(t.portalId).raw();
+    expect(arrays.map((r) => reader.fromArray(r, 2))).toEqual(viaDrizzle.filter((r) => r.portalId === t.portalId));
+    expect(reader.width).toBe(Object.keys(viaDrizzle[0]!).length);
     const json = (await d1.prepare(`select ${reader.jsonObject("p")} as j from blog_posts p where p.portal_id = ?`).bind(t.portalId).all<{ j: string }>()).results;
     expect(json.map((r) => reader.fromJson(JSON.parse(r.j) as Record<string, unknown>))).toEqual(viaDrizzle.filter((r) => r.portalId === t.portalId));
     expect(viaDrizzle.find((r) => r.portalId === t.portalId)).toMatchObject({ useFeaturedImage: true, keywords: [{ keyword: "k" }], draft: null });

@@ -24,30 +24,37 @@ export const presentError = (e: ErrorRow) => ({
   status: e.status,
 });
 
-// The status's SQL, written once: drizzle rebuilds a select's SQL text on every call (src/db/raw-rows.ts).
-const KEY = "portal_id = ?1 and store_id = ?2 and object_type = ?3 and external_id = ?4";
-const STATUS_READS = [
-  "select store_id from ecomm_stores where portal_id = ?1 and store_id = ?2",
-  `select service_id, processed_at from ecomm_links where ${KEY}`,
-  `select * from ecomm_sync_errors where ${KEY}`,
-  `select queued_at from ecomm_pending where ${KEY}`,
-] as const;
 const errorRows = rowReader(ecommSyncErrors);
 
 /**
- * One round trip: the store check and the object's link, errors and pending entry in one db.batch (the
- * store's absence is the 404 it was when checked first; its rows were not needed before the others).
+ * The status's one statement, written once (drizzle rebuilds a select's SQL text on every call, see
+ * src/db/raw-rows.ts): the store check and the object's link, error and pending entry as scalar
+ * subqueries of one row. Each is at most one row: the link's key is unique, the error's is its primary
+ * key (one latest error per object), the pending entry's too. One statement instead of a batch of four
+ * saves D1 three statements' overhead (issue 28: about 0.05-0.08 ms a read).
+ */
+const KEY = "portal_id = ?1 and store_id = ?2 and object_type = ?3 and external_id = ?4";
+const STATUS_READ = `select
+    (select 1 from ecomm_stores where portal_id = ?1 and store_id = ?2) as store,
+    (select json_array(service_id, processed_at) from ecomm_links where ${KEY}) as link,
+    (select ${errorRows.jsonObject("e")} from ecomm_sync_errors e where ${KEY}) as error,
+    (select 1 from ecomm_pending where ${KEY}) as pending`;
+
+type StatusRow = [store: number | null, link: string | null, error: string | null, pending: number | null];
+
+/**
+ * One round trip, one statement (STATUS_READ). The store's absence is the 404 it was when checked first;
+ * its rows were not needed before the others.
  */
 export async function syncStatus(db: Db, portalId: number, storeId: string, objectType: EcommObjectType, externalId: string) {
-  const [store, links, errorRowsRaw, pending] = await db.$client.batch<Record<string, unknown>>(
-    STATUS_READS.map((q, i) => db.$client.prepare(q).bind(...(i === 0 ? [portalId, storeId] : [portalId, storeId, objectType, externalId]))),
-  ).then((answers) => answers.map((a) => a.results));
-  if (!store?.length) throw notFound(`Store ${storeId} not found`); // as requireStore (stores.ts) words it
-  const linkRow = links?.[0] as { service_id: number | null; processed_at: number | null } | undefined;
-  const link = linkRow && { serviceId: linkRow.service_id, processedAt: linkRow.processed_at };
-  const errors = (errorRowsRaw ?? []).map((r) => errorRows.fromRaw(r));
+  const [row] = await db.$client.prepare(STATUS_READ).bind(portalId, storeId, objectType, externalId).raw<StatusRow>();
+  const [store, linkJson, errorJson, pending] = row ?? [null, null, null, null];
+  if (store === null) throw notFound(`Store ${storeId} not found`); // as requireStore (stores.ts) words it
+  const linkCols = linkJson === null ? undefined : (JSON.parse(linkJson) as [number | null, number | null]);
+  const link = linkCols && { serviceId: linkCols[0], processedAt: linkCols[1] };
+  const errors = errorJson === null ? [] : [errorRows.fromJson(JSON.parse(errorJson) as Record<string, unknown>)];
   // Queued and not processed yet: a status with nothing processed (enqueue.ts), not a 404.
-  if (!link && !errors.length && !pending?.length) {
+  if (!link && !errors.length && pending === null) {
     throw notFound(`No sync status for ${objectType} ${externalId} in store ${storeId}: no sync message for it was accepted`);
   }
   return {
