@@ -20,7 +20,7 @@ import { FANOUT_CONCURRENCY, inPool } from "../../lib/fanout";
 import { coalesce } from "./coalesce";
 import { removeSent, sendMessages } from "./drain";
 import { webhookSignatureHeaders } from "./sign";
-import { releaseSlot, slotStatements } from "./throttle";
+import { releaseStatement, slotStatement } from "./throttle";
 import { rawStatement, runRawBatch } from "../../lib/d1-raw";
 
 export const DELIVERY_TIMEOUT_MS = 5_000;
@@ -32,14 +32,15 @@ interface AppTarget {
   clientSecret: string;
 }
 
-const targetStatement = (control: Db, appId: number) =>
-  rawStatement(control, sql`select w.target_url, a.client_secret
+/**
+ * The app's target and secret, with the events' accounts that still have it installed (a JSON list), in one
+ * statement; no row when the app has no settings.
+ */
+const targetStatement = (control: Db, appId: number, events: WebhookEvent[]) =>
+  rawStatement(control, sql`select w.target_url, a.client_secret,
+      (select json_group_array(i.portal_id) from installs i where i.app_id = w.app_id
+        and i.portal_id in (select value from json_each(${JSON.stringify([...new Set(events.map((e) => e.portalId))])}))) as installed
     from webhook_settings w join apps a on a.app_id = w.app_id where w.app_id = ${appId}`);
-
-/** The events' accounts that still have the app installed. */
-const installedStatement = (control: Db, appId: number, events: WebhookEvent[]) =>
-  rawStatement(control, sql`select portal_id from installs where app_id = ${appId}
-    and portal_id in (select value from json_each(${JSON.stringify([...new Set(events.map((e) => e.portalId))])}))`);
 
 /** One POST; never throws. */
 export async function postEvents(target: AppTarget, events: WebhookEvent[], attempt: number, allowLoopback: boolean): Promise<Omit<AttemptOutcome, "attemptNumber">> {
@@ -69,26 +70,22 @@ export type DeliveryOutcome = "delivered" | "retry" | "exhausted" | "dropped" | 
 
 /**
  * Handles one queue message to the end (the caller acks it); throws only when D1 or the queue fail. Two
- * control-plane round trips around the POST: the app's target, the installs and a throttling slot in one
- * batch; the slot's release and the attempt's record (opening the delivery on its first attempt) in another.
+ * control-plane round trips around the POST: the app's target with the installs, and a throttling slot, in
+ * one batch; the slot's release and the attempt's record (opening the delivery on its first attempt) in another.
  */
 export async function deliver(m: WebhookQueueMessage, deps: DeliveryDeps): Promise<DeliveryOutcome> {
   const { control } = deps;
   const leaseId = crypto.randomUUID();
-  const [targets, installs, , lease] = await runRawBatch(control, [
-    targetStatement(control, m.appId),
-    installedStatement(control, m.appId, m.events),
-    ...slotStatements(control, m.appId, leaseId, deps.now()),
-  ]);
-  const row = (targets?.results as { target_url: string; client_secret: string }[])[0];
+  const [targets, lease] = await runRawBatch(control, [targetStatement(control, m.appId, m.events), slotStatement(control, m.appId, leaseId, deps.now())]);
+  const row = (targets?.results as { target_url: string; client_secret: string; installed: string }[])[0];
   const target: AppTarget | null = row ? { targetUrl: row.target_url, clientSecret: row.client_secret } : null;
-  const installed = new Set((installs?.results as { portal_id: number }[]).map((r) => r.portal_id));
+  const installed = new Set(row ? (JSON.parse(row.installed) as number[]) : []);
   const events = m.events.filter((e) => installed.has(e.portalId));
   const slot = lease?.meta.changes ? leaseId : null;
   const why = !target ? "the app has no webhook settings" : !events.length ? "the app is no longer installed in the events' accounts" : null;
   if (why || !target) {
     console.warn(`webhook delivery of ${m.events.length} event(s) for app ${m.appId} dropped: ${why}`);
-    if (slot) await releaseSlot(control, m.appId, slot);
+    if (slot) await releaseStatement(control, m.appId, slot, deps.now()).run();
     const id = m.deliveryId ?? (await openDelivery(control, m.appId, m.events, deps.now()));
     await setDeliveryStatus(control, id, "dropped", why, deps.now());
     return "dropped";
@@ -104,7 +101,7 @@ export async function deliver(m: WebhookQueueMessage, deps: DeliveryDeps): Promi
   const status = result.error === null ? "delivered" : m.attempt >= MAX_RETRIES ? "exhausted" : "retrying";
   const [opened] = await runRawBatch(control, [
     ...attemptStatements(control, m.appId, m.deliveryId, events, attempt, status, deps.now()),
-    rawStatement(control, sql`delete from webhook_inflight where app_id = ${m.appId} and lease_id = ${slot}`),
+    releaseStatement(control, m.appId, slot, deps.now()),
   ]);
   if (status === "delivered") return "delivered";
   const deliveryId = m.deliveryId ?? (opened?.results as { id: number }[])[0]!.id;
