@@ -52,7 +52,7 @@ export async function seedReads(ctx) {
   return { postId: post.json.id, contactId };
 }
 
-/** What the v3 search is measured with: 100 of the 120 seeded contacts match, the window counts them all. */
+/** What the v3 search is measured with: 100 of the 120 seeded contacts match, the total counts them all. */
 export const SEARCH_BODY = { filterGroups: [{ filters: [{ propertyName: "company", operator: "EQ", value: "Bench Co" }] }], limit: 100 };
 
 /**
@@ -83,7 +83,7 @@ export async function reads(ctx, seeded) {
   const floors = [
     { id: "floor_row", name: "floor: one D1 primary-key read, raw (bench Worker)", path: `/__bench/floor/d1-row?id=${seeded.contactId}`, client: bench },
     { id: "floor_page", name: "floor: the list's D1 query (101 rows), raw JSON (bench Worker)", path: `/__bench/floor/d1-page?portal=${tenant.portalId}`, client: bench },
-    { id: "floor_search", name: "floor: the search's D1 query (100 rows and a window count), raw JSON (bench Worker)", path: `/__bench/floor/d1-search?portal=${tenant.portalId}&company=Bench%20Co`, client: bench },
+    { id: "floor_search", name: "floor: the search's D1 query (100 rows and the count of its matches), raw JSON (bench Worker)", path: `/__bench/floor/d1-search?portal=${tenant.portalId}&company=Bench%20Co`, client: bench },
   ];
   const benchNoop = { id: "bench_noop", name: "bench Worker no-op", path: "/__bench/noop", client: bench };
   const routes = routesOf(seeded);

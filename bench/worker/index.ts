@@ -13,7 +13,7 @@
  *   GET  /__bench/floor/d1-row      platform floor: one D1 primary-key read answered as JSON
  *   GET  /__bench/floor/d1-page     the contact list's own D1 query (101 rows) answered as raw JSON: no
  *                                   credential, rate limit, validation or presentation
- *   GET  /__bench/floor/d1-search   the v3 search's own D1 query (filter, window count, 100 rows) as raw JSON
+ *   GET  /__bench/floor/d1-search   the v3 search's own D1 query (filter, count of the matches, 100 rows) as raw JSON
  *   POST /__bench/concurrency       what grows with concurrency: one route at c=1 and c=10 under set-ups
  *                                   that each take one per-request cost away (concurrency.ts)
  *   GET  /__bench/probe/*           probes of the sharded configuration (probes.ts)
@@ -262,8 +262,9 @@ async function floor(env: BenchEnv, url: URL): Promise<Response> {
   if (url.pathname.endsWith("/d1-search")) {
     // What POST /crm/v3/objects/contacts/search compiles the reads suite's body to (src/services/crm/search.ts).
     const { results } = await env.DB.prepare(
-      `SELECT c.*, count(*) over () AS total FROM crm_objects c WHERE c.portal_id = ? AND c.object_type = 'contacts' AND c.archived = 0
-        AND (lower(json_extract(c.properties, '$."company"')) = ?) ORDER BY c.id ASC LIMIT 100 OFFSET 0`,
+      `WITH m AS NOT MATERIALIZED (SELECT c.* FROM crm_objects c WHERE c.portal_id = ? AND c.object_type = 'contacts' AND c.archived = 0
+        AND (lower(json_extract(c.properties, '$."company"')) = ?))
+        SELECT c.*, (SELECT count(*) FROM m) AS total FROM m c ORDER BY c.id ASC LIMIT 100 OFFSET 0`,
     )
       .bind(portal, url.searchParams.get("company")?.toLowerCase() ?? "")
       .all();
