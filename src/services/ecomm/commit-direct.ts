@@ -82,8 +82,11 @@ const text = (sql: string): BoundQuery => ({ sql, params: [] });
 /** Fails the batch (SYNC_PLAN_STALE) unless the statement just before changed exactly `n` rows. */
 const expectChanges = (n: number): BoundQuery => text(`insert into sync_plan_checks (ok) values (changes() = ${num(n)})`);
 
-const reserve = (table: "ecomm_links" | "crm_objects", n: number): BoundQuery => text(`update id_sequences set seq = seq + ${num(n)} where name = '${table}'`);
-const reserved = (table: "ecomm_links" | "crm_objects", n: number): string => `(select seq - ${num(n)} as first from id_sequences where name = '${table}')`;
+type Counted = "ecomm_links" | "crm_objects" | "webhook_outbox";
+/** Reserves the next `n` ids of the table's counter for this batch. */
+export const reserve = (table: Counted, n: number): BoundQuery => text(`update id_sequences set seq = seq + ${num(n)} where name = '${table}'`);
+/** The first id before the block `reserve` took (the block is first + 1 … first + n), as a one-row subquery. */
+export const reserved = (table: Counted, n: number): string => `(select seq - ${num(n)} as first from id_sequences where name = '${table}')`;
 
 interface Numbered {
   /** 1-based position in the batch's block of reserved ids. */

@@ -8,8 +8,8 @@
  *   before the patch, and only while the message holds the link (as the patch itself).
  * The rows are written claimed, and returned, as the general statement's are (commit.ts `webhookEvents`).
  */
-import { sql, type SQL } from "drizzle-orm";
-import { chunks, MAX_BOUND, sqlNumber as num } from "../../lib/d1-raw";
+import { chunks, MAX_BOUND, numberText as num, type BoundQuery } from "../../lib/d1-raw";
+import { reserve, reserved } from "../ecomm/commit-direct";
 import { OUTBOX_COLUMNS } from "./drain";
 import { syncWebhookRows } from "./sync-events";
 import type { WebhookTarget } from "./targets";
@@ -17,24 +17,29 @@ import type { Effect } from "../ecomm/plan";
 
 type Upsert = Extract<Effect, { kind: "upsert" }>;
 
-const reserve = (n: number): SQL => sql.raw(`update id_sequences set seq = seq + ${n} where name = 'webhook_outbox'`);
-
 /** The reservation of the events' ids, then the inserts that return the events they wrote. */
 export interface EventStatements {
-  reserve: SQL[];
-  inserts: SQL[];
+  reserve: BoundQuery[];
+  inserts: BoundQuery[];
 }
 
 const NONE: EventStatements = { reserve: [], inserts: [] };
-const reserved = (table: "webhook_outbox" | "crm_objects", n: number): SQL => sql.raw(`(select seq - ${n} as first from id_sequences where name = '${table}')`);
 
 const extraOf = (propertyName: string | undefined, value: string | null | undefined) =>
   propertyName === undefined ? null : JSON.stringify({ propertyName, propertyValue: value ?? "" });
 
+/** Binds `v` (a `?` in the text), or writes null. */
+function val(params: unknown[], v: string | null): string {
+  if (v === null) return "null";
+  params.push(v);
+  return "?";
+}
+
 /**
  * The events of new objects: `fresh` in the order their records' ids were reserved (`crmReserved` ids in
  * all, the k-th record is first + k). Must run while the crm_objects counter still ends the batch's block,
- * that is before any general insert into crm_objects.
+ * that is before any general insert into crm_objects. Rendered as text and bound values (BoundQuery), as the
+ * direct path's own statements.
  */
 export function freshEventStatements(fresh: Upsert[], crmReserved: number, webhooks: Map<number, WebhookTarget[]> | undefined, now: number): EventStatements {
   const rows = fresh.flatMap((e, i) =>
@@ -45,17 +50,21 @@ export function freshEventStatements(fresh: Upsert[], crmReserved: number, webho
   );
   if (!rows.length) return NONE;
   const n = rows.length;
-  const out: SQL[] = [];
+  const out: BoundQuery[] = [];
   let k = 0;
   for (const part of chunks(rows, Math.floor(MAX_BOUND / 2))) {
-    // Numbers in the text, strings bound: two bound values per row.
-    const values = part.map(({ record, r }) => sql`(${num(++k)}, ${num(r.p)}, ${num(r.a)}, ${num(r.sid)}, ${r.ty}, ${num(record)}, ${extraOf(r.k === "p" ? r.pn : undefined, r.cv)})`);
-    out.push(sql`insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra, claimed_at)
+    // Numbers in the text, strings bound: at most two bound values per row.
+    const params: unknown[] = [];
+    const values = part.map(({ record, r }) => `(${num(++k)}, ${num(r.p)}, ${num(r.a)}, ${num(r.sid)}, ${val(params, r.ty)}, ${num(record)}, ${val(params, extraOf(r.k === "p" ? r.pn : undefined, r.cv))})`);
+    out.push({
+      sql: `insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra, claimed_at)
       select w.first + v.column1, v.column2, v.column3, v.column4, v.column5, c.first + v.column6, ${num(now)}, 'INTEGRATION', v.column7, ${num(now)}
-      from ${reserved("webhook_outbox", n)} w, ${reserved("crm_objects", crmReserved)} c, (values ${sql.join(values, sql`, `)}) v
-      returning ${sql.raw(OUTBOX_COLUMNS)}`);
+      from ${reserved("webhook_outbox", n)} w, ${reserved("crm_objects", crmReserved)} c, (values ${values.join(", ")}) v
+      returning ${OUTBOX_COLUMNS}`,
+      params,
+    });
   }
-  return { reserve: [reserve(n)], inserts: out };
+  return { reserve: [reserve("webhook_outbox", n)], inserts: out };
 }
 
 /**
@@ -66,19 +75,26 @@ export function updateEventStatements(updates: Upsert[], webhooks: Map<number, W
   const rows = updates.flatMap((e) => syncWebhookRows([e], webhooks).filter((r) => r.k === "p").map((r) => ({ e, r })));
   if (!rows.length) return NONE;
   const n = rows.length;
-  const out: SQL[] = [];
+  const out: BoundQuery[] = [];
   let k = 0;
   for (const part of chunks(rows, Math.floor(MAX_BOUND / 4))) {
-    // Numbers in the text, strings bound: four bound values per row.
-    const values = part.map(({ e, r }) => sql`(${num(++k)}, ${num(r.p)}, ${num(r.a)}, ${num(r.sid)}, ${r.ty}, ${num(e.link!.serviceId!)}, ${num(e.link!.id)}, ${e.msg.id}, ${r.pn ?? null}, ${r.v ?? null})`);
-    out.push(sql`insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra, claimed_at)
+    // Numbers in the text, strings bound: at most four bound values per row.
+    const params: unknown[] = [];
+    const values = part.map(
+      ({ e, r }) =>
+        `(${num(++k)}, ${num(r.p)}, ${num(r.a)}, ${num(r.sid)}, ${val(params, r.ty)}, ${num(e.link!.serviceId!)}, ${num(e.link!.id)}, ${val(params, e.msg.id)}, ${val(params, r.pn ?? null)}, ${val(params, r.v ?? null)})`,
+    );
+    out.push({
+      sql: `insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra, claimed_at)
       select w.first + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, ${num(now)}, 'INTEGRATION',
         json_object('propertyName', v.column9, 'propertyValue', coalesce(v.column10, '')), ${num(now)}
-      from ${reserved("webhook_outbox", n)} w, (values ${sql.join(values, sql`, `)}) v join crm_objects o on o.id = v.column6
+      from ${reserved("webhook_outbox", n)} w, (values ${values.join(", ")}) v join crm_objects o on o.id = v.column6
       where o.archived = 0
         and coalesce(json_extract(o.properties, '$."' || v.column9 || '"'), '') <> coalesce(v.column10, '')
         and exists (select 1 from ecomm_links l where l.id = v.column7 and l.message_id = v.column8)
-      returning ${sql.raw(OUTBOX_COLUMNS)}`);
+      returning ${OUTBOX_COLUMNS}`,
+      params,
+    });
   }
-  return { reserve: [reserve(n)], inserts: out };
+  return { reserve: [reserve("webhook_outbox", n)], inserts: out };
 }
