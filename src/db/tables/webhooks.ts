@@ -65,7 +65,7 @@ export const webhookDeliveries = sqliteTable(
     appId: integer("app_id").notNull(),
     /**
      * The events without `attemptNumber` (JSON array), so a re-send carries the same eventIds. A delivery
-     * delivered on its first attempt is never re-sent: it keeps `[{eventId}]` only.
+     * delivered on its first attempt is never re-sent: it keeps `[{eventId, portalId}]` only.
      */
     events: text("events").notNull(),
     eventCount: integer("event_count").notNull(),

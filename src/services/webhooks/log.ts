@@ -39,9 +39,9 @@ export function attemptStatements(db: Db, appId: number, deliveryId: number | nu
       values (${delivery}, ${a.attemptNumber}, ${a.statusCode}, ${a.durationMs}, ${a.error}, ${now})
       on conflict (delivery_id, attempt_number) do update set status_code = excluded.status_code, duration_ms = excluded.duration_ms, error = excluded.error, at = excluded.at`);
   if (deliveryId === null) {
-    // Only an exhausted delivery is ever re-sent: one delivered at once keeps its events' ids alone (what
-    // the log shows), a fraction of the bytes.
-    const kept = status === "delivered" ? events.map((e) => ({ eventId: e.eventId })) : events;
+    // Only an exhausted delivery is ever re-sent: one delivered at once keeps its events' ids (what the log
+    // shows) and accounts (what an account's deletion finds them by), a fraction of the bytes.
+    const kept = status === "delivered" ? events.map((e) => ({ eventId: e.eventId, portalId: e.portalId })) : events;
     return [
       rawStatement(db, sql`insert into webhook_deliveries (app_id, events, event_count, status, attempts, last_error, created_at, updated_at)
         values (${appId}, ${JSON.stringify(kept)}, ${events.length}, ${status}, 1, ${a.error}, ${now}, ${now}) returning id`),
