@@ -22,12 +22,12 @@ const tableSql = new Map<string, string>();
 
 /**
  * Every row of every table, as one string: a refused request must leave it unchanged. Rows of accounts
- * other than `portals` are left out: other test files' queued work (a sync, a delivery) may still land in
- * their own accounts meanwhile, and a refused request of B on A's ids can only reach A, B or the tables
- * no account owns, which are compared whole.
+ * other than `portals`, and of apps other than `apps`, are left out: other test files' queued work (a
+ * sync, a webhook delivery) may still land meanwhile, and a refused request of B on A's ids can only reach
+ * A's and B's rows or the tables no account or app owns, which are compared whole.
  */
-async function snapshot(portals: number[]): Promise<string> {
-  const key = portals.join(",");
+async function snapshot(portals: number[], apps: number[]): Promise<string> {
+  const key = `${portals.join(",")}/${apps.join(",")}`;
   if (!tableSql.has(key)) {
     const tables = (
       await env.DB.prepare(
@@ -39,7 +39,15 @@ async function snapshot(portals: number[]): Promise<string> {
     for (const t of tables) {
       const names = (await env.DB.prepare(`select name from pragma_table_info('${t}')`).all<{ name: string }>()).results.map((c) => c.name);
       const cols = names.map((c) => `"${c}"`);
-      const only = names.includes("portal_id") ? `where portal_id in (${portals.map(Number).join(", ")})` : "";
+      const only = names.includes("portal_id")
+        ? `where portal_id in (${portals.map(Number).join(", ")})`
+        : names.includes("app_id")
+          ? `where app_id in (${apps.map(Number).join(", ")})`
+          : t === "webhook_attempts"
+            ? `where delivery_id in (select id from webhook_deliveries where app_id in (${apps.map(Number).join(", ")}))`
+            : "";
+      // The id counters move with every account's inserts; they hold no account's data.
+      if (t === "id_sequences") continue;
       parts.push(`(select '${t}:' || coalesce(json_group_array(json_array(${cols.join(", ")})), '[]') from (select * from "${t}" ${only} order by rowid))`);
     }
     tableSql.set(key, `select ${parts.join(" || char(10) || ")} as s`);
@@ -73,8 +81,8 @@ describe("another account's credentials on this account's ids: refused, no data,
   });
 
   it.each(cases)("%s", async (_key, route, fixture: Fixture) => {
-    const portals = [w.a.portalId, w.b.portalId];
-    const before = await snapshot(portals);
+    const [portals, apps] = [[w.a.portalId, w.b.portalId], [w.a.appId, w.b.appId]];
+    const before = await snapshot(portals, apps);
     const seen: string[] = [];
     for (const target of fixture(w)) {
       for (const cred of target.tokens ?? credentialsFor(route.auth.kinds, w)) {
@@ -106,7 +114,7 @@ describe("another account's credentials on this account's ids: refused, no data,
       }
     }
     expect(seen.length).toBeGreaterThan(0);
-    expect(await snapshot(portals), `a refused request wrote data:\n${seen.join("\n")}`).toBe(before);
+    expect(await snapshot(portals, apps), `a refused request wrote data:\n${seen.join("\n")}`).toBe(before);
     // Nothing reached A's integrator on B's behalf (cards of A's app).
     expect(await received(w.ids.cardFetchPath)).toEqual([]);
     expect(await received(w.ids.cardActionBase)).toEqual([]);
