@@ -49,7 +49,7 @@ export function splitDirect(effects: Effect[]): DirectSplit {
  */
 
 /** A value's placeholder, pushing it to `params`; NULL as a literal (which costs no bound value). */
-function val(params: unknown[], v: string | null): string {
+export function val(params: unknown[], v: string | null): string {
   if (v === null) return "null";
   params.push(v);
   return "?";

@@ -129,7 +129,10 @@ export async function removeSent(env: Env, control: Db, events: WebhookEvent[]):
     for (const e of events) {
       const shard = shards.get(e.portalId);
       // An account gone or being deleted: its outbox goes with its data.
-      if (shard !== undefined) byShard.set(shard, [...(byShard.get(shard) ?? []), e.eventId]);
+      if (shard === undefined) continue;
+      const ids = byShard.get(shard);
+      if (ids) ids.push(e.eventId);
+      else byShard.set(shard, [e.eventId]);
     }
     await Promise.all(
       [...byShard].map(async ([shard, ids]) => {

@@ -9,7 +9,7 @@
  * The rows are written claimed, and returned, as the general statement's are (commit.ts `webhookEvents`).
  */
 import { chunks, MAX_BOUND, numberText as num, type BoundQuery } from "../../lib/d1-raw";
-import { reserve, reserved } from "../ecomm/commit-direct";
+import { reserve, reserved, val } from "../ecomm/commit-direct";
 import { OUTBOX_COLUMNS } from "./drain";
 import { syncWebhookRows } from "./sync-events";
 import type { WebhookTarget } from "./targets";
@@ -27,13 +27,6 @@ const NONE: EventStatements = { reserve: [], inserts: [] };
 
 const extraOf = (propertyName: string | undefined, value: string | null | undefined) =>
   propertyName === undefined ? null : JSON.stringify({ propertyName, propertyValue: value ?? "" });
-
-/** Binds `v` (a `?` in the text), or writes null. */
-function val(params: unknown[], v: string | null): string {
-  if (v === null) return "null";
-  params.push(v);
-  return "?";
-}
 
 /**
  * The events of new objects: `fresh` in the order their records' ids were reserved (`crmReserved` ids in
