@@ -30,10 +30,15 @@ async function snapshot(): Promise<string> {
   if (!snapshotSql) {
     const tables = await env.DB.prepare(
       // The webhook delivery log and leases are written by the webhook queue's consumer in the background,
-      // never by a request (a change's events go to webhook_outbox, which is compared).
+      // never by a request (a change's events go to webhook_outbox, which is compared by its id counter).
       "select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'd1_%' and name != 'sqlite_sequence' and name not in ('webhook_deliveries', 'webhook_attempts', 'webhook_inflight')",
     ).all<{ name: string }>();
-    const counts = tables.results.map((t) => `(select count(*) from "${t.name}")`).join(" || ',' || ");
+    // The outbox is emptied in the background too: the webhook queue's consumer deletes the rows it was
+    // handed, maybe a second after the request that wrote them. Its id counter only grows with inserts, so it
+    // says whether a request wrote events whatever the consumer has deleted since.
+    const counts = tables.results
+      .map((t) => (t.name === "webhook_outbox" ? `coalesce((select seq from id_sequences where name = 'webhook_outbox'), 0)` : `(select count(*) from "${t.name}")`))
+      .join(" || ',' || ");
     snapshotSql = `select ${counts} || ',' || (select coalesce(max(updated_at), 0) from crm_objects) as s`;
   }
   // The control plane and every shard (issue 16).
