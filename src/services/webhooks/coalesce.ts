@@ -3,8 +3,7 @@
  * message per app and commit, so a busy sync hands the webhook queue many small messages of one app (a sync
  * batch of 100 objects with 40 new ones makes one of 40 events). The consumer packs the messages of one app
  * that no attempt has been made for yet into deliveries of up to 100 events, as the real service batches
- * its POSTs: fewer POSTs for the integrator, and two control-plane round trips per delivery instead of per
- * message.
+ * its POSTs: fewer POSTs for the integrator, and fewer deliveries to record (deliver.ts handles them in waves).
  *
  * A message is never split: it goes whole into one delivery, which is acked or retried with it. A message
  * already attempted (a retry, a throttled wait, a re-send) keeps its delivery log row and goes alone.

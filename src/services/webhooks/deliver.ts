@@ -16,12 +16,12 @@ import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "
 import { deliveryBody, webhookQueueMessage, type WebhookEvent, type WebhookQueueMessage } from "./message";
 import { attemptStatements, openDelivery, setDeliveryStatus, type AttemptOutcome } from "./log";
 import { MAX_RETRIES, retryBaseSeconds, retryDelaySeconds } from "./retry";
-import { FANOUT_CONCURRENCY, inPool } from "../../lib/fanout";
+import { FANOUT_CONCURRENCY } from "../../lib/fanout";
 import { coalesce } from "./coalesce";
 import { removeSent, sendMessages } from "./drain";
 import { webhookSignatureHeaders } from "./sign";
 import { releaseStatement, slotStatement } from "./throttle";
-import { rawStatement, runRawBatch } from "../../lib/d1-raw";
+import { chunks, rawStatement, runRawBatch } from "../../lib/d1-raw";
 
 export const DELIVERY_TIMEOUT_MS = 5_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -68,55 +68,113 @@ export interface DeliveryDeps {
 
 export type DeliveryOutcome = "delivered" | "retry" | "exhausted" | "dropped" | "throttled";
 
+/** A delivery of a wave with what the control plane said of it: its target, the events still installed, its slot. */
+interface Prepared {
+  m: WebhookQueueMessage;
+  target: AppTarget | null;
+  events: WebhookEvent[];
+  slot: string | null;
+}
+
 /**
- * Handles one queue message to the end (the caller acks it); throws only when D1 or the queue fail. Two
- * control-plane round trips around the POST: the app's target with the installs, and a throttling slot, in
- * one batch; the slot's release and the attempt's record (opening the delivery on its first attempt) in another.
+ * The wave's first round trip: each app's target with its installs (one statement per app, over the wave's
+ * accounts of that app), then a throttling slot per delivery. The slots are taken in order inside one
+ * transaction, so an app never gets more than its limit, however many of its deliveries the wave holds.
  */
-export async function deliver(m: WebhookQueueMessage, deps: DeliveryDeps): Promise<DeliveryOutcome> {
+async function prepare(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise<Prepared[]> {
   const { control } = deps;
-  const leaseId = crypto.randomUUID();
-  const [targets, lease] = await runRawBatch(control, [targetStatement(control, m.appId, m.events), slotStatement(control, m.appId, leaseId, deps.now())]);
-  const row = (targets?.results as { target_url: string; client_secret: string; installed: string }[])[0];
-  const target: AppTarget | null = row ? { targetUrl: row.target_url, clientSecret: row.client_secret } : null;
-  const installed = new Set(row ? (JSON.parse(row.installed) as number[]) : []);
-  const events = m.events.filter((e) => installed.has(e.portalId));
-  const slot = lease?.meta.changes ? leaseId : null;
-  const why = !target ? "the app has no webhook settings" : !events.length ? "the app is no longer installed in the events' accounts" : null;
-  if (why || !target) {
+  const now = deps.now();
+  const byApp = new Map<number, WebhookEvent[]>();
+  for (const m of wave) byApp.set(m.appId, (byApp.get(m.appId) ?? []).concat(m.events));
+  const apps = [...byApp.keys()];
+  const leases = wave.map(() => crypto.randomUUID());
+  const results = await runRawBatch(control, [
+    ...apps.map((appId) => targetStatement(control, appId, byApp.get(appId)!)),
+    ...wave.map((m, i) => slotStatement(control, m.appId, leases[i]!, now)),
+  ]);
+  const targets = new Map(
+    apps.map((appId, i) => {
+      const row = (results[i]?.results as { target_url: string; client_secret: string; installed: string }[])[0];
+      const target: AppTarget | null = row ? { targetUrl: row.target_url, clientSecret: row.client_secret } : null;
+      return [appId, { target, installed: new Set(row ? (JSON.parse(row.installed) as number[]) : []) }] as const;
+    }),
+  );
+  return wave.map((m, i) => {
+    const { target, installed } = targets.get(m.appId)!;
+    return { m, target, events: m.events.filter((e) => installed.has(e.portalId)), slot: results[apps.length + i]?.meta.changes ? leases[i]! : null };
+  });
+}
+
+/** A delivery that will not be POSTed: dropped (no settings, or no account still has the app) or throttled. */
+async function settleUnsent(p: Prepared, deps: DeliveryDeps): Promise<DeliveryOutcome> {
+  const { control } = deps;
+  const { m } = p;
+  const why = !p.target ? "the app has no webhook settings" : !p.events.length ? "the app is no longer installed in the events' accounts" : null;
+  if (why) {
     console.warn(`webhook delivery of ${m.events.length} event(s) for app ${m.appId} dropped: ${why}`);
-    if (slot) await releaseStatement(control, m.appId, slot, deps.now()).run();
+    if (p.slot) await releaseStatement(control, m.appId, p.slot, deps.now()).run();
     const id = m.deliveryId ?? (await openDelivery(control, m.appId, m.events, deps.now()));
     await setDeliveryStatus(control, id, "dropped", why, deps.now());
     return "dropped";
   }
-  if (!slot) {
-    // Waiting for a slot is not an attempt; the delivery shows in the log as pending meanwhile.
-    const deliveryId = m.deliveryId ?? (await openDelivery(control, m.appId, events, deps.now()));
-    await sendMessages(deps.queue, [{ ...m, deliveryId, events }], THROTTLED_DELAY_S);
-    return "throttled";
-  }
-  const result = await postEvents(target, events, m.attempt, deps.allowLoopback);
-  const attempt = { attemptNumber: m.attempt, ...result };
-  const status = result.error === null ? "delivered" : m.attempt >= MAX_RETRIES ? "exhausted" : "retrying";
-  const [opened] = await runRawBatch(control, [
-    ...attemptStatements(control, m.appId, m.deliveryId, events, attempt, status, deps.now()),
-    releaseStatement(control, m.appId, slot, deps.now()),
-  ]);
-  if (status === "delivered") return "delivered";
-  const deliveryId = m.deliveryId ?? (opened?.results as { id: number }[])[0]!.id;
-  if (status === "exhausted") {
-    console.warn(`webhook delivery ${deliveryId} for app ${m.appId} exhausted after attempt ${m.attempt}: ${result.error}`);
-    return "exhausted";
-  }
-  const delay = retryDelaySeconds(deps.retryBase, m.attempt + 1);
-  await sendMessages(deps.queue, [{ ...m, deliveryId, events, attempt: m.attempt + 1 }], delay);
-  return "retry";
+  // Waiting for a slot is not an attempt; the delivery shows in the log as pending meanwhile.
+  const deliveryId = m.deliveryId ?? (await openDelivery(control, m.appId, p.events, deps.now()));
+  await sendMessages(deps.queue, [{ ...m, deliveryId, events: p.events }], THROTTLED_DELAY_S);
+  return "throttled";
 }
 
 /**
- * Every delivery of a batch, concurrently: first attempts of one app packed together (coalesce.ts); a
- * delivery whose handling failed is retried by the queue, with every message it carries.
+ * Handles a wave of deliveries to the end (the caller acks their messages); throws only when D1 or the
+ * queue fail. Two control-plane round trips for the whole wave around its POSTs, which run at once: the
+ * targets and slots (prepare), then every attempt's record (opening the delivery on its first attempt) with
+ * the slots' release. Per delivery that was two round trips each (issue 26: the consumer's D1 work was most
+ * of what webhooks cost a sync).
+ */
+export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise<DeliveryOutcome[]> {
+  const prepared = await prepare(wave, deps);
+  const outcomes: DeliveryOutcome[] = [];
+  const posting: { i: number; p: Prepared & { target: AppTarget; slot: string } }[] = [];
+  for (const [i, p] of prepared.entries()) {
+    if (p.target && p.events.length && p.slot) posting.push({ i, p: { ...p, target: p.target, slot: p.slot } });
+    else outcomes[i] = await settleUnsent(p, deps);
+  }
+  if (!posting.length) return outcomes;
+  const results = await Promise.all(posting.map(({ p }) => postEvents(p.target, p.events, p.m.attempt, deps.allowLoopback)));
+  const now = deps.now();
+  const statements: D1PreparedStatement[] = [];
+  const openedAt: number[] = [];
+  const statuses = posting.map(({ p }, k) => {
+    const result = results[k]!;
+    const status = result.error === null ? "delivered" : p.m.attempt >= MAX_RETRIES ? "exhausted" : "retrying";
+    openedAt.push(statements.length);
+    statements.push(...attemptStatements(deps.control, p.m.appId, p.m.deliveryId, p.events, { attemptNumber: p.m.attempt, ...result }, status, now));
+    statements.push(releaseStatement(deps.control, p.m.appId, p.slot, now));
+    return status;
+  });
+  const recorded = await runRawBatch(deps.control, statements);
+  for (const [k, { i, p }] of posting.entries()) {
+    const status = statuses[k]!;
+    if (status === "delivered") {
+      outcomes[i] = "delivered";
+      continue;
+    }
+    const { m, events } = p;
+    const deliveryId = m.deliveryId ?? (recorded[openedAt[k]!]?.results as { id: number }[])[0]!.id;
+    if (status === "exhausted") {
+      console.warn(`webhook delivery ${deliveryId} for app ${m.appId} exhausted after attempt ${m.attempt}: ${results[k]!.error}`);
+      outcomes[i] = "exhausted";
+      continue;
+    }
+    const delay = retryDelaySeconds(deps.retryBase, m.attempt + 1);
+    await sendMessages(deps.queue, [{ ...m, deliveryId, events, attempt: m.attempt + 1 }], delay);
+    outcomes[i] = "retry";
+  }
+  return outcomes;
+}
+
+/**
+ * Every delivery of a batch, in waves of up to FANOUT_CONCURRENCY: first attempts of one app packed
+ * together (coalesce.ts); a wave whose handling failed is retried by the queue, with every message it carries.
  */
 export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env, meter?: { statements: number }): Promise<Record<string, number>> {
   const deps: DeliveryDeps = {
@@ -142,16 +200,17 @@ export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env
   await removeSent(env, deps.control, parsed.filter(({ message: m }) => m.deliveryId === null && m.attempt === 0).flatMap(({ message }) => message.events));
   // At most as many POSTs at once as an invocation has connections: one waiting for a connection would
   // spend its 5 s timeout waiting.
-  await inPool(coalesce(parsed), FANOUT_CONCURRENCY, async ({ delivery, sources }) => {
+  for (const wave of chunks(coalesce(parsed), FANOUT_CONCURRENCY)) {
     try {
-      count(await deliver(delivery, deps));
-      for (const msg of sources) msg.ack();
+      const done = await deliverWave(wave.map((w) => w.delivery), deps);
+      done.forEach(count);
+      for (const { sources } of wave) for (const msg of sources) msg.ack();
     } catch (err) {
-      console.error(`webhook delivery for app ${delivery.appId} failed to run: ${err instanceof Error ? err.message : String(err)}`);
-      for (const msg of sources) msg.retry({ delaySeconds: 5 });
-      count("crashed");
+      console.error(`a wave of ${wave.length} webhook deliveries failed to run: ${err instanceof Error ? err.message : String(err)}`);
+      for (const { sources } of wave) for (const msg of sources) msg.retry({ delaySeconds: 5 });
+      wave.forEach(() => count("crashed"));
     }
-  });
+  }
   return outcomes;
 }
 

@@ -68,7 +68,11 @@ export const EVENT_BYTES_BUDGET = MAX_QUEUE_MESSAGE_BYTES - QUEUE_METADATA_BYTES
 /** Messages of up to 100 events of one app each, within the queue's message size. */
 export function deliveryMessages(events: WebhookEvent[]): WebhookQueueMessage[] {
   const byApp = new Map<number, WebhookEvent[]>();
-  for (const e of events) byApp.set(e.appId, [...(byApp.get(e.appId) ?? []), e]);
+  for (const e of events) {
+    const list = byApp.get(e.appId);
+    if (list) list.push(e);
+    else byApp.set(e.appId, [e]);
+  }
   const out: WebhookQueueMessage[] = [];
   for (const [appId, list] of byApp) {
     let current: WebhookEvent[] = [];
