@@ -26,22 +26,26 @@ interface Raw extends RawCrmRow {
 }
 
 /**
- * One page in vid order and the total: ONE statement (the total is a window count over the matches).
- * CROSS JOIN and the unary + keep the FTS index as the outer loop, each match one primary-key lookup;
- * otherwise SQLite walks the account's contacts and probes the index for each.
+ * One page in vid order and the total: ONE statement. CROSS JOIN and the unary + keep the FTS index as the
+ * outer loop, each match one primary-key lookup; otherwise SQLite walks the account's contacts and probes the
+ * index for each. The total is a count over the same matches, written once as a CTE that SQLite expands in
+ * both places (NOT MATERIALIZED), as the v3 search does: a window count (`count(*) over ()`) would buffer
+ * every match in a temporary table, which D1 counts as rows read a second time. The page is ordered by the
+ * index's own rowid (the vid), which the index hands out in order: no temporary B-tree for the ORDER BY.
+ * Measured on 30 matches, a page of 10: 151 rows read with the window count, 79 this way.
  */
 export async function searchContacts(db: Db, portalId: number, q: string, count: number, offset: number) {
   const words = searchWords(q);
   if (words.length === 0) return { rows: [] as CrmRow[], total: 0 };
   const rows = await db.all<Raw>(sql`
-    select c.*, count(*) over () as total
-    from contact_search s cross join crm_objects c
-      on c.id = s.rowid and +c.portal_id = ${portalId} and +c.object_type = 'contacts' and +c.archived = 0
-    where contact_search match ${matchExpression(portalId, words)}
-    order by s.rowid limit ${count} offset ${offset}`);
+    with m as not materialized (
+      select c.*, s.rowid as match_order from contact_search s cross join crm_objects c
+        on c.id = s.rowid and +c.portal_id = ${portalId} and +c.object_type = 'contacts' and +c.archived = 0
+      where contact_search match ${matchExpression(portalId, words)})
+    select m.*, (select count(*) from m) as total from m order by m.match_order limit ${count} offset ${offset}`);
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && offset > 0) {
-    // Past the end: the window count saw no rows, so count the matches on their own.
+    // Past the end: no row carries the count, so count the matches on their own.
     const [n] = await db.all<{ n: number }>(sql`select count(*) as n from contact_search where contact_search match ${matchExpression(portalId, words)}`);
     total = n?.n ?? 0;
   }

@@ -223,6 +223,16 @@ describe("D1 round trips per read, credential cached", () => {
     expect(await of("/crm/v3/objects/contacts/search", "POST", search([{ propertyName: "company", operator: "EQ", value: "Counted Co" }]))).toMatchObject({ statements: 1, returned: 5 });
   });
 
+  it("the v1 search reads each match of its total once, and the page's rows once more: no buffered window count", async () => {
+    const r = await counted(a.pat, "/contacts/v1/search/query?q=counted&count=5");
+    expect(r.status).toBe(200);
+    expect(r.json).toMatchObject({ total: 11, "has-more": true });
+    // The search and the page's merges: two statements. 43 rows read here (the window count read 68): the
+    // count walks the 11 matches in the index, each with its record, and the page its 5 again.
+    expect(r.shards.statements.length).toBe(2);
+    expect((await rowsOf(r.shards)).read).toBeLessThanOrEqual(45);
+  });
+
   it("a search naming a custom property reads its definition first: 2 round trips (justified: the SQL depends on its type)", async () => {
     const name = `rt_custom_${Date.now().toString(36)}`;
     const created = await call("POST", "/crm/v3/properties/contacts", { token: a.pat, body: { name, label: "RT", type: "number", fieldType: "number", groupName: "contactinformation" } });
