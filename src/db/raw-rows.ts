@@ -11,6 +11,8 @@ export interface RowReader<T> {
   jsonObject(alias: string): string;
   /** An object `jsonObject` built (drizzle keys) as the table's drizzle row. */
   fromJson(json: Record<string, unknown>): T;
+  /** `alias."column" as "key", …`: the table's columns under their drizzle keys, for `fromJson` on each row. */
+  selectList(alias: string): string;
   /** `alias."column", …`: the table's columns in a fixed order, for a `raw()` read (arrays of values). */
   columnList(alias: string): string;
   /** How many columns `columnList` names. */
@@ -33,6 +35,7 @@ export function rowReader<TT extends Table>(table: TT): RowReader<TT["$inferSele
   return {
     jsonObject: (alias) => `json_object(${columns.map(([key, col]) => `'${key}', ${alias}."${col.name}"`).join(", ")})`,
     fromJson: (json) => map((key) => json[key]),
+    selectList: (alias) => columns.map(([key, col]) => `${alias}."${col.name}" as "${key}"`).join(", "),
     columnList: (alias) => columns.map(([, col]) => `${alias}."${col.name}"`).join(", "),
     width: columns.length,
     fromArray: (row, offset) => map((_, i) => row[offset + i]),
