@@ -7,7 +7,7 @@ import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { consumeSyncBatch } from "../../src/queue/sync-consumer";
 import { commitEffects } from "../../src/services/ecomm/commit";
-import type { Effect } from "../../src/services/ecomm/plan";
+import { upsertEffect, type Effect } from "../../src/services/ecomm/plan";
 import { accountDb } from "../helpers/shards";
 import { bridgeTenant, linkRow, qmsg, record, type Origin } from "./queue-helpers";
 
@@ -21,19 +21,8 @@ async function consume(bodies: unknown[]) {
 async function plannedUpdate(origin: Origin, ext: string, changedAt: number, name: string): Promise<Effect> {
   const link = await linkRow(origin, "PRODUCT", ext);
   const id = (await (await accountDb(origin.portalId)).$client.prepare("select id from ecomm_links where portal_id = ? and external_id = ?").bind(origin.portalId, ext).first<{ id: number }>())!.id;
-  return {
-    kind: "upsert",
-    msg: qmsg(origin, "PRODUCT", { externalObjectId: ext, changedAt, properties: { title: name } }),
-    patch: { name },
-    createProps: null,
-    email: { set: false, value: null },
-    stage: null,
-    presetServiceId: null,
-    guid: crypto.randomUUID(),
-    assoc: { replace: [], targets: [] },
-    link: { id, serviceId: link!.service_id, messageId: link!.message_id, changedAt: link!.changed_at, deleted: link!.deleted === 1 },
-    idCounters: true,
-  };
+  const msg = qmsg(origin, "PRODUCT", { externalObjectId: ext, changedAt, properties: { title: name } });
+  return upsertEffect(msg, { name }, { id, serviceId: link!.service_id, messageId: link!.message_id, changedAt: link!.changed_at, deleted: link!.deleted === 1 }, true);
 }
 
 describe("the batch write's guard on updates", () => {

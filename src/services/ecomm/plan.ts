@@ -148,6 +148,23 @@ export async function planBatch(db: Db, ctx: PlanContext, msgs: SyncQueueMessage
   return out;
 }
 
+/** An upsert that only patches the record: where planning starts, before the type's rules add to it. */
+export function upsertEffect(m: SyncQueueMessage, patch: Translation["patch"], link: LinkState | null, idCounters: boolean): Extract<Effect, { kind: "upsert" }> {
+  return {
+    kind: "upsert",
+    msg: m,
+    patch,
+    createProps: null,
+    email: { set: false, value: null },
+    stage: null,
+    presetServiceId: null,
+    guid: crypto.randomUUID(),
+    assoc: { replace: [], targets: [] },
+    link,
+    idCounters,
+  };
+}
+
 function planUpsert(
   m: SyncQueueMessage,
   { patch, targets }: Translation,
@@ -159,19 +176,7 @@ function planUpsert(
 ): Outcome {
   const serviceId = link?.serviceId ?? null;
   const exists = serviceId !== null;
-  const effect: Extract<Effect, { kind: "upsert" }> = {
-    kind: "upsert",
-    msg: m,
-    patch,
-    createProps: null,
-    email: { set: false, value: null },
-    stage: null,
-    presetServiceId: null,
-    guid: crypto.randomUUID(),
-    assoc: { replace: [], targets: [] },
-    link,
-    idCounters: ctx.idCounters,
-  };
+  const effect = upsertEffect(m, patch, link, ctx.idCounters);
   const missing = (name: string, how = "") =>
     fail(m, { type: "MISSING_REQUIRED_PROPERTY", details: `The required property ${name} is missing${how}.` });
 

@@ -141,34 +141,27 @@ export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDep
   if (!posting.length) return outcomes;
   const results = await Promise.all(posting.map(({ p }) => postEvents(p.target, p.events, p.m.attempt, deps.allowLoopback)));
   const now = deps.now();
-  const statements: D1PreparedStatement[] = [];
-  const openedAt: number[] = [];
-  const statuses = posting.map(({ p }, k) => {
-    const result = results[k]!;
-    const status = result.error === null ? "delivered" : p.m.attempt >= MAX_RETRIES ? "exhausted" : "retrying";
-    openedAt.push(statements.length);
-    statements.push(...attemptStatements(deps.control, p.m.appId, p.m.deliveryId, p.events, { attemptNumber: p.m.attempt, ...result }, status, now));
-    statements.push(releaseStatement(deps.control, p.m.appId, p.slot, now));
-    return status;
-  });
-  const recorded = await runRawBatch(deps.control, statements);
+  const statuses = posting.map(({ p }, k) => (results[k]!.error === null ? "delivered" : p.m.attempt >= MAX_RETRIES ? "exhausted" : "retrying"));
+  // Each delivery's statements start with the one that opens it on a first attempt (log.ts attemptStatements).
+  const records = posting.map(({ p }, k) => [
+    ...attemptStatements(deps.control, p.m.appId, p.m.deliveryId, p.events, { attemptNumber: p.m.attempt, ...results[k]! }, statuses[k]!, now),
+    releaseStatement(deps.control, p.m.appId, p.slot, now),
+  ]);
+  const recorded = await runRawBatch(deps.control, records.flat());
+  const retries: Promise<void>[] = [];
+  let first = 0;
   for (const [k, { i, p }] of posting.entries()) {
+    const opened = recorded[first];
+    first += records[k]!.length;
     const status = statuses[k]!;
-    if (status === "delivered") {
-      outcomes[i] = "delivered";
-      continue;
-    }
+    outcomes[i] = status === "retrying" ? "retry" : status;
+    if (status === "delivered") continue;
     const { m, events } = p;
-    const deliveryId = m.deliveryId ?? (recorded[openedAt[k]!]?.results as { id: number }[])[0]!.id;
-    if (status === "exhausted") {
-      console.warn(`webhook delivery ${deliveryId} for app ${m.appId} exhausted after attempt ${m.attempt}: ${results[k]!.error}`);
-      outcomes[i] = "exhausted";
-      continue;
-    }
-    const delay = retryDelaySeconds(deps.retryBase, m.attempt + 1);
-    await sendMessages(deps.queue, [{ ...m, deliveryId, events, attempt: m.attempt + 1 }], delay);
-    outcomes[i] = "retry";
+    const deliveryId = m.deliveryId ?? (opened?.results as { id: number }[])[0]!.id;
+    if (status === "exhausted") console.warn(`webhook delivery ${deliveryId} for app ${m.appId} exhausted after attempt ${m.attempt}: ${results[k]!.error}`);
+    else retries.push(sendMessages(deps.queue, [{ ...m, deliveryId, events, attempt: m.attempt + 1 }], retryDelaySeconds(deps.retryBase, m.attempt + 1)));
   }
+  await Promise.all(retries);
   return outcomes;
 }
 
