@@ -1,7 +1,7 @@
 /**
  * One Miniflare instance (no wrangler dev proxy, platform §4.3) running:
  *  - `crm-edge`: the production bundle, with the bindings wrangler.toml declares, read by wrangler itself
- *    (unstable_getMiniflareWorkerOptions), so the queue consumers get max_batch_size 100,
+ *    (unstable_getMiniflareWorkerOptions), so the queue consumers get their max_batch_size,
  *    max_batch_timeout 2, max_retries 5 and the dead-letter queue exactly as deployed; ADMIN_TOKEN set;
  *    ALLOW_LOOPBACK_OUTBOUND "true" so card data fetches can reach the local integrator;
  *  - `bench`: the bench-only Worker on the same D1 database, queue and Durable Objects, reached with the

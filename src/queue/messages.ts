@@ -1,6 +1,9 @@
 /**
- * @module The sync queue's message schema (versioned). One queue message carries one sync message and
- * everything the consumer needs to apply it without the original request (spec 4.2 rule 1).
+ * @module The sync queue's message schemas (versioned). A queue message carries sync messages and
+ * everything the consumer needs to apply them without the original request (spec 4.2 rule 1):
+ * - v1, one sync message (still consumed: a deploy may find them queued, and tests write them);
+ * - v2, a pack: the sync messages of one request, up to PACK_MAX_MESSAGES and one queue message's bytes,
+ *   their shared fields written once. PUT /sync/messages sends packs.
  *
  * v1 example:
  * {"v":1,"id":"001700000000000-3f0c…-007","portalId":12,"appId":5,"storeId":"shop","storeGen":"9b1e…",
@@ -11,6 +14,19 @@ import { z } from "zod";
 import { ECOMM_OBJECT_TYPES } from "../db/tables/ecomm";
 
 export const SYNC_MESSAGE_VERSION = 1;
+export const SYNC_PACK_VERSION = 2;
+
+/**
+ * Sync messages per pack. A consumer batch is planned and committed 100 sync messages at a time
+ * (sync-consumer.ts), so a full pack is one such step.
+ */
+export const PACK_MAX_MESSAGES = 100;
+
+/**
+ * What a pack adds to the JSON of its messages at most: its version and the list around them. A v1
+ * message's own version and id, which its share of a pack leaves out, make up for the rest.
+ */
+export const PACK_OVERHEAD_BYTES = 32;
 
 /** Queues: 128 KB per message (1 KB = 1000 B) including about 100 B of metadata (platform §1.2). */
 export const MAX_QUEUE_MESSAGE_BYTES = 128_000;
@@ -43,6 +59,25 @@ export const syncQueueMessage = z.object({
 });
 export type SyncQueueMessage = z.infer<typeof syncQueueMessage>;
 
+/** v2: the sync messages of one request, with what they share written once. */
+export const syncQueuePack = syncQueueMessage.omit({ v: true, id: true, message: true }).extend({
+  v: z.literal(SYNC_PACK_VERSION),
+  messages: z.array(syncQueueMessage.pick({ id: true, message: true })).min(1).max(PACK_MAX_MESSAGES),
+});
+export type SyncQueuePack = z.infer<typeof syncQueuePack>;
+
+/** The sync messages a queue message carries (v1 or v2), or null when it is neither. */
+export function syncMessagesOf(body: unknown): SyncQueueMessage[] | null {
+  if (typeof body === "object" && body !== null && (body as { v?: unknown }).v === SYNC_PACK_VERSION) {
+    const pack = syncQueuePack.safeParse(body);
+    if (!pack.success) return null;
+    const { messages, v: _v, ...shared } = pack.data;
+    return messages.map(({ id, message }) => ({ v: SYNC_MESSAGE_VERSION, id, ...shared, message }));
+  }
+  const one = syncQueueMessage.safeParse(body);
+  return one.success ? [one.data] : null;
+}
+
 /**
  * Message ids sort by receive time, then by request, then by position in the request, so that among
  * messages with the same changedAt the one received last wins (a re-sent change is never shadowed by the
@@ -62,13 +97,43 @@ const utf8Bytes = (text: string) => (NOT_PRINTABLE_ASCII.test(text) ? encoder.en
 export const queueBytes = (msg: SyncQueueMessage) => utf8Bytes(JSON.stringify(msg)) + QUEUE_METADATA_BYTES;
 
 /**
+ * Packs a request's sync messages (they share account, app, store, type and receive time): consecutive
+ * messages go into one pack while it holds at most PACK_MAX_MESSAGES and their queueBytes, plus
+ * PACK_OVERHEAD_BYTES, add up to at most one queue message. A message's queueBytes counts the shared fields
+ * and the metadata again, so a pack's real size stays below that sum, returned as each pack's bytes.
+ */
+export function packMessages(msgs: readonly SyncQueueMessage[], bytes: readonly number[] = msgs.map(queueBytes)): { packs: SyncQueuePack[]; bytes: number[] } {
+  const packs: SyncQueuePack[] = [];
+  const sizes: number[] = [];
+  let current: SyncQueueMessage[] = [];
+  let total = PACK_OVERHEAD_BYTES;
+  const close = () => {
+    const { v: _v, id: _id, message: _m, ...shared } = current[0]!;
+    packs.push({ v: SYNC_PACK_VERSION, ...shared, messages: current.map((m) => ({ id: m.id, message: m.message })) });
+    sizes.push(total);
+  };
+  for (const [i, msg] of msgs.entries()) {
+    const size = bytes[i]!;
+    if (current.length && (current.length >= PACK_MAX_MESSAGES || total + size > MAX_QUEUE_MESSAGE_BYTES)) {
+      close();
+      current = [];
+      total = PACK_OVERHEAD_BYTES;
+    }
+    current.push(msg);
+    total += size;
+  }
+  if (current.length) close();
+  return { packs, bytes: sizes };
+}
+
+/**
  * Splits messages into sendBatch calls that respect both the count and the size limit. `bytes`: each
  * message's queueBytes when the caller already has them (the request path measured them to refuse a
  * message that is too large), so no message is serialised twice.
  */
-export function chunkForSendBatch(msgs: SyncQueueMessage[], bytes: readonly number[] = msgs.map(queueBytes)): SyncQueueMessage[][] {
-  const chunks: SyncQueueMessage[][] = [];
-  let current: SyncQueueMessage[] = [];
+export function chunkForSendBatch<T extends object>(msgs: T[], bytes: readonly number[] = msgs.map((m) => utf8Bytes(JSON.stringify(m)) + QUEUE_METADATA_BYTES)): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
   let total = 0;
   for (const [i, msg] of msgs.entries()) {
     const size = bytes[i]!;

@@ -23,7 +23,7 @@ import { sendClaimed, type OutboxRow } from "../services/webhooks/drain";
 import { webhookTargetsOf, type WebhookTarget } from "../services/webhooks/targets";
 import { backoffSeconds, planBatch, readPlanContext, type Effect, type PlanContext } from "../services/ecomm/plan";
 import { faultPoint } from "./fault-seam";
-import { syncQueueMessage, type SyncQueueMessage } from "./messages";
+import { PACK_MAX_MESSAGES, syncMessagesOf, type SyncQueueMessage } from "./messages";
 
 export interface Delivery {
   msg: Message<unknown>;
@@ -41,26 +41,52 @@ export interface Settlement {
   shard?: string;
 }
 
-/** Acks and retries go through here, so every decision is also reported. */
+/**
+ * Acks and retries go through here, so every decision is also reported. A decision is made per sync
+ * message; a queue message that carries several (a pack, see messages.ts) is settled once all of them
+ * are: acked when every one was, else retried with the longest delay any of them asked for. Its messages
+ * already applied are dropped as such when it comes back (planning finds them applied, or stale).
+ */
 export class Settler {
   readonly settled: Settlement[] = [];
   /** Queue message id → shard, filled when the batch is grouped by shard. */
   readonly shards = new Map<string, string>();
+  /** Packs not yet settled: sync messages still undecided, and the longest retry delay asked so far. */
+  private readonly open = new Map<Message<unknown>, { left: number; retry?: number }>();
 
   private where(id: string): { shard?: string } {
     const shard = this.shards.get(id);
     return shard === undefined ? {} : { shard };
   }
 
+  /** `msg` carries `count` sync messages, each settled on its own; without this, a message counts as one. */
+  expect(msg: Message<unknown>, count: number) {
+    if (count > 1) this.open.set(msg, { left: count });
+  }
+
   ack(msg: Message<unknown>, reason: string) {
-    msg.ack();
     this.settled.push({ id: msg.id, action: "ack", reason, ...this.where(msg.id) });
+    this.decided(msg);
   }
 
   retry(msg: Message<unknown>, delaySeconds: number, reason: string) {
-    msg.retry({ delaySeconds });
     this.settled.push({ id: msg.id, action: "retry", delaySeconds, reason, ...this.where(msg.id) });
     console.warn(`sync message ${msg.id} retried in ${delaySeconds}s: ${reason}`);
+    this.decided(msg, delaySeconds);
+  }
+
+  private decided(msg: Message<unknown>, retryIn?: number) {
+    const pack = this.open.get(msg);
+    if (!pack) {
+      if (retryIn === undefined) msg.ack();
+      else msg.retry({ delaySeconds: retryIn });
+      return;
+    }
+    if (retryIn !== undefined) pack.retry = Math.max(pack.retry ?? 0, retryIn);
+    if (--pack.left > 0) return;
+    this.open.delete(msg);
+    if (pack.retry === undefined) msg.ack();
+    else msg.retry({ delaySeconds: pack.retry });
   }
 
   /** Transient failure: exponential backoff on the delivery count. */
@@ -71,18 +97,23 @@ export class Settler {
 
 const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** Step 0: messages that are not a known version cannot be applied by anyone; they are logged and acked. */
+/**
+ * Step 0: a queue message's sync messages, one delivery each (a pack carries several). Messages that are
+ * not a known version cannot be applied by anyone; they are logged and acked.
+ */
 export function decodeBatch(messages: readonly Message<unknown>[], s: Settler): Delivery[] {
   const out = new Map<string, Delivery>();
   for (const msg of messages) {
-    const parsed = syncQueueMessage.safeParse(msg.body);
-    if (!parsed.success) {
-      console.error(`queue message ${msg.id} is not a v1 sync message; dropped: ${parsed.error.issues[0]?.message ?? ""}`);
-      s.ack(msg, "not a v1 sync message");
-    } else if (out.has(parsed.data.id)) {
-      s.ack(msg, "duplicate in batch"); // the first copy stands for both
-    } else {
-      out.set(parsed.data.id, { msg, body: parsed.data });
+    const bodies = syncMessagesOf(msg.body);
+    if (!bodies) {
+      console.error(`queue message ${msg.id} is not a v1 sync message or a v2 pack; dropped: ${JSON.stringify(msg.body)?.slice(0, 200) ?? ""}`);
+      s.ack(msg, "not a v1 sync message or a v2 pack");
+      continue;
+    }
+    s.expect(msg, bodies.length);
+    for (const body of bodies) {
+      if (out.has(body.id)) s.ack(msg, "duplicate in batch"); // the first copy stands for both
+      else out.set(body.id, { msg, body });
     }
   }
   return [...out.values()];
@@ -283,18 +314,28 @@ export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env, m
 async function consumeInto(batch: MessageBatch<unknown>, env: Env, sink: EventSink, meter?: StatementMeter): Promise<Settlement[]> {
   const s = new Settler();
   const control = controlDb(env, meter);
-  const now = Date.now();
   const decoded = decodeBatch(batch.messages, s);
-  if (!decoded.length) return s.settled;
+  // A batch of packs holds up to 100 × 100 sync messages: they are applied 100 at a time, the size every
+  // step is built for (one ordering call, one plan read, one commit; at most 100 values bound per statement).
+  for (let i = 0; i < decoded.length; i += PACK_MAX_MESSAGES) {
+    await applyDeliveries(env, control, decoded.slice(i, i + PACK_MAX_MESSAGES), s, sink, meter);
+  }
+  return s.settled;
+}
+
+/** Steps 1 to 4 for up to 100 sync messages. Never throws: every failure settles its own messages. */
+async function applyDeliveries(env: Env, control: Db, decoded: Delivery[], s: Settler, sink: EventSink, meter?: StatementMeter): Promise<void> {
+  const now = Date.now();
+  if (!decoded.length) return;
   let groups: ShardGroup[];
   try {
     groups = await groupByShard(env, control, decoded, s, meter);
   } catch (err) {
     for (const d of decoded) s.backoff(d, `account directory unavailable: ${why(err)}`);
-    return s.settled;
+    return;
   }
   const deliveries = groups.flatMap((g) => g.deliveries);
-  if (!deliveries.length) return s.settled;
+  if (!deliveries.length) return;
   faultPoint("sync:before-decide", deliveries.map((d) => d.body.id));
   // The plan's reads do not depend on the ordering decision: they run at once (they read a superset).
   for (const g of groups) {
@@ -302,8 +343,7 @@ async function consumeInto(batch: MessageBatch<unknown>, env: Env, sink: EventSi
   }
   const hooks: BatchWebhooks = webhookTargetsOf(control, deliveries.map((d) => d.body.portalId)).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
   const winners = new Set(await decideOrder(env, deliveries, s));
-  if (!winners.size) return s.settled;
+  if (!winners.size) return;
   faultPoint("sync:after-decide", [...winners].map((d) => d.body.id));
   await Promise.all(groups.map((g) => applyOnShard(g, control, g.deliveries.filter((d) => winners.has(d)), now, s, hooks, sink)));
-  return s.settled;
 }

@@ -62,15 +62,28 @@ describe("PUT /sync/messages when the queue refuses a sendBatch", () => {
     expect(calls).toHaveLength(SEND_RETRY_DELAYS_MS.length + 1);
   });
 
-  it("retries each chunk of a 200-message request on its own", async () => {
+  it("sends a 200-message request as 2 queue messages (packs of 100) in one call", async () => {
+    const t = await tenant();
+    await accountSettings(t);
+    await store(t.pat);
+    const { queue, calls } = refusingQueue(0);
+    const messages = Array.from({ length: 200 }, (_, i) => ({ externalObjectId: `p-${i}`, action: "UPSERT", changedAt: 1 }));
+    const res = await put(t.pat, queue, messages);
+    expect(res.status).toBe(204);
+    expect(calls).toEqual([2]);
+    for (const i of [0, 199]) await waitForStatus(t.pat, "PRODUCT", `p-${i}`, processed);
+  });
+
+  it("retries each sendBatch call of a large request on its own", async () => {
     const t = await tenant();
     await accountSettings(t);
     await store(t.pat);
     const { queue, calls } = refusingQueue(1);
-    const messages = Array.from({ length: 200 }, (_, i) => ({ externalObjectId: `p-${i}`, action: "UPSERT", changedAt: 1 }));
+    // About 40 KB each: 3 to a pack (128 KB), 2 packs to a call (256 KB): calls of 2 and 1 packs.
+    const messages = Array.from({ length: 8 }, (_, i) => ({ externalObjectId: `p-${i}`, action: "UPSERT", changedAt: 1, properties: { description: "x".repeat(40_000) } }));
     const res = await put(t.pat, queue, messages);
     expect(res.status).toBe(204);
-    expect(calls).toEqual([100, 100, 100]);
-    for (const i of [0, 199]) await waitForStatus(t.pat, "PRODUCT", `p-${i}`, processed);
+    expect(calls).toEqual([2, 1, 2]);
+    for (const i of [0, 7]) await waitForStatus(t.pat, "PRODUCT", `p-${i}`, processed);
   });
 });

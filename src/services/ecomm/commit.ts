@@ -292,9 +292,9 @@ export async function commitEffects(db: Db, effects: Effect[], now: number, webh
 }
 
 /**
- * Records messages the queue gave up on (dead-letter consumer) as UNKNOWN_ERROR. The message never got
- * as far as the guarded write, so the check here is only that no newer message of the object has been
- * written since (then the object's state is newer than the lost change anyway).
+ * Records messages the queue gave up on (dead-letter consumer) as UNKNOWN_ERROR, unless the object's link
+ * holds the message itself (it was applied: a pack is retried whole, applied messages and all) or a newer
+ * one (then the object's state is newer than the lost change anyway).
  */
 export function deadLetterStatements(db: Db, rows: { portalId: number; storeId: string; objectType: string; externalId: string; appId: number | null; messageId: string; changedAt: number; details: string }[], now: number) {
   return each(
@@ -302,7 +302,7 @@ export function deadLetterStatements(db: Db, rows: { portalId: number; storeId: 
     (json) => sql`insert into ecomm_sync_errors (portal_id, store_id, object_type, external_id, app_id, message_id, changed_at, errored_at, type, details, status)
       select j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', j.value->>'a', j.value->>'m', j.value->>'c', ${now}, 'UNKNOWN_ERROR', j.value->>'de', 'OPEN'
       from json_each(${json}) j
-      where not exists (select 1 from ecomm_links l where ${LINK_OF_J} and (l.changed_at, l.message_id) > (j.value->>'c', j.value->>'m'))
+      where not exists (select 1 from ecomm_links l where ${LINK_OF_J} and (l.changed_at, l.message_id) >= (j.value->>'c', j.value->>'m'))
       on conflict (portal_id, store_id, object_type, external_id) do update set
         app_id = excluded.app_id, message_id = excluded.message_id, changed_at = excluded.changed_at,
         errored_at = excluded.errored_at, type = excluded.type, details = excluded.details, status = 'OPEN'`,

@@ -1,6 +1,6 @@
 /**
- * @module PUT /sync/messages: validate the whole request, then put one queue message per sync message
- * on the sync queue (spec 4.2 rule 1: the response means only "queued"). Nothing is written to the CRM
+ * @module PUT /sync/messages: validate the whole request, then put its sync messages on the sync queue in
+ * packs of up to 100 (spec 4.2 rule 1: the response means only "queued"). Nothing is written to the CRM
  * on the request path. Either every message passes every check or nothing is enqueued.
  */
 import { sql } from "drizzle-orm";
@@ -8,7 +8,7 @@ import type { Db } from "../../db/client";
 import { ecommPending } from "../../db/tables/ecomm";
 import { rawStatement } from "../../lib/d1-raw";
 import { ApiError, badRequest } from "../../lib/errors";
-import { chunkForSendBatch, MAX_QUEUE_MESSAGE_BYTES, messageId, queueBytes, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../queue/messages";
+import { chunkForSendBatch, MAX_QUEUE_MESSAGE_BYTES, messageId, PACK_OVERHEAD_BYTES, packMessages, queueBytes, SYNC_MESSAGE_VERSION, type SyncQueueMessage, type SyncQueuePack } from "../../queue/messages";
 import type { z } from "zod";
 import type { syncBody } from "../../routes/ecomm.schemas";
 import { findStore } from "./stores";
@@ -62,8 +62,9 @@ export async function buildQueueMessages(db: Db, input: EnqueueInput): Promise<Q
   }));
   const bytes = msgs.map(queueBytes);
   bytes.forEach((n, i) => {
-    if (n > MAX_QUEUE_MESSAGE_BYTES) {
-      throw fieldError(`messages.${i}`, `the message is ${n} bytes once queued; a queue message holds at most ${MAX_QUEUE_MESSAGE_BYTES} bytes`);
+    // The most a message takes once queued: alone in its pack.
+    if (n + PACK_OVERHEAD_BYTES > MAX_QUEUE_MESSAGE_BYTES) {
+      throw fieldError(`messages.${i}`, `the message is ${n + PACK_OVERHEAD_BYTES} bytes once queued; a queue message holds at most ${MAX_QUEUE_MESSAGE_BYTES} bytes`);
     }
   });
   return { msgs, bytes };
@@ -81,7 +82,7 @@ export const QUEUE_BUSY_RETRY_AFTER_S = 2;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function sendChunk(queue: Queue, chunk: SyncQueueMessage[], delays: readonly number[]): Promise<void> {
+async function sendChunk(queue: Queue, chunk: SyncQueuePack[], delays: readonly number[]): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
       await queue.sendBatch(chunk.map((body) => ({ body, contentType: "json" as const })));
@@ -90,28 +91,31 @@ async function sendChunk(queue: Queue, chunk: SyncQueueMessage[], delays: readon
       const delay = delays[attempt];
       const why = err instanceof Error ? err.message : String(err);
       if (delay === undefined) {
-        console.error(`sendBatch of ${chunk.length} sync messages refused ${attempt + 1} times, giving up: ${why}`);
+        console.error(`sendBatch of ${chunk.length} sync message packs refused ${attempt + 1} times, giving up: ${why}`);
         throw new ApiError(
           "INTERNAL_ERROR",
           `The sync queue is busy and did not take the messages. Send the whole request again after ${QUEUE_BUSY_RETRY_AFTER_S} seconds; messages already queued are applied only once.`,
           { status: 503, headers: { "retry-after": String(QUEUE_BUSY_RETRY_AFTER_S) } },
         );
       }
-      console.warn(`sendBatch of ${chunk.length} sync messages refused (attempt ${attempt + 1}), retrying in ${delay} ms: ${why}`);
+      console.warn(`sendBatch of ${chunk.length} sync message packs refused (attempt ${attempt + 1}), retrying in ${delay} ms: ${why}`);
       await sleep(delay);
     }
   }
 }
 
 /**
- * Sends the messages in sendBatch calls of at most 100 messages and 256 KB, each retried on a refusal
+ * Sends the messages in packs (packMessages: one queue message per 100 sync messages, where the queue
+ * counts, bills and rate-limits queue messages, 5,000 per second per queue), in sendBatch calls of at most
+ * 100 queue messages and 256 KB, each retried on a refusal
  * (SEND_RETRY_DELAYS_MS). Re-sending is safe: a message keeps its id, a copy is acked as a duplicate or
  * as already applied (sync-consumer.ts). If the queue still refuses, the answer is 503 with Retry-After;
  * earlier chunks may be queued, and the client's retry of the whole request is harmless, because a re-sent
  * change with the same changedAt simply wins the tie again (later message id) with the same content.
  */
 export async function sendToQueue(queue: Queue, { msgs, bytes }: QueueBatch, delays: readonly number[] = SEND_RETRY_DELAYS_MS): Promise<void> {
-  await Promise.all(chunkForSendBatch(msgs, bytes).map((chunk) => sendChunk(queue, chunk, delays)));
+  const packed = packMessages(msgs, bytes);
+  await Promise.all(chunkForSendBatch(packed.packs, packed.bytes).map((chunk) => sendChunk(queue, chunk, delays)));
 }
 
 /**
