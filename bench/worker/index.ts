@@ -261,14 +261,15 @@ async function floor(env: BenchEnv, url: URL): Promise<Response> {
   const portal = Number(url.searchParams.get("portal"));
   if (url.pathname.endsWith("/d1-search")) {
     // What POST /crm/v3/objects/contacts/search compiles the reads suite's body to (src/services/crm/search.ts).
-    const { results } = await env.DB.prepare(
+    const { results, meta } = await env.DB.prepare(
       `WITH m AS NOT MATERIALIZED (SELECT c.* FROM crm_objects c WHERE c.portal_id = ? AND c.object_type = 'contacts' AND c.archived = 0
         AND (lower(json_extract(c.properties, '$."company"')) = ?))
         SELECT c.*, (SELECT count(*) FROM m) AS total FROM m c ORDER BY c.id ASC LIMIT 100 OFFSET 0`,
     )
       .bind(portal, url.searchParams.get("company")?.toLowerCase() ?? "")
       .all();
-    return Response.json(results);
+    // The rows this query reads: the search's own floor in rows too (figure 3's D1 check).
+    return Response.json(results, { headers: { "x-d1-rows-read": String(meta.rows_read) } });
   }
   if (url.pathname.endsWith("/d1-row")) {
     const row = await env.DB.prepare("SELECT * FROM crm_objects WHERE id = ?").bind(Number(url.searchParams.get("id"))).first();
