@@ -13,6 +13,7 @@
  *   GET  /__bench/floor/d1-row      platform floor: one D1 primary-key read answered as JSON
  *   GET  /__bench/floor/d1-page     the contact list's own D1 query (101 rows) answered as raw JSON: no
  *                                   credential, rate limit, validation or presentation
+ *   GET  /__bench/floor/d1-v1page   the v1 contact list's own statement (the page and its merges), rows as arrays, as raw JSON
  *   GET  /__bench/floor/d1-search   the v3 search's own D1 query (filter, count of the matches, 100 rows) as raw JSON
  *   POST /__bench/concurrency       what grows with concurrency: one route at c=1 and c=10 under set-ups
  *                                   that each take one per-request cost away (concurrency.ts)
@@ -26,6 +27,7 @@ import { makeDb } from "../../src/db/client";
 import { messageId, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../src/queue/messages";
 import { commitAndAck, decideOrder, decodeBatch, planDeliveries, Settler } from "../../src/queue/sync-consumer";
 import { readPlanContext } from "../../src/services/ecomm/plan";
+import { ALL_CONTACTS_PAGE } from "../../src/services/contacts-v1";
 import { CountingD1 } from "./counting-d1";
 import { fenceCost, parallelD1 } from "./probes";
 import { concurrencyProbe } from "./concurrency";
@@ -270,6 +272,11 @@ async function floor(env: BenchEnv, url: URL): Promise<Response> {
       .all();
     // The rows this query reads: the search's own floor in rows too (figure 3's D1 check).
     return Response.json(results, { headers: { "x-d1-rows-read": String(meta.rows_read) } });
+  }
+  if (url.pathname.endsWith("/d1-v1page")) {
+    // The v1 list's own statement, as the route runs it: the page and the merges of its contacts.
+    const rows = await env.DB.prepare(ALL_CONTACTS_PAGE).bind(portal, 0, 101).raw();
+    return Response.json(rows);
   }
   if (url.pathname.endsWith("/d1-row")) {
     const row = await env.DB.prepare("SELECT * FROM crm_objects WHERE id = ?").bind(Number(url.searchParams.get("id"))).first();

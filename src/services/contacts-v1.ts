@@ -191,7 +191,7 @@ export async function findOneWithMerges(db: Db, portalId: number, keys: Keys): P
 }
 
 /** `GET /contacts/v1/lists/all/contacts/all`'s statement, written once (see allContactsPage). */
-const ALL_CONTACTS_PAGE = `with page as (
+export const ALL_CONTACTS_PAGE = `with page as (
       select ${crmColumns()} from crm_objects
       where portal_id = ?1 and object_type = 'contacts' and archived = 0 and id > ?2
       order by id limit ?3)
