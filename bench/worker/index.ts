@@ -80,8 +80,9 @@ async function baselineUpsert(req: Request, env: BenchEnv, url: URL): Promise<Re
 
 async function baselineEnqueue(req: Request, env: BenchEnv): Promise<Response> {
   const body = (await req.json()) as SyncBody;
-  const messages = body.messages.map((message, i) => ({ body: { storeId: body.storeId, objectType: body.objectType, i, message }, contentType: "json" as const }));
-  for (const part of chunks(messages, 100)) await env.BENCH_SINK.sendBatch(part);
+  // One queue message per 100 sync messages, as the service packs them (src/queue/messages.ts).
+  const packs = chunks(body.messages, 100).map((messages) => ({ body: { storeId: body.storeId, objectType: body.objectType, messages }, contentType: "json" as const }));
+  await env.BENCH_SINK.sendBatch(packs);
   return new Response(null, { status: 204 });
 }
 
