@@ -253,16 +253,19 @@ async function groupByShard(env: Env, control: Db, deliveries: Delivery[], s: Se
 type BatchWebhooks = Promise<Map<number, WebhookTarget[]> | Error>;
 
 /**
- * Steps 2 to 4 for one shard's winners. Never throws: every failure settles its own messages. Without the
- * webhook targets nothing is committed (the events would be lost): the messages back off like a failed plan.
- * After the commit and the acks, the events the commit wrote go to the webhook queue (sendEvents).
+ * The webhook queue, and the events the batch's commits wrote, gathered so the whole batch sends them at
+ * once when it ends (consumeSyncBatch): one send per queue batch, not one per 100 sync messages.
  */
-/** Where the webhook events of a committed batch go: the queue, and the work that sends them (see consumeSyncBatch). */
 interface EventSink {
   queue: Queue;
-  defer: (work: Promise<void>) => void;
+  events: OutboxRow[];
 }
 
+/**
+ * Steps 2 to 4 for one shard's winners. Never throws: every failure settles its own messages. Without the
+ * webhook targets nothing is committed (the events would be lost): the messages back off like a failed plan.
+ * After the commit and the acks, the events the commit wrote join the sink.
+ */
 async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[], now: number, s: Settler, hooks: BatchWebhooks, sink: EventSink): Promise<void> {
   if (!winners.length) return;
   let planned: Planned[];
@@ -294,7 +297,7 @@ async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[],
   // A crash here redelivers committed messages; planning then drops them as already applied.
   faultPoint("sync:after-commit", idsOf(planned));
   ackPlanned(planned, s);
-  if (events.length) sink.defer(sendEvents(sink.queue, events));
+  sink.events.push(...events);
 }
 
 /**
@@ -304,11 +307,15 @@ async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[],
  * cron's drain sends it once the claim expires.
  */
 export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env, meter?: StatementMeter, exec?: ExecutionContext): Promise<Settlement[]> {
-  const background: Promise<void>[] = [];
-  const sink: EventSink = { queue: env.WEBHOOK_QUEUE, defer: (work) => (exec ? exec.waitUntil(work) : background.push(work)) };
-  const settled = await consumeInto(batch, env, sink, meter);
-  await Promise.all(background);
-  return settled;
+  const sink: EventSink = { queue: env.WEBHOOK_QUEUE, events: [] };
+  try {
+    return await consumeInto(batch, env, sink, meter);
+  } finally {
+    // Also when a later step threw: the events already committed are sent, not left to the drain.
+    const send = sendEvents(sink.queue, sink.events);
+    if (exec) exec.waitUntil(send);
+    else await send;
+  }
 }
 
 async function consumeInto(batch: MessageBatch<unknown>, env: Env, sink: EventSink, meter?: StatementMeter): Promise<Settlement[]> {

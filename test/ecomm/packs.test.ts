@@ -4,10 +4,13 @@
  * acked when every one was, retried whole (longest delay) otherwise; the dead-letter consumer records the
  * messages of an exhausted pack that were not applied.
  */
+import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { MAX_QUEUE_MESSAGE_BYTES, PACK_OVERHEAD_BYTES, packMessages, queueBytes, syncMessagesOf, type SyncQueueMessage, type SyncQueuePack } from "../../src/queue/messages";
 import { backoffSeconds } from "../../src/services/ecomm/plan";
+import { consumeSyncBatch } from "../../src/queue/sync-consumer";
 import { bridgeTenant, deliver, errorRow, linkRow, qmsg, record, type Origin } from "./queue-helpers";
+import { hookUp, subscribe } from "../webhooks/helpers";
 
 /** Messages of one request: they share their receive time, as packMessages expects. */
 const products = (origin: Origin, n: number, from = 0) => {
@@ -88,6 +91,27 @@ describe("sync consumer: packs", () => {
     expect(back.delayOf(0)).toBe(backoffSeconds(3));
     expect(back.report.filter((s) => s.action === "ack").map((s) => s.reason)).toEqual(["already applied (redelivery)"]);
     expect(await linkRow(origin, "LINE_ITEM", "li-ready")).toEqual(applied);
+  });
+
+  it("sends the webhook events of the whole queue batch in one call, not one per 100 sync messages", async () => {
+    const { t, origin } = await bridgeTenant();
+    await hookUp(t);
+    await subscribe(t, "product.creation");
+    const calls: number[] = [];
+    const queue = {
+      send: env.WEBHOOK_QUEUE.send.bind(env.WEBHOOK_QUEUE),
+      sendBatch: async (messages: Iterable<MessageSendRequest>, options?: QueueSendBatchOptions) => {
+        const batch = [...messages];
+        calls.push(batch.length);
+        return env.WEBHOOK_QUEUE.sendBatch(batch, options);
+      },
+    } as unknown as Queue;
+    const packs = [pack(products(origin, 100)), pack(products(origin, 100, 100))];
+    const batch = createMessageBatch("crm-edge-sync", packs.map((body, i) => ({ id: `wh-${Date.now()}-${i}`, timestamp: new Date(), attempts: 1, body })));
+    const settled = await consumeSyncBatch(batch, { ...env, WEBHOOK_QUEUE: queue });
+    expect(settled.filter((x) => x.reason.startsWith("applied"))).toHaveLength(200);
+    // 200 creation events: 2 queue messages of 100 events, in one sendBatch.
+    expect(calls).toEqual([2]);
   });
 
   it("a dead-lettered pack records its messages that were not applied, and not those that were", async () => {
