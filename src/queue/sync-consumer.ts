@@ -322,7 +322,7 @@ async function consumeInto(batch: MessageBatch<unknown>, env: Env, sink: EventSi
   const s = new Settler();
   const control = controlDb(env, meter);
   const decoded = decodeBatch(batch.messages, s);
-  // A batch of packs holds many times 100 sync messages: they are applied 100 at a time, the size every
+  // A batch holds several packs of up to 100 sync messages each: they are applied 100 at a time, the size every
   // step is built for (one ordering call, one plan read, one commit; at most 100 values bound per statement).
   for (let i = 0; i < decoded.length; i += PACK_MAX_MESSAGES) {
     await applyDeliveries(env, control, decoded.slice(i, i + PACK_MAX_MESSAGES), s, sink, meter);
