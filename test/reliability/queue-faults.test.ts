@@ -9,7 +9,7 @@
 import { accountD1 } from "../helpers/shards";
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { messageId, type SyncQueueMessage } from "../../src/queue/messages";
+import { messageId, packMessages, type SyncQueueMessage, type SyncQueuePack } from "../../src/queue/messages";
 import { call } from "../helpers/api";
 import { BRIDGE } from "../ecomm/helpers";
 import { bridgeTenant, type Origin } from "../ecomm/queue-helpers";
@@ -277,5 +277,83 @@ describe("2,000 messages through a consumer that crashes at random points", () =
     expect(again.crashed + again.dead.length + again.implicitAcks).toBe(0);
     expect([...again.acks.values()].every((n) => n === 1) && again.acks.size === sent.length).toBe(true);
     expect(await snapshot(t.portalId)).toBe(before);
+  }, 120_000);
+});
+
+describe("2,000 messages in packs through a consumer that crashes at random points", () => {
+  it("acks every pack once, applies every message of a pack that dies of its poison, and dead-letters only the poison", async () => {
+    const r = rng(SEED + 1);
+    const { t, origin } = await bridgeTenant();
+    const objects: [ObjectType, string][] = [
+      ...Array.from({ length: 60 }, (_, i) => ["CONTACT", `c${i}`] as [ObjectType, string]),
+      ...Array.from({ length: 60 }, (_, i) => ["PRODUCT", `p${i}`] as [ObjectType, string]),
+      ...Array.from({ length: 40 }, (_, i) => ["DEAL", `d${i}`] as [ObjectType, string]),
+    ];
+    const base = Date.now() - 3_600_000;
+    const sent: Sent[] = [];
+    for (let n = 0; n < 1990; n++) {
+      const [type, ext] = r.pick(objects);
+      sent.push(message(origin, type, ext, base + r.int(40) * 1000, r.chance(0.12), n));
+    }
+    const poison = Array.from({ length: 10 }, (_, i) => message(origin, "PRODUCT", `poison${i}`, base + i, false, 5000 + i));
+    const poisonIds = new Set(poison.map((p) => p.msg.id));
+    // Requests of 1 to 100 messages of one type, as PUT /sync/messages packs them; the poison lands in
+    // products' requests among healthy messages.
+    const byType = new Map<string, SyncQueueMessage[]>();
+    for (const s of r.shuffle([...sent, ...poison])) byType.set(s.msg.objectType, [...(byType.get(s.msg.objectType) ?? []), s.msg]);
+    const packs: SyncQueuePack[] = [];
+    for (const msgs of byType.values()) {
+      for (let i = 0; i < msgs.length; ) {
+        const n = 1 + r.int(100);
+        packs.push(...packMessages(msgs.slice(i, i + n)).packs);
+        i += n;
+      }
+    }
+    const deliveries: Queued<SyncQueuePack>[] = packs.map((body, i) => ({ qid: `pack-${i}`, body, attempts: 1 }));
+    for (const q of [...deliveries]) if (r.chance(0.05)) deliveries.push({ ...q, qid: `${q.qid}-dup` });
+    const packOf = new Map(packs.flatMap((p, i) => p.messages.map((m) => [m.id, `pack-${i}`] as const)));
+    const poisonPacks = new Set(packs.flatMap((p, i) => (p.messages.some((m) => poisonIds.has(m.id)) ? [`pack-${i}`] : [])));
+    expect(poisonPacks.size).toBeGreaterThan(0);
+
+    // As in the test above, with transient faults capped per pack: a crash retries its whole pack, so a
+    // pack, not a message, is what must stay below max_retries. Batches hold one pack, so a crash retries
+    // only the pack it hit.
+    const chance: Record<FaultPoint, number> = { "sync:before-decide": 0.1, "sync:after-decide": 0.1, "sync:commit": 0.08, "sync:after-commit": 0.1, "dlq:record": 0.3, "shard:open": 0, "webhook:send": 0 };
+    const injected: Record<string, number> = {};
+    const faultsOf = new Map<string, number>();
+    armFaults((point, ids) => {
+      if (point === "sync:commit" && ids.some((id) => poisonIds.has(id))) {
+        injected.poison = (injected.poison ?? 0) + 1;
+        throw new InjectedFault(point);
+      }
+      const hit = [...new Set(ids.map((id) => packOf.get(id) ?? id))];
+      const capped = hit.some((p) => (faultsOf.get(p) ?? 0) >= 3);
+      if (point === "dlq:record") {
+        if (injected[point] && (!r.chance(chance[point]) || capped)) return;
+      } else if ((!r.chance(chance[point]) && injected[point]) || capped) return;
+      for (const p of hit) faultsOf.set(p, (faultsOf.get(p) ?? 0) + 1);
+      injected[point] = (injected[point] ?? 0) + 1;
+      throw new InjectedFault(point);
+    });
+
+    const log = await drain(SYNC, deliveries, { rng: r, maxRetries: SYNC_MAX_RETRIES, maxBatch: 1 });
+    const dlq = await drain(DLQ, log.dead.map((m) => ({ ...m, qid: `dlq-${m.qid}`, attempts: 1 })), { rng: r, maxRetries: DLQ_MAX_RETRIES });
+    disarmFaults();
+    console.log(`queue faults, packs: ${packs.length} packs, ${deliveries.length} queued, ${log.invocations} invocations, ${log.crashed} crashes; injected ${JSON.stringify(injected)}; dead-lettered ${log.dead.length}`);
+    for (const p of ["sync:before-decide", "sync:after-decide", "sync:commit", "sync:after-commit", "dlq:record"]) expect(injected[p], p).toBeGreaterThan(0);
+
+    // Every pack settled once: acked, or (a pack with poison, each copy) dead-lettered after max_retries.
+    const key = (qid: string) => qid.replace(/-dup$/, "");
+    expect(log.implicitAcks).toBe(0);
+    expect(new Set(log.dead.map((m) => key(m.qid)))).toEqual(poisonPacks);
+    for (const m of log.dead) expect(m.attempts).toBe(SYNC_MAX_RETRIES + 1);
+    for (const q of deliveries) expect((log.acks.get(q.qid) ?? 0) + log.dead.filter((m) => m.qid === q.qid).length, q.qid).toBe(1);
+    expect(dlq.dead).toEqual([]);
+
+    // The poison packs' healthy messages were applied on their first delivery: the oracle holds for every
+    // message but the poison, and the dead-letter consumer recorded the poison alone.
+    await expectOracle(t.portalId, sent);
+    const errors = await rows<{ external_id: string; message_id: string }>("select external_id, message_id from ecomm_sync_errors where portal_id = ? order by external_id", t.portalId);
+    expect(errors).toEqual(poison.map((p) => ({ external_id: p.msg.message.externalObjectId, message_id: p.msg.id })).sort((a, b) => a.external_id.localeCompare(b.external_id)));
   }, 120_000);
 });

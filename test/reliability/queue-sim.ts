@@ -74,7 +74,15 @@ interface QueueResult {
 export async function drain<B>(
   queue: string,
   pending: Queued<B>[],
-  opts: { rng: Rng; maxRetries: number; maxInvocations?: number; /** Deliver everything pending in each batch (up to 100). */ whole?: boolean },
+  opts: {
+    rng: Rng;
+    maxRetries: number;
+    maxInvocations?: number;
+    /** Deliver everything pending in each batch (up to 100). */
+    whole?: boolean;
+    /** The most messages a batch holds (default MAX_BATCH). */
+    maxBatch?: number;
+  },
 ): Promise<DrainLog<B>> {
   const log: DrainLog<B> = { invocations: 0, crashed: 0, deliveries: 0, acks: new Map(), implicitAcks: 0, retries: new Map(), dead: [] };
   const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
@@ -83,7 +91,8 @@ export async function drain<B>(
   while (queued.length) {
     if (log.invocations >= limit) throw new Error(`queue ${queue} not drained after ${limit} invocations (${queued.length} left)`);
     if (!opts.whole) opts.rng.shuffle(queued);
-    const size = opts.whole ? MAX_BATCH : 1 + opts.rng.int(Math.min(MAX_BATCH, queued.length));
+    const most = opts.maxBatch ?? MAX_BATCH;
+    const size = opts.whole ? most : 1 + opts.rng.int(Math.min(most, queued.length));
     const picked = queued.splice(0, size);
     const batch = createMessageBatch(
       queue,
