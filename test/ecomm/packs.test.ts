@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { MAX_QUEUE_MESSAGE_BYTES, PACK_OVERHEAD_BYTES, packMessages, queueBytes, syncMessagesOf, type SyncQueueMessage, type SyncQueuePack } from "../../src/queue/messages";
 import { backoffSeconds } from "../../src/services/ecomm/plan";
 import { consumeSyncBatch } from "../../src/queue/sync-consumer";
-import { bridgeTenant, deliver, errorRow, linkRow, qmsg, record, type Origin } from "./queue-helpers";
+import { bridgeTenant, countingQueue, deliver, errorRow, linkRow, qmsg, record, type Origin } from "./queue-helpers";
 import { hookUp, subscribe } from "../webhooks/helpers";
 
 /** Messages of one request: they share their receive time, as packMessages expects. */
@@ -97,15 +97,7 @@ describe("sync consumer: packs", () => {
     const { t, origin } = await bridgeTenant();
     await hookUp(t);
     await subscribe(t, "product.creation");
-    const calls: number[] = [];
-    const queue = {
-      send: env.WEBHOOK_QUEUE.send.bind(env.WEBHOOK_QUEUE),
-      sendBatch: async (messages: Iterable<MessageSendRequest>, options?: QueueSendBatchOptions) => {
-        const batch = [...messages];
-        calls.push(batch.length);
-        return env.WEBHOOK_QUEUE.sendBatch(batch, options);
-      },
-    } as unknown as Queue;
+    const { queue, calls } = countingQueue(env.WEBHOOK_QUEUE);
     const packs = [pack(products(origin, 100)), pack(products(origin, 100, 100))];
     const batch = createMessageBatch("crm-edge-sync", packs.map((body, i) => ({ id: `wh-${Date.now()}-${i}`, timestamp: new Date(), attempts: 1, body })));
     const settled = await consumeSyncBatch(batch, { ...env, WEBHOOK_QUEUE: queue });

@@ -136,3 +136,21 @@ export async function associations(portalId: number, fromId: number) {
     .all<{ to_type: string; to_id: number }>();
   return results.map((r) => `${r.to_type}:${r.to_id}`);
 }
+
+/**
+ * The real queue binding, except that its first `refusals` sendBatch calls throw, as the platform's do when
+ * it is overloaded; `calls` holds the size of every sendBatch call, refused or not.
+ */
+export function countingQueue(real: Queue, refusals = 0) {
+  const calls: number[] = [];
+  const queue = {
+    send: real.send.bind(real),
+    sendBatch: async (messages: Iterable<MessageSendRequest>, options?: QueueSendBatchOptions) => {
+      const batch = [...messages];
+      calls.push(batch.length);
+      if (calls.length <= refusals) throw new Error("Queue sendBatch failed: Queue is overloaded. Please back off.");
+      return real.sendBatch(batch, options);
+    },
+  } as unknown as Queue;
+  return { queue, calls };
+}

@@ -9,21 +9,10 @@ import worker from "../../src/index";
 import { QUEUE_BUSY_RETRY_AFTER_S, SEND_RETRY_DELAYS_MS } from "../../src/services/ecomm/enqueue";
 import { BASE, tenant } from "../helpers/api";
 import { accountSettings, BRIDGE, processed, store, waitForStatus } from "./helpers";
+import { countingQueue } from "./queue-helpers";
 
 /** The real SYNC_QUEUE, except that its first `refusals` sendBatch calls throw. */
-function refusingQueue(refusals: number) {
-  const calls: number[] = [];
-  const queue = {
-    send: env.SYNC_QUEUE.send.bind(env.SYNC_QUEUE),
-    sendBatch: async (messages: Iterable<MessageSendRequest>, options?: QueueSendBatchOptions) => {
-      const batch = [...messages];
-      calls.push(batch.length);
-      if (calls.length <= refusals) throw new Error("Queue sendBatch failed: Queue is overloaded. Please back off.");
-      return env.SYNC_QUEUE.sendBatch(batch, options);
-    },
-  } as unknown as Queue;
-  return { queue, calls };
-}
+const refusingQueue = (refusals: number) => countingQueue(env.SYNC_QUEUE, refusals);
 
 async function put(token: string, queue: Queue, messages: unknown[]) {
   const request = new Request(`${BASE}${BRIDGE}/sync/messages`, {

@@ -14,7 +14,7 @@ import { call } from "../helpers/api";
 import { BRIDGE } from "../ecomm/helpers";
 import { bridgeTenant, type Origin } from "../ecomm/queue-helpers";
 import { armFaults, disarmFaults, InjectedFault, type FaultPoint } from "./fault-injector";
-import { DLQ_MAX_RETRIES, drain, rng, SYNC_MAX_RETRIES, type Queued } from "./queue-sim";
+import { DLQ_MAX_RETRIES, drain, rng, SYNC_MAX_RETRIES, type Queued, type Rng } from "./queue-sim";
 
 const SEED = Number(env.FUZZ_SEED || Date.now() % 2_147_483_647);
 console.log(`queue faults: seed ${SEED} (rerun with FUZZ_SEED=${SEED})`);
@@ -188,50 +188,68 @@ describe("one crash at each injection point: redelivery converges on the oracle"
   });
 });
 
+/**
+ * 1,990 messages over 160 objects (contacts, products, deals; equal changedAt common, 12 % DELETEs), and 10
+ * poison products that always fail their write.
+ */
+function randomMessages(r: Rng, origin: Origin) {
+  const objects: [ObjectType, string][] = [
+    ...Array.from({ length: 60 }, (_, i) => ["CONTACT", `c${i}`] as [ObjectType, string]),
+    ...Array.from({ length: 60 }, (_, i) => ["PRODUCT", `p${i}`] as [ObjectType, string]),
+    ...Array.from({ length: 40 }, (_, i) => ["DEAL", `d${i}`] as [ObjectType, string]),
+  ];
+  const base = Date.now() - 3_600_000;
+  const sent: Sent[] = [];
+  for (let n = 0; n < 1990; n++) {
+    const [type, ext] = r.pick(objects);
+    sent.push(message(origin, type, ext, base + r.int(40) * 1000, r.chance(0.12), n)); // equal changedAt is common
+  }
+  const poison = Array.from({ length: 10 }, (_, i) => message(origin, "PRODUCT", `poison${i}`, base + i, false, 5000 + i));
+  return { sent, poison, poisonIds: new Set(poison.map((p) => p.msg.id)) };
+}
+
+/**
+ * Crashes at random points: the poison's write always fails; transient faults hit each unit (`unitOf` a
+ * message id: the message, or its pack) at most 3 times, so only the poison can exhaust 6 deliveries.
+ * Every point must fire at least once whatever the seed: the first call of a sync point that the cap
+ * allows always crashes (seed 21780165 never rolled one at sync:before-decide), and the dead-letter
+ * consumer, which runs only a few times, crashes on its first invocation even for poison that already had
+ * 3 transient faults in the sync consumer (seed 16704391 had every poison id there). Returns the counts
+ * of injected faults by point.
+ */
+function armRandomFaults(r: Rng, poisonIds: Set<string>, unitOf: (id: string) => string): Record<string, number> {
+  const chance: Record<FaultPoint, number> = { "sync:before-decide": 0.1, "sync:after-decide": 0.1, "sync:commit": 0.08, "sync:after-commit": 0.1, "dlq:record": 0.3, "shard:open": 0, "webhook:send": 0 };
+  const injected: Record<string, number> = {};
+  const faultsOf = new Map<string, number>();
+  armFaults((point, ids) => {
+    if (point === "sync:commit" && ids.some((id) => poisonIds.has(id))) {
+      injected.poison = (injected.poison ?? 0) + 1;
+      throw new InjectedFault(point);
+    }
+    const hit = [...new Set(ids.map(unitOf))];
+    const capped = hit.some((u) => (faultsOf.get(u) ?? 0) >= 3);
+    if (point === "dlq:record") {
+      if (injected[point] && (!r.chance(chance[point]) || capped)) return;
+    } else if ((!r.chance(chance[point]) && injected[point]) || capped) return;
+    for (const u of hit) faultsOf.set(u, (faultsOf.get(u) ?? 0) + 1);
+    injected[point] = (injected[point] ?? 0) + 1;
+    throw new InjectedFault(point);
+  });
+  return injected;
+}
+
 describe("2,000 messages through a consumer that crashes at random points", () => {
   it("settles every message once, matches the LWW oracle, dead-letters the poison into sync errors, and ignores duplicates", async () => {
     const r = rng(SEED);
     const { t, origin } = await bridgeTenant();
-    const objects: [ObjectType, string][] = [
-      ...Array.from({ length: 60 }, (_, i) => ["CONTACT", `c${i}`] as [ObjectType, string]),
-      ...Array.from({ length: 60 }, (_, i) => ["PRODUCT", `p${i}`] as [ObjectType, string]),
-      ...Array.from({ length: 40 }, (_, i) => ["DEAL", `d${i}`] as [ObjectType, string]),
-    ];
-    const base = Date.now() - 3_600_000;
-    const sent: Sent[] = [];
-    for (let n = 0; n < 1990; n++) {
-      const [type, ext] = r.pick(objects);
-      sent.push(message(origin, type, ext, base + r.int(40) * 1000, r.chance(0.12), n)); // equal changedAt is common
-    }
-    const poison = Array.from({ length: 10 }, (_, i) => message(origin, "PRODUCT", `poison${i}`, base + i, false, 5000 + i));
-    const poisonIds = new Set(poison.map((p) => p.msg.id));
+    const { sent, poison, poisonIds } = randomMessages(r, origin);
     const all = [...sent, ...poison];
     expect(all).toHaveLength(2000);
     // At-least-once: about 5% of the messages are delivered twice from the start.
     const deliveries = queued(all);
     for (const q of [...deliveries]) if (r.chance(0.05)) deliveries.push({ ...q, qid: `${q.qid}-dup` });
 
-    const chance: Record<FaultPoint, number> = { "sync:before-decide": 0.1, "sync:after-decide": 0.1, "sync:commit": 0.08, "sync:after-commit": 0.1, "dlq:record": 0.3, "shard:open": 0, "webhook:send": 0 };
-    const injected: Record<string, number> = {};
-    const faultsOf = new Map<string, number>();
-    armFaults((point, ids) => {
-      if (point === "sync:commit" && ids.some((id) => poisonIds.has(id))) {
-        injected.poison = (injected.poison ?? 0) + 1;
-        throw new InjectedFault(point);
-      }
-      // Transient faults hit a message at most 3 times, so only the poison can exhaust 6 deliveries. Every
-      // point must fire at least once whatever the seed: the first call of a sync point that the cap allows
-      // always crashes (seed 21780165 never rolled one at sync:before-decide), and the dead-letter consumer,
-      // which runs only a few times, crashes on its first invocation even for poison that already had 3
-      // transient faults in the sync consumer (seed 16704391 had every poison id there).
-      const capped = ids.some((id) => (faultsOf.get(id) ?? 0) >= 3);
-      if (point === "dlq:record") {
-        if (injected[point] && (!r.chance(chance[point]) || capped)) return;
-      } else if ((!r.chance(chance[point]) && injected[point]) || capped) return;
-      for (const id of ids) faultsOf.set(id, (faultsOf.get(id) ?? 0) + 1);
-      injected[point] = (injected[point] ?? 0) + 1;
-      throw new InjectedFault(point);
-    });
+    const injected = armRandomFaults(r, poisonIds, (id) => id);
 
     const log = await drain(SYNC, deliveries, { rng: r, maxRetries: SYNC_MAX_RETRIES });
     const dlq = await drain(DLQ, log.dead.map((m) => ({ ...m, qid: `dlq-${m.qid}`, attempts: 1 })), { rng: r, maxRetries: DLQ_MAX_RETRIES });
@@ -284,19 +302,7 @@ describe("2,000 messages in packs through a consumer that crashes at random poin
   it("acks every pack once, applies every message of a pack that dies of its poison, and dead-letters only the poison", async () => {
     const r = rng(SEED + 1);
     const { t, origin } = await bridgeTenant();
-    const objects: [ObjectType, string][] = [
-      ...Array.from({ length: 60 }, (_, i) => ["CONTACT", `c${i}`] as [ObjectType, string]),
-      ...Array.from({ length: 60 }, (_, i) => ["PRODUCT", `p${i}`] as [ObjectType, string]),
-      ...Array.from({ length: 40 }, (_, i) => ["DEAL", `d${i}`] as [ObjectType, string]),
-    ];
-    const base = Date.now() - 3_600_000;
-    const sent: Sent[] = [];
-    for (let n = 0; n < 1990; n++) {
-      const [type, ext] = r.pick(objects);
-      sent.push(message(origin, type, ext, base + r.int(40) * 1000, r.chance(0.12), n));
-    }
-    const poison = Array.from({ length: 10 }, (_, i) => message(origin, "PRODUCT", `poison${i}`, base + i, false, 5000 + i));
-    const poisonIds = new Set(poison.map((p) => p.msg.id));
+    const { sent, poison, poisonIds } = randomMessages(r, origin);
     // Requests of 1 to 100 messages of one type, as PUT /sync/messages packs them; the poison lands in
     // products' requests among healthy messages.
     const byType = new Map<string, SyncQueueMessage[]>();
@@ -315,26 +321,9 @@ describe("2,000 messages in packs through a consumer that crashes at random poin
     const poisonPacks = new Set(packs.flatMap((p, i) => (p.messages.some((m) => poisonIds.has(m.id)) ? [`pack-${i}`] : [])));
     expect(poisonPacks.size).toBeGreaterThan(0);
 
-    // As in the test above, with transient faults capped per pack: a crash retries its whole pack, so a
-    // pack, not a message, is what must stay below max_retries. Batches hold one pack, so a crash retries
-    // only the pack it hit.
-    const chance: Record<FaultPoint, number> = { "sync:before-decide": 0.1, "sync:after-decide": 0.1, "sync:commit": 0.08, "sync:after-commit": 0.1, "dlq:record": 0.3, "shard:open": 0, "webhook:send": 0 };
-    const injected: Record<string, number> = {};
-    const faultsOf = new Map<string, number>();
-    armFaults((point, ids) => {
-      if (point === "sync:commit" && ids.some((id) => poisonIds.has(id))) {
-        injected.poison = (injected.poison ?? 0) + 1;
-        throw new InjectedFault(point);
-      }
-      const hit = [...new Set(ids.map((id) => packOf.get(id) ?? id))];
-      const capped = hit.some((p) => (faultsOf.get(p) ?? 0) >= 3);
-      if (point === "dlq:record") {
-        if (injected[point] && (!r.chance(chance[point]) || capped)) return;
-      } else if ((!r.chance(chance[point]) && injected[point]) || capped) return;
-      for (const p of hit) faultsOf.set(p, (faultsOf.get(p) ?? 0) + 1);
-      injected[point] = (injected[point] ?? 0) + 1;
-      throw new InjectedFault(point);
-    });
+    // Transient faults are capped per pack: a crash retries its whole pack, so a pack, not a message, is
+    // what must stay below max_retries. Batches hold one pack, so a crash retries only the pack it hit.
+    const injected = armRandomFaults(r, poisonIds, (id) => packOf.get(id) ?? id);
 
     const log = await drain(SYNC, deliveries, { rng: r, maxRetries: SYNC_MAX_RETRIES, maxBatch: 1 });
     const dlq = await drain(DLQ, log.dead.map((m) => ({ ...m, qid: `dlq-${m.qid}`, attempts: 1 })), { rng: r, maxRetries: DLQ_MAX_RETRIES });
