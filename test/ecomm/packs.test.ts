@@ -10,7 +10,8 @@ import { MAX_QUEUE_MESSAGE_BYTES, PACK_OVERHEAD_BYTES, packMessages, queueBytes,
 import { backoffSeconds } from "../../src/services/ecomm/plan";
 import { consumeSyncBatch } from "../../src/queue/sync-consumer";
 import { bridgeTenant, countingQueue, deliver, errorRow, linkRow, qmsg, record, type Origin } from "./queue-helpers";
-import { hookUp, subscribe } from "../webhooks/helpers";
+import { hookUp, subscribe, waitForEvents } from "../webhooks/helpers";
+import { accountD1 } from "../helpers/shards";
 
 /** Messages of one request: they share their receive time, as packMessages expects. */
 const products = (origin: Origin, n: number, from = 0) => {
@@ -95,7 +96,7 @@ describe("sync consumer: packs", () => {
 
   it("sends the webhook events of the whole queue batch in one call, not one per 100 sync messages", async () => {
     const { t, origin } = await bridgeTenant();
-    await hookUp(t);
+    const path = await hookUp(t);
     await subscribe(t, "product.creation");
     const { queue, calls } = countingQueue(env.WEBHOOK_QUEUE);
     const packs = [pack(products(origin, 100)), pack(products(origin, 100, 100))];
@@ -104,6 +105,11 @@ describe("sync consumer: packs", () => {
     expect(settled.filter((x) => x.reason.startsWith("applied"))).toHaveLength(200);
     // 200 creation events: 2 queue messages of 100 events, in one sendBatch.
     expect(calls).toEqual([2]);
+    // Delivered through the real queue, which also takes them out of the outbox: no claimed rows are left
+    // for a later file of this runtime whose drain reads the whole shard's outbox.
+    expect(await waitForEvents(path, 200)).toHaveLength(200);
+    const left = await (await accountD1(t.portalId)).prepare("select count(*) as n from webhook_outbox where portal_id = ?").bind(t.portalId).first<{ n: number }>();
+    expect(left?.n).toBe(0);
   });
 
   it("a dead-lettered pack records its messages that were not applied, and not those that were", async () => {
