@@ -93,8 +93,11 @@ const NOT_PRINTABLE_ASCII = /[^ -~]/;
 /** UTF-8 bytes of JSON text: its length when it is ASCII (the common case), without encoding it. */
 const utf8Bytes = (text: string) => (NOT_PRINTABLE_ASCII.test(text) ? encoder.encode(text).byteLength : text.length);
 
+/** UTF-8 bytes of a value's JSON, counted without encoding it when it is ASCII. */
+export const jsonBytes = (value: unknown) => utf8Bytes(JSON.stringify(value));
+
 /** The bytes the queue counts for a message sent with contentType "json". */
-export const queueBytes = (msg: SyncQueueMessage) => utf8Bytes(JSON.stringify(msg)) + QUEUE_METADATA_BYTES;
+export const queueBytes = (msg: SyncQueueMessage) => jsonBytes(msg) + QUEUE_METADATA_BYTES;
 
 /**
  * Packs a request's sync messages (they share account, app, store, type and receive time): consecutive
@@ -131,7 +134,7 @@ export function packMessages(msgs: readonly SyncQueueMessage[], bytes: readonly 
  * message's queueBytes when the caller already has them (the request path measured them to refuse a
  * message that is too large), so no message is serialised twice.
  */
-export function chunkForSendBatch<T extends object>(msgs: T[], bytes: readonly number[] = msgs.map((m) => utf8Bytes(JSON.stringify(m)) + QUEUE_METADATA_BYTES)): T[][] {
+export function chunkForSendBatch<T extends object>(msgs: T[], bytes: readonly number[] = msgs.map((m) => jsonBytes(m) + QUEUE_METADATA_BYTES)): T[][] {
   const chunks: T[][] = [];
   let current: T[] = [];
   let total = 0;

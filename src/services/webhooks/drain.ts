@@ -18,7 +18,7 @@ import type { Db } from "../../db/client";
 import { shardDb } from "../../db/shards";
 import { shardsOfAccounts } from "../../lib/directory";
 import { faultPoint } from "../../queue/fault-seam";
-import { MAX_SEND_BATCH_BYTES, MAX_SEND_BATCH_MESSAGES, MAX_QUEUE_MESSAGE_BYTES, QUEUE_METADATA_BYTES } from "../../queue/messages";
+import { jsonBytes, MAX_SEND_BATCH_BYTES, MAX_SEND_BATCH_MESSAGES, MAX_QUEUE_MESSAGE_BYTES, QUEUE_METADATA_BYTES } from "../../queue/messages";
 import { MAX_EVENTS_PER_DELIVERY, WEBHOOK_MESSAGE_VERSION, type WebhookEvent, type WebhookQueueMessage } from "./message";
 
 /** Long enough for the webhook queue to hand a sent message to its consumer, backlog included. */
@@ -60,8 +60,7 @@ function eventOf(r: OutboxRow): WebhookEvent {
   };
 }
 
-const encoder = new TextEncoder();
-export const bytesOf = (v: unknown) => encoder.encode(JSON.stringify(v)).byteLength;
+export const bytesOf = jsonBytes;
 /** Room left in a queue message for events, after the envelope and the per-attempt attemptNumber fields. */
 export const EVENT_BYTES_BUDGET = MAX_QUEUE_MESSAGE_BYTES - QUEUE_METADATA_BYTES - 1_000;
 
