@@ -8,7 +8,8 @@
  * A message is never split: it goes whole into one delivery, which is acked or retried with it. A message
  * already attempted (a retry, a throttled wait, a re-send) keeps its delivery log row and goes alone.
  */
-import { EVENT_BYTES_BUDGET, bytesOf } from "./drain";
+import { jsonBytes } from "../../queue/messages";
+import { EVENT_BYTES_BUDGET } from "./drain";
 import { MAX_EVENTS_PER_DELIVERY, type WebhookQueueMessage } from "./message";
 
 export interface Packed<T> {
@@ -26,7 +27,7 @@ export function coalesce<T>(items: { source: T; message: WebhookQueueMessage }[]
       out.push({ delivery: message, sources: [source] });
       continue;
     }
-    const bytes = bytesOf(message.events);
+    const bytes = jsonBytes(message.events);
     const current = open.get(message.appId);
     if (current && current.packed.delivery.events.length + message.events.length <= MAX_EVENTS_PER_DELIVERY && current.bytes + bytes <= EVENT_BYTES_BUDGET) {
       current.packed.delivery.events.push(...message.events);

@@ -60,7 +60,6 @@ function eventOf(r: OutboxRow): WebhookEvent {
   };
 }
 
-export const bytesOf = jsonBytes;
 /** Room left in a queue message for events, after the envelope and the per-attempt attemptNumber fields. */
 export const EVENT_BYTES_BUDGET = MAX_QUEUE_MESSAGE_BYTES - QUEUE_METADATA_BYTES - 1_000;
 
@@ -77,7 +76,7 @@ export function deliveryMessages(events: WebhookEvent[]): WebhookQueueMessage[] 
     let current: WebhookEvent[] = [];
     let bytes = 0;
     for (const e of list) {
-      const size = bytesOf(e) + 20;
+      const size = jsonBytes(e) + 20;
       if (current.length && (current.length >= MAX_EVENTS_PER_DELIVERY || bytes + size > EVENT_BYTES_BUDGET)) {
         out.push({ v: WEBHOOK_MESSAGE_VERSION, appId, deliveryId: null, attempt: 0, events: current });
         current = [];
@@ -101,7 +100,7 @@ export async function sendMessages(queue: Queue, msgs: WebhookQueueMessage[], de
     bytes = 0;
   };
   for (const body of msgs) {
-    const size = bytesOf(body) + QUEUE_METADATA_BYTES;
+    const size = jsonBytes(body) + QUEUE_METADATA_BYTES;
     if (chunk.length >= MAX_SEND_BATCH_MESSAGES || bytes + size > MAX_SEND_BATCH_BYTES) await flush();
     chunk.push({ body, contentType: "json", ...(delaySeconds ? { delaySeconds } : {}) });
     bytes += size;
