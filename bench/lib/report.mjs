@@ -31,6 +31,9 @@ export function rows(results) {
       const v = r.value;
       value = `${n(v.rps)} req/s as a route behind the production front (own ${ms(v.ownMs)}/request; measured ${n(v.measuredRps)} req/s on the bench Worker, whose no-op did ${n(v.benchNoopRps)})`;
       base = `${n(r.baseline.rps)} req/s, ${lat(r.baseline)}`;
+    } else if (id.startsWith("read_cpu_")) {
+      value = `${n(r.value.workerdUs)} µs of workerd CPU per request`;
+      base = `${n(r.baseline.workerdUs)} µs`;
     } else if (id.startsWith("read_")) {
       value = `${n(r.value.rps)} req/s, ${lat(r.value)}`;
       base = `${n(r.baseline.rps)} req/s, ${lat(r.baseline)}`;
@@ -129,7 +132,7 @@ export function ratiosSvg(results, meta) {
     else if (r.id === "sync_e2e") bars.push({ label: "Sync end to end", ratio: r.ratio, target: r.target.ratio, note: "msg/s vs raw db.batch", met: r.met, aa: r.aa });
     else if (r.id === "sync_e2e_webhooks") bars.push({ label: "Sync with webhooks", ratio: r.ratio, target: 0.9, note: "msg/s vs no webhooks", met: r.met, aa: r.aa });
     else if (r.id.startsWith("read_vsfloor_")) bars.push({ label: r.figure.replace("Read vs its floor: ", ""), ratio: r.ratio, target: r.target.ratio, note: "req/s vs its floor", met: r.met, aa: r.aa });
-    else if (r.id.startsWith("read_")) bars.push({ label: r.figure.replace("Read: ", "").replace(/, raw( JSON)? \(bench Worker\)/, "").replace("the list's D1 query (101 rows)", "the list's D1 query"), ratio: r.ratio, target: r.target?.ratio, note: "req/s vs /healthz", met: r.met, aa: r.aa });
+    else if (r.id.startsWith("read_") && !r.id.startsWith("read_cpu_")) bars.push({ label: r.figure.replace("Read: ", "").replace(/, raw( JSON)? \(bench Worker\)/, "").replace("the list's D1 query (101 rows)", "the list's D1 query"), ratio: r.ratio, target: r.target?.ratio, note: "req/s vs /healthz", met: r.met, aa: r.aa });
     else if (r.id.startsWith("regression_fine_")) {
       const name = r.figure.replace(/^Sharded vs single database, \d+ interleaved samples: /, "").replace(/, count=100|, \d+ msgs over \d+ objects| \((req|msg)\/s\)| \(p50 ms\)/g, "");
       bars.push({ label: `sharded ÷ single, samples: ${name}`, ratio: r.ratio, target: 0.95, note: `interval ${r.value.interval.map((v) => v.toFixed(3)).join("–")}`, met: r.met });

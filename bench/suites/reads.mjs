@@ -18,6 +18,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { BUILD_DIR } from "../lib/build.mjs";
+import { cpuNow, cpuSince } from "../lib/cpu.mjs";
 import { load } from "../lib/http.mjs";
 import { aaBand, medianOf, percentile } from "../lib/stats.mjs";
 import { BRIDGE } from "../lib/seed.mjs";
@@ -77,6 +78,9 @@ const routesOf = (seeded) => [
  */
 const SLICES = 5;
 
+/** Requests sent before each turn's measured ones (per unit of concurrency). */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
+
 /** One run of a route from its slices: requests over the time they took, percentiles over every request. */
 function merged(parts) {
   const latencies = parts.flatMap((p) => p.latencies);
@@ -91,6 +95,8 @@ function merged(parts) {
     statuses,
     failures,
     serverErrors: parts.reduce((t, p) => t + p.serverErrors, 0),
+    // The workerd process's CPU per request (µs; bench/lib/cpu.mjs), null where /proc is not there.
+    workerdUs: parts.some((p) => p.cpu.workerdMs === null) ? null : (parts.reduce((t, p) => t + p.cpu.workerdMs, 0) * 1000) / latencies.length,
   };
 }
 
@@ -132,16 +138,20 @@ export async function reads(ctx, seeded) {
         const order = measured.map((_, i) => measured[(i + k) % measured.length]);
         for (const r of order) {
           const n = Math.floor(count / slices) + (k < count % slices ? 1 : 0);
-          parts[r.key].push(
-            await load({
-              http: r.client ?? http,
-              concurrency,
-              count: n,
-              make: () => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }],
-              onProgress: (d) => status(`turn ${k + 1}/${slices}: ${r.name} ${d}/${n}`),
-              keepLatencies: true,
-            }),
-          );
+          const make = () => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }];
+          // A few requests first, not measured: the turn before may have run on the other configuration's
+          // workerd process, and the first requests after such a switch pay for it (bench/README.md, "Warm-up and CPU").
+          await load({ http: r.client ?? http, concurrency, count: WARMUP * concurrency, make });
+          const before = cpuNow();
+          const res = await load({
+            http: r.client ?? http,
+            concurrency,
+            count: n,
+            make,
+            onProgress: (d) => status(`turn ${k + 1}/${slices}: ${r.name} ${d}/${n}`),
+            keepLatencies: true,
+          });
+          parts[r.key].push({ ...res, cpu: cpuSince(before) });
         }
       }
       for (const r of measured) {
@@ -209,6 +219,24 @@ export async function reads(ctx, seeded) {
         met: ratio >= target,
         aa,
       });
+      // The same comparison in the workerd process's CPU per request, which drift on the shared cores moves
+      // far less than wall time: the floor as a route (/healthz's CPU plus the floor's own, over the bench
+      // no-op's) against the route's. Only workerd's: the bench process's CPU in a turn also holds work
+      // left from the turn before (Miniflare reads the Worker's log lines as they come). Informative: the
+      // targets are the rates above.
+      const perRunCpu = service.map((run, i) =>
+        run.workerdUs === null ? null : { floorUs: runs.healthz[i].workerdUs + runs[r.floor][i].workerdUs - runs[benchNoop.id][i].workerdUs, serviceUs: run.workerdUs },
+      );
+      if (perRunCpu.every((x) => x !== null)) {
+        const m = medianOf(perRunCpu.map((x) => ({ ...x, q: x.floorUs / x.serviceUs })), ["q", "floorUs", "serviceUs"]);
+        out.push({
+          id: `read_cpu_${r.id}_c${concurrency}`,
+          figure: `Read vs its floor in workerd CPU per request: ${r.name}, c=${concurrency}`,
+          value: { workerdUs: m.serviceUs },
+          baseline: { name: `${f.name.replace(/, raw( JSON)? \(bench Worker\)/, " as a route")}`, workerdUs: m.floorUs },
+          ratio: m.q,
+        });
+      }
     }
   }
 
