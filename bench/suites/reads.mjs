@@ -139,8 +139,8 @@ export async function reads(ctx, seeded) {
         for (const r of order) {
           const n = Math.floor(count / slices) + (k < count % slices ? 1 : 0);
           const make = () => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }];
-          // A few requests first, not measured: the turn before may have run on the other configuration's
-          // workerd process, and the first requests after such a switch pay for it (bench/README.md, "Warm-up and CPU").
+          // A few requests first, not measured: the turn before ran another route (another Worker or workerd
+          // process), and the first requests after a switch pay for it (bench/README.md, "Warm-up and CPU").
           await load({ http: r.client ?? http, concurrency, count: WARMUP * concurrency, make });
           const before = cpuNow();
           const res = await load({
@@ -219,9 +219,9 @@ export async function reads(ctx, seeded) {
         met: ratio >= target,
         aa,
       });
-      // The same comparison in the workerd process's CPU per request, which drift on the shared cores moves
-      // far less than wall time: the floor as a route (/healthz's CPU plus the floor's own, over the bench
-      // no-op's) against the route's. Only workerd's: the bench process's CPU in a turn also holds work
+      // The same comparison in the workerd process's CPU per request: the floor as a route (/healthz's CPU
+      // plus the floor's own, over the bench no-op's) against the route's. Where it agrees with the rates,
+      // the gap is work done in workerd. Only workerd's: the bench process's CPU in a turn also holds work
       // left from the turn before (Miniflare reads the Worker's log lines as they come). Informative: the
       // targets are the rates above.
       const perRunCpu = service.map((run, i) =>
