@@ -78,7 +78,7 @@ const routesOf = (seeded) => [
  */
 const SLICES = 5;
 
-/** Requests sent before each turn's measured ones (per unit of concurrency). */
+/** Requests sent before each turn's measured ones, per unit of concurrency (never more than the turn measures). */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
 
 /** One run of a route from its slices: requests over the time they took, percentiles over every request. */
@@ -141,7 +141,7 @@ export async function reads(ctx, seeded) {
           const make = () => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }];
           // A few requests first, not measured: the turn before ran another route (another Worker or workerd
           // process), and the first requests after a switch pay for it (bench/README.md, "Warm-up and CPU").
-          await load({ http: r.client ?? http, concurrency, count: WARMUP * concurrency, make });
+          await load({ http: r.client ?? http, concurrency, count: Math.min(WARMUP * concurrency, n), make });
           const before = cpuNow();
           const res = await load({
             http: r.client ?? http,
