@@ -138,13 +138,14 @@ export async function reads(ctx, seeded) {
         const order = measured.map((_, i) => measured[(i + k) % measured.length]);
         for (const r of order) {
           const n = Math.floor(count / slices) + (k < count % slices ? 1 : 0);
+          const client = r.client ?? http;
           const make = () => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }];
           // A few requests first, not measured: the turn before ran another route (another Worker or workerd
           // process), and the first requests after a switch pay for it (bench/README.md, "Warm-up and CPU").
-          await load({ http: r.client ?? http, concurrency, count: Math.min(WARMUP * concurrency, n), make });
+          await load({ http: client, concurrency, count: Math.min(WARMUP * concurrency, n), make });
           const before = cpuNow();
           const res = await load({
-            http: r.client ?? http,
+            http: client,
             concurrency,
             count: n,
             make,
@@ -205,6 +206,7 @@ export async function reads(ctx, seeded) {
     // Each route against its own floor (main configuration): the median of the per-run quotients.
     for (const r of routes.filter((x) => x.floor)) {
       const f = floorRps[r.floor];
+      const floorName = f.name.replace(/, raw( JSON)? \(bench Worker\)/, " as a route");
       const service = runs[r.id];
       const perRun = service.map((run, i) => run.rps / f.perRun[i]);
       const ratio = medianOf(perRun.map((q) => ({ q })), ["q"]).q;
@@ -213,7 +215,7 @@ export async function reads(ctx, seeded) {
         id: `read_vsfloor_${r.id}_c${concurrency}`,
         figure: `Read vs its floor: ${r.name}, c=${concurrency}`,
         value: medianOf(service, ["rps", "p50", "p99"]),
-        baseline: { name: f.name.replace(/, raw( JSON)? \(bench Worker\)/, " as a route"), rps: f.rps },
+        baseline: { name: floorName, rps: f.rps },
         ratio,
         target: { ratio: target },
         met: ratio >= target,
@@ -233,7 +235,7 @@ export async function reads(ctx, seeded) {
           id: `read_cpu_${r.id}_c${concurrency}`,
           figure: `Read vs its floor in workerd CPU per request: ${r.name}, c=${concurrency}`,
           value: { workerdUs: m.serviceUs },
-          baseline: { name: `${f.name.replace(/, raw( JSON)? \(bench Worker\)/, " as a route")}`, workerdUs: m.floorUs },
+          baseline: { name: floorName, workerdUs: m.floorUs },
           ratio: m.q,
         });
       }
