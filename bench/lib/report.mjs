@@ -4,6 +4,8 @@ import fs from "node:fs";
 const n = (v, d = 0) => (v === null || v === undefined || Number.isNaN(v) ? "–" : Number(v).toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }));
 const ms = (v) => `${n(v, v < 10 ? 2 : 1)} ms`;
 const lat = (x) => `p50 ${ms(x.p50)} / p99 ${ms(x.p99)}`;
+/** A read's rate; at c=1 it is taken from the median latency, and the mean's rate is given beside it. */
+const rate = (x) => (Number.isFinite(x.meanRps) ? `${n(x.rps)} req/s at the median latency (${n(x.meanRps)} at the mean)` : `${n(x.rps)} req/s`);
 
 /** One printable row per result: what was measured, the baseline beside it, their ratio, the target. */
 export function rows(results) {
@@ -35,8 +37,8 @@ export function rows(results) {
       value = `${n(r.value.workerdUs)} µs of workerd CPU per request`;
       base = `${n(r.baseline.workerdUs)} µs`;
     } else if (id.startsWith("read_")) {
-      value = `${n(r.value.rps)} req/s, ${lat(r.value)}`;
-      base = `${n(r.baseline.rps)} req/s, ${lat(r.baseline)}`;
+      value = `${rate(r.value)}, ${lat(r.value)}`;
+      base = `${rate(r.baseline)}${r.baseline.p50 === undefined ? "" : `, ${lat(r.baseline)}`}`;
       if (r.target) target = `ratio ≥ ${r.target.ratio}`;
     } else if (id.startsWith("d1_")) {
       value = `${r.statements} statements in ${r.roundTrips} round trips, ${r.rowsRead} rows read, ${r.rowsReturned} rows returned (${r.itemsReturned} items)`;

@@ -1,7 +1,9 @@
 /**
  * Figure 3 — reads: the v1 contact list (count=100), a sync status, a blog post by id, each against the
  * no-op route GET /healthz of the same Worker (same router, no D1, no Durable Object), at concurrency 1
- * and 10; the routes take turns within each run (SLICES turns) so drift hits them alike.
+ * and 10. At c=1 every endpoint is asked once per round, in a new random order each round, and rated by
+ * its median latency (`interleaved`); at c=10 the routes take turns within each run (SLICES turns) and are
+ * rated by requests over time (`inTurns`). Either way drift hits them alike.
  *
  * D1 work per request is measured once per route through the bench Worker, which runs the app's own fetch
  * handler with a D1 client that reads `meta` of every statement from the D1 simulator (bench/worker/).
@@ -100,6 +102,83 @@ function merged(parts) {
   };
 }
 
+/** A request's method, path and options as `load` and the client take them. */
+const requestOf = (r, tenant) => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }];
+
+/**
+ * Concurrency 10: each route's requests of a run in SLICES turns, every route one slice per turn, each turn
+ * after a few unmeasured requests (the turn before ran another route, often on another Worker or workerd
+ * process, and the first requests after a switch pay for it). Rates are requests over the time they took.
+ */
+async function inTurns(measured, count, concurrency, http, tenant) {
+  const slices = Math.min(SLICES, count);
+  const parts = Object.fromEntries(measured.map((r) => [r.key, []]));
+  for (let k = 0; k < slices; k++) {
+    // Each turn starts one route further on, so no route always follows the same neighbour.
+    const order = measured.map((_, i) => measured[(i + k) % measured.length]);
+    for (const r of order) {
+      const n = Math.floor(count / slices) + (k < count % slices ? 1 : 0);
+      const client = r.client ?? http;
+      const make = () => requestOf(r, tenant);
+      await load({ http: client, concurrency, count: Math.min(WARMUP * concurrency, n), make });
+      const before = cpuNow();
+      const res = await load({ http: client, concurrency, count: n, make, onProgress: (d) => status(`turn ${k + 1}/${slices}: ${r.name} ${d}/${n}`), keepLatencies: true });
+      parts[r.key].push({ ...res, cpu: cpuSince(before) });
+    }
+  }
+  return Object.fromEntries(measured.map((r) => [r.key, merged(parts[r.key])]));
+}
+
+/** The endpoints in a fresh random order (Fisher–Yates). */
+function shuffled(list) {
+  const out = [...list];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+/**
+ * Concurrency 1: `rounds` rounds, each sending one request to every endpoint, in a new random order per
+ * round. Every endpoint then meets the same neighbours and the same drift, request by request; its rate
+ * is taken from its median latency (1000 / p50), which a few slow requests of the shared cores do not move.
+ * Its A/A band (/healthz against itself) is a few hundredths wide, where turns rated by requests over time
+ * moved by up to a third at c=1.
+ * Requests/s from the mean latency stay beside it (`meanRps`). The workerd CPU of one request cannot be
+ * told apart from its neighbours', so c=1 has no CPU rows.
+ */
+async function interleaved(measured, rounds, http, tenant, onRound) {
+  const lat = Object.fromEntries(measured.map((r) => [r.key, []]));
+  const statuses = Object.fromEntries(measured.map((r) => [r.key, {}]));
+  const failures = Object.fromEntries(measured.map((r) => [r.key, 0]));
+  for (let i = 0; i < rounds; i++) {
+    for (const r of shuffled(measured)) {
+      const [method, p, opts] = requestOf(r, tenant);
+      try {
+        const res = await (r.client ?? http).request(method, p, opts);
+        lat[r.key].push(res.ms);
+        statuses[r.key][res.status] = (statuses[r.key][res.status] ?? 0) + 1;
+      } catch {
+        failures[r.key]++;
+      }
+    }
+    onRound?.(i + 1);
+  }
+  return Object.fromEntries(
+    measured.map((r) => {
+      const l = lat[r.key];
+      const p50 = percentile(l, 50);
+      const serverErrors = Object.entries(statuses[r.key]).filter(([c]) => Number(c) >= 500).reduce((n, [, v]) => n + v, 0) + failures[r.key];
+      const meanRps = (l.length * 1000) / l.reduce((t, x) => t + x, 0);
+      return [r.key, { rps: 1000 / p50, meanRps, p50, p99: percentile(l, 99), statuses: statuses[r.key], failures: failures[r.key], serverErrors, workerdUs: null }];
+    }),
+  );
+}
+
+/** What a route's runs are summarised by; `meanRps` only at c=1, where `rps` comes from the median latency. */
+const RATE_KEYS = ["rps", "meanRps", "p50", "p99"];
+
 /** Targets of a route's rate against its floor's (service ÷ floor). */
 const FLOOR_TARGET = { 1: 0.9, 10: 0.8 };
 
@@ -125,38 +204,26 @@ export async function reads(ctx, seeded) {
   const out = [];
   for (const concurrency of [1, 10]) {
     const count = concurrency === 1 ? sizes.readsC1 : sizes.readsC10;
-    // The A/A control: /healthz a second time in each turn; its ratio to the first is noise alone.
+    // The A/A control: /healthz a second time in each turn (round at c=1); its ratio to the first is noise alone.
     const control = { id: "healthz_aa", name: "GET /healthz again (A/A control)", path: "/healthz", key: "healthz_aa" };
     const measured = [...all, ...floors.map((f) => ({ ...f, key: f.id })), { ...benchNoop, key: benchNoop.id }, control];
     const runs = Object.fromEntries(measured.map((r) => [r.key, []]));
-    const slices = Math.min(SLICES, count);
+    if (concurrency === 1) {
+      // Unmeasured rounds first: the first requests to each Worker and statement are slower (compilation).
+      await interleaved(measured, WARMUP, http, tenant);
+    }
     for (let run = 1; run <= sizes.runs; run++) {
-      step(`reads c=${concurrency} run ${run}/${sizes.runs}: ${count} requests per route in ${slices} turns${targets.length > 1 ? ` (${targets.map((t) => t.label || "main").join(", ")} side by side)` : ""}`);
-      const parts = Object.fromEntries(measured.map((r) => [r.key, []]));
-      for (let k = 0; k < slices; k++) {
-        // Each turn starts one route further on, so no route always follows the same neighbour.
-        const order = measured.map((_, i) => measured[(i + k) % measured.length]);
-        for (const r of order) {
-          const n = Math.floor(count / slices) + (k < count % slices ? 1 : 0);
-          const client = r.client ?? http;
-          const make = () => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }];
-          // A few requests first, not measured: the turn before ran another route (another Worker or workerd
-          // process), and the first requests after a switch pay for it (bench/README.md, "Warm-up and CPU").
-          await load({ http: client, concurrency, count: Math.min(WARMUP * concurrency, n), make });
-          const before = cpuNow();
-          const res = await load({
-            http: client,
-            concurrency,
-            count: n,
-            make,
-            onProgress: (d) => status(`turn ${k + 1}/${slices}: ${r.name} ${d}/${n}`),
-            keepLatencies: true,
-          });
-          parts[r.key].push({ ...res, cpu: cpuSince(before) });
-        }
+      const others = targets.length > 1 ? ` (${targets.map((t) => t.label || "main").join(", ")} side by side)` : "";
+      let results;
+      if (concurrency === 1) {
+        step(`reads c=1 run ${run}/${sizes.runs}: ${count} rounds, each endpoint once per round in a random order${others}`);
+        results = await interleaved(measured, count, http, tenant, (i) => status(`round ${i}/${count}`));
+      } else {
+        step(`reads c=${concurrency} run ${run}/${sizes.runs}: ${count} requests per route in ${Math.min(SLICES, count)} turns${others}`);
+        results = await inTurns(measured, count, concurrency, http, tenant);
       }
       for (const r of measured) {
-        const res = merged(parts[r.key]);
+        const res = results[r.key];
         const okStatus = r.id === "healthz" || r.id === control.id || r.id === benchNoop.id ? 204 : 200; // floors answer 200 too
         if (res.statuses[okStatus] !== count) ctx.fail(`reads ${r.key} c=${concurrency}: statuses ${JSON.stringify(res.statuses)}`);
         ctx.count5xx(res.serverErrors);
@@ -166,9 +233,9 @@ export async function reads(ctx, seeded) {
     const aa = aaBand(runs[control.id].map((x, i) => x.rps / runs.healthz[i].rps));
     for (const t of targets) {
       const baseRuns = runs[key(t, t.routes[0])];
-      const base = medianOf(baseRuns, ["rps", "p50", "p99"]);
+      const base = medianOf(baseRuns, RATE_KEYS);
       for (const r of t.routes.slice(1)) {
-        const v = medianOf(runs[key(t, r)], ["rps", "p50", "p99"]);
+        const v = medianOf(runs[key(t, r)], RATE_KEYS);
         const ratio = v.rps / base.rps;
         out.push({
           id: `${t.id ? `${t.id}_` : ""}read_${r.id}_c${concurrency}`,
@@ -192,7 +259,7 @@ export async function reads(ctx, seeded) {
       const v = medianOf(asRoute, ["rps", "ownMs", "ratio"]);
       const measuredRps = medianOf(runs[f.id], ["rps"]).rps;
       const noopRps = medianOf(runs[benchNoop.id], ["rps"]).rps;
-      const base = medianOf(runs.healthz, ["rps", "p50", "p99"]);
+      const base = medianOf(runs.healthz, RATE_KEYS);
       floorRps[f.id] = { rps: v.rps, perRun: asRoute.map((x) => x.rps), name: f.name };
       out.push({
         id: `read_${f.id}_c${concurrency}`,
@@ -214,7 +281,7 @@ export async function reads(ctx, seeded) {
       out.push({
         id: `read_vsfloor_${r.id}_c${concurrency}`,
         figure: `Read vs its floor: ${r.name}, c=${concurrency}`,
-        value: medianOf(service, ["rps", "p50", "p99"]),
+        value: medianOf(service, RATE_KEYS),
         baseline: { name: floorName, rps: f.rps },
         ratio,
         target: { ratio: target },
