@@ -184,7 +184,7 @@ describe("D1 round trips per read, credential cached", () => {
       "blog post v2": [1, 1, 6], // the post joined to its blog and author, its topic as JSON
       "blog post v3": [1, 1, 6],
       "sync status": [1, 1, 2], // store, link, error, pending: one row of four scalar subqueries
-      "v1 profile by vid": [1, 1, 3], // the contact joined to its merges
+      "v1 profile by vid": [1, 1, 3], // the contact and its merges
       "v1 profile by email": [1, 1, 3],
       "v1 profile by utk": [1, 1, 3],
       "v3 get": [1, 1, 1],
@@ -211,7 +211,7 @@ describe("D1 round trips per read, credential cached", () => {
     expect(await of(`${V2}/blog-posts/${postId}`)).toMatchObject({ statements: 1, returned: 1 });
     // The store and the link (no error, nothing pending): one statement answering one row, a row read for each found.
     expect(await of(`${BRIDGE}/sync/status/shop/PRODUCT/rt-1`)).toEqual({ statements: 1, returned: 1, read: 2 });
-    // A profile: the contact joined to its merges, one statement.
+    // A profile: the contact and its merges, one statement.
     expect(await of(`/contacts/v1/contact/vid/${contactId}/profile`)).toMatchObject({ statements: 1, returned: 1 });
     // The v3 get with associations: the record and its associations in one batch.
     expect(await of(`/crm/v3/objects/contacts/${contactId}?associations=companies`)).toMatchObject({ statements: 2, returned: 2 });
