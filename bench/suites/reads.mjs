@@ -209,7 +209,7 @@ export async function reads(ctx, seeded) {
     const measured = [...all, ...floors.map((f) => ({ ...f, key: f.id })), { ...benchNoop, key: benchNoop.id }, control];
     const runs = Object.fromEntries(measured.map((r) => [r.key, []]));
     if (concurrency === 1) {
-      // Unmeasured rounds first: the first requests to each Worker and statement are slower (compilation).
+      // Unmeasured rounds first: the first requests to each Worker and statement are slower than the rest.
       await interleaved(measured, WARMUP, http, tenant);
     }
     for (let run = 1; run <= sizes.runs; run++) {
