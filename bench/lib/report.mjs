@@ -177,7 +177,7 @@ export function ratiosSvg(results, meta) {
       parts.push(`<line x1="${lo}" y1="${y + 9}" x2="${lo}" y2="${y + rowH - 11}" stroke="#222" stroke-width="1.5"/>`);
       parts.push(`<line x1="${hi}" y1="${y + 9}" x2="${hi}" y2="${y + rowH - 11}" stroke="#222" stroke-width="1.5"/>`);
     }
-    parts.push(`<text x="${x(Math.max(b.ratio, b.aa ? b.ratio * b.aa.band[1] : 0)) + 6}" y="${y + 17}">${b.ratio.toFixed(b.target === 0.95 ? 3 : 2)}${b.ratio > max ? " ▸" : ""}</text>`);
+    parts.push(`<text x="${x(Math.max(b.ratio, b.aa ? b.ratio * b.aa.band[1] : 0)) + 6}" y="${y + 17}">${b.ratio.toFixed(b.target === 0.95 || (b.met === false && Number(b.ratio.toFixed(2)) >= b.target) ? 3 : 2)}${b.ratio > max ? " ▸" : ""}</text>`);
     if (b.target !== undefined) {
       const tx = x(b.target);
       parts.push(`<line x1="${tx}" y1="${y + 1}" x2="${tx}" y2="${y + rowH - 3}" stroke="#111" stroke-width="2"/>`);
