@@ -112,13 +112,14 @@ export async function findOne(db: Db, portalId: number, keys: Keys): Promise<Crm
 
 /**
  * The columns a contact read returns, in this order: the contact's (`crmColumns`), then one of its merges
- * as a JSON array of contact_merges' columns (`MERGE`; null when it has none). Rows come back as arrays
- * (`raw()`): D1 hands the Worker columns and rows, and building an object per row cost more than the
- * mapping below (issue 28: about 0.1 ms a page); one column for the merge instead of eight, nearly
- * always null, is less for D1 to send and the Worker to read.
+ * as a JSON array of contact_merges' columns (`MERGE`, built by `MERGE_TUPLE`, read as `MergeTuple`; null
+ * when it has none). Rows come back as arrays (`raw()`): D1 hands the Worker columns and rows, and building
+ * an object per row cost more than the mapping below (issue 28: about 0.1 ms a page); one column for the
+ * merge instead of eight, nearly always null, is less for D1 to send and the Worker to read.
  */
-const MERGE = `case when m.merged_vid is null then null else json_array(m.merged_vid, m.merged_email, m.merged_guid,
-      m.merged_created_at, m.survivor_email, m.first_name, m.properties_moved, m.merged_at) end`;
+const MERGE_TUPLE = `json_array(m.merged_vid, m.merged_email, m.merged_guid, m.merged_created_at, m.survivor_email,
+      m.first_name, m.properties_moved, m.merged_at)`;
+const MERGE = `case when m.merged_vid is null then null else ${MERGE_TUPLE} end`;
 type PageRow = [...[number, number, CrmRow["objectType"], string, string | null, string, number, number | null, number, number], merge: string | null];
 type MergeTuple = [number, string | null, string, number, string | null, string | null, number, number];
 
@@ -172,9 +173,7 @@ function contactsAndMerges(raw: PageRow[]) {
  * left join to contact_merges answered about 0.15 ms later, each join about half of that (issue 28).
  */
 const PROFILE_BY_VID = `select ${crmColumns("c")},
-      (select json_group_array(json_array(m.merged_vid, m.merged_email, m.merged_guid, m.merged_created_at,
-        m.survivor_email, m.first_name, m.properties_moved, m.merged_at))
-        from contact_merges m where m.portal_id = c.portal_id and m.canonical_vid = c.id)
+      (select json_group_array(${MERGE_TUPLE}) from contact_merges m where m.portal_id = c.portal_id and m.canonical_vid = c.id)
     from crm_objects c
     where c.id = (select coalesce(o.merged_into, o.id) from crm_objects o where o.id = ?1 and o.portal_id = ?2 and o.object_type = 'contacts')
       and c.portal_id = ?2 and c.object_type = 'contacts' and c.archived = 0`;
