@@ -4,6 +4,8 @@ import fs from "node:fs";
 const n = (v, d = 0) => (v === null || v === undefined || Number.isNaN(v) ? "–" : Number(v).toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d }));
 const ms = (v) => `${n(v, v < 10 ? 2 : 1)} ms`;
 const lat = (x) => `p50 ${ms(x.p50)} / p99 ${ms(x.p99)}`;
+/** Three digits where two would round a missed target up to it (0.346 against 0.35), else two. */
+const ratioDigits = (ratio, target, met) => (target !== undefined && met === false && Number(ratio.toFixed(2)) >= target ? 3 : 2);
 /** A read's rate; at c=1 it is taken from the median latency, and the mean's rate is given beside it. */
 const rate = (x) => (Number.isFinite(x.meanRps) ? `${n(x.rps)} req/s at the median latency (${n(x.meanRps)} at the mean)` : `${n(x.rps)} req/s`);
 
@@ -14,8 +16,7 @@ export function rows(results) {
     const id = r.id.replace(/^sharded_/, ""); // the sharded configuration's figures print like the main ones
     let value;
     let base;
-    // Three digits where two would round a missed target up to it (0.346 against 0.35).
-    const digits = r.target?.ratio !== undefined && r.met === false && Number(n(r.ratio, 2)) >= r.target.ratio ? 3 : 2;
+    const digits = ratioDigits(r.ratio, r.target?.ratio, r.met);
     let ratio = r.ratio === undefined ? "" : `${n(r.ratio, digits)}`;
     let target = "";
     if (id.startsWith("ingest")) {
@@ -177,7 +178,7 @@ export function ratiosSvg(results, meta) {
       parts.push(`<line x1="${lo}" y1="${y + 9}" x2="${lo}" y2="${y + rowH - 11}" stroke="#222" stroke-width="1.5"/>`);
       parts.push(`<line x1="${hi}" y1="${y + 9}" x2="${hi}" y2="${y + rowH - 11}" stroke="#222" stroke-width="1.5"/>`);
     }
-    parts.push(`<text x="${x(Math.max(b.ratio, b.aa ? b.ratio * b.aa.band[1] : 0)) + 6}" y="${y + 17}">${b.ratio.toFixed(b.target === 0.95 || (b.met === false && Number(b.ratio.toFixed(2)) >= b.target) ? 3 : 2)}${b.ratio > max ? " ▸" : ""}</text>`);
+    parts.push(`<text x="${x(Math.max(b.ratio, b.aa ? b.ratio * b.aa.band[1] : 0)) + 6}" y="${y + 17}">${b.ratio.toFixed(b.target === 0.95 ? 3 : ratioDigits(b.ratio, b.target, b.met))}${b.ratio > max ? " ▸" : ""}</text>`);
     if (b.target !== undefined) {
       const tx = x(b.target);
       parts.push(`<line x1="${tx}" y1="${y + 1}" x2="${tx}" y2="${y + rowH - 3}" stroke="#111" stroke-width="2"/>`);
