@@ -62,9 +62,26 @@ export function queryObject(url: URL): Record<string, string | string[]> {
   return out;
 }
 
+/**
+ * zod's verdict on `input`, or null where zod throws instead of reporting: on JSON it cannot walk, such as a
+ * record whose object has a key "constructor" holding null (its plain-object check reads
+ * `value.constructor.prototype`). Such input is still the caller's: it gets the 400, never a 500.
+ */
+function parsed<T extends z.ZodType>(schema: T, input: unknown) {
+  try {
+    return schema.safeParse(input);
+  } catch {
+    return null;
+  }
+}
+
 /** Validates `input` against `schema`, turning zod issues into one VALIDATION_ERROR naming each field. */
 export function validate<T extends z.ZodType>(schema: T, input: unknown, where: string): z.output<T> {
-  const result = schema.safeParse(input);
+  const result = parsed(schema, input);
+  if (result === null) {
+    const message = `Invalid ${where}: it could not be validated (an object with a key such as "constructor" that is not a property name)`;
+    throw badRequest(message, { errors: [{ message, code: "INVALID_FORMAT", in: where, context: { propertyName: [where] } }] });
+  }
   if (result.success) return result.data;
   const errors = result.error.issues.slice(0, 20).map((issue) => {
     const path = issue.path.map(String).join(".");

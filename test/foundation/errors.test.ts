@@ -22,6 +22,16 @@ describe("one error format (issue 2 §2)", () => {
     expect(expectError(res, 400, "VALIDATION_ERROR").message).toBe("Request body is not valid JSON");
   });
 
+  it("a body zod cannot walk (a record with a \"constructor\" key holding null) → 400, nothing written", async () => {
+    const t = await tenant();
+    const before = (await call("GET", "/crm/v3/objects/contacts?limit=100", { token: t.pat })).json.results.length;
+    for (const [method, path] of [["POST", "/crm/v3/objects/contacts"], ["PATCH", "/crm/v3/objects/contacts/1"]] as const) {
+      const res = await call(method, path, { token: t.pat, raw: '{"properties":{"firstname":"Ann","constructor":null}}', headers: { "content-type": "application/json" } });
+      expect(expectError(res, 400, "VALIDATION_ERROR").message).toContain("Invalid body");
+    }
+    expect((await call("GET", "/crm/v3/objects/contacts?limit=100", { token: t.pat })).json.results.length).toBe(before);
+  });
+
   it("missing body → 400", async () => {
     const t = await tenant();
     const res = await call("POST", "/crm/v3/objects/contacts", { token: t.pat });
