@@ -123,6 +123,39 @@ describe("search: query, sort, properties and paging", () => {
     expect(past.json).toEqual({ total: 5, results: [] });
   });
 
+  it("answers each asked property exactly as stored, and null for a name no record holds, whatever its characters", async () => {
+    const t = await tenant();
+    const odd = 'Ann "the \\ boss"\n\té 😀 </script>';
+    const id = await make(t, "contacts", { email: "odd@x.test", firstname: odd, company: "{\"not\": \"json\"}" });
+    const got = await search(t, "contacts", { properties: ["firstname", "company", 'no "such\\ name', "hs_lastmodifieddate", "phone"] });
+    expect(got.status, got.text).toBe(200);
+    const [hit] = got.json.results;
+    expect(hit).toEqual({
+      id,
+      properties: {
+        firstname: odd,
+        company: '{"not": "json"}',
+        'no "such\\ name': null,
+        phone: null,
+        hs_object_id: id,
+        createdate: hit.createdAt,
+        lastmodifieddate: hit.updatedAt,
+        hs_lastmodifieddate: hit.updatedAt,
+      },
+      createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      updatedAt: expect.stringMatching(/Z$/),
+      archived: false,
+    });
+    // Any number of names (D1 picks them in groups): each answered, set or not.
+    const many = Array.from({ length: 120 }, (_, i) => `p${i}`);
+    const wide = await search(t, "contacts", { properties: [...many, "email"] });
+    expect(wide.status, wide.text).toBe(200);
+    expect(wide.json.results[0].properties).toEqual({ ...Object.fromEntries(many.map((n) => [n, null])), email: "odd@x.test", hs_object_id: id, createdate: hit.createdAt, lastmodifieddate: hit.updatedAt });
+    // The same record as the v3 read answers it.
+    const read = await call("GET", `/crm/v3/objects/contacts/${id}`, { token: t.pat });
+    expect(read.json).toMatchObject({ createdAt: hit.createdAt, updatedAt: hit.updatedAt, properties: { firstname: odd } });
+  });
+
   it("leaves archived records out", async () => {
     const t = await tenant();
     const gone = await make(t, "tickets", { subject: "s" });
