@@ -32,7 +32,7 @@ export function rows(results) {
       target = "ratio ≥ 0.9";
     } else if (id.startsWith("read_floor")) {
       const v = r.value;
-      value = `${n(v.rps)} req/s as a route behind the production front (own ${ms(v.ownMs)}/request; measured ${n(v.measuredRps)} req/s on the bench Worker, whose no-op did ${n(v.benchNoopRps)})`;
+      value = `${n(v.rps)} req/s as a route behind the production front (own ${ms(v.ownMs)}/request; measured ${n(v.measuredRps)} req/s on the bench Worker, whose no-op did ${n(v.benchNoopRps)}${v.postOverGetMs === undefined ? "" : `; plus ${ms(v.postOverGetMs)} that a POST of its body costs the front over a GET`})`;
       base = `${n(r.baseline.rps)} req/s, ${lat(r.baseline)}`;
     } else if (id.startsWith("read_cpu_")) {
       value = `${n(r.value.workerdUs)} µs of workerd CPU per request`;

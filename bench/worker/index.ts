@@ -14,7 +14,8 @@
  *   GET  /__bench/floor/d1-page     the contact list's own D1 query (101 rows) answered as raw JSON: no
  *                                   credential, rate limit, validation or presentation
  *   GET  /__bench/floor/d1-v1page   the v1 contact list's own statement (the page and its merges), rows as arrays, as raw JSON
- *   GET  /__bench/floor/d1-search   the v3 search's own D1 query (filter, count of the matches, 100 rows) as raw JSON
+ *   POST /__bench/floor/d1-search   the v3 search's own D1 query (filter, count of the matches, 100 rows) as raw JSON,
+ *                                   its filter value taken from the search body it is sent
  *   POST /__bench/concurrency       what grows with concurrency: one route at c=1 and c=10 under set-ups
  *                                   that each take one per-request cost away (concurrency.ts)
  *   GET  /__bench/probe/*           probes of the sharded configuration (probes.ts)
@@ -260,16 +261,24 @@ async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
 }
 
 /** Floors for figure 3: what a route that does nothing but its D1 read costs in this Miniflare. */
-async function floor(env: BenchEnv, url: URL): Promise<Response> {
+async function floor(env: BenchEnv, req: Request, url: URL): Promise<Response> {
   const portal = Number(url.searchParams.get("portal"));
   if (url.pathname.endsWith("/d1-search")) {
-    // What POST /crm/v3/objects/contacts/search compiles the reads suite's body to (src/services/crm/search.ts).
+    // The search is a POST: like the route, this floor receives the reads suite's body and reads its filter
+    // value from it, so the floor pays for the request the route cannot avoid receiving.
+    const body = (await req.json()) as { filterGroups: { filters: { value: string }[] }[] };
+    const company = body.filterGroups[0]!.filters[0]!.value;
+    // What POST /crm/v3/objects/contacts/search compiles that body to (src/services/crm/search.ts).
     const { results, meta } = await env.DB.prepare(
       `WITH m AS NOT MATERIALIZED (SELECT c.* FROM crm_objects c WHERE c.portal_id = ? AND c.object_type = 'contacts' AND c.archived = 0
         AND (lower(json_extract(c.properties, '$."company"')) = ?))
-        SELECT c.*, (SELECT count(*) FROM m) AS total FROM m c ORDER BY c.id ASC LIMIT 100 OFFSET 0`,
+        SELECT c.id, c.created_at, c.updated_at, c.archived,
+          json_object('email', json_extract(c.properties, '$."email"'), 'firstname', json_extract(c.properties, '$."firstname"'),
+            'lastname', json_extract(c.properties, '$."lastname"')) AS properties,
+          (SELECT count(*) FROM m) AS total
+        FROM m c ORDER BY c.id ASC LIMIT 100 OFFSET 0`,
     )
-      .bind(portal, url.searchParams.get("company")?.toLowerCase() ?? "")
+      .bind(portal, company.toLowerCase())
       .all();
     // The rows this query reads: the search's own floor in rows too (figure 3's D1 check).
     return Response.json(results, { headers: { "x-d1-rows-read": String(meta.rows_read) } });
@@ -295,7 +304,7 @@ export default {
   async fetch(req, env, ctx) {
     const url = new URL(req.url);
     if (url.pathname === "/__bench/noop") return new Response(null, { status: 204 });
-    if (url.pathname.startsWith("/__bench/floor/")) return floor(env, url);
+    if (url.pathname.startsWith("/__bench/floor/")) return floor(env, req, url);
     if (url.pathname === "/__bench/probe/parallel-d1") return parallelD1(env, url);
     if (url.pathname === "/__bench/probe/fence") return fenceCost(env, url);
     if (url.pathname === "/__bench/baseline/upsert" && req.method === "POST") return baselineUpsert(req, env, url);
