@@ -15,7 +15,9 @@
  * Requests to the bench Worker skip the static-assets front the production Worker sits behind (about
  * 0.3–0.5 ms per request here; bench/lib/cluster.mjs), so a floor's raw rate is not comparable with
  * /healthz. Each floor is reported as if it were a route of the production Worker: its own time per
- * request (floor minus the bench Worker's no-op, same run) added to /healthz's time per request.
+ * request (floor minus the bench Worker's no-op, same run) added to /healthz's time per request. A POST
+ * floor (the search's) is sent the route's own request and charged what the front charges it
+ * (floorAsRoute).
  */
 import fs from "node:fs";
 import path from "node:path";
