@@ -4,7 +4,12 @@ import { ApiError, JSON_TYPE, badRequest } from "./errors";
 import { readTextCapped } from "./stream";
 
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(data), { status, headers: { "content-type": JSON_TYPE, ...headers } });
+  return jsonText(JSON.stringify(data), status, headers);
+}
+
+/** A body already written as JSON text (or, as recorded from the real service, text labelled JSON). */
+export function jsonText(text: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(text, { status, headers: { "content-type": JSON_TYPE, ...headers } });
 }
 
 /** A 204 has no body and no JSON content type: several clients break otherwise (reference §10 #1). */

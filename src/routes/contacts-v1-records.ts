@@ -5,8 +5,7 @@
  * shapes and errors: reference §1.2 and the hubspot-ruby cassettes; decisions in docs/reference/contacts-v1.md.
  */
 import { portalOf, type AuthRule } from "../lib/auth";
-import { JSON_TYPE } from "../lib/errors";
-import { json, noContent } from "../lib/http";
+import { json, jsonText, noContent } from "../lib/http";
 import { route } from "../lib/route";
 import type { CrmRow } from "../services/crm";
 import { mergeContacts } from "../services/contact-merge";
@@ -220,7 +219,7 @@ export const contactRecordRoutes = [
       const { db, principal, params, body, now } = ctx;
       const portalId = portalOf(principal);
       await writeWithEvents(ctx, portalId, (outbox) => mergeContacts(db, portalId, params.vid, body.vidToMerge, now, outbox));
-      return new Response("SUCCESS", { status: 200, headers: { "content-type": JSON_TYPE } });
+      return jsonText("SUCCESS");
     },
   }),
 ];

@@ -1,5 +1,6 @@
 /** @module zod schemas of the legacy v1 contacts API (spec 2.1, 4.1; issue 18; docs/reference/contacts-v1.md). */
 import { z } from "zod";
+import { propertyName } from "./crm-objects.schemas";
 
 const vid = z.string().regex(/^\d{1,15}$/, "vid must be a contact vid").transform(Number);
 export const vidParams = z.object({ vid });
@@ -64,7 +65,6 @@ const batchOptions = {
 export const vidsBatchQuery = z.object({ ...batchOptions, vid: repeated(100).pipe(vidList) });
 export const emailsBatchQuery = z.object({ ...batchOptions, email: repeated(100) });
 
-const propertyName = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.-]+$/, "property names are letters, digits, _ . -");
 /** `[{property, value}]`; a number or boolean value is stored as its string, null clears like "". */
 const propertyList = z
   .array(

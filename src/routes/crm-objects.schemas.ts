@@ -1,6 +1,7 @@
 /** @module zod schemas of the CRM objects API `/crm/v3/objects/{objectType}` (issue 2 §5). */
 import { z } from "zod";
 import { OBJECT_TYPES } from "../db/tables/crm";
+import { PROPERTY_NAME } from "../services/crm/properties";
 
 export const objectTypeParam = z.enum(OBJECT_TYPES, { error: `objectType must be one of ${OBJECT_TYPES.join(", ")}` });
 export const typeParams = z.object({ objectType: objectTypeParam });
@@ -25,7 +26,8 @@ const idProperty = z.string().min(1).max(100).optional().meta({ description: "hs
 export const idPropertyQuery = z.object({ idProperty });
 export const associationParams = objectParams.extend({ toObjectType: objectTypeParam, toObjectId: idParam });
 
-const propertyName = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.-]+$/, "property names are letters, digits, _ . -");
+/** A stored property's name, as every write takes it (PROPERTY_NAME). */
+export const propertyName = z.string().min(1).max(PROPERTY_NAME.max).regex(PROPERTY_NAME.pattern, "property names are letters, digits, _ . -");
 /** Properties are strings (numbers and booleans are accepted and stored as their string form). */
 export const propertiesInput = z
   .record(propertyName, z.union([z.string().max(65_536), z.number(), z.boolean()]).transform(String))

@@ -2,7 +2,7 @@
 import type { z } from "zod";
 import type { ObjectType } from "../db/tables/crm";
 import { portalOf, requireScopes } from "../lib/auth";
-import { JSON_TYPE } from "../lib/errors";
+import { jsonText } from "../lib/http";
 import { isoTime } from "../lib/iso";
 import { route } from "../lib/route";
 import * as crm from "../services/crm";
@@ -66,7 +66,7 @@ export const crmSearchRoutes = [
       const next = after + rows.length;
       // `paging` is left out on the last page (a page past the end included).
       const paging = next < Math.min(total, MAX_TOTAL) ? `,"paging":{"next":{"after":"${next}"}}` : "";
-      return new Response(`{"total":${total},"results":[${rows.map((r) => resultText(r, system)).join(",")}]${paging}}`, { headers: { "content-type": JSON_TYPE } });
+      return jsonText(`{"total":${total},"results":[${rows.map((r) => resultText(r, system)).join(",")}]${paging}}`);
     },
   }),
 ];

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { DATA_TYPES, ECOMM_OBJECT_TYPES, SYNC_ERROR_STATUSES, type EcommObjectType } from "../db/tables/ecomm";
 import { REQUIRED_MAPPINGS, SYNC_ERROR_TYPES } from "../services/ecomm/model";
+import { propertyName } from "./crm-objects.schemas";
 
 export const ecommObjectType = z.enum(ECOMM_OBJECT_TYPES, { error: `objectType must be one of ${ECOMM_OBJECT_TYPES.join(", ")}` });
 
@@ -18,12 +19,6 @@ const decoded = z.string().transform((s, ctx) => {
 const numericId = z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number);
 
 // ---------------------------------------------------------------------------------------------- settings
-
-const propertyName = z
-  .string()
-  .min(1)
-  .max(100)
-  .regex(/^[A-Za-z0-9_.-]+$/, "property names are letters, digits, _ . -");
 
 /** A property mapping. `hubspotPropertyName` is the legacy spelling real clients send (reference §3.2). */
 const mappingInput = z

@@ -62,6 +62,13 @@ const BUILT_IN: Record<ObjectType, [string, PropertyType][]> = {
   tickets: [["subject", "string"], ["content", "string"], ["hs_pipeline", "enumeration"], ["hs_pipeline_stage", "enumeration"], ["hs_ticket_priority", "enumeration"], ["hs_ticket_category", "enumeration"]],
 };
 
+/**
+ * What a stored property's name may be. Every write (v3 objects, v1 contacts, sync mappings) takes only
+ * such names, so no record's JSON holds another.
+ */
+export const PROPERTY_NAME = { pattern: /^[A-Za-z0-9_.-]+$/, max: 100 } as const;
+export const isPropertyName = (name: string) => name.length >= 1 && name.length <= PROPERTY_NAME.max && PROPERTY_NAME.pattern.test(name);
+
 /** Search's default result properties per type (the real service's defaults). */
 export const DEFAULT_PROPERTIES: Record<ObjectType, string[]> = {
   contacts: ["createdate", "email", "firstname", "hs_object_id", "lastmodifieddate", "lastname"],

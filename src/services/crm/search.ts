@@ -11,7 +11,7 @@ import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
 import { badRequest } from "../../lib/errors";
 import { rawRows } from "../../lib/d1-raw";
 import { matchExpression, searchWords } from "../contact-search";
-import { definitionsOf, SEARCHABLE, type PropertyDef } from "./properties";
+import { definitionsOf, isPropertyName, SEARCHABLE, type PropertyDef } from "./properties";
 
 export const OPERATORS = ["EQ", "NEQ", "LT", "LTE", "GT", "GTE", "BETWEEN", "IN", "NOT_IN", "HAS_PROPERTY", "NOT_HAS_PROPERTY", "CONTAINS_TOKEN", "NOT_CONTAINS_TOKEN"] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -65,13 +65,6 @@ const COLUMNS: Record<string, SQL> = {
   lastmodifieddate: sql`c.updated_at`,
   hs_lastmodifieddate: sql`c.updated_at`,
 };
-
-/**
- * The names every write accepts for a stored property (the v3 objects', v1 contacts' and the sync
- * mappings' schemas), so the only ones a record's JSON can hold. Only these are put in a statement,
- * where they need no quoting.
- */
-const STORABLE = /^[A-Za-z0-9_.-]{1,100}$/;
 
 /** Name and value pairs per json_object call: SQLite caps a function's arguments (at 127 by default). */
 const PAIRS_PER_CALL = 50;
@@ -212,7 +205,8 @@ export async function searchObjects(db: Db, portalId: number, type: ObjectType, 
   // Only the asked properties leave D1, each picked from the record's JSON by json_extract (a scalar: no
   // row is read for it), so a record's whole JSON is never shipped, parsed and dropped again. Rows as
   // arrays (raw): id, the dates, archived, the properties' json_object texts, then the total.
-  const storable = input.properties.filter((n) => STORABLE.test(n));
+  // Only names a record can hold (isPropertyName) go into the statement, where they need no quoting.
+  const storable = input.properties.filter(isPropertyName);
   const objects = [];
   for (let i = 0; i < storable.length; i += PAIRS_PER_CALL) {
     const pairs = storable.slice(i, i + PAIRS_PER_CALL).map((n) => `'${n}', json_extract(c.properties, '$."${n}"')`);
@@ -231,7 +225,7 @@ export async function searchObjects(db: Db, portalId: number, type: ObjectType, 
     total = n?.n ?? 0;
   }
   // A name no write accepts is held by no record: null, without asking D1.
-  const absent = input.properties.filter((n) => !STORABLE.test(n)).map((n) => `${JSON.stringify(n)}:null`);
+  const absent = input.properties.filter((n) => !isPropertyName(n)).map((n) => `${JSON.stringify(n)}:null`);
   const hit = (r: unknown[]): SearchHit => {
     let members = "";
     for (let k = 4; k < 4 + objects.length; k++) {
