@@ -10,14 +10,18 @@ const inputs = <T extends z.ZodType>(item: T) =>
 /** Record ids arrive as strings (the client's type) or numbers; an email when idProperty says so. */
 const recordId = z.union([z.string().min(1).max(254), z.number().int().nonnegative()]).transform(String);
 const idProperty = z.string().min(1).max(100).optional().meta({ description: "hs_object_id (default), or email on contacts" });
-const readParams = z.array(z.string()).optional().meta({ description: "Accepted; every property is returned" });
+const historyParam = z.array(z.string()).optional().meta({ description: "Accepted; no history is kept" });
 
 export const batchCreateBody = z.object({ inputs: inputs(createBody) });
 export const batchReadBody = z.object({
   inputs: inputs(z.object({ id: recordId })),
   idProperty,
-  properties: readParams,
-  propertiesWithHistory: readParams.meta({ description: "Accepted; no history is kept" }),
+  properties: z
+    .array(z.string().max(200, "a property name is at most 200 characters"))
+    .max(1000, "at most 1000 properties")
+    .optional()
+    .meta({ description: "Properties to return; default: the type's default properties. hs_object_id, createdate and lastmodifieddate always come back; an asked property the record lacks is null" }),
+  propertiesWithHistory: historyParam,
 });
 export const batchReadQuery = z.object({
   archived: z.string().optional().meta({ description: "Accepted; an archived record is never returned" }),

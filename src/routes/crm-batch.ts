@@ -11,6 +11,7 @@ import { json, noContent } from "../lib/http";
 import { route } from "../lib/route";
 import * as crm from "../services/crm";
 import * as batch from "../services/crm/batch";
+import { answeredProperties } from "../services/crm/properties";
 import { writeWithEvents } from "../services/webhooks/write";
 import { associationTargets, present } from "./crm-objects";
 import * as s from "./crm-batch.schemas";
@@ -70,7 +71,8 @@ export const crmBatchRoutes = [
       requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
       const idProperty = batch.idPropertyOf(params.objectType, body.idProperty, "idProperty");
       const out = await batch.batchRead(db, portalOf(principal), params.objectType, idProperty, body.inputs.map((i) => i.id));
-      return answer(now, out.results.map((r) => present(r)), out.errors, 200);
+      const names = answeredProperties(params.objectType, body.properties);
+      return answer(now, out.results.map((r) => present(r, undefined, names)), out.errors, 200);
     },
   }),
   route({

@@ -59,26 +59,38 @@ const typeList = z
   .pipe(z.array(objectTypeParam).max(OBJECT_TYPES.length));
 
 /**
- * Sent by @hubspot/api-client on every read; accepted and not applied: every stored property is returned,
- * without history, and archived records are deleted (issue 17 §5 documents them).
+ * The properties a read answers with, as @hubspot/api-client sends them (the parameter repeated) or as a
+ * comma-separated list; without it, the type's default properties (services/crm/properties.ts).
  */
-const acceptedReadParams = {
-  properties: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; every property is returned" }),
+export const propertyList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((p) => p.split(",")).map((p) => p.trim()).filter(Boolean))
+  .pipe(z.array(z.string().max(200, "a property name is at most 200 characters")).max(1000, "at most 1000 properties"));
+
+/**
+ * Sent by @hubspot/api-client on every read. `properties` picks what comes back; the others are accepted
+ * and not applied: no history is kept, and archived records are deleted (docs/reference/crm-v3.md).
+ */
+const readParams = {
+  properties: propertyList.optional().meta({
+    description: "Properties to return, repeated or comma-separated; default: the type's default properties. hs_object_id, createdate and lastmodifieddate always come back; an asked property the record lacks is null",
+  }),
   propertiesWithHistory: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; no history is kept" }),
   archived: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; a deleted record is gone, so only live records are returned" }),
 };
 
-export const getQuery = z.object({ associations: typeList.optional(), idProperty, ...acceptedReadParams });
+export const getQuery = z.object({ associations: typeList.optional(), idProperty, ...readParams });
 export const listQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(10),
   after: z.string().regex(/^\d{1,15}$/, "after must be a cursor from paging.next.after").transform(Number).optional(),
   associations: typeList.optional(),
-  ...acceptedReadParams,
+  ...readParams,
 });
 
 export const objectResponse = z.object({
   id: z.string(),
-  properties: z.record(z.string(), z.string()),
+  // A read answers each asked (or default) property, null when the record has none.
+  properties: z.record(z.string(), z.string().nullable()),
   createdAt: z.string(),
   updatedAt: z.string(),
   archived: z.boolean(),

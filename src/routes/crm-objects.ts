@@ -13,6 +13,7 @@ import { associationTarget } from "../services/association-types";
 import * as crm from "../services/crm";
 import { associateRecords, dissociateRecords } from "../services/crm/associations";
 import { idPropertyOf } from "../services/crm/batch";
+import { answeredProperties } from "../services/crm/properties";
 import { writeWithEvents } from "../services/webhooks/write";
 import * as s from "./crm-objects.schemas";
 
@@ -20,13 +21,28 @@ const account: AuthRule = { kinds: ["oauth", "private_app"] };
 const tag = "CRM objects";
 const base = "/crm/v3/objects/:objectType";
 
-/** v3 shape: string id, ISO dates, and the system properties clients read. */
-export function present(row: crm.CrmRow, associations?: Partial<Record<ObjectType, number[]>>) {
+/** A column-backed property's value in the v3 shape. */
+function systemValue(row: crm.CrmRow, name: string, createdAt: string, updatedAt: string): string | undefined {
+  if (name === "hs_object_id") return String(row.id);
+  if (name === "createdate") return createdAt;
+  if (name === "lastmodifieddate" || name === "hs_lastmodifieddate") return updatedAt;
+  return undefined;
+}
+
+/**
+ * v3 shape: string id, ISO dates, and the properties. A read passes `names` (answeredProperties): each comes
+ * back, null when the record has no value, as on the real service. Writes answer every stored property.
+ */
+export function present(row: crm.CrmRow, associations?: Partial<Record<ObjectType, number[]>>, names?: string[]) {
   const createdAt = isoTime(row.createdAt);
   const updatedAt = isoTime(row.updatedAt);
+  // fromEntries defines each name as the object's own, `__proto__` included.
+  const properties = names
+    ? Object.fromEntries(names.map((n) => [n, systemValue(row, n, createdAt, updatedAt) ?? (Object.hasOwn(row.properties, n) ? row.properties[n]! : null)]))
+    : { ...row.properties, hs_object_id: String(row.id), createdate: createdAt, lastmodifieddate: updatedAt };
   const out: Record<string, unknown> = {
     id: String(row.id),
-    properties: { ...row.properties, hs_object_id: String(row.id), createdate: createdAt, lastmodifieddate: updatedAt },
+    properties,
     createdAt,
     updatedAt,
     archived: row.archived,
@@ -135,7 +151,8 @@ export const crmObjectRoutes = [
       const portalId = portalOf(principal);
       // One round trip: the page and its associations together (services/crm.ts).
       const page = await crm.listObjectsWithAssociations(db, portalId, params.objectType, query.limit, query.after ?? 0, query.associations);
-      const results = page.rows.map((row) => present(row, page.associations?.get(row.id)));
+      const names = answeredProperties(params.objectType, query.properties);
+      const results = page.rows.map((row) => present(row, page.associations?.get(row.id), names));
       const last = page.rows.at(-1);
       const body: Record<string, unknown> = { results };
       if (page.hasMore && last) {
@@ -161,7 +178,7 @@ export const crmObjectRoutes = [
       const key = recordKey(params.objectType, params.objectId, query.idProperty);
       const found = await crm.recordWithAssociations(db, portalOf(principal), params.objectType, key, query.associations);
       if (!found) throw recordNotFound(params.objectType, key);
-      return json(present(found.row, found.associations));
+      return json(present(found.row, found.associations, answeredProperties(params.objectType, query.properties)));
     },
   }),
   route({

@@ -6,13 +6,10 @@ import { jsonText } from "../lib/http";
 import { isoTime } from "../lib/iso";
 import { route } from "../lib/route";
 import * as crm from "../services/crm";
-import { DEFAULT_PROPERTIES } from "../services/crm/properties";
+import { answeredProperties } from "../services/crm/properties";
 import { isColumnProperty, searchObjects, MAX_TOTAL, type SearchHit, type SearchInput } from "../services/crm/search";
 import { typeParams } from "./crm-objects.schemas";
 import { searchBody, searchResponse } from "./crm-search.schemas";
-
-/** The system properties every result carries, whatever `properties` asks for (as on the real service). */
-const ALWAYS = ["hs_object_id", "createdate", "lastmodifieddate"];
 
 /**
  * A result as JSON text (the `searchResult` shape): the column-backed properties in `system`, then the
@@ -53,7 +50,7 @@ export const crmSearchRoutes = [
       const type: ObjectType = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "read")]);
       const after = body.after ?? 0;
-      const names = [...new Set([...(body.properties?.length ? body.properties : DEFAULT_PROPERTIES[type]), ...ALWAYS])];
+      const names = answeredProperties(type, body.properties);
       const system = names.filter(isColumnProperty);
       const { rows, total } = await searchObjects(db, portalOf(principal), type, {
         filterGroups: body.filterGroups ?? [],

@@ -75,7 +75,7 @@ describe("batch create, read, update, upsert, archive", () => {
     // b takes a's email: the unique index refuses the batch, and a's change in the same batch is rolled back.
     const res = await batch(t.pat, "contacts", "update", { inputs: [{ id: a, properties: { firstname: "changed" } }, { id: b, properties: { email: "one@x.test" } }] });
     expect(expectError(res, 409, "CONFLICT").message).toBe(`Contact already exists. Existing ID: ${a}`);
-    expect((await call("GET", `/crm/v3/objects/contacts/${a}`, { token: t.pat })).json.properties.firstname).toBeUndefined();
+    expect((await call("GET", `/crm/v3/objects/contacts/${a}`, { token: t.pat })).json.properties.firstname).toBeNull();
   });
 });
 

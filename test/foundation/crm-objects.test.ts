@@ -12,7 +12,7 @@ describe("CRM objects /crm/v3/objects/{objectType} (issue 2 §5)", () => {
     expect(new Date(created.json.createdAt).toISOString()).toBe(created.json.createdAt);
     const id = created.json.id;
 
-    const read = await call("GET", `/crm/v3/objects/${type}/${id}`, { token: t.oauth });
+    const read = await call("GET", `/crm/v3/objects/${type}/${id}?properties=name`, { token: t.oauth });
     expect(read.json.properties).toMatchObject({ name: "One", hs_object_id: id });
 
     const patched = await call("PATCH", `/crm/v3/objects/${type}/${id}`, { token: t.pat, body: { properties: { name: "Two", amount: "" } } });
@@ -69,8 +69,10 @@ describe("CRM objects /crm/v3/objects/{objectType} (issue 2 §5)", () => {
     const wide = expectError(await call("PATCH", `/crm/v3/objects/contacts/${sized}`, { token: t.pat, body: { properties: batch(2, 2500) } }), 400, "VALIDATION_ERROR");
     expect(wide.message).toContain("1 MiB");
     // Nothing of a refused PATCH was written; clearing properties still works.
-    const kept = await call("GET", `/crm/v3/objects/contacts/${sized}`, { token: t.pat });
-    expect(Object.keys(kept.json.properties).filter((k) => k.startsWith("p2_"))).toEqual([]);
+    const refused = Object.keys(batch(2, 1));
+    const kept = await call("GET", `/crm/v3/objects/contacts/${sized}?properties=p1_199,${refused.join(",")}`, { token: t.pat });
+    expect(kept.json.properties.p1_199).toBe("x".repeat(2500));
+    expect(refused.filter((k) => kept.json.properties[k] !== null)).toEqual([]);
     expect((await call("PATCH", `/crm/v3/objects/contacts/${sized}`, { token: t.pat, body: { properties: { p0_0: "" } } })).status).toBe(200);
   });
 

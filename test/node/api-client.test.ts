@@ -204,6 +204,23 @@ describe("@hubspot/api-client 14.0.1: CRM objects client against /crm/v3/objects
     expect(gone.headers["x-service-notfound"]).toBe("true");
   });
 
+  it("getById, getPage and batchApi.read answer the named properties, else the defaults; an unset one is null", async () => {
+    const t = await tenant();
+    const { basicApi, batchApi } = sdk(t).crm.contacts;
+    const c = await basicApi.create({ properties: { email: "wide@example.com", firstname: "Wide", city: "Oslo" }, associations: [] });
+    const read = await basicApi.getById(c.id, ["city", "phone"]);
+    expect(read.properties).toEqual({ city: "Oslo", phone: null, hs_object_id: c.id, createdate: expect.any(String), lastmodifieddate: expect.any(String) });
+    const byDefault = await basicApi.getById(c.id);
+    expect(Object.keys(byDefault.properties).sort()).toEqual(["createdate", "email", "firstname", "hs_object_id", "lastmodifieddate", "lastname"]);
+    expect(byDefault.properties.lastname).toBeNull();
+    const page = await basicApi.getPage(10, undefined, ["city", "firstname"]);
+    expect(page.results[0]!.properties).toMatchObject({ city: "Oslo", firstname: "Wide" });
+    expect(page.results[0]!.properties.email).toBeUndefined();
+    const batch = await batchApi.read({ inputs: [{ id: c.id }], properties: ["city"], propertiesWithHistory: [] });
+    expect(batch.results[0]!.properties).toMatchObject({ city: "Oslo", hs_object_id: c.id });
+    expect(batch.results[0]!.properties.firstname).toBeUndefined();
+  });
+
   it("getById with associations (sent as repeated associations= parameters)", async () => {
     const t = await tenant();
     const client = sdk(t);
@@ -327,14 +344,10 @@ describe("@hubspot/api-client 14.0.1: OAuth helpers", () => {
 });
 
 describe("@hubspot/api-client 14.0.1: what the Worker does not serve (docs/reference/clients.md)", () => {
-  it("getById/getPage: properties= does not narrow the answer; idProperty is email on contacts only (else 400)", async () => {
+  it("getById with idProperty other than email (or on another type) is a 400", async () => {
     const t = await tenant();
     const contacts = sdk(t).crm.contacts.basicApi;
     const c = await contacts.create({ properties: { email: "wide@example.com", firstname: "Wide" }, associations: [] });
-    const read = await contacts.getById(c.id, ["email"]);
-    expect(read.properties).toMatchObject({ email: "wide@example.com", firstname: "Wide" });
-    const page = await contacts.getPage(10, undefined, ["email"]);
-    expect(page.results[0]!.properties).toMatchObject({ firstname: "Wide" });
     const byEmail = await contacts.getById("wide@example.com", undefined, undefined, undefined, false, "email");
     expect(byEmail.id).toBe(c.id);
     const byName = await rejection(contacts.getById("Wide", undefined, undefined, undefined, false, "firstname"));

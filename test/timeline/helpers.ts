@@ -44,16 +44,25 @@ export async function createRecord(t: Tenant, type: "contacts" | "companies" | "
   return Number(res.json.id);
 }
 
-export async function readRecord(t: Tenant, type: "contacts" | "companies" | "deals", id: number) {
-  const res = await call("GET", `/crm/v3/objects/${type}/${id}`, { token: t.pat });
+/** The named properties of a record (v3 answers only what is asked; an unset one is null). */
+export async function readRecord(t: Tenant, type: "contacts" | "companies" | "deals", id: number, names: string[]) {
+  const res = await call("GET", `/crm/v3/objects/${type}/${id}?properties=${names.join(",")}`, { token: t.pat });
   expect(res.status, res.text).toBe(200);
-  return res.json.properties as Record<string, string>;
+  return res.json.properties as Record<string, string | null>;
 }
 
-export async function findContact(t: Tenant, email: string) {
-  const res = await call("GET", `/crm/v3/objects/contacts?limit=100`, { token: t.pat });
+/** Every property a contact holds, system ones left out (the v1 profile answers them all). */
+export async function storedNames(t: Tenant, id: number) {
+  const res = await call("GET", `/contacts/v1/contact/vid/${id}/profile`, { token: t.pat });
+  expect(res.status, res.text).toBe(200);
+  return Object.keys(res.json.properties).filter((k) => !["hs_object_id", "createdate", "lastmodifieddate"].includes(k));
+}
+
+/** The contacts with this email, each with its email and the named properties. */
+export async function findContact(t: Tenant, email: string, names: string[] = []) {
+  const res = await call("GET", `/crm/v3/objects/contacts?limit=100&properties=${["email", ...names].join(",")}`, { token: t.pat });
   expect(res.status).toBe(200);
-  return (res.json.results as { id: string; properties: Record<string, string> }[]).filter((c) => c.properties.email === email);
+  return (res.json.results as { id: string; properties: Record<string, string | null> }[]).filter((c) => c.properties.email === email);
 }
 
 export function timeline(t: Tenant, type: string, id: number, query = "", token = t.pat) {

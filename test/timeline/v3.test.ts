@@ -152,7 +152,7 @@ describe("timeline v3 events", () => {
     const v1 = await getEvent(t, Number(template.id), "v3-1");
     expect(v1.json).toMatchObject({ id: "v3-1", eventTypeId: Number(template.id), objectId: contact, timestamp: Date.parse("2024-05-01T10:00:00.000Z"), title: "Intro", seats: "3" });
     expect(v1.json.timelineIFrame).toEqual({ linkLabel: "View", iframeLabel: "Details", iframeUri: "https://example.com/x", width: 600, height: 400 });
-    expect((await readRecord(t, "contacts", contact)).webinar_seats).toBe("3");
+    expect((await readRecord(t, "contacts", contact, ["webinar_seats"])).webinar_seats).toBe("3");
     const feed = await timeline(t, "contacts", contact);
     expect(feed.json.results[0]).toMatchObject({ id: "v3-1", headerHtml: "<p>Joined Intro</p>" });
 

@@ -69,7 +69,7 @@ const BUILT_IN: Record<ObjectType, [string, PropertyType][]> = {
 export const PROPERTY_NAME = { pattern: /^[A-Za-z0-9_.-]+$/, max: 100 } as const;
 export const isPropertyName = (name: string) => name.length >= 1 && name.length <= PROPERTY_NAME.max && PROPERTY_NAME.pattern.test(name);
 
-/** Search's default result properties per type (the real service's defaults). */
+/** The properties a v3 read answers with when it names none (the real service's defaults), per type. */
 export const DEFAULT_PROPERTIES: Record<ObjectType, string[]> = {
   contacts: ["createdate", "email", "firstname", "hs_object_id", "lastmodifieddate", "lastname"],
   companies: ["createdate", "domain", "hs_lastmodifieddate", "hs_object_id", "name"],
@@ -78,6 +78,16 @@ export const DEFAULT_PROPERTIES: Record<ObjectType, string[]> = {
   line_items: ["createdate", "hs_lastmodifieddate", "hs_object_id", "name", "price", "quantity"],
   tickets: ["content", "createdate", "hs_lastmodifieddate", "hs_object_id", "hs_pipeline", "hs_pipeline_stage", "hs_ticket_priority", "subject"],
 };
+
+/** The system properties every v3 read answers with, whatever `properties` asks for (as on the real service). */
+export const ALWAYS_ANSWERED = ["hs_object_id", "createdate", "lastmodifieddate"];
+
+/**
+ * The property names a v3 read (get, list, batch read, search) answers with: the asked ones, or the type's
+ * defaults when none are asked, and always the system ones. Each appears once, in that order.
+ */
+export const answeredProperties = (type: ObjectType, asked?: string[]) => [...new Set([...(asked?.length ? asked : DEFAULT_PROPERTIES[type]), ...ALWAYS_ANSWERED])];
+
 
 /** The properties `query` searches per type. */
 export const SEARCHABLE: Record<ObjectType, string[]> = {
