@@ -1,6 +1,6 @@
 /** @module zod schemas of `POST /crm/v3/objects/{objectType}/batch/*` (docs/reference/crm-v3.md "Batch"). */
 import { z } from "zod";
-import { createBody, objectResponse, propertiesInput } from "./crm-objects.schemas";
+import { ASKED_PROPERTIES_DOC, askedProperties, createBody, objectResponse, propertiesInput } from "./crm-objects.schemas";
 
 /** At most 100 inputs per batch (the real service's limit). */
 export const MAX_BATCH = 100;
@@ -16,11 +16,7 @@ export const batchCreateBody = z.object({ inputs: inputs(createBody) });
 export const batchReadBody = z.object({
   inputs: inputs(z.object({ id: recordId })),
   idProperty,
-  properties: z
-    .array(z.string().max(200, "a property name is at most 200 characters"))
-    .max(1000, "at most 1000 properties")
-    .optional()
-    .meta({ description: "Properties to return; default: the type's default properties. hs_object_id, createdate and lastmodifieddate always come back; an asked property the record lacks is null" }),
+  properties: askedProperties.optional().meta({ description: ASKED_PROPERTIES_DOC }),
   propertiesWithHistory: historyParam,
 });
 export const batchReadQuery = z.object({

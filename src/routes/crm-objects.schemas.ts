@@ -58,23 +58,26 @@ const typeList = z
   .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(",")).map((t) => t.trim()).filter(Boolean))
   .pipe(z.array(objectTypeParam).max(OBJECT_TYPES.length));
 
+/** The property names a read (get, list, batch read, search) may ask for. */
+export const askedProperties = z.array(z.string().max(200, "a property name is at most 200 characters")).max(1000, "at most 1000 properties");
+export const ASKED_PROPERTIES_DOC =
+  "Properties to return; default: the type's default properties. hs_object_id, createdate and lastmodifieddate always come back; an asked property the record lacks is null";
+
 /**
- * The properties a read answers with, as @hubspot/api-client sends them (the parameter repeated) or as a
- * comma-separated list; without it, the type's default properties (services/crm/properties.ts).
+ * `properties` as @hubspot/api-client sends it (the parameter repeated) or as a comma-separated list;
+ * without it, the type's default properties (services/crm/properties.ts).
  */
-export const propertyList = z
+const propertyList = z
   .union([z.string(), z.array(z.string())])
   .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((p) => p.split(",")).map((p) => p.trim()).filter(Boolean))
-  .pipe(z.array(z.string().max(200, "a property name is at most 200 characters")).max(1000, "at most 1000 properties"));
+  .pipe(askedProperties);
 
 /**
  * Sent by @hubspot/api-client on every read. `properties` picks what comes back; the others are accepted
  * and not applied: no history is kept, and archived records are deleted (docs/reference/crm-v3.md).
  */
 const readParams = {
-  properties: propertyList.optional().meta({
-    description: "Properties to return, repeated or comma-separated; default: the type's default properties. hs_object_id, createdate and lastmodifieddate always come back; an asked property the record lacks is null",
-  }),
+  properties: propertyList.optional().meta({ description: `${ASKED_PROPERTIES_DOC} (the parameter repeated, or comma-separated)` }),
   propertiesWithHistory: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; no history is kept" }),
   archived: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; a deleted record is gone, so only live records are returned" }),
 };

@@ -1,6 +1,7 @@
 /** @module zod schemas of `POST /crm/v3/objects/{objectType}/search` and its documented limits (docs/reference/crm-v3.md). */
 import { z } from "zod";
 import { MAX_TOTAL, OPERATORS } from "../services/crm/search";
+import { ASKED_PROPERTIES_DOC, askedProperties } from "./crm-objects.schemas";
 
 export const SEARCH_LIMITS = { groups: 5, filtersPerGroup: 6, filters: 18, pageSize: 200, bodyChars: 3000 } as const;
 
@@ -35,7 +36,7 @@ export const searchBody = z
     filterGroups: z.array(group).max(SEARCH_LIMITS.groups, `at most ${SEARCH_LIMITS.groups} filterGroups`).optional(),
     sorts: z.array(sort).max(1, "only one sort is allowed").optional(),
     query: z.string().max(SEARCH_LIMITS.bodyChars).optional(),
-    properties: z.array(z.string().max(200)).max(1000).optional(),
+    properties: askedProperties.optional().meta({ description: ASKED_PROPERTIES_DOC }),
     limit: count(1, SEARCH_LIMITS.pageSize, "limit", `limit is at most ${SEARCH_LIMITS.pageSize}`).optional().meta({ description: "10 when left out" }),
     after: count(0, MAX_TOTAL - 1, "after", `a search answers at most ${MAX_TOTAL} results; after must be below ${MAX_TOTAL}`)
       .optional()
