@@ -30,15 +30,29 @@ function systemValue(row: crm.CrmRow, name: string, createdAt: string, updatedAt
 }
 
 /**
+ * The named properties, null where the record has none. A loop of assignments: Object.fromEntries over the
+ * names cost the v3 list of 100 about 0.01 of its floor (measured interleaved).
+ */
+function namedProperties(row: crm.CrmRow, names: string[], createdAt: string, updatedAt: string) {
+  const out: Record<string, string | null> = {};
+  for (const name of names) {
+    const value = systemValue(row, name, createdAt, updatedAt) ?? (Object.hasOwn(row.properties, name) ? row.properties[name]! : null);
+    // Assigning `__proto__` would set the object's prototype instead of answering the name.
+    if (name === "__proto__") Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
+    else out[name] = value;
+  }
+  return out;
+}
+
+/**
  * v3 shape: string id, ISO dates, and the properties. A read passes `names` (answeredProperties): each comes
  * back, null when the record has no value, as on the real service. Writes answer every stored property.
  */
 export function present(row: crm.CrmRow, associations?: Partial<Record<ObjectType, number[]>>, names?: string[]) {
   const createdAt = isoTime(row.createdAt);
   const updatedAt = isoTime(row.updatedAt);
-  // fromEntries defines each name as the object's own, `__proto__` included.
   const properties = names
-    ? Object.fromEntries(names.map((n) => [n, systemValue(row, n, createdAt, updatedAt) ?? (Object.hasOwn(row.properties, n) ? row.properties[n]! : null)]))
+    ? namedProperties(row, names, createdAt, updatedAt)
     : { ...row.properties, hs_object_id: String(row.id), createdate: createdAt, lastmodifieddate: updatedAt };
   const out: Record<string, unknown> = {
     id: String(row.id),
