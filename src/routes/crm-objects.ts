@@ -13,21 +13,13 @@ import { associationTarget } from "../services/association-types";
 import * as crm from "../services/crm";
 import { associateRecords, dissociateRecords } from "../services/crm/associations";
 import { idPropertyOf } from "../services/crm/batch";
-import { answeredProperties } from "../services/crm/properties";
+import { answeredProperties, systemPropertyValue } from "../services/crm/properties";
 import { writeWithEvents } from "../services/webhooks/write";
 import * as s from "./crm-objects.schemas";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
 const tag = "CRM objects";
 const base = "/crm/v3/objects/:objectType";
-
-/** A column-backed property's value in the v3 shape. */
-function systemValue(row: crm.CrmRow, name: string, createdAt: string, updatedAt: string): string | undefined {
-  if (name === "hs_object_id") return String(row.id);
-  if (name === "createdate") return createdAt;
-  if (name === "lastmodifieddate" || name === "hs_lastmodifieddate") return updatedAt;
-  return undefined;
-}
 
 /**
  * The named properties, null where the record has none. A loop of assignments: Object.fromEntries over the
@@ -36,7 +28,7 @@ function systemValue(row: crm.CrmRow, name: string, createdAt: string, updatedAt
 function namedProperties(row: crm.CrmRow, names: string[], createdAt: string, updatedAt: string) {
   const out: Record<string, string | null> = {};
   for (const name of names) {
-    const value = systemValue(row, name, createdAt, updatedAt) ?? (Object.hasOwn(row.properties, name) ? row.properties[name]! : null);
+    const value = systemPropertyValue(name, row.id, createdAt, updatedAt) ?? (Object.hasOwn(row.properties, name) ? row.properties[name]! : null);
     // Assigning `__proto__` would set the object's prototype instead of answering the name.
     if (name === "__proto__") Object.defineProperty(out, name, { value, enumerable: true, writable: true, configurable: true });
     else out[name] = value;

@@ -6,7 +6,7 @@ import { jsonText } from "../lib/http";
 import { isoTime } from "../lib/iso";
 import { route } from "../lib/route";
 import * as crm from "../services/crm";
-import { answeredProperties } from "../services/crm/properties";
+import { answeredProperties, systemPropertyValue } from "../services/crm/properties";
 import { isColumnProperty, searchObjects, MAX_TOTAL, type SearchHit, type SearchInput } from "../services/crm/search";
 import { typeParams } from "./crm-objects.schemas";
 import { searchBody, searchResponse } from "./crm-search.schemas";
@@ -21,7 +21,7 @@ function resultText(hit: SearchHit, system: string[]): string {
   const updatedAt = isoTime(hit.updatedAt);
   let properties = "";
   for (const name of system) {
-    const value = name === "hs_object_id" ? String(hit.id) : name === "createdate" ? createdAt : updatedAt;
+    const value = systemPropertyValue(name, hit.id, createdAt, updatedAt);
     properties += `${properties ? "," : ""}${JSON.stringify(name)}:"${value}"`;
   }
   if (hit.propertyMembers) properties += `${properties ? "," : ""}${hit.propertyMembers}`;

@@ -79,6 +79,14 @@ export const DEFAULT_PROPERTIES: Record<ObjectType, string[]> = {
   tickets: ["content", "createdate", "hs_lastmodifieddate", "hs_object_id", "hs_pipeline", "hs_pipeline_stage", "hs_ticket_priority", "subject"],
 };
 
+/** A column-backed property's v3 value (the id, or the record's ISO dates); undefined for a stored one. */
+export function systemPropertyValue(name: string, id: number, createdAt: string, updatedAt: string): string | undefined {
+  if (name === "hs_object_id") return String(id);
+  if (name === "createdate") return createdAt;
+  if (name === "lastmodifieddate" || name === "hs_lastmodifieddate") return updatedAt;
+  return undefined;
+}
+
 /** The system properties every v3 read answers with, whatever `properties` asks for (as on the real service). */
 export const ALWAYS_ANSWERED = ["hs_object_id", "createdate", "lastmodifieddate"];
 
