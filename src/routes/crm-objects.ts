@@ -5,7 +5,7 @@ import type { ObjectType } from "../db/tables/crm";
 import type { AuthRule } from "../lib/auth";
 import { portalOf, requireScopes } from "../lib/auth";
 import { badRequest, notFound } from "../lib/errors";
-import { json, noContent } from "../lib/http";
+import { json, jsonText, noContent } from "../lib/http";
 import { isoTime } from "../lib/iso";
 import type { Principal } from "../lib/principal";
 import { route } from "../lib/route";
@@ -13,8 +13,10 @@ import { associationTarget } from "../services/association-types";
 import * as crm from "../services/crm";
 import { associateRecords, dissociateRecords } from "../services/crm/associations";
 import { idPropertyOf } from "../services/crm/batch";
+import { isColumnProperty } from "../services/crm/search";
 import { answeredProperties, systemPropertyValue } from "../services/crm/properties";
 import { writeWithEvents } from "../services/webhooks/write";
+import { presentAssociations, recordText } from "./crm-record-text";
 import * as s from "./crm-objects.schemas";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
@@ -53,11 +55,7 @@ export function present(row: crm.CrmRow, associations?: Partial<Record<ObjectTyp
     updatedAt,
     archived: row.archived,
   };
-  if (associations) {
-    out.associations = Object.fromEntries(
-      Object.entries(associations).map(([type, ids]) => [type, { results: ids.map((id) => ({ id: String(id), type: `${row.objectType}_to_${type}` })) }]),
-    );
-  }
+  if (associations) out.associations = presentAssociations(row.objectType, associations);
   return out;
 }
 
@@ -153,20 +151,25 @@ export const crmObjectRoutes = [
     query: s.listQuery,
     responses: { 200: { description: "A page of records", schema: s.listResponse } },
     handler: async ({ db, principal, params, query, url }) => {
-      requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
-      const portalId = portalOf(principal);
-      // One round trip: the page and its associations together (services/crm.ts).
-      const page = await crm.listObjectsWithAssociations(db, portalId, params.objectType, query.limit, query.after ?? 0, query.associations);
-      const names = answeredProperties(params.objectType, query.properties);
-      const results = page.rows.map((row) => present(row, page.associations?.get(row.id), names));
+      const type = params.objectType;
+      requireScopes(principal, [crm.scopeFor(type, "read")]);
+      const names = answeredProperties(type, query.properties);
+      const system = names.filter(isColumnProperty);
+      // One round trip: the page, with only the asked properties, and its associations (services/crm.ts).
+      const stored = names.filter((n) => !isColumnProperty(n));
+      const page = await crm.listObjectsWithAssociations(db, portalOf(principal), type, query.limit, query.after ?? 0, stored, query.associations);
+      const results = page.rows.map((r) => {
+        const ids = page.associations?.get(r.id);
+        return recordText(r, system, ids && { from: type, ids });
+      });
       const last = page.rows.at(-1);
-      const body: Record<string, unknown> = { results };
+      let paging = "";
       if (page.hasMore && last) {
         const next = new URL(url);
         next.searchParams.set("after", String(last.id));
-        body.paging = { next: { after: String(last.id), link: next.toString() } };
+        paging = `,"paging":${JSON.stringify({ next: { after: String(last.id), link: next.toString() } })}`;
       }
-      return json(body);
+      return jsonText(`{"results":[${results.join(",")}]${paging}}`);
     },
   }),
   route({

@@ -3,30 +3,13 @@ import type { z } from "zod";
 import type { ObjectType } from "../db/tables/crm";
 import { portalOf, requireScopes } from "../lib/auth";
 import { jsonText } from "../lib/http";
-import { isoTime } from "../lib/iso";
 import { route } from "../lib/route";
 import * as crm from "../services/crm";
-import { answeredProperties, systemPropertyValue } from "../services/crm/properties";
-import { isColumnProperty, searchObjects, MAX_TOTAL, type SearchHit, type SearchInput } from "../services/crm/search";
+import { answeredProperties } from "../services/crm/properties";
+import { isColumnProperty, searchObjects, MAX_TOTAL, type SearchInput } from "../services/crm/search";
+import { recordText } from "./crm-record-text";
 import { typeParams } from "./crm-objects.schemas";
 import { searchBody, searchResponse } from "./crm-search.schemas";
-
-/**
- * A result as JSON text (the `searchResult` shape): the column-backed properties in `system`, then the
- * asked stored ones as D1 built them. The page is assembled as text, so 100 results are not parsed from
- * D1's JSON only to be serialised again.
- */
-function resultText(hit: SearchHit, system: string[]): string {
-  const createdAt = isoTime(hit.createdAt);
-  const updatedAt = isoTime(hit.updatedAt);
-  let properties = "";
-  for (const name of system) {
-    const value = systemPropertyValue(name, hit.id, createdAt, updatedAt);
-    properties += `${properties ? "," : ""}${JSON.stringify(name)}:"${value}"`;
-  }
-  if (hit.propertyMembers) properties += `${properties ? "," : ""}${hit.propertyMembers}`;
-  return `{"id":"${hit.id}","properties":{${properties}},"createdAt":"${createdAt}","updatedAt":"${updatedAt}","archived":${hit.archived}}`;
-}
 
 /** `"-prop"` is descending, `"prop"` ascending; the object form is taken as is. */
 function sortOf(sorts: z.output<typeof searchBody>["sorts"]): SearchInput["sort"] {
@@ -63,7 +46,7 @@ export const crmSearchRoutes = [
       const next = after + rows.length;
       // `paging` is left out on the last page (a page past the end included).
       const paging = next < Math.min(total, MAX_TOTAL) ? `,"paging":{"next":{"after":"${next}"}}` : "";
-      return jsonText(`{"total":${total},"results":[${rows.map((r) => resultText(r, system)).join(",")}]${paging}}`);
+      return jsonText(`{"total":${total},"results":[${rows.map((r) => recordText(r, system)).join(",")}]${paging}}`);
     },
   }),
 ];

@@ -12,6 +12,7 @@ import { builderStatement } from "../lib/d1-raw";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
 import { webhookEventItems, type OutboxSource } from "./webhooks/events";
+import { projection, type ProjectedRecord } from "./crm/projection";
 
 export type CrmRow = typeof crmObjects.$inferSelect;
 
@@ -331,7 +332,6 @@ export type RecordKey = { id: number } | { email: string };
 // The hot reads' SQL, written once: drizzle rebuilds a select's SQL text on every call (src/db/raw-rows.ts).
 const RECORD_BY_ID = `select ${crmColumns()} from crm_objects where id = ?1 and portal_id = ?2 and object_type = ?3 and archived = 0`;
 const CONTACT_BY_EMAIL = `select ${crmColumns()} from crm_objects where portal_id = ?1 and object_type = 'contacts' and archived = 0 and email = ?2`;
-const PAGE = `select ${crmColumns()} from crm_objects where portal_id = ?1 and object_type = ?2 and archived = 0 and id > ?3 order by id limit ?4`;
 
 interface RawAssociation {
   from_id: number;
@@ -363,15 +363,27 @@ export async function recordWithAssociations(db: Db, portalId: number, type: Obj
 }
 
 /**
- * One page in id order (limit + 1 rows, to know whether another page exists) and, when `types` names any,
- * the page's associations, in ONE round trip: the associations through a subquery of the same page.
+ * One page in id order (limit + 1 rows, to know whether another page exists) with only the asked stored
+ * properties (`stored`; projection.ts) and, when `types` names any, the page's associations, in ONE round
+ * trip: the associations through a subquery of the same page.
  */
-export async function listObjectsWithAssociations(db: Db, portalId: number, type: ObjectType, limit: number, after: number, types: ObjectType[] | undefined) {
-  const read = db.$client.prepare(PAGE).bind(portalId, type, after, limit + 1);
-  // The page's ids as a subquery (the same conditions as PAGE), so the associations need not wait for it.
-  const pageIds = sql`(select id from crm_objects where portal_id = ${portalId} and object_type = ${type} and archived = 0 and id > ${after} order by id limit ${limit + 1})`;
-  const associations = types?.length ? () => builderStatement(db, associationsQuery(db, portalId, pageIds, types)) : null;
-  const { rows, assoc } = await withAssociations(db, read, associations);
+export async function listObjectsWithAssociations(db: Db, portalId: number, type: ObjectType, limit: number, after: number, stored: string[], types: ObjectType[] | undefined) {
+  const picked = projection(stored);
+  const read = db.$client
+    .prepare(`select ${picked.columns} from crm_objects c where c.portal_id = ?1 and c.object_type = ?2 and c.archived = 0 and c.id > ?3 order by c.id limit ?4`)
+    .bind(portalId, type, after, limit + 1);
+  let rows: ProjectedRecord[];
+  let assoc: AssociationRow[] = [];
+  if (types?.length) {
+    // The page's ids as a subquery (the same conditions as the page), so the associations need not wait for it.
+    const pageIds = sql`(select id from crm_objects where portal_id = ${portalId} and object_type = ${type} and archived = 0 and id > ${after} order by id limit ${limit + 1})`;
+    const [page, linked] = await db.$client.batch<unknown>([read, builderStatement(db, associationsQuery(db, portalId, pageIds, types))]);
+    // A batch answers rows as objects; their values are the projection's columns, in order.
+    rows = (page!.results as Record<string, unknown>[]).map((r) => picked.read(Object.values(r)));
+    assoc = (linked!.results as RawAssociation[]).map(associationFromRaw);
+  } else {
+    rows = (await read.raw()).map(picked.read);
+  }
   const shown = rows.slice(0, limit);
   return { rows: shown, hasMore: rows.length > limit, associations: types ? groupAssociations(shown.map((r) => r.id), assoc) : undefined };
 }

@@ -11,7 +11,8 @@ import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
 import { badRequest } from "../../lib/errors";
 import { rawRows } from "../../lib/d1-raw";
 import { matchExpression, searchWords } from "../contact-search";
-import { definitionsOf, isPropertyName, SEARCHABLE, type PropertyDef } from "./properties";
+import { definitionsOf, SEARCHABLE, type PropertyDef } from "./properties";
+import { projection, type ProjectedRecord } from "./projection";
 
 export const OPERATORS = ["EQ", "NEQ", "LT", "LTE", "GT", "GTE", "BETWEEN", "IN", "NOT_IN", "HAS_PROPERTY", "NOT_HAS_PROPERTY", "CONTAINS_TOKEN", "NOT_CONTAINS_TOKEN"] as const;
 export type Operator = (typeof OPERATORS)[number];
@@ -35,16 +36,6 @@ export interface SearchInput {
   properties: string[];
 }
 
-/** One result: the record's columns, and the stored properties the search asked for. */
-export interface SearchHit {
-  id: number;
-  createdAt: number;
-  updatedAt: number;
-  archived: boolean;
-  /** The asked properties as a JSON object's members (`"email":"a@b.c","phone":null`), as D1 built them: null for each one the record does not hold. */
-  propertyMembers: string;
-}
-
 /** At most this many results per query, whatever the paging (the real service's limit). */
 export const MAX_TOTAL = 10_000;
 
@@ -65,9 +56,6 @@ const COLUMNS: Record<string, SQL> = {
   lastmodifieddate: sql`c.updated_at`,
   hs_lastmodifieddate: sql`c.updated_at`,
 };
-
-/** Name and value pairs per json_object call: SQLite caps a function's arguments (at 127 by default). */
-const PAIRS_PER_CALL = 50;
 
 /** True for the system properties a record's columns hold (`hs_object_id`, the dates). */
 export const isColumnProperty = (name: string) => Object.hasOwn(COLUMNS, name);
@@ -167,7 +155,7 @@ function queryCondition(type: ObjectType, query: string): SQL | null {
  * One page of matches and their total. Sorting puts records without the sort property last, then ties
  * in creation (id) order; without a sort, results come oldest first.
  */
-export async function searchObjects(db: Db, portalId: number, type: ObjectType, input: SearchInput): Promise<{ rows: SearchHit[]; total: number }> {
+export async function searchObjects(db: Db, portalId: number, type: ObjectType, input: SearchInput): Promise<{ rows: ProjectedRecord[]; total: number }> {
   // Only the properties the body names; none is read from D1 when all are built in (the common case), so
   // the search is one round trip. A custom one costs a second, before the search can be compiled.
   const named = [...input.filterGroups.flatMap((g) => g.filters.map((f) => f.propertyName)), ...(input.sort ? [input.sort.propertyName] : [])];
@@ -202,38 +190,19 @@ export async function searchObjects(db: Db, portalId: number, type: ObjectType, 
   // (NOT MATERIALIZED, so its values are bound once). A window count (`count(*) over ()`) buffers every
   // match in a temporary table that D1 counts as rows read again: 482 rows read for a page of 100 of 120
   // matches against 221 this way (issue 28), the same total.
-  // Only the asked properties leave D1, each picked from the record's JSON by json_extract (a scalar: no
-  // row is read for it), so a record's whole JSON is never shipped, parsed and dropped again. Rows as
-  // arrays (raw): id, the dates, archived, the properties' json_object texts, then the total.
-  // Only names a record can hold (isPropertyName) go into the statement, where they need no quoting.
-  const storable = input.properties.filter(isPropertyName);
-  const objects = [];
-  for (let i = 0; i < storable.length; i += PAIRS_PER_CALL) {
-    const pairs = storable.slice(i, i + PAIRS_PER_CALL).map((n) => `'${n}', json_extract(c.properties, '$."${n}"')`);
-    objects.push(sql.raw(`json_object(${pairs.join(", ")})`));
-  }
+  // Only the asked properties leave D1 (projection.ts). Rows as arrays (raw): the projection, then the total.
+  const picked = projection(input.properties);
   const rows = await rawRows<unknown[]>(
     db,
     sql`with m as not materialized (select c.* from ${from} where ${where})
-      select c.id, c.created_at, c.updated_at, c.archived, ${sql.join([...objects, sql`(select count(*) from m) as total`], sql`, `)}
+      select ${sql.raw(picked.columns)}, (select count(*) from m) as total
       from m c order by ${order} limit ${count} offset ${input.after}`,
   );
-  let total = (rows[0]?.[4 + objects.length] as number | undefined) ?? 0;
+  let total = (rows[0]?.[picked.width] as number | undefined) ?? 0;
   if (rows.length === 0 && input.after > 0) {
     // Past the end: no row carries the count, so count the matches on their own.
     const [n] = await db.all<{ n: number }>(sql`select count(*) as n from ${from} where ${where}`);
     total = n?.n ?? 0;
   }
-  // A name no write accepts is held by no record: null, without asking D1.
-  const absent = input.properties.filter((n) => !isPropertyName(n)).map((n) => `${JSON.stringify(n)}:null`);
-  const hit = (r: unknown[]): SearchHit => {
-    let members = "";
-    for (let k = 4; k < 4 + objects.length; k++) {
-      const inner = (r[k] as string).slice(1, -1);
-      if (inner) members += members ? `,${inner}` : inner;
-    }
-    for (const a of absent) members += members ? `,${a}` : a;
-    return { id: r[0] as number, createdAt: r[1] as number, updatedAt: r[2] as number, archived: r[3] === 1, propertyMembers: members };
-  };
-  return { rows: rows.map(hit), total };
+  return { rows: rows.map(picked.read), total };
 }
