@@ -182,12 +182,14 @@ export const crmObjectRoutes = [
     query: s.getQuery,
     responses: { 200: { description: "The record", schema: s.objectResponse } },
     handler: async ({ db, principal, params, query }) => {
-      requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
-      // One round trip: the record and its associations together (services/crm.ts).
-      const key = recordKey(params.objectType, params.objectId, query.idProperty);
-      const found = await crm.recordWithAssociations(db, portalOf(principal), params.objectType, key, query.associations);
-      if (!found) throw recordNotFound(params.objectType, key);
-      return json(present(found.row, found.associations, answeredProperties(params.objectType, query.properties)));
+      const type = params.objectType;
+      requireScopes(principal, [crm.scopeFor(type, "read")]);
+      const names = answeredProperties(type, query.properties);
+      // One round trip: the record, with only the asked properties, and its associations (services/crm.ts).
+      const key = recordKey(type, params.objectId, query.idProperty);
+      const found = await crm.projectedRecord(db, portalOf(principal), type, key, names.filter((n) => !isColumnProperty(n)), query.associations);
+      if (!found) throw recordNotFound(type, key);
+      return jsonText(recordText(found.row, names.filter(isColumnProperty), found.associations && { from: type, ids: found.associations }));
     },
   }),
   route({

@@ -329,10 +329,6 @@ export async function associationsOf(db: Db, portalId: number, ids: number[], ty
 /** A live record by id, or a live contact by (lower-cased) email. */
 export type RecordKey = { id: number } | { email: string };
 
-// The hot reads' SQL, written once: drizzle rebuilds a select's SQL text on every call (src/db/raw-rows.ts).
-const RECORD_BY_ID = `select ${crmColumns()} from crm_objects where id = ?1 and portal_id = ?2 and object_type = ?3 and archived = 0`;
-const CONTACT_BY_EMAIL = `select ${crmColumns()} from crm_objects where portal_id = ?1 and object_type = 'contacts' and archived = 0 and email = ?2`;
-
 interface RawAssociation {
   from_id: number;
   to_type: ObjectType;
@@ -340,26 +336,49 @@ interface RawAssociation {
 }
 const associationFromRaw = (r: RawAssociation): AssociationRow => ({ fromId: r.from_id, toType: r.to_type, toId: r.to_id });
 
-/** The statements of a read and, when `types` names any, of its associations, in one D1 round trip. */
-async function withAssociations(db: Db, read: D1PreparedStatement, associations: (() => D1PreparedStatement) | null) {
-  if (!associations) return { rows: (await read.raw()).map((r) => crmRowFromArray(r)), assoc: [] };
-  const [rows, assoc] = await db.$client.batch<unknown>([read, associations()]);
-  return { rows: (rows!.results as RawCrmRow[]).map(crmRowFromRaw), assoc: (assoc!.results as RawAssociation[]).map(associationFromRaw) };
+/**
+ * The rows of a read (each as an array, through `rowOf`) and, when `associations` is given, the rows of
+ * that statement too, in one D1 round trip. A batch answers rows as objects: their values are the
+ * read's columns, in order.
+ */
+async function withAssociations<R>(db: Db, read: D1PreparedStatement, rowOf: (r: unknown[]) => R, associations: D1PreparedStatement | null) {
+  if (!associations) return { rows: (await read.raw()).map((r) => rowOf(r)), assoc: [] };
+  const [rows, assoc] = await db.$client.batch<unknown>([read, associations]);
+  return { rows: (rows!.results as Record<string, unknown>[]).map((r) => rowOf(Object.values(r))), assoc: (assoc!.results as RawAssociation[]).map(associationFromRaw) };
 }
+
+/** The statement that reads a live record by id (`?1`, in the account `?2`, of type `?3`) or a live contact by email (`?2`). */
+const byKey = (columns: string, key: RecordKey) =>
+  "email" in key
+    ? `select ${columns} from crm_objects c where c.portal_id = ?1 and c.object_type = 'contacts' and c.archived = 0 and c.email = ?2`
+    : `select ${columns} from crm_objects c where c.id = ?1 and c.portal_id = ?2 and c.object_type = ?3 and c.archived = 0`;
 
 /**
  * A record and (when `types` names any) its associations in ONE round trip (one db.batch): by id the
  * record's own id names its associations (another account's are not its portal's); by email they are
  * joined to the contact with that email. Null when no live record matches: the 404 either way.
  */
-export async function recordWithAssociations(db: Db, portalId: number, type: ObjectType, key: RecordKey, types: ObjectType[] | undefined) {
+async function readRecord<R extends { id: number }>(db: Db, portalId: number, type: ObjectType, key: RecordKey, types: ObjectType[] | undefined, columns: string, rowOf: (r: unknown[]) => R) {
   const email = "email" in key ? key.email.trim().toLowerCase() : undefined;
-  const read = email === undefined ? db.$client.prepare(RECORD_BY_ID).bind((key as { id: number }).id, portalId, type) : db.$client.prepare(CONTACT_BY_EMAIL).bind(portalId, email);
+  const read = db.$client.prepare(byKey(columns, key));
+  const bound = email === undefined ? read.bind((key as { id: number }).id, portalId, type) : read.bind(portalId, email);
   const from = email === undefined ? (key as { id: number }).id : { email };
-  const { rows, assoc } = await withAssociations(db, read, types?.length ? () => builderStatement(db, associationsQuery(db, portalId, from, types)) : null);
+  const { rows, assoc } = await withAssociations(db, bound, rowOf, types?.length ? builderStatement(db, associationsQuery(db, portalId, from, types)) : null);
   const row = rows[0];
   if (!row) return null;
   return { row, associations: types ? groupAssociations([row.id], assoc).get(row.id) : undefined };
+}
+
+const RECORD_COLUMNS = crmColumns("c");
+
+/** The whole record (every property), for the writes that answer it; see readRecord. */
+export const recordWithAssociations = (db: Db, portalId: number, type: ObjectType, key: RecordKey, types: ObjectType[] | undefined) =>
+  readRecord(db, portalId, type, key, types, RECORD_COLUMNS, (r) => crmRowFromArray(r));
+
+/** The record with only the asked stored properties (`stored`; projection.ts), as the v3 reads answer it; see readRecord. */
+export function projectedRecord(db: Db, portalId: number, type: ObjectType, key: RecordKey, stored: string[], types: ObjectType[] | undefined) {
+  const picked = projection(stored);
+  return readRecord(db, portalId, type, key, types, picked.columns, picked.read);
 }
 
 /**
@@ -372,18 +391,10 @@ export async function listObjectsWithAssociations(db: Db, portalId: number, type
   const read = db.$client
     .prepare(`select ${picked.columns} from crm_objects c where c.portal_id = ?1 and c.object_type = ?2 and c.archived = 0 and c.id > ?3 order by c.id limit ?4`)
     .bind(portalId, type, after, limit + 1);
-  let rows: ProjectedRecord[];
-  let assoc: AssociationRow[] = [];
-  if (types?.length) {
-    // The page's ids as a subquery (the same conditions as the page), so the associations need not wait for it.
-    const pageIds = sql`(select id from crm_objects where portal_id = ${portalId} and object_type = ${type} and archived = 0 and id > ${after} order by id limit ${limit + 1})`;
-    const [page, linked] = await db.$client.batch<unknown>([read, builderStatement(db, associationsQuery(db, portalId, pageIds, types))]);
-    // A batch answers rows as objects; their values are the projection's columns, in order.
-    rows = (page!.results as Record<string, unknown>[]).map((r) => picked.read(Object.values(r)));
-    assoc = (linked!.results as RawAssociation[]).map(associationFromRaw);
-  } else {
-    rows = (await read.raw()).map(picked.read);
-  }
+  // The page's ids as a subquery (the same conditions as the page), so the associations need not wait for it.
+  const pageIds = sql`(select id from crm_objects where portal_id = ${portalId} and object_type = ${type} and archived = 0 and id > ${after} order by id limit ${limit + 1})`;
+  const associations = types?.length ? builderStatement(db, associationsQuery(db, portalId, pageIds, types)) : null;
+  const { rows, assoc } = await withAssociations(db, read, picked.read, associations);
   const shown = rows.slice(0, limit);
   return { rows: shown, hasMore: rows.length > limit, associations: types ? groupAssociations(shown.map((r) => r.id), assoc) : undefined };
 }
