@@ -12,7 +12,7 @@ import { builderStatement } from "../lib/d1-raw";
 import { badRequest, conflict, notFound } from "../lib/errors";
 import type { Scope } from "../lib/scopes";
 import { webhookEventItems, type OutboxSource } from "./webhooks/events";
-import { projection, type ProjectedRecord } from "./crm/projection";
+import { projection } from "./crm/projection";
 
 export type CrmRow = typeof crmObjects.$inferSelect;
 
