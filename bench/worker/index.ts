@@ -11,8 +11,9 @@
  *   GET  /__bench/profile-consumer  the sync consumer's steps timed one by one on batches of 100 messages
  *   GET  /__bench/noop              this Worker's own no-op (204): what the floors are measured from
  *   GET  /__bench/floor/d1-row      platform floor: one D1 primary-key read answered as JSON
- *   GET  /__bench/floor/d1-page     the contact list's own D1 query (101 rows) answered as raw JSON: no
- *                                   credential, rate limit, validation or presentation
+ *   GET  /__bench/floor/d1-page     the contact list's D1 query (101 rows, every column) answered as raw JSON: no
+ *                                   credential, rate limit, validation or presentation. The v3 list's own
+ *                                   statement picks only the asked properties; it is held to this plainer one
  *   GET  /__bench/floor/d1-v1page   the v1 contact list's own statement (the page and its merges), rows as arrays, as raw JSON
  *   POST /__bench/floor/d1-search   the v3 search's own D1 query (filter, count of the matches, 100 rows) as raw JSON,
  *                                   its filter value taken from the search body it is sent
