@@ -129,7 +129,7 @@ async function main() {
       const tenant = await provisionTenant(sharded.http, adminToken, `bench-sharded${Date.now()}`, aaControl ? {} : { shard: "SHARD_1" });
       await ecommSetup(sharded.http, tenant, ["ingest", "reads", ...e2eStores]);
       const label = aaControl ? "A/A control (second single-database cluster)" : SHARDED_LABEL;
-      also = { id: "sharded", label, http: sharded.http, tenant, accountDb: aaControl ? sharded.dbs.DB : sharded.dbs.SHARD_1, log: sharded.log };
+      also = { id: "sharded", label, http: sharded.http, tenant, accountDb: aaControl ? sharded.dbs.DB : sharded.dbs.SHARD_1, log: sharded.log, workerd: sharded.workerd };
     }
     const withAlso = { ...ctx, also: also ? [also] : [] };
 

@@ -11,6 +11,7 @@
  * D1 is migrated by applying migrations/*.sql in order through the D1 binding.
  */
 import { ID_RANGE, seedSql } from "../../scripts/id-seed.mjs";
+import { workerdPids } from "./cpu.mjs";
 import fs from "node:fs";
 import path from "node:path";
 import { convertV4MiniflareOptions, Log, LogLevel, Miniflare } from "miniflare";
@@ -115,6 +116,8 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio,
   const vars = { ADMIN_TOKEN: adminToken, ALLOW_LOOPBACK_OUTBOUND: "true" };
   const ids = Object.fromEntries(Object.entries(prod.d1Databases).map(([b, v]) => [b, d1Id(v)]));
   const log = new BatchLog(stdio?.out);
+  // This cluster's workerd is the child that appears while it starts (clusters start one at a time).
+  const before = new Set(workerdPids());
   // wrangler hands out worker options in Miniflare 4's shape; Miniflare 5 converts them.
   const mf = new Miniflare(convertV4MiniflareOptions({
     log,
@@ -151,7 +154,8 @@ export async function startCluster({ prodScript, benchScript, adminToken, stdio,
     if (scratch) await migrate(await mf.getD1Database("BENCH_SCRATCH", "bench"));
     const db = dbs.DB;
     await db.prepare("CREATE TABLE IF NOT EXISTS bench_baseline (external_id TEXT PRIMARY KEY, changed_at INTEGER NOT NULL, properties TEXT NOT NULL)").run();
-    return { mf, url: url.href, db, dbs, log, queueConfig: prod.queueConsumers["crm-edge-sync"] };
+    const workerd = workerdPids().filter((p) => !before.has(p));
+    return { mf, url: url.href, db, dbs, log, queueConfig: prod.queueConsumers["crm-edge-sync"], workerd };
   } catch (err) {
     await mf.dispose().catch(() => undefined);
     throw err;

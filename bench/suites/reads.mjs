@@ -22,7 +22,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { BUILD_DIR } from "../lib/build.mjs";
-import { cpuNow, cpuSince } from "../lib/cpu.mjs";
+import { cpuNow, cpuSince, settle } from "../lib/cpu.mjs";
 import { load } from "../lib/http.mjs";
 import { aaBand, medianOf, percentile } from "../lib/stats.mjs";
 import { BRIDGE } from "../lib/seed.mjs";
@@ -109,23 +109,39 @@ const requestOf = (r, tenant) => [r.method ?? "GET", r.path, { token: r.token ??
 
 /**
  * Concurrency 10: each route's requests of a run in SLICES turns, every route one slice per turn, each turn
- * after a few unmeasured requests (the turn before ran another route, often on another Worker or workerd
- * process, and the first requests after a switch pay for it). Rates are requests over the time they took.
+ * after a few unmeasured requests (the turn before ran another route, often on another Worker, and the
+ * first requests after a switch pay for it). Rates are requests over the time they took.
+ * With two clusters, a turn takes each cluster's endpoints as one block, the blocks in alternating order,
+ * and a block starts once the other cluster's workerd is idle: otherwise that process's trailing work
+ * shares the two cores with the next turns, and the routes (which followed the other cluster's copy of
+ * themselves) paid for it where the floors (which followed each other) did not. A turn's CPU is its own
+ * cluster's workerd only.
  */
 async function inTurns(measured, count, concurrency, http, tenant) {
   const slices = Math.min(SLICES, count);
   const parts = Object.fromEntries(measured.map((r) => [r.key, []]));
+  const blocks = [];
+  for (const r of measured) {
+    let b = blocks.find((x) => x.workerd === r.workerd);
+    if (!b) blocks.push((b = { workerd: r.workerd, routes: [] }));
+    b.routes.push(r);
+  }
+  const others = (b) => blocks.filter((x) => x !== b).flatMap((x) => x.workerd ?? []);
   for (let k = 0; k < slices; k++) {
-    // Each turn starts one route further on, so no route always follows the same neighbour.
-    const order = measured.map((_, i) => measured[(i + k) % measured.length]);
-    for (const r of order) {
-      const n = Math.floor(count / slices) + (k < count % slices ? 1 : 0);
-      const client = r.client ?? http;
-      const make = () => requestOf(r, tenant);
-      await load({ http: client, concurrency, count: Math.min(WARMUP * concurrency, n), make });
-      const before = cpuNow();
-      const res = await load({ http: client, concurrency, count: n, make, onProgress: (d) => status(`turn ${k + 1}/${slices}: ${r.name} ${d}/${n}`), keepLatencies: true });
-      parts[r.key].push({ ...res, cpu: cpuSince(before) });
+    for (let j = 0; j < blocks.length; j++) {
+      const block = blocks[(j + k) % blocks.length];
+      if (blocks.length > 1) await settle(others(block));
+      // Each turn starts one route further on, so no route always follows the same neighbour.
+      const order = block.routes.map((_, i) => block.routes[(i + k) % block.routes.length]);
+      for (const r of order) {
+        const n = Math.floor(count / slices) + (k < count % slices ? 1 : 0);
+        const client = r.client ?? http;
+        const make = () => requestOf(r, tenant);
+        await load({ http: client, concurrency, count: Math.min(WARMUP * concurrency, n), make });
+        const before = cpuNow(r.workerd);
+        const res = await load({ http: client, concurrency, count: n, make, onProgress: (d) => status(`turn ${k + 1}/${slices}: ${r.name} ${d}/${n}`), keepLatencies: true });
+        parts[r.key].push({ ...res, cpu: cpuSince(before) });
+      }
     }
   }
   return Object.fromEntries(measured.map((r) => [r.key, merged(parts[r.key])]));
@@ -208,16 +224,18 @@ export async function reads(ctx, seeded) {
     { id: "front_post", name: "POST /crm/v3/objects/contacts/search of the search body without a credential (401)", method: "POST", path: "/crm/v3/objects/contacts/search", body: SEARCH_BODY, token: "", expect: 401 },
   ];
   const routes = routesOf(seeded);
-  const targets = [{ id: "", label: "", http, tenant, routes }, ...(ctx.also ?? []).map((a) => ({ ...a, routes: routesOf(a.seeded) }))];
+  const targets = [{ id: "", label: "", http, tenant, routes, workerd: ctx.workerd }, ...(ctx.also ?? []).map((a) => ({ ...a, routes: routesOf(a.seeded) }))];
   const key = (t, r) => `${t.id ? `${t.id}_` : ""}${r.id}`;
   // Route by route, each configuration's copy right after the other's, so drift hits the pair alike.
-  const all = routes.flatMap((_, i) => targets.map((t) => ({ ...t.routes[i], key: key(t, t.routes[i]), client: t.http, token: t.tenant.oauth })));
+  const all = routes.flatMap((_, i) => targets.map((t) => ({ ...t.routes[i], key: key(t, t.routes[i]), client: t.http, token: t.tenant.oauth, workerd: t.workerd })));
   const out = [];
   for (const concurrency of [1, 10]) {
     const count = concurrency === 1 ? sizes.readsC1 : sizes.readsC10;
     // The A/A control: /healthz a second time in each turn (round at c=1); its ratio to the first is noise alone.
     const control = { id: "healthz_aa", name: "GET /healthz again (A/A control)", path: "/healthz", key: "healthz_aa" };
-    const measured = [...all, ...floors.map((f) => ({ ...f, key: f.id })), { ...benchNoop, key: benchNoop.id }, ...postProbes.map((p) => ({ ...p, key: p.id })), control];
+    // Floors, probes and the control run on the main cluster (its workerd).
+    const main = { workerd: ctx.workerd };
+    const measured = [...all, ...floors.map((f) => ({ ...f, ...main, key: f.id })), { ...benchNoop, ...main, key: benchNoop.id }, ...postProbes.map((p) => ({ ...p, ...main, key: p.id })), { ...control, ...main }];
     const runs = Object.fromEntries(measured.map((r) => [r.key, []]));
     if (concurrency === 1) {
       // Unmeasured rounds first: the first requests to each Worker and statement are slower than the rest.
