@@ -13,10 +13,9 @@ import { associationTarget } from "../services/association-types";
 import * as crm from "../services/crm";
 import { associateRecords, dissociateRecords } from "../services/crm/associations";
 import { idPropertyOf } from "../services/crm/batch";
-import { isColumnProperty } from "../services/crm/search";
 import { answeredProperties, systemPropertyValue } from "../services/crm/properties";
 import { writeWithEvents } from "../services/webhooks/write";
-import { presentAssociations, recordText } from "./crm-record-text";
+import { presentAssociations, recordText, splitAnswered } from "./crm-record-text";
 import * as s from "./crm-objects.schemas";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
@@ -153,10 +152,8 @@ export const crmObjectRoutes = [
     handler: async ({ db, principal, params, query, url }) => {
       const type = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "read")]);
-      const names = answeredProperties(type, query.properties);
-      const system = names.filter(isColumnProperty);
+      const { system, stored } = splitAnswered(answeredProperties(type, query.properties));
       // One round trip: the page, with only the asked properties, and its associations (services/crm.ts).
-      const stored = names.filter((n) => !isColumnProperty(n));
       const page = await crm.listObjectsWithAssociations(db, portalOf(principal), type, query.limit, query.after ?? 0, stored, query.associations);
       const results = page.rows.map((r) => {
         const ids = page.associations?.get(r.id);
@@ -184,12 +181,12 @@ export const crmObjectRoutes = [
     handler: async ({ db, principal, params, query }) => {
       const type = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "read")]);
-      const names = answeredProperties(type, query.properties);
+      const { system, stored } = splitAnswered(answeredProperties(type, query.properties));
       // One round trip: the record, with only the asked properties, and its associations (services/crm.ts).
       const key = recordKey(type, params.objectId, query.idProperty);
-      const found = await crm.projectedRecord(db, portalOf(principal), type, key, names.filter((n) => !isColumnProperty(n)), query.associations);
+      const found = await crm.projectedRecord(db, portalOf(principal), type, key, stored, query.associations);
       if (!found) throw recordNotFound(type, key);
-      return jsonText(recordText(found.row, names.filter(isColumnProperty), found.associations && { from: type, ids: found.associations }));
+      return jsonText(recordText(found.row, system, found.associations && { from: type, ids: found.associations }));
     },
   }),
   route({

@@ -7,6 +7,13 @@ import type { ObjectType } from "../db/tables/crm";
 import { isoTime } from "../lib/iso";
 import { systemPropertyValue } from "../services/crm/properties";
 import type { ProjectedRecord } from "../services/crm/projection";
+import { isColumnProperty } from "../services/crm/search";
+
+/**
+ * The answered names (answeredProperties) split as the reads need them: the column-backed ones, written
+ * from the record's columns, and the stored ones, which D1 picks (projection.ts).
+ */
+export const splitAnswered = (names: string[]) => ({ system: names.filter(isColumnProperty), stored: names.filter((n) => !isColumnProperty(n)) });
 
 /** A record's `associations` member: per associated type, its ids as `{ id, type: "<from>_to_<to>" }`. */
 export function presentAssociations(from: ObjectType, associations: Partial<Record<ObjectType, number[]>>) {

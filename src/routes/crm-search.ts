@@ -6,8 +6,8 @@ import { jsonText } from "../lib/http";
 import { route } from "../lib/route";
 import * as crm from "../services/crm";
 import { answeredProperties } from "../services/crm/properties";
-import { isColumnProperty, searchObjects, MAX_TOTAL, type SearchInput } from "../services/crm/search";
-import { recordText } from "./crm-record-text";
+import { searchObjects, MAX_TOTAL, type SearchInput } from "../services/crm/search";
+import { recordText, splitAnswered } from "./crm-record-text";
 import { typeParams } from "./crm-objects.schemas";
 import { searchBody, searchResponse } from "./crm-search.schemas";
 
@@ -33,15 +33,14 @@ export const crmSearchRoutes = [
       const type: ObjectType = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "read")]);
       const after = body.after ?? 0;
-      const names = answeredProperties(type, body.properties);
-      const system = names.filter(isColumnProperty);
+      const { system, stored } = splitAnswered(answeredProperties(type, body.properties));
       const { rows, total } = await searchObjects(db, portalOf(principal), type, {
         filterGroups: body.filterGroups ?? [],
         sort: sortOf(body.sorts),
         query: body.query,
         limit: body.limit ?? 10,
         after,
-        properties: names.filter((n) => !isColumnProperty(n)),
+        properties: stored,
       });
       const next = after + rows.length;
       // `paging` is left out on the last page (a page past the end included).
