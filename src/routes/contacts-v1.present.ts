@@ -84,7 +84,7 @@ export function mergeAudits(row: CrmRow, merges: MergeRow[]) {
 
 const profileToken = (row: CrmRow) => row.guid.replace(/-/g, "");
 /** The contact's record page in the web app (signed-out visitors are sent to sign in first, then back). */
-const profileUrl = (row: CrmRow, origin: string) => `${origin}/app/contacts/${row.id}`;
+const profileUrl = (id: number | string, origin: string) => `${origin}/app/contacts/${id}`;
 
 /** The head every v1 shape shares. */
 function head(row: CrmRow, merges: MergeRow[], origin: string) {
@@ -95,25 +95,50 @@ function head(row: CrmRow, merges: MergeRow[], origin: string) {
     "portal-id": row.portalId,
     "is-contact": true,
     "profile-token": profileToken(row),
-    "profile-url": profileUrl(row, origin),
+    "profile-url": profileUrl(row.id, origin),
   };
 }
 
-/** A list entry (spec 2.1): the wanted properties with their value only; absent values are omitted. */
-export function presentListEntry(row: CrmRow, merges: MergeRow[], origin: string, wanted: string[], addedAt = row.createdAt) {
-  const properties: Record<string, { value: string }> = {};
-  for (const name of wanted) {
-    const value = v1Value(row, name);
-    if (value !== undefined) properties[name] = { value };
+/** The wanted properties of a list, written once per page: each name with its JSON key (`"name":{"value":`). */
+export interface Wanted {
+  names: string[];
+  keys: string[];
+}
+export const wantedOf = (names: string[]): Wanted => ({ names, keys: names.map((n) => `${JSON.stringify(n)}:{"value":`) });
+
+/**
+ * A list entry (spec 2.1) as JSON text: the wanted properties with their value only (absent values are
+ * omitted), then `form-submissions`, `identity-profiles`, `merge-audits` and, when asked, an empty
+ * `list-memberships`. Written as text rather than built as objects and serialised: a page of 100 answers
+ * 0.1–0.4 ms sooner in workerd (interleaved runs against the object form). A merged contact's profiles
+ * and audits are rare and keep their object form (identityProfiles, mergeAudits), which the profile shares.
+ */
+export function listEntryText(row: CrmRow, merges: MergeRow[], origin: string, wanted: Wanted, addedAt = row.createdAt, memberships = false): string {
+  // Ids and epoch-ms times are too large for V8's small integers, whose text it caches: each is
+  // converted once, not at every use.
+  const id = String(row.id);
+  const created = String(row.createdAt);
+  const updated = String(row.updatedAt);
+  let properties = "";
+  for (let i = 0; i < wanted.names.length; i++) {
+    const name = wanted.names[i]!;
+    const value = name === "lastmodifieddate" ? updated : name === "createdate" ? created : v1Value(row, name);
+    if (value !== undefined) properties += `${properties ? "," : ""}${wanted.keys[i]}${JSON.stringify(value)}}`;
   }
-  return {
-    addedAt,
-    ...head(row, merges, origin),
-    properties,
-    "form-submissions": [],
-    "identity-profiles": identityProfiles(row, merges),
-    "merge-audits": mergeAudits(row, merges),
-  };
+  const guid = JSON.stringify(row.guid);
+  let profiles: string;
+  if (merges.length) profiles = JSON.stringify(identityProfiles(row, merges));
+  else {
+    const email = row.email === null ? "" : `{"type":"EMAIL","value":${JSON.stringify(row.email)},"timestamp":${created},"is-primary":true},`;
+    profiles = `[{"vid":${id},"saved-at-timestamp":${updated},"deleted-changed-timestamp":0,"identities":[${email}{"type":"LEAD_GUID","value":${guid},"timestamp":${created}}]}]`;
+  }
+  const merged = merges.length ? JSON.stringify(mergedVids(row, merges)) : "[]";
+  const audits = merges.length ? JSON.stringify(mergeAudits(row, merges)) : "[]";
+  return (
+    `{"addedAt":${addedAt},"vid":${id},"canonical-vid":${id},"merged-vids":${merged},"portal-id":${row.portalId},"is-contact":true,` +
+    `"profile-token":${JSON.stringify(profileToken(row))},"profile-url":${JSON.stringify(profileUrl(id, origin))},"properties":{${properties}},` +
+    `"form-submissions":[],"identity-profiles":${profiles},"merge-audits":${audits}${memberships ? ',"list-memberships":[]' : ""}}`
+  );
 }
 
 export interface ProfileOptions {

@@ -4,13 +4,13 @@
  * statements whatever the count (docs/explanation/contacts-v1-queries.md "Statement counts"); the single-contact routes are in
  * contacts-v1-records.ts.
  */
-import { json } from "../lib/http";
+import { json, jsonText } from "../lib/http";
 import { portalOf, type AuthRule } from "../lib/auth";
 import { route } from "../lib/route";
 import { allContactsPage, mergesOf, recentContacts, type RecentKind } from "../services/contacts-v1";
 import { searchContacts } from "../services/contact-search";
 import { contactRecordRoutes } from "./contacts-v1-records";
-import { presentListEntry, presentProfile } from "./contacts-v1.present";
+import { listEntryText, presentProfile, wantedOf } from "./contacts-v1.present";
 import * as s from "./contacts-v1.schemas";
 
 /** Properties returned when the request names none (reference §2.1). */
@@ -36,18 +36,11 @@ function recentRoute(path: string, kind: RecentKind, summary: string) {
       const cursor = query.timeOffset !== undefined && query.vidOffset !== undefined ? { time: query.timeOffset, vid: query.vidOffset } : undefined;
       const page = await recentContacts(db, portalId, kind, query.count, cursor);
       const merges = await mergesOf(db, portalId, page.rows.map((r) => r.id));
-      const wanted = ["lastmodifieddate", ...(query.property ?? DEFAULT_PROPERTIES).filter((p: string) => p !== "lastmodifieddate")];
+      const wanted = wantedOf(["lastmodifieddate", ...(query.property ?? DEFAULT_PROPERTIES).filter((p: string) => p !== "lastmodifieddate")]);
       const clock = (r: { updatedAt: number; createdAt: number }) => (kind === "updated" ? r.updatedAt : r.createdAt);
       const last = page.rows.at(-1);
-      return json({
-        contacts: page.rows.map((r) => {
-          const c = presentListEntry(r, merges.get(r.id) ?? [], url.origin, wanted, clock(r));
-          return query.showListMemberships ? { ...c, "list-memberships": [] } : c;
-        }),
-        "has-more": page.hasMore,
-        "time-offset": last ? clock(last) : 0,
-        "vid-offset": last ? last.id : 0,
-      });
+      const contacts = page.rows.map((r) => listEntryText(r, merges.get(r.id) ?? [], url.origin, wanted, clock(r), query.showListMemberships));
+      return jsonText(`{"contacts":[${contacts.join(",")}],"has-more":${page.hasMore},"time-offset":${last ? clock(last) : 0},"vid-offset":${last ? last.id : 0}}`);
     },
   });
 }
@@ -64,17 +57,11 @@ export const contactsV1Routes = [
     handler: async ({ db, principal, query, url }) => {
       const portalId = portalOf(principal);
       const page = await allContactsPage(db, portalId, query.count, query.vidOffset ?? 0);
-      const wanted = query.property ?? DEFAULT_PROPERTIES;
+      const wanted = wantedOf(query.property ?? DEFAULT_PROPERTIES);
       const last = page.rows.at(-1);
-      return json({
-        // There are no contact lists here, so a contact is a member of none (reference §2.2: `[]`).
-        contacts: page.rows.map((r) => {
-          const c = presentListEntry(r, page.merges.get(r.id) ?? [], url.origin, wanted);
-          return query.showListMemberships ? { ...c, "list-memberships": [] } : c;
-        }),
-        "has-more": page.hasMore,
-        "vid-offset": last ? last.id : (query.vidOffset ?? 0),
-      });
+      // There are no contact lists here, so a contact is a member of none (reference §2.2: `[]`).
+      const contacts = page.rows.map((r) => listEntryText(r, page.merges.get(r.id) ?? [], url.origin, wanted, r.createdAt, query.showListMemberships));
+      return jsonText(`{"contacts":[${contacts.join(",")}],"has-more":${page.hasMore},"vid-offset":${last ? last.id : (query.vidOffset ?? 0)}}`);
     },
   }),
   recentRoute("/contacts/v1/lists/recently_updated/contacts/recent", "updated", "Recently updated contacts (legacy v1), newest first"),
