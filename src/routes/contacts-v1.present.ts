@@ -5,6 +5,7 @@
  */
 import type { CrmRow } from "../services/crm";
 import type { MergeRow } from "../services/contacts-v1";
+import type { ListContact } from "../services/contacts-v1-list";
 
 /** The system properties every contact has, as strings of epoch ms / its id (reference §2.2). */
 const SYSTEM = ["createdate", "lastmodifieddate", "hs_object_id"] as const;
@@ -39,7 +40,7 @@ export interface Identity {
 }
 
 /** The survivor's identity profile (its emails, the merged-away ones as secondary) and one per merged vid. */
-export function identityProfiles(row: CrmRow, merges: MergeRow[]) {
+export function identityProfiles(row: ListContact, merges: MergeRow[]) {
   const identities: Identity[] = [];
   if (row.email) identities.push({ type: "EMAIL", value: row.email, timestamp: row.createdAt, "is-primary": true });
   identities.push({ type: "LEAD_GUID", value: row.guid, timestamp: row.createdAt });
@@ -56,7 +57,7 @@ export function identityProfiles(row: CrmRow, merges: MergeRow[]) {
 }
 
 /** The recorded `merged-vids`: the merged-away vids then the survivor's own, or [] when never merged. */
-export const mergedVids = (row: CrmRow, merges: MergeRow[]) => (merges.length ? [...merges.map((m) => m.mergedVid), row.id] : []);
+export const mergedVids = (row: ListContact, merges: MergeRow[]) => (merges.length ? [...merges.map((m) => m.mergedVid), row.id] : []);
 
 const version = (value: string, timestamp: number, sourceVids?: number[]) => ({
   value,
@@ -69,7 +70,7 @@ const version = (value: string, timestamp: number, sourceVids?: number[]) => ({
 });
 
 /** The recorded `merge-audits` entries, one per merge into this contact. */
-export function mergeAudits(row: CrmRow, merges: MergeRow[]) {
+export function mergeAudits(row: ListContact, merges: MergeRow[]) {
   return merges.map((m) => ({
     "canonical-vid": row.id,
     "vid-to-merge": m.mergedVid,
@@ -82,7 +83,7 @@ export function mergeAudits(row: CrmRow, merges: MergeRow[]) {
   }));
 }
 
-const profileToken = (row: CrmRow) => row.guid.replace(/-/g, "");
+const profileToken = (row: ListContact) => row.guid.replace(/-/g, "");
 /** The contact's record page in the web app (signed-out visitors are sent to sign in first, then back). */
 const profileUrl = (id: number | string, origin: string) => `${origin}/app/contacts/${id}`;
 
@@ -99,44 +100,55 @@ function head(row: CrmRow, merges: MergeRow[], origin: string) {
   };
 }
 
-/** The wanted properties of a list, written once per page: each name with its JSON key (`"name":{"value":`). */
+/**
+ * The asked properties of a list, written once per page: each name once (a name asked twice is answered
+ * once, where it was first asked) with its JSON key (`"name":{"value":`).
+ */
 export interface Wanted {
   names: string[];
   keys: string[];
 }
-export const wantedOf = (names: string[]): Wanted => ({ names, keys: names.map((n) => `${JSON.stringify(n)}:{"value":`) });
+export function wantedOf(asked: string[]): Wanted {
+  const names = [...new Set(asked)];
+  return { names, keys: names.map((n) => `${JSON.stringify(n)}:{"value":`) };
+}
+
+/** The stored values of `wanted` for a whole record, in order, as the list statement picks them (null: not held). */
+export const storedValues = (row: CrmRow, wanted: Wanted) => wanted.names.map((n) => (Object.hasOwn(row.properties, n) ? row.properties[n] : null));
 
 /**
- * A list entry (spec 2.1) as JSON text: the wanted properties with their value only (absent values are
- * omitted), then `form-submissions`, `identity-profiles`, `merge-audits` and, when asked, an empty
- * `list-memberships`. Written as text rather than built as objects and serialised: a page of 100 answers
- * 0.1–0.4 ms sooner in workerd (interleaved runs against the object form). A merged contact's profiles
- * and audits are rare and keep their object form (identityProfiles, mergeAudits), which the profile shares.
+ * A list entry (spec 2.1) as JSON text: the asked properties with their value only (a property the contact
+ * does not hold is left out), then `form-submissions`, `identity-profiles`, `merge-audits` and, when asked,
+ * an empty `list-memberships`. `values` are the stored values of `wanted`, in order; the column-backed
+ * names are written from the columns. Written as text rather than built as objects and serialised: a page
+ * of 100 answers 0.1–0.4 ms sooner in workerd (interleaved runs against the object form). A merged
+ * contact's profiles and audits are rare and keep their object form (identityProfiles, mergeAudits), which
+ * the profile shares.
  */
-export function listEntryText(row: CrmRow, merges: MergeRow[], origin: string, wanted: Wanted, addedAt = row.createdAt, memberships = false): string {
+export function listEntryText(contact: ListContact, values: unknown[], merges: MergeRow[], origin: string, wanted: Wanted, addedAt = contact.createdAt, memberships = false): string {
   // Ids and epoch-ms times are too large for V8's small integers, whose text it caches: each is
   // converted once, not at every use.
-  const id = String(row.id);
-  const created = String(row.createdAt);
-  const updated = String(row.updatedAt);
+  const id = String(contact.id);
+  const created = String(contact.createdAt);
+  const updated = String(contact.updatedAt);
   let properties = "";
   for (let i = 0; i < wanted.names.length; i++) {
     const name = wanted.names[i]!;
-    const value = name === "lastmodifieddate" ? updated : name === "createdate" ? created : v1Value(row, name);
-    if (value !== undefined) properties += `${properties ? "," : ""}${wanted.keys[i]}${JSON.stringify(value)}}`;
+    const value = name === "lastmodifieddate" ? `"${updated}"` : name === "createdate" ? `"${created}"` : name === "hs_object_id" ? `"${id}"` : values[i] == null ? undefined : JSON.stringify(values[i]);
+    if (value !== undefined) properties += `${properties ? "," : ""}${wanted.keys[i]}${value}}`;
   }
-  const guid = JSON.stringify(row.guid);
+  const guid = JSON.stringify(contact.guid);
   let profiles: string;
-  if (merges.length) profiles = JSON.stringify(identityProfiles(row, merges));
+  if (merges.length) profiles = JSON.stringify(identityProfiles(contact, merges));
   else {
-    const email = row.email === null ? "" : `{"type":"EMAIL","value":${JSON.stringify(row.email)},"timestamp":${created},"is-primary":true},`;
+    const email = contact.email === null ? "" : `{"type":"EMAIL","value":${JSON.stringify(contact.email)},"timestamp":${created},"is-primary":true},`;
     profiles = `[{"vid":${id},"saved-at-timestamp":${updated},"deleted-changed-timestamp":0,"identities":[${email}{"type":"LEAD_GUID","value":${guid},"timestamp":${created}}]}]`;
   }
-  const merged = merges.length ? JSON.stringify(mergedVids(row, merges)) : "[]";
-  const audits = merges.length ? JSON.stringify(mergeAudits(row, merges)) : "[]";
+  const merged = merges.length ? JSON.stringify(mergedVids(contact, merges)) : "[]";
+  const audits = merges.length ? JSON.stringify(mergeAudits(contact, merges)) : "[]";
   return (
-    `{"addedAt":${addedAt},"vid":${id},"canonical-vid":${id},"merged-vids":${merged},"portal-id":${row.portalId},"is-contact":true,` +
-    `"profile-token":${JSON.stringify(profileToken(row))},"profile-url":${JSON.stringify(profileUrl(id, origin))},"properties":{${properties}},` +
+    `{"addedAt":${addedAt},"vid":${id},"canonical-vid":${id},"merged-vids":${merged},"portal-id":${contact.portalId},"is-contact":true,` +
+    `"profile-token":${JSON.stringify(profileToken(contact))},"profile-url":${JSON.stringify(profileUrl(id, origin))},"properties":{${properties}},` +
     `"form-submissions":[],"identity-profiles":${profiles},"merge-audits":${audits}${memberships ? ',"list-memberships":[]' : ""}}`
   );
 }

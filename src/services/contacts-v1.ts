@@ -119,24 +119,22 @@ export async function findOne(db: Db, portalId: number, keys: Keys): Promise<Crm
  */
 const MERGE_TUPLE = `json_array(m.merged_vid, m.merged_email, m.merged_guid, m.merged_created_at, m.survivor_email,
       m.first_name, m.properties_moved, m.merged_at)`;
-const MERGE = `case when m.merged_vid is null then null else ${MERGE_TUPLE} end`;
+export const MERGE = `case when m.merged_vid is null then null else ${MERGE_TUPLE} end`;
 type PageRow = [...[number, number, CrmRow["objectType"], string, string | null, string, number, number | null, number, number], merge: string | null];
-type MergeTuple = [number, string | null, string, number, string | null, string | null, number, number];
+export type MergeTuple = [number, string | null, string, number, string | null, string | null, number, number];
 
 /**
- * The contacts of the CTE `page` (alias p) left-joined to their merges. `gate` is a condition of the join
- * that holds only when the account has merges at all (the list's: most accounts have none, and the join
- * then skips a contact_merges probe per contact). No ORDER BY: sorting the joined rows cost the list a
- * temporary B-tree (about 0.2 ms a page, issue 28); contactsAndMerges puts contacts in id order and each
- * contact's merges oldest first.
+ * The contacts of the CTE `page` (alias p) left-joined to their merges. No ORDER BY: sorting the joined
+ * rows costs a temporary B-tree (about 0.2 ms a page of 100, issue 28); contactsAndMerges puts contacts in
+ * id order and each contact's merges oldest first.
  */
-const withMerges = (gate = "") => `select ${crmColumns("p")}, ${MERGE}
-    from page p left join contact_merges m on ${gate}m.portal_id = p.portal_id and m.canonical_vid = p.id`;
+const withMerges = () => `select ${crmColumns("p")}, ${MERGE}
+    from page p left join contact_merges m on m.portal_id = p.portal_id and m.canonical_vid = p.id`;
 
-const byMergeOrder = (a: MergeRow, b: MergeRow) => a.mergedAt - b.mergedAt || a.mergedVid - b.mergedVid;
+export const byMergeOrder = (a: MergeRow, b: MergeRow) => a.mergedAt - b.mergedAt || a.mergedVid - b.mergedVid;
 
 /** A merge of contact `id` from its MERGE tuple. */
-const mergeRow = (portalId: number, id: number, m: MergeTuple): MergeRow => ({
+export const mergeRow = (portalId: number, id: number, m: MergeTuple): MergeRow => ({
   portalId,
   mergedVid: m[0],
   canonicalVid: id,
@@ -204,26 +202,6 @@ export async function findOneWithMerges(db: Db, portalId: number, keys: Keys): P
   const row = rows[0];
   if (!row) throw contactNotFound();
   return { row, merges: merges.get(row.id) ?? [] };
-}
-
-/** `GET /contacts/v1/lists/all/contacts/all`'s statement, written once (see allContactsPage). */
-export const ALL_CONTACTS_PAGE = `with page as (
-      select ${crmColumns()} from crm_objects
-      where portal_id = ?1 and object_type = 'contacts' and archived = 0 and id > ?2
-      order by id limit ?3)
-    ${withMerges("exists (select 1 from contact_merges where portal_id = ?1) and ")}`;
-
-/**
- * `GET /contacts/v1/lists/all/contacts/all`: a page of live contacts by vid (count + 1 rows, for `has-more`)
- * with the merges of each, in ONE statement: the page as a CTE (the crm_objects_list index, in id order, up
- * to its LIMIT), left-joined to contact_merges on its (portal_id, canonical_vid) index. The list used to be
- * the page and then mergesOf, two round trips; the join saves one, and the JSON list of ids mergesOf reads
- * (101 rows visited for none returned, issue 16's bench).
- */
-export async function allContactsPage(db: Db, portalId: number, count: number, after: number) {
-  const raw = await db.$client.prepare(ALL_CONTACTS_PAGE).bind(portalId, after, count + 1).raw<PageRow>();
-  const { rows, merges } = contactsAndMerges(raw);
-  return { rows: rows.slice(0, count), hasMore: rows.length > count, merges };
 }
 
 /** The merges whose survivor is one of `ids` (one statement), oldest first, grouped by survivor. */

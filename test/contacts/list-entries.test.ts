@@ -76,4 +76,23 @@ describe("v1 list entries as text", () => {
       expect(res.json.contacts[0]["list-memberships"]).toEqual([]);
     }
   });
+
+  it("answer a name asked twice once, leave out names no contact can hold, and pick from contacts of many properties", async () => {
+    const t = await tenant();
+    const wide = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`prop_${i}`, `value ${i} "q"`]));
+    const vid = await v1Create(t, { ...wide, email: "wide@example.com", firstname: "Wide" });
+    const asked = ["prop_149", "firstname", "prop_0", "firstname", "not a name", "__proto__", "prop_77", "hs_object_id"];
+    const res = await call("GET", `/contacts/v1/lists/all/contacts/all?${asked.map((p) => `property=${encodeURIComponent(p)}`).join("&")}`, { token: t.pat });
+    expect(res.status, res.text).toBe(200);
+    expect(res.text.match(/"firstname":/g)).toHaveLength(1);
+    const [entry] = res.json.contacts;
+    expect(Object.keys(entry.properties)).toEqual(["prop_149", "firstname", "prop_0", "prop_77", "hs_object_id"]);
+    expect(entry.properties).toEqual({
+      prop_149: { value: 'value 149 "q"' },
+      firstname: { value: "Wide" },
+      prop_0: { value: 'value 0 "q"' },
+      prop_77: { value: 'value 77 "q"' },
+      hs_object_id: { value: String(vid) },
+    });
+  });
 });
