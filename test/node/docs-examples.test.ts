@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDemoIntegrator } from "../../scripts/demo/integrator.mjs";
 import { demoEnv, seedDemo, type Demo } from "../../scripts/demo/seed.mjs";
 import { blocksOf, docFiles, problemsOf, repositoryBlocks, runBash, scriptOf, type Block } from "./docs-examples";
-import { startWranglerDev, type WranglerDev } from "./wrangler-dev";
+import { START_TIMEOUT_MS, startWranglerDev, type WranglerDev } from "./wrangler-dev";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FILES = repositoryBlocks(ROOT);
@@ -38,7 +38,7 @@ beforeAll(async () => {
   });
   secret = demo.clientSecret;
   env = demoEnv(dev.url, demo, dev.adminToken);
-}, 180_000);
+}, START_TIMEOUT_MS);
 afterAll(async () => {
   await integrator?.close();
   await dev?.stop();

@@ -5,13 +5,13 @@
  * works too.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startWranglerDev, type WranglerDev } from "./wrangler-dev";
+import { START_TIMEOUT_MS, startWranglerDev, type WranglerDev } from "./wrangler-dev";
 
 let dev: WranglerDev;
 
 beforeAll(async () => {
   dev = await startWranglerDev();
-});
+}, START_TIMEOUT_MS);
 
 afterAll(async () => {
   await dev?.stop();
