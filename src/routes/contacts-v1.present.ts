@@ -5,10 +5,8 @@
  */
 import type { CrmRow } from "../services/crm";
 import type { MergeRow } from "../services/contacts-v1";
-import type { ListContact } from "../services/contacts-v1-list";
+import { SYSTEM_PROPERTIES, type ListContact } from "../services/contacts-v1-list";
 
-/** The system properties every contact has, as strings of epoch ms / its id (reference §2.2). */
-const SYSTEM = ["createdate", "lastmodifieddate", "hs_object_id"] as const;
 
 /**
  * A property's v1 value: the system properties as strings, else the stored one. Looked up per wanted name
@@ -29,7 +27,7 @@ export function v1Value(row: CrmRow, name: string): string | undefined {
 }
 
 /** Every property the contact has, system ones included. */
-export const allNames = (row: CrmRow) => [...Object.keys(row.properties), ...SYSTEM];
+export const allNames = (row: CrmRow) => [...Object.keys(row.properties), ...SYSTEM_PROPERTIES];
 
 export interface Identity {
   type: string;

@@ -14,7 +14,6 @@ import { contactRecordRoutes } from "./contacts-v1-records";
 import { listEntryText, presentProfile, storedValues, wantedOf } from "./contacts-v1.present";
 import * as s from "./contacts-v1.schemas";
 
-
 const READ: AuthRule = { kinds: ["oauth", "private_app"], scopes: ["crm.objects.contacts.read"] };
 const tag = "Contacts v1";
 

@@ -25,8 +25,9 @@ export interface PageEntry {
   values: unknown[];
 }
 
-/** The names a list answers from the contact's columns (v1Value): the statement does not pick them. */
-const SYSTEM = new Set(["createdate", "lastmodifieddate", "hs_object_id"]);
+/** The properties every contact has, answered from its columns: the statement does not pick them. */
+export const SYSTEM_PROPERTIES = ["createdate", "lastmodifieddate", "hs_object_id"] as const;
+const SYSTEM = new Set<string>(SYSTEM_PROPERTIES);
 
 /** A row of the page statement: the contact's columns, one of its merges (or null), then the picked values. */
 type PageRow = [id: number, portalId: number, email: string | null, guid: string, createdAt: number, updatedAt: number, merge: string | null, ...values: unknown[]];
