@@ -39,8 +39,9 @@ const VALUES_AT = 7;
  * (portal_id, canonical_vid) index, so the list is one round trip rather than the page and then its
  * merges. The join is gated on the account having merges at all: most have none, and the join then skips a
  * contact_merges probe per contact. Each asked stored property is picked from the record's JSON by SQLite
- * (`json_extract`), so only those values leave D1 and the Worker parses no record's whole JSON: a contact
- * with 190 properties is no costlier to list than one with 4 (docs/reference/contacts-v1.md). A name no
+ * (`json_extract`), so only those values leave D1 and the Worker parses no record's whole JSON: a page of
+ * contacts holding 190 properties costs about a third more than one of contacts holding 4, where reading
+ * whole records cost about three times as much (docs/reference/contacts-v1.md). A name no
  * write accepts (isPropertyName) is held by no contact and is answered null without asking D1; the
  * column-backed names are written from the columns.
  */
