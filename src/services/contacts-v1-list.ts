@@ -4,7 +4,7 @@
  */
 import type { Db } from "../db/client";
 import { isPropertyName } from "./crm/properties";
-import { byMergeOrder, MERGE, mergeRow, type MergeRow, type MergeTuple } from "./contacts-v1";
+import { groupMerges, MERGE } from "./contacts-v1";
 
 /** Properties a v1 list answers when the request names none (reference §2.1). */
 export const LIST_DEFAULT_PROPERTIES = ["firstname", "lastname", "lastmodifieddate", "company"];
@@ -31,6 +31,7 @@ const SYSTEM = new Set<string>(SYSTEM_PROPERTIES);
 
 /** A row of the page statement: the contact's columns, one of its merges (or null), then the picked values. */
 type PageRow = [id: number, portalId: number, email: string | null, guid: string, createdAt: number, updatedAt: number, merge: string | null, ...values: unknown[]];
+const MERGE_AT = 6;
 const VALUES_AT = 7;
 
 /**
@@ -59,21 +60,13 @@ export function allContactsStatement(names: string[]): string {
 /**
  * A page of `count` live contacts after vid `after` (count + 1 are read, for `has-more`), each with the
  * values of `names`, and their merges, oldest first. No ORDER BY on the join: sorting the joined rows cost
- * a temporary B-tree (about 0.2 ms a page); the contacts are put in id order here.
+ * a temporary B-tree (about 0.2 ms a page); groupMerges puts the contacts in id order.
  */
 export async function allContactsPage(db: Db, portalId: number, count: number, after: number, names: string[]) {
   const raw = await db.$client.prepare(allContactsStatement(names)).bind(portalId, after, count + 1).raw<PageRow>();
-  const byId = new Map<number, PageEntry>();
-  const merges = new Map<number, MergeRow[]>();
-  for (const r of raw) {
-    const id = r[0];
-    if (!byId.has(id)) byId.set(id, { contact: { id, portalId: r[1], email: r[2], guid: r[3], createdAt: r[4], updatedAt: r[5] }, values: r.slice(VALUES_AT) });
-    if (r[6] === null) continue;
-    const list = merges.get(id) ?? [];
-    list.push(mergeRow(r[1], id, JSON.parse(r[6]) as MergeTuple));
-    merges.set(id, list);
-  }
-  for (const list of merges.values()) if (list.length > 1) list.sort(byMergeOrder);
-  const entries = [...byId.values()].sort((a, b) => a.contact.id - b.contact.id);
+  const { entries, merges } = groupMerges(raw, MERGE_AT, (r): PageEntry => ({
+    contact: { id: r[0], portalId: r[1], email: r[2], guid: r[3], createdAt: r[4], updatedAt: r[5] },
+    values: r.slice(VALUES_AT),
+  }));
   return { entries: entries.slice(0, count), hasMore: entries.length > count, merges };
 }

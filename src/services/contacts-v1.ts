@@ -121,7 +121,7 @@ const MERGE_TUPLE = `json_array(m.merged_vid, m.merged_email, m.merged_guid, m.m
       m.first_name, m.properties_moved, m.merged_at)`;
 export const MERGE = `case when m.merged_vid is null then null else ${MERGE_TUPLE} end`;
 type PageRow = [...[number, number, CrmRow["objectType"], string, string | null, string, number, number | null, number, number], merge: string | null];
-export type MergeTuple = [number, string | null, string, number, string | null, string | null, number, number];
+type MergeTuple = [number, string | null, string, number, string | null, string | null, number, number];
 
 /**
  * The contacts of the CTE `page` (alias p) left-joined to their merges. No ORDER BY: sorting the joined
@@ -131,10 +131,10 @@ export type MergeTuple = [number, string | null, string, number, string | null, 
 const withMerges = () => `select ${crmColumns("p")}, ${MERGE}
     from page p left join contact_merges m on m.portal_id = p.portal_id and m.canonical_vid = p.id`;
 
-export const byMergeOrder = (a: MergeRow, b: MergeRow) => a.mergedAt - b.mergedAt || a.mergedVid - b.mergedVid;
+const byMergeOrder = (a: MergeRow, b: MergeRow) => a.mergedAt - b.mergedAt || a.mergedVid - b.mergedVid;
 
 /** A merge of contact `id` from its MERGE tuple. */
-export const mergeRow = (portalId: number, id: number, m: MergeTuple): MergeRow => ({
+const mergeRow = (portalId: number, id: number, m: MergeTuple): MergeRow => ({
   portalId,
   mergedVid: m[0],
   canonicalVid: id,
@@ -147,21 +147,32 @@ export const mergeRow = (portalId: number, id: number, m: MergeTuple): MergeRow 
   mergedAt: m[7],
 });
 
-/** Rows of `withMerges` (one per contact and merge) as contacts in id order and their merges, oldest first. */
-function contactsAndMerges(raw: PageRow[]) {
-  const byId = new Map<number, CrmRow>();
+/**
+ * Rows of a contact read left-joined to its merges (one per contact and merge; the contact's id and portal
+ * id first, its MERGE tuple or null at `mergeAt`) as one entry per contact, in id order, and each contact's
+ * merges, oldest first.
+ */
+export function groupMerges<R extends unknown[], T>(raw: R[], mergeAt: number, entryOf: (r: R) => T) {
+  const byId = new Map<number, T>();
   const merges = new Map<number, MergeRow[]>();
   for (const r of raw) {
-    const id = r[0];
-    if (!byId.has(id)) byId.set(id, crmRowFromArray(r));
-    if (r[10] === null) continue;
+    const id = r[0] as number;
+    if (!byId.has(id)) byId.set(id, entryOf(r));
+    const merge = r[mergeAt] as string | null;
+    if (merge === null) continue;
     const list = merges.get(id) ?? [];
-    list.push(mergeRow(r[1], id, JSON.parse(r[10]) as MergeTuple));
+    list.push(mergeRow(r[1] as number, id, JSON.parse(merge) as MergeTuple));
     merges.set(id, list);
   }
   for (const list of merges.values()) if (list.length > 1) list.sort(byMergeOrder);
-  const rows = [...byId.values()].sort((a, b) => a.id - b.id);
-  return { rows, merges };
+  const entries = [...byId].sort(([a], [b]) => a - b).map(([, entry]) => entry);
+  return { entries, merges };
+}
+
+/** Rows of `withMerges` as contacts in id order and their merges, oldest first. */
+function contactsAndMerges(raw: PageRow[]) {
+  const { entries, merges } = groupMerges(raw, 10, (r) => crmRowFromArray(r));
+  return { rows: entries, merges };
 }
 
 /**
