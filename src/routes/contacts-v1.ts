@@ -11,7 +11,7 @@ import { mergesOf, recentContacts, type RecentKind } from "../services/contacts-
 import { allContactsPage, LIST_DEFAULT_PROPERTIES } from "../services/contacts-v1-list";
 import { searchContacts } from "../services/contact-search";
 import { contactRecordRoutes } from "./contacts-v1-records";
-import { listEntryText, presentProfile, storedValues, wantedOf } from "./contacts-v1.present";
+import { entryPage, entryParts, listEntryText, presentProfile } from "./contacts-v1.present";
 import * as s from "./contacts-v1.schemas";
 
 const READ: AuthRule = { kinds: ["oauth", "private_app"], scopes: ["crm.objects.contacts.read"] };
@@ -34,10 +34,14 @@ function recentRoute(path: string, kind: RecentKind, summary: string) {
       const cursor = query.timeOffset !== undefined && query.vidOffset !== undefined ? { time: query.timeOffset, vid: query.vidOffset } : undefined;
       const page = await recentContacts(db, portalId, kind, query.count, cursor);
       const merges = await mergesOf(db, portalId, page.rows.map((r) => r.id));
-      const wanted = wantedOf(["lastmodifieddate", ...(query.property ?? LIST_DEFAULT_PROPERTIES).filter((p: string) => p !== "lastmodifieddate")]);
+      const asked = ["lastmodifieddate", ...(query.property ?? LIST_DEFAULT_PROPERTIES).filter((p: string) => p !== "lastmodifieddate")];
+      const entries = entryPage(asked, portalId, url.origin, query.showListMemberships);
       const clock = (r: { updatedAt: number; createdAt: number }) => (kind === "updated" ? r.updatedAt : r.createdAt);
       const last = page.rows.at(-1);
-      const contacts = page.rows.map((r) => listEntryText(r, storedValues(r, wanted), merges.get(r.id) ?? [], url.origin, wanted, clock(r), query.showListMemberships));
+      const contacts = page.rows.map((r) => {
+        const parts = entryParts(r, entries.wanted);
+        return listEntryText(parts, merges.get(r.id) ?? [], entries, kind === "updated" ? parts.updated : parts.created);
+      });
       return jsonText(`{"contacts":[${contacts.join(",")}],"has-more":${page.hasMore},"time-offset":${last ? clock(last) : 0},"vid-offset":${last ? last.id : 0}}`);
     },
   });
@@ -54,13 +58,11 @@ export const contactsV1Routes = [
     responses: { 200: { description: "A page of contacts", schema: s.listResponse } },
     handler: async ({ db, principal, query, url }) => {
       const portalId = portalOf(principal);
-      const wanted = wantedOf(query.property ?? LIST_DEFAULT_PROPERTIES);
-      const page = await allContactsPage(db, portalId, query.count, query.vidOffset ?? 0, wanted.names);
-      const last = page.entries.at(-1)?.contact;
+      const entries = entryPage(query.property ?? LIST_DEFAULT_PROPERTIES, portalId, url.origin, query.showListMemberships);
+      const page = await allContactsPage(db, portalId, query.count, query.vidOffset ?? 0, entries.wanted.names);
+      const last = page.entries.at(-1);
       // There are no contact lists here, so a contact is a member of none (reference §2.2: `[]`).
-      const contacts = page.entries.map(({ contact, values }) =>
-        listEntryText(contact, values, page.merges.get(contact.id) ?? [], url.origin, wanted, contact.createdAt, query.showListMemberships),
-      );
+      const contacts = page.entries.map((parts) => listEntryText(parts, page.merges.get(parts.id) ?? [], entries, parts.created));
       return jsonText(`{"contacts":[${contacts.join(",")}],"has-more":${page.hasMore},"vid-offset":${last ? last.id : (query.vidOffset ?? 0)}}`);
     },
   }),

@@ -19,20 +19,29 @@ export interface ListContact {
   updatedAt: number;
 }
 
-/** A contact of the page and the stored value of each asked name, in the asked order (null: not held). */
-export interface PageEntry {
-  contact: ListContact;
-  values: unknown[];
+/**
+ * A contact of a list page as its list entry needs it (spec 2.1), with the times and the asked values
+ * already text, as the page statement writes them (contacts-v1.present.ts listEntryText joins them).
+ */
+export interface EntryParts {
+  id: number;
+  /** The created and modified times (epoch ms) as JSON numbers. */
+  created: string;
+  updated: string;
+  email: string | null;
+  guid: string;
+  /** The stored value of each asked name as JSON, in the asked order; null (or the text `null`): not held. */
+  values: (string | null)[];
 }
 
 /** The properties every contact has, answered from its columns: the statement does not pick them. */
 export const SYSTEM_PROPERTIES = ["createdate", "lastmodifieddate", "hs_object_id"] as const;
 const SYSTEM = new Set<string>(SYSTEM_PROPERTIES);
 
-/** A row of the page statement: the contact's columns, one of its merges (or null), then the picked values. */
-type PageRow = [id: number, portalId: number, email: string | null, guid: string, createdAt: number, updatedAt: number, merge: string | null, ...values: unknown[]];
-const MERGE_AT = 6;
-const VALUES_AT = 7;
+/** A row of the page statement: the contact's columns, one of its merges (or null), then the picked values as JSON. */
+type PageRow = [id: number, created: string, updated: string, email: string | null, guid: string, merge: string | null, ...values: (string | null)[]];
+const MERGE_AT = 5;
+const VALUES_AT = 6;
 
 /**
  * The page statement for `names` (the asked properties, in order). The page is a CTE (the
@@ -40,33 +49,45 @@ const VALUES_AT = 7;
  * (portal_id, canonical_vid) index, so the list is one round trip rather than the page and then its
  * merges. The join is gated on the account having merges at all: most have none, and the join then skips a
  * contact_merges probe per contact. Each asked stored property is picked from the record's JSON by SQLite
- * (`json_extract`), so only those values leave D1 and the Worker parses no record's whole JSON: a page of
+ * as JSON (`->`), so only those values leave D1 and the Worker parses no record's whole JSON: a page of
  * contacts holding 190 properties costs about a third more than one of contacts holding 4, where reading
  * whole records cost about three times as much (docs/reference/contacts-v1.md). A name no
  * write accepts (isPropertyName) is held by no contact and is answered null without asking D1; the
  * column-backed names are written from the columns.
+ *
+ * The statement answers what the entry needs and no more (the account is the caller's), with the times
+ * as text: SQLite turns them into text for nothing, where the Worker pays a call each. `->` answers a
+ * value as JSON, so the Worker writes it as it comes, and costs D1 less than `json_extract` (measured as
+ * routes in the local D1: 0.03–0.08 ms a page over the every-column statement, against 0.07–0.14). What
+ * crosses from D1 costs by its size: an extra column of 32-character text (the profile token) cost about
+ * 0.1 ms a page, and `json_quote` on the email and guid as much, so the Worker quotes those itself.
  */
 export function allContactsStatement(names: string[]): string {
-  const picks = names.map((n) => (!SYSTEM.has(n) && isPropertyName(n) ? `json_extract(p.properties, '$."${n}"')` : "null"));
+  const picks = names.map((n) => (!SYSTEM.has(n) && isPropertyName(n) ? `p.properties -> '$."${n}"'` : "null"));
   return `with page as (
       select id, portal_id, email, guid, created_at, updated_at, properties from crm_objects
       where portal_id = ?1 and object_type = 'contacts' and archived = 0 and id > ?2
       order by id limit ?3)
-    select p.id, p.portal_id, p.email, p.guid, p.created_at, p.updated_at, ${MERGE}${picks.map((x) => `, ${x}`).join("")}
+    select p.id, cast(p.created_at as text), cast(p.updated_at as text), p.email, p.guid, ${MERGE}${picks.map((x) => `, ${x}`).join("")}
     from page p left join contact_merges m
       on exists (select 1 from contact_merges where portal_id = ?1) and m.portal_id = p.portal_id and m.canonical_vid = p.id`;
 }
 
 /**
- * A page of `count` live contacts after vid `after` (count + 1 are read, for `has-more`), each with the
- * values of `names`, and their merges, oldest first. No ORDER BY on the join: sorting the joined rows cost
- * a temporary B-tree (about 0.2 ms a page); groupMerges puts the contacts in id order.
+ * A page of `count` live contacts of account `portalId` after vid `after` (count + 1 are read, for
+ * `has-more`), each as the parts of its entry with the values of `names`, and their merges, oldest first.
+ * No ORDER BY on the join: sorting the joined rows cost a temporary B-tree (about 0.2 ms a page);
+ * groupMerges puts the contacts in id order.
  */
 export async function allContactsPage(db: Db, portalId: number, count: number, after: number, names: string[]) {
   const raw = await db.$client.prepare(allContactsStatement(names)).bind(portalId, after, count + 1).raw<PageRow>();
-  const { entries, merges } = groupMerges(raw, MERGE_AT, (r): PageEntry => ({
-    contact: { id: r[0], portalId: r[1], email: r[2], guid: r[3], createdAt: r[4], updatedAt: r[5] },
-    values: r.slice(VALUES_AT),
+  const { entries, merges } = groupMerges(raw, portalId, MERGE_AT, (r): EntryParts => ({
+    id: r[0],
+    created: r[1],
+    updated: r[2],
+    email: r[3],
+    guid: r[4],
+    values: r.slice(VALUES_AT) as (string | null)[],
   }));
   return { entries: entries.slice(0, count), hasMore: entries.length > count, merges };
 }

@@ -148,11 +148,11 @@ const mergeRow = (portalId: number, id: number, m: MergeTuple): MergeRow => ({
 });
 
 /**
- * Rows of a contact read left-joined to its merges (one per contact and merge; the contact's id and portal
- * id first, its MERGE tuple or null at `mergeAt`) as one entry per contact, in id order, and each contact's
- * merges, oldest first.
+ * Rows of account `portalId`'s contacts left-joined to their merges (one per contact and merge; the
+ * contact's id first, its MERGE tuple or null at `mergeAt`) as one entry per contact, in id order, and
+ * each contact's merges, oldest first.
  */
-export function groupMerges<R extends unknown[], T>(raw: R[], mergeAt: number, entryOf: (r: R) => T) {
+export function groupMerges<R extends unknown[], T>(raw: R[], portalId: number, mergeAt: number, entryOf: (r: R) => T) {
   const byId = new Map<number, T>();
   const merges = new Map<number, MergeRow[]>();
   for (const r of raw) {
@@ -161,7 +161,7 @@ export function groupMerges<R extends unknown[], T>(raw: R[], mergeAt: number, e
     const merge = r[mergeAt] as string | null;
     if (merge === null) continue;
     const list = merges.get(id) ?? [];
-    list.push(mergeRow(r[1] as number, id, JSON.parse(merge) as MergeTuple));
+    list.push(mergeRow(portalId, id, JSON.parse(merge) as MergeTuple));
     merges.set(id, list);
   }
   for (const list of merges.values()) if (list.length > 1) list.sort(byMergeOrder);
@@ -170,8 +170,8 @@ export function groupMerges<R extends unknown[], T>(raw: R[], mergeAt: number, e
 }
 
 /** Rows of `withMerges` as contacts in id order and their merges, oldest first. */
-function contactsAndMerges(raw: PageRow[]) {
-  const { entries, merges } = groupMerges(raw, 10, (r) => crmRowFromArray(r));
+function contactsAndMerges(raw: PageRow[], portalId: number) {
+  const { entries, merges } = groupMerges(raw, portalId, 10, (r) => crmRowFromArray(r));
   return { rows: entries, merges };
 }
 
@@ -209,7 +209,7 @@ export async function findOneWithMerges(db: Db, portalId: number, keys: Keys): P
     return found;
   }
   const raw = await rawRows<PageRow>(db, sql`with page as (select c.* from ${keyTargets(portalId, keys)} limit 1) ${sql.raw(withMerges())}`);
-  const { rows, merges } = contactsAndMerges(raw);
+  const { rows, merges } = contactsAndMerges(raw, portalId);
   const row = rows[0];
   if (!row) throw contactNotFound();
   return { row, merges: merges.get(row.id) ?? [] };

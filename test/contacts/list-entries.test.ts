@@ -97,6 +97,27 @@ describe("v1 list entries as text", () => {
     });
   });
 
+  it("keep values that read like JSON as the strings they are, on every list", async () => {
+    const t = await tenant();
+    // The list writes each value as the JSON D1 answers for it, and leaves out a JSON null: a stored
+    // string "null", an empty string or a JSON-looking string must still come back as that string.
+    const stored = { firstname: "null", lastname: "", company: '{"a":[1,null]}', jobtitle: "[]", city: "0" };
+    const vid = await v1Create(t, { email: "looks@example.com", ...stored });
+    const asked = Object.keys(stored);
+    for (const path of LISTS) {
+      const res = await call("GET", `${path}?${asked.map((p) => `property=${p}`).join("&")}`, { token: t.pat });
+      expect(res.status, res.text).toBe(200);
+      const entry = (res.json.contacts as Entry[]).find((c) => c.vid === vid)!;
+      const profile = (await profileOf(t, vid, `?propertyMode=value_only&${asked.map((p) => `property=${p}`).join("&")}`)).json;
+      // The recent lists answer lastmodifieddate whether asked or not.
+      const { lastmodifieddate: _always, ...properties } = entry.properties;
+      expect(properties).toEqual(profile.properties);
+      expect(entry.properties.firstname).toEqual({ value: "null" });
+      expect(entry.properties.company).toEqual({ value: '{"a":[1,null]}' });
+      expect(entry.properties.city).toEqual({ value: "0" });
+    }
+  });
+
   it.each([
     ["a name over 254 characters", `property=${"p".repeat(255)}`],
     ["more than 200 names", Array.from({ length: 201 }, (_, i) => `property=p${i}`).join("&")],
