@@ -5,7 +5,7 @@
  */
 import type { CrmRow } from "../services/crm";
 import type { MergeRow } from "../services/contacts-v1";
-import { SYSTEM_PROPERTIES, type EntryParts, type ListContact } from "../services/contacts-v1-list";
+import { ENTRY_VALUES_AT, SYSTEM_PROPERTIES, type EntryRow, type ListContact } from "../services/contacts-v1-list";
 
 
 /**
@@ -105,10 +105,19 @@ function head(row: CrmRow, merges: MergeRow[], origin: string) {
 export interface Wanted {
   names: string[];
   keys: string[];
+  /** Where each name's value comes from: a column, or (STORED) the record's stored properties. */
+  sources: Source[];
 }
+const STORED = 0;
+const CREATED = 1;
+const UPDATED = 2;
+const VID = 3;
+type Source = typeof STORED | typeof CREATED | typeof UPDATED | typeof VID;
+const COLUMN_SOURCES: Record<string, Source> = { createdate: CREATED, lastmodifieddate: UPDATED, hs_object_id: VID };
+
 export function wantedOf(asked: string[]): Wanted {
   const names = [...new Set(asked)];
-  return { names, keys: names.map((n) => `${JSON.stringify(n)}:{"value":`) };
+  return { names, keys: names.map((n) => `${JSON.stringify(n)}:{"value":`), sources: names.map((n) => (Object.hasOwn(COLUMN_SOURCES, n) ? COLUMN_SOURCES[n]! : STORED)) };
 }
 
 /** What every entry of a list page shares: the asked properties, the account and the request's origin. */
@@ -126,22 +135,20 @@ export function entryPage(asked: string[], portalId: number, origin: string, mem
   return { wanted: wantedOf(asked), portal: String(portalId), origin: JSON.stringify(origin).slice(1, -1), memberships };
 }
 
-/** A whole record as the parts of its list entry, as the list statement answers them (EntryParts). */
-export function entryParts(row: CrmRow, wanted: Wanted): EntryParts {
-  return {
-    id: row.id,
-    created: String(row.createdAt),
-    updated: String(row.updatedAt),
-    email: row.email,
-    guid: row.guid,
-    values: wanted.names.map((n) => (Object.hasOwn(row.properties, n) ? JSON.stringify(row.properties[n]) : null)),
-  };
+/** A whole record as the row of its list entry, as the list statement answers it (EntryRow). */
+export function entryRow(row: CrmRow, wanted: Wanted): EntryRow {
+  const values = wanted.names.map((n) => (Object.hasOwn(row.properties, n) ? JSON.stringify(row.properties[n]) : null));
+  return [row.id, String(row.createdAt), String(row.updatedAt), row.email, row.guid, null, ...values];
 }
+
+const NO_MERGES: MergeRow[] = [];
+/** A contact's merges on a page, by vid. */
+export const mergesOn = (merges: Map<number, MergeRow[]>, id: number) => merges.get(id) ?? NO_MERGES;
 
 /**
  * A list entry (spec 2.1) as JSON text: the asked properties with their value only (a property the contact
  * does not hold is left out), then `form-submissions`, `identity-profiles`, `merge-audits` and, when asked,
- * an empty `list-memberships`. The parts' values are the stored values of the asked names as JSON, in
+ * an empty `list-memberships`. The row's values are the stored values of the asked names as JSON, in
  * order; the column-backed names are written from the columns. `addedAt` is an epoch-ms time as text.
  * Written as text rather than built as objects and serialised: a page of 100 answers 0.1–0.4 ms sooner in
  * workerd (interleaved runs against the object form). Taking the values as JSON and the times as text
@@ -150,28 +157,28 @@ export function entryParts(row: CrmRow, wanted: Wanted): EntryParts {
  * profiles and audits are rare and keep their object form (identityProfiles, mergeAudits), which the
  * profile shares.
  */
-export function listEntryText(parts: EntryParts, merges: MergeRow[], page: EntryPage, addedAt: string): string {
-  const { created, updated, values } = parts;
-  const { wanted } = page;
-  const vid = String(parts.id);
+export function listEntryText(row: EntryRow, merges: MergeRow[], page: EntryPage, addedAt: string): string {
+  const [id, created, updated, email] = row;
+  const { keys, sources } = page.wanted;
+  const vid = String(id);
   let properties = "";
-  for (let i = 0; i < wanted.names.length; i++) {
-    const name = wanted.names[i]!;
-    const value = name === "lastmodifieddate" ? `"${updated}"` : name === "createdate" ? `"${created}"` : name === "hs_object_id" ? `"${vid}"` : values[i];
-    if (value != null && value !== "null") properties += `${properties ? "," : ""}${wanted.keys[i]}${value}}`;
+  for (let i = 0; i < sources.length; i++) {
+    const source = sources[i];
+    const value = source === STORED ? row[ENTRY_VALUES_AT + i] : source === UPDATED ? `"${updated}"` : source === CREATED ? `"${created}"` : `"${vid}"`;
+    if (value != null && value !== "null") properties += `${properties ? "," : ""}${keys[i]}${value}}`;
   }
-  const guid = JSON.stringify(parts.guid);
+  const guid = JSON.stringify(row[4]);
   let profiles: string;
   let merged = "[]";
   let audits = "[]";
   if (merges.length) {
-    const contact: ListContact = { id: parts.id, portalId: Number(page.portal), email: parts.email, guid: parts.guid, createdAt: Number(created), updatedAt: Number(updated) };
+    const contact: ListContact = { id, portalId: Number(page.portal), email, guid: row[4], createdAt: Number(created), updatedAt: Number(updated) };
     profiles = JSON.stringify(identityProfiles(contact, merges));
     merged = JSON.stringify(mergedVids(contact, merges));
     audits = JSON.stringify(mergeAudits(contact, merges));
   } else {
-    const email = parts.email === null ? "" : `{"type":"EMAIL","value":${JSON.stringify(parts.email)},"timestamp":${created},"is-primary":true},`;
-    profiles = `[{"vid":${vid},"saved-at-timestamp":${updated},"deleted-changed-timestamp":0,"identities":[${email}{"type":"LEAD_GUID","value":${guid},"timestamp":${created}}]}]`;
+    const primary = email === null ? "" : `{"type":"EMAIL","value":${JSON.stringify(email)},"timestamp":${created},"is-primary":true},`;
+    profiles = `[{"vid":${vid},"saved-at-timestamp":${updated},"deleted-changed-timestamp":0,"identities":[${primary}{"type":"LEAD_GUID","value":${guid},"timestamp":${created}}]}]`;
   }
   return (
     `{"addedAt":${addedAt},"vid":${vid},"canonical-vid":${vid},"merged-vids":${merged},"portal-id":${page.portal},"is-contact":true,` +

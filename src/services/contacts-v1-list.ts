@@ -20,28 +20,18 @@ export interface ListContact {
 }
 
 /**
- * A contact of a list page as its list entry needs it (spec 2.1), with the times and the asked values
- * already text, as the page statement writes them (contacts-v1.present.ts listEntryText joins them).
+ * A contact of a list page as its list entry needs it (spec 2.1): a row of the page statement, with the
+ * times and the asked values already text (contacts-v1.present.ts listEntryText joins them). The Worker
+ * keeps the row as D1 answers it rather than copying it into an object per contact.
  */
-export interface EntryParts {
-  id: number;
-  /** The created and modified times (epoch ms) as JSON numbers. */
-  created: string;
-  updated: string;
-  email: string | null;
-  guid: string;
-  /** The stored value of each asked name as JSON, in the asked order; null (or the text `null`): not held. */
-  values: (string | null)[];
-}
+export type EntryRow = [id: number, created: string, updated: string, email: string | null, guid: string, merge: string | null, ...values: (string | null)[]];
+/** Where an EntryRow's merge (a MERGE tuple, or null) and its values (JSON; null or `null`: not held) are. */
+export const ENTRY_MERGE_AT = 5;
+export const ENTRY_VALUES_AT = 6;
 
 /** The properties every contact has, answered from its columns: the statement does not pick them. */
 export const SYSTEM_PROPERTIES = ["createdate", "lastmodifieddate", "hs_object_id"] as const;
 const SYSTEM = new Set<string>(SYSTEM_PROPERTIES);
-
-/** A row of the page statement: the contact's columns, one of its merges (or null), then the picked values as JSON. */
-type PageRow = [id: number, created: string, updated: string, email: string | null, guid: string, merge: string | null, ...values: (string | null)[]];
-const MERGE_AT = 5;
-const VALUES_AT = 6;
 
 /**
  * The page statement for `names` (the asked properties, in order). The page is a CTE (the
@@ -80,14 +70,7 @@ export function allContactsStatement(names: string[]): string {
  * groupMerges puts the contacts in id order.
  */
 export async function allContactsPage(db: Db, portalId: number, count: number, after: number, names: string[]) {
-  const raw = await db.$client.prepare(allContactsStatement(names)).bind(portalId, after, count + 1).raw<PageRow>();
-  const { entries, merges } = groupMerges(raw, portalId, MERGE_AT, (r): EntryParts => ({
-    id: r[0],
-    created: r[1],
-    updated: r[2],
-    email: r[3],
-    guid: r[4],
-    values: r.slice(VALUES_AT) as (string | null)[],
-  }));
+  const raw = await db.$client.prepare(allContactsStatement(names)).bind(portalId, after, count + 1).raw<EntryRow>();
+  const { entries, merges } = groupMerges(raw, portalId, ENTRY_MERGE_AT, (r) => r);
   return { entries: entries.slice(0, count), hasMore: entries.length > count, merges };
 }

@@ -153,6 +153,11 @@ const mergeRow = (portalId: number, id: number, m: MergeTuple): MergeRow => ({
  * each contact's merges, oldest first.
  */
 export function groupMerges<R extends unknown[], T>(raw: R[], portalId: number, mergeAt: number, entryOf: (r: R) => T) {
+  // Most pages hold no merge and come in id order (the join keeps the page's order): their rows are the
+  // entries as they are, and the Map and the sort below are spared.
+  if (raw.every((r, i) => r[mergeAt] === null && (i === 0 || (raw[i - 1]![0] as number) < (r[0] as number)))) {
+    return { entries: raw.map(entryOf), merges: new Map<number, MergeRow[]>() };
+  }
   const byId = new Map<number, T>();
   const merges = new Map<number, MergeRow[]>();
   for (const r of raw) {
