@@ -5,7 +5,7 @@
  */
 import type { CrmRow } from "../services/crm";
 import type { MergeRow } from "../services/contacts-v1";
-import { ENTRY_VALUES_AT, SYSTEM_PROPERTIES, type EntryRow, type ListContact } from "../services/contacts-v1-list";
+import { ENTRY_VALUES_AT, isPicked, SYSTEM_PROPERTIES, type EntryRow, type ListContact } from "../services/contacts-v1-list";
 
 
 /**
@@ -100,24 +100,27 @@ function head(row: CrmRow, merges: MergeRow[], origin: string) {
 
 /**
  * The asked properties of a list, written once per page: each name once (a name asked twice is answered
- * once, where it was first asked) with its JSON key (`"name":{"value":`).
+ * once, where it was first asked) with its JSON key (`"name":{"value":`) and where its value comes from.
  */
 export interface Wanted {
   names: string[];
   keys: string[];
-  /** Where each name's value comes from: a column, or (STORED) the record's stored properties. */
-  sources: Source[];
+  /** Per name: its slot among `picked` (0 and up), or a column (CREATED, UPDATED, VID), or ABSENT. */
+  sources: number[];
+  /** The names whose values are stored properties (isPicked), in order: what the list statement picks. */
+  picked: string[];
 }
-const STORED = 0;
-const CREATED = 1;
-const UPDATED = 2;
-const VID = 3;
-type Source = typeof STORED | typeof CREATED | typeof UPDATED | typeof VID;
-const COLUMN_SOURCES: Record<string, Source> = { createdate: CREATED, lastmodifieddate: UPDATED, hs_object_id: VID };
+const CREATED = -1;
+const UPDATED = -2;
+const VID = -3;
+const ABSENT = -4;
+const COLUMN_SOURCES: Record<string, number> = { createdate: CREATED, lastmodifieddate: UPDATED, hs_object_id: VID };
 
 export function wantedOf(asked: string[]): Wanted {
   const names = [...new Set(asked)];
-  return { names, keys: names.map((n) => `${JSON.stringify(n)}:{"value":`), sources: names.map((n) => (Object.hasOwn(COLUMN_SOURCES, n) ? COLUMN_SOURCES[n]! : STORED)) };
+  const picked = names.filter(isPicked);
+  const sources = names.map((n) => (Object.hasOwn(COLUMN_SOURCES, n) ? COLUMN_SOURCES[n]! : isPicked(n) ? picked.indexOf(n) : ABSENT));
+  return { names, keys: names.map((n) => `${JSON.stringify(n)}:{"value":`), sources, picked };
 }
 
 /** What every entry of a list page shares: the asked properties, the account and the request's origin. */
@@ -137,7 +140,7 @@ export function entryPage(asked: string[], portalId: number, origin: string, mem
 
 /** A whole record as the row of its list entry, as the list statement answers it (EntryRow). */
 export function entryRow(row: CrmRow, wanted: Wanted): EntryRow {
-  const values = wanted.names.map((n) => (Object.hasOwn(row.properties, n) ? JSON.stringify(row.properties[n]) : null));
+  const values = wanted.picked.map((n) => (Object.hasOwn(row.properties, n) ? JSON.stringify(row.properties[n]) : null));
   return [row.id, String(row.createdAt), String(row.updatedAt), row.email, row.guid, null, ...values];
 }
 
@@ -163,8 +166,8 @@ export function listEntryText(row: EntryRow, merges: MergeRow[], page: EntryPage
   const vid = String(id);
   let properties = "";
   for (let i = 0; i < sources.length; i++) {
-    const source = sources[i];
-    const value = source === STORED ? row[ENTRY_VALUES_AT + i] : source === UPDATED ? `"${updated}"` : source === CREATED ? `"${created}"` : `"${vid}"`;
+    const source = sources[i]!;
+    const value = source >= 0 ? row[ENTRY_VALUES_AT + source] : source === UPDATED ? `"${updated}"` : source === CREATED ? `"${created}"` : source === VID ? `"${vid}"` : null;
     if (value != null && value !== "null") properties += `${properties ? "," : ""}${keys[i]}${value}}`;
   }
   const guid = JSON.stringify(row[4]);

@@ -59,7 +59,7 @@ export const contactsV1Routes = [
     handler: async ({ db, principal, query, url }) => {
       const portalId = portalOf(principal);
       const entries = entryPage(query.property ?? LIST_DEFAULT_PROPERTIES, portalId, url.origin, query.showListMemberships);
-      const page = await allContactsPage(db, portalId, query.count, query.vidOffset ?? 0, entries.wanted.names);
+      const page = await allContactsPage(db, portalId, query.count, query.vidOffset ?? 0, entries.wanted.picked);
       const last = page.entries.at(-1);
       // There are no contact lists here, so a contact is a member of none (reference §2.2: `[]`).
       const contacts = page.entries.map((row) => listEntryText(row, mergesOn(page.merges, row[0]), entries, row[1]));

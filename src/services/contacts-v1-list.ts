@@ -34,16 +34,21 @@ export const SYSTEM_PROPERTIES = ["createdate", "lastmodifieddate", "hs_object_i
 const SYSTEM = new Set<string>(SYSTEM_PROPERTIES);
 
 /**
- * The page statement for `names` (the asked properties, in order). The page is a CTE (the
+ * Whether the page statement picks `name` from the stored properties: the column-backed names are written
+ * from the columns, and a name no write accepts (isPropertyName) is held by no contact, so neither is asked
+ * of D1 (nor costs a column of nulls).
+ */
+export const isPicked = (name: string) => !SYSTEM.has(name) && isPropertyName(name);
+
+/**
+ * The page statement for `picked` (the asked names that isPicked, in order). The page is a CTE (the
  * crm_objects_list index, in id order, up to its LIMIT) left-joined to contact_merges on its
  * (portal_id, canonical_vid) index, so the list is one round trip rather than the page and then its
  * merges. The join is gated on the account having merges at all: most have none, and the join then skips a
  * contact_merges probe per contact. Each asked stored property is picked from the record's JSON by SQLite
  * as JSON (`->`), so only those values leave D1 and the Worker parses no record's whole JSON: a page of
  * contacts holding 190 properties costs about a third more than one of contacts holding 4, where reading
- * whole records cost about three times as much (docs/reference/contacts-v1.md). A name no
- * write accepts (isPropertyName) is held by no contact and is answered null without asking D1; the
- * column-backed names are written from the columns.
+ * whole records cost about three times as much (docs/reference/contacts-v1.md).
  *
  * The statement answers what the entry needs and no more (the account is the caller's), with the times
  * as text: SQLite turns them into text for nothing, where the Worker pays a call each. `->` answers a
@@ -52,8 +57,8 @@ const SYSTEM = new Set<string>(SYSTEM_PROPERTIES);
  * crosses from D1 costs by its size: an extra column of 32-character text (the profile token) cost about
  * 0.1 ms a page, and `json_quote` on the email and guid as much, so the Worker quotes those itself.
  */
-export function allContactsStatement(names: string[]): string {
-  const picks = names.map((n) => (!SYSTEM.has(n) && isPropertyName(n) ? `p.properties -> '$."${n}"'` : "null"));
+export function allContactsStatement(picked: string[]): string {
+  const picks = picked.map((n) => `p.properties -> '$."${n}"'`);
   return `with page as (
       select id, portal_id, email, guid, created_at, updated_at, properties from crm_objects
       where portal_id = ?1 and object_type = 'contacts' and archived = 0 and id > ?2
@@ -65,12 +70,13 @@ export function allContactsStatement(names: string[]): string {
 
 /**
  * A page of `count` live contacts of account `portalId` after vid `after` (count + 1 are read, for
- * `has-more`), each as the parts of its entry with the values of `names`, and their merges, oldest first.
+ * `has-more`), each as the row of its entry with the values of `picked`, and their merges, oldest first.
  * No ORDER BY on the join: sorting the joined rows cost a temporary B-tree (about 0.2 ms a page);
  * groupMerges puts the contacts in id order.
  */
-export async function allContactsPage(db: Db, portalId: number, count: number, after: number, names: string[]) {
-  const raw = await db.$client.prepare(allContactsStatement(names)).bind(portalId, after, count + 1).raw<EntryRow>();
+export async function allContactsPage(db: Db, portalId: number, count: number, after: number, picked: string[]) {
+  if (picked.some((n) => !isPicked(n))) throw new Error("allContactsPage: a name the statement cannot pick");
+  const raw = await db.$client.prepare(allContactsStatement(picked)).bind(portalId, after, count + 1).raw<EntryRow>();
   const { entries, merges } = groupMerges(raw, portalId, ENTRY_MERGE_AT, (r) => r);
   return { entries: entries.slice(0, count), hasMore: entries.length > count, merges };
 }
