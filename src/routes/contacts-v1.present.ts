@@ -114,9 +114,10 @@ const CREATED = -1;
 const UPDATED = -2;
 const VID = -3;
 const ABSENT = -4;
-const COLUMN_SOURCES: Record<string, number> = { createdate: CREATED, lastmodifieddate: UPDATED, hs_object_id: VID };
+// Tied to SYSTEM_PROPERTIES: a column-backed name added there without a source here fails to compile.
+const COLUMN_SOURCES: Record<string, number> = { createdate: CREATED, lastmodifieddate: UPDATED, hs_object_id: VID } satisfies Record<(typeof SYSTEM_PROPERTIES)[number], number>;
 
-export function wantedOf(asked: string[]): Wanted {
+function wantedOf(asked: string[]): Wanted {
   const names = [...new Set(asked)];
   const picked = names.filter(isPicked);
   const sources = names.map((n) => (Object.hasOwn(COLUMN_SOURCES, n) ? COLUMN_SOURCES[n]! : isPicked(n) ? picked.indexOf(n) : ABSENT));

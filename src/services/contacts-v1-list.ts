@@ -26,7 +26,7 @@ export interface ListContact {
  */
 export type EntryRow = [id: number, created: string, updated: string, email: string | null, guid: string, merge: string | null, ...values: (string | null)[]];
 /** Where an EntryRow's merge (a MERGE tuple, or null) and its values (JSON; null or `null`: not held) are. */
-export const ENTRY_MERGE_AT = 5;
+const ENTRY_MERGE_AT = 5;
 export const ENTRY_VALUES_AT = 6;
 
 /** The properties every contact has, answered from its columns: the statement does not pick them. */
