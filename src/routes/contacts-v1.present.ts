@@ -4,7 +4,7 @@
  * `merged-vids` / `merge-audits` / `identity-profiles` a merge gives the survivor.
  */
 import type { CrmRow } from "../services/crm";
-import type { MergeRow } from "../services/contacts-v1";
+import type { MergeRow, RecentKind } from "../services/contacts-v1";
 import { ENTRY_VALUES_AT, isPicked, SYSTEM_PROPERTIES, type EntryRow, type ListContact } from "../services/contacts-v1-list";
 
 
@@ -147,48 +147,59 @@ export function entryRow(row: CrmRow, wanted: Wanted): EntryRow {
 
 const NO_MERGES: MergeRow[] = [];
 /** A contact's merges on a page, by vid. */
-export const mergesOn = (merges: Map<number, MergeRow[]>, id: number) => merges.get(id) ?? NO_MERGES;
+const mergesOn = (merges: Map<number, MergeRow[]>, id: number) => merges.get(id) ?? NO_MERGES;
 
 /**
- * A list entry (spec 2.1) as JSON text: the asked properties with their value only (a property the contact
- * does not hold is left out), then `form-submissions`, `identity-profiles`, `merge-audits` and, when asked,
- * an empty `list-memberships`. The row's values are the stored values of the asked names as JSON, in
- * order; the column-backed names are written from the columns. `addedAt` is an epoch-ms time as text.
+ * A page's list entries (spec 2.1) as JSON text, comma-separated: each entry has the asked properties with
+ * their value only (a property the contact does not hold is left out), then `form-submissions`,
+ * `identity-profiles`, `merge-audits` and, when asked, an empty `list-memberships`. A row's values are the
+ * stored values of the asked names as JSON, in order; the column-backed names are written from the
+ * columns. `added` says which time is each entry's `addedAt`.
+ *
  * Written as text rather than built as objects and serialised: a page of 100 answers 0.1–0.4 ms sooner in
- * workerd (interleaved runs against the object form). Taking the values as JSON and the times as text
- * from SQLite spares the Worker a conversion call for each (writing a page's entries cost about 0.27 ms
- * in workerd when each was converted here; what is left is mostly the email's and guid's quoting and the
- * vid's text). A merged contact's profiles and audits are rare and keep their object form
- * (identityProfiles, mergeAudits), which the profile shares.
+ * workerd (interleaved runs against the object form). The values come as JSON and the times as text from
+ * SQLite, which spares the Worker a conversion call for each. The whole page is appended to one string
+ * rather than written entry by entry and joined: the join copied the page once more. Writing and encoding
+ * a page of 100 took about 0.025 ms less (timed in workerd, 1,000 pages a run), and the list rose by
+ * 0.01–0.03 of its floor (interleaved runs against the joined form). A merged contact's profiles and
+ * audits are rare and keep their object form (identityProfiles, mergeAudits), which the profile shares.
  */
-export function listEntryText(row: EntryRow, merges: MergeRow[], page: EntryPage, addedAt: string): string {
-  const [id, created, updated, email, rawGuid] = row;
+export function listEntriesText(rows: EntryRow[], merges: Map<number, MergeRow[]>, page: EntryPage, added: RecentKind): string {
   const { keys, sources } = page.wanted;
-  const vid = String(id);
-  let properties = "";
-  for (let i = 0; i < sources.length; i++) {
-    const source = sources[i]!;
-    const value = source >= 0 ? row[ENTRY_VALUES_AT + source] : source === UPDATED ? `"${updated}"` : source === CREATED ? `"${created}"` : source === VID ? `"${vid}"` : null;
-    if (value != null && value !== "null") properties += `${properties ? "," : ""}${keys[i]}${value}}`;
+  const { portal, origin } = page;
+  const tail = page.memberships ? ',"list-memberships":[]}' : "}";
+  let text = "";
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    const [id, created, updated, email, rawGuid] = row;
+    const vid = String(id);
+    const guid = JSON.stringify(rawGuid);
+    const merged = mergesOn(merges, id);
+    if (r) text += ",";
+    text += `{"addedAt":${added === "updated" ? updated : created},"vid":${vid},"canonical-vid":${vid},"merged-vids":`;
+    const contact: ListContact | null = merged.length ? { id, portalId: Number(portal), email, guid: rawGuid, createdAt: Number(created), updatedAt: Number(updated) } : null;
+    text += contact ? JSON.stringify(mergedVids(contact, merged)) : "[]";
+    text += `,"portal-id":${portal},"is-contact":true,"profile-token":${guid.replace(/-/g, "")},"profile-url":"${profileUrl(vid, origin)}","properties":{`;
+    let first = true;
+    for (let i = 0; i < sources.length; i++) {
+      const source = sources[i]!;
+      const value = source >= 0 ? row[ENTRY_VALUES_AT + source] : source === UPDATED ? `"${updated}"` : source === CREATED ? `"${created}"` : source === VID ? `"${vid}"` : null;
+      if (value == null || value === "null") continue;
+      text += first ? keys[i] : `,${keys[i]}`;
+      text += `${value}}`;
+      first = false;
+    }
+    text += '},"form-submissions":[],"identity-profiles":';
+    if (contact) {
+      text += `${JSON.stringify(identityProfiles(contact, merged))},"merge-audits":${JSON.stringify(mergeAudits(contact, merged))}`;
+    } else {
+      text += `[{"vid":${vid},"saved-at-timestamp":${updated},"deleted-changed-timestamp":0,"identities":[`;
+      if (email !== null) text += `{"type":"EMAIL","value":${JSON.stringify(email)},"timestamp":${created},"is-primary":true},`;
+      text += `{"type":"LEAD_GUID","value":${guid},"timestamp":${created}}]}],"merge-audits":[]`;
+    }
+    text += tail;
   }
-  const guid = JSON.stringify(rawGuid);
-  let profiles: string;
-  let merged = "[]";
-  let audits = "[]";
-  if (merges.length) {
-    const contact: ListContact = { id, portalId: Number(page.portal), email, guid: rawGuid, createdAt: Number(created), updatedAt: Number(updated) };
-    profiles = JSON.stringify(identityProfiles(contact, merges));
-    merged = JSON.stringify(mergedVids(contact, merges));
-    audits = JSON.stringify(mergeAudits(contact, merges));
-  } else {
-    const primary = email === null ? "" : `{"type":"EMAIL","value":${JSON.stringify(email)},"timestamp":${created},"is-primary":true},`;
-    profiles = `[{"vid":${vid},"saved-at-timestamp":${updated},"deleted-changed-timestamp":0,"identities":[${primary}{"type":"LEAD_GUID","value":${guid},"timestamp":${created}}]}]`;
-  }
-  return (
-    `{"addedAt":${addedAt},"vid":${vid},"canonical-vid":${vid},"merged-vids":${merged},"portal-id":${page.portal},"is-contact":true,` +
-    `"profile-token":${guid.replace(/-/g, "")},"profile-url":"${profileUrl(vid, page.origin)}","properties":{${properties}},` +
-    `"form-submissions":[],"identity-profiles":${profiles},"merge-audits":${audits}${page.memberships ? ',"list-memberships":[]' : ""}}`
-  );
+  return text;
 }
 
 export interface ProfileOptions {

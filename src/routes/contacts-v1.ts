@@ -11,7 +11,7 @@ import { mergesOf, recentContacts, type RecentKind } from "../services/contacts-
 import { allContactsPage, LIST_DEFAULT_PROPERTIES } from "../services/contacts-v1-list";
 import { searchContacts } from "../services/contact-search";
 import { contactRecordRoutes } from "./contacts-v1-records";
-import { entryPage, entryRow, listEntryText, mergesOn, presentProfile } from "./contacts-v1.present";
+import { entryPage, entryRow, listEntriesText, presentProfile } from "./contacts-v1.present";
 import * as s from "./contacts-v1.schemas";
 
 const READ: AuthRule = { kinds: ["oauth", "private_app"], scopes: ["crm.objects.contacts.read"] };
@@ -38,11 +38,8 @@ function recentRoute(path: string, kind: RecentKind, summary: string) {
       const entries = entryPage(asked, portalId, url.origin, query.showListMemberships);
       const clock = (r: { updatedAt: number; createdAt: number }) => (kind === "updated" ? r.updatedAt : r.createdAt);
       const last = page.rows.at(-1);
-      const contacts = page.rows.map((r) => {
-        const row = entryRow(r, entries.wanted);
-        return listEntryText(row, mergesOn(merges, r.id), entries, kind === "updated" ? row[2] : row[1]);
-      });
-      return jsonText(`{"contacts":[${contacts.join(",")}],"has-more":${page.hasMore},"time-offset":${last ? clock(last) : 0},"vid-offset":${last ? last.id : 0}}`);
+      const contacts = listEntriesText(page.rows.map((r) => entryRow(r, entries.wanted)), merges, entries, kind);
+      return jsonText(`{"contacts":[${contacts}],"has-more":${page.hasMore},"time-offset":${last ? clock(last) : 0},"vid-offset":${last ? last.id : 0}}`);
     },
   });
 }
@@ -62,8 +59,8 @@ export const contactsV1Routes = [
       const page = await allContactsPage(db, portalId, query.count, query.vidOffset ?? 0, entries.wanted.picked);
       const last = page.entries.at(-1);
       // There are no contact lists here, so a contact is a member of none (reference §2.2: `[]`).
-      const contacts = page.entries.map((row) => listEntryText(row, mergesOn(page.merges, row[0]), entries, row[1]));
-      return jsonText(`{"contacts":[${contacts.join(",")}],"has-more":${page.hasMore},"vid-offset":${last ? last[0] : (query.vidOffset ?? 0)}}`);
+      const contacts = listEntriesText(page.entries, page.merges, entries, "created");
+      return jsonText(`{"contacts":[${contacts}],"has-more":${page.hasMore},"vid-offset":${last ? last[0] : (query.vidOffset ?? 0)}}`);
     },
   }),
   recentRoute("/contacts/v1/lists/recently_updated/contacts/recent", "updated", "Recently updated contacts (legacy v1), newest first"),

@@ -21,7 +21,7 @@ export interface ListContact {
 
 /**
  * A contact of a list page as its list entry needs it (spec 2.1): a row of the page statement, with the
- * times and the asked values already text (contacts-v1.present.ts listEntryText joins them). The Worker
+ * times and the asked values already text (contacts-v1.present.ts listEntriesText writes them). The Worker
  * keeps the row as D1 answers it rather than copying it into an object per contact.
  */
 export type EntryRow = [id: number, created: string, updated: string, email: string | null, guid: string, merge: string | null, ...values: (string | null)[]];

@@ -1,5 +1,5 @@
 /**
- * The v1 list entries are written as JSON text (contacts-v1.present.ts listEntryText); the profile is
+ * The v1 list entries are written as JSON text (contacts-v1.present.ts listEntriesText); the profile is
  * built as objects. Both must say the same thing about a contact: these hold the text to the profile for
  * values JSON must escape, contacts with and without an email, merged contacts, and every list route.
  */
