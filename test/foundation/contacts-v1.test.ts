@@ -47,7 +47,7 @@ describe("GET /contacts/v1/lists/all/contacts/all (spec 2.1, 4.1)", () => {
     for (const c of (await call("GET", `${PATH}?showListMemberships=false`, { token: t.pat })).json.contacts) expect(c).not.toHaveProperty("list-memberships");
   });
 
-  it("defaults to 20, clamps count to 100 and pages only through vidOffset", async () => {
+  it("defaults to 20, clamps count to 1..100 and pages only through vidOffset", async () => {
     const t = await tenant();
     const ids = await seed(t.pat, 23);
     const first = await call("GET", PATH, { token: t.pat });
@@ -67,6 +67,10 @@ describe("GET /contacts/v1/lists/all/contacts/all (spec 2.1, 4.1)", () => {
     }
     const big = await call("GET", `${PATH}?count=500`, { token: t.pat });
     expect(big.json.contacts).toHaveLength(23);
+    // count=0 is answered as a page of one (docs/explanation/design-decisions.md).
+    const none = await call("GET", `${PATH}?count=0`, { token: t.pat });
+    expect(none.json.contacts.map((c: { vid: number }) => c.vid)).toEqual([ids[0]]);
+    expect(none.json["has-more"]).toBe(true);
   });
 
   it("returns the default properties, or only the repeated property= ones, omitting absent values", async () => {
