@@ -67,7 +67,7 @@ describe("GET /contacts/v1/lists/all/contacts/all (spec 2.1, 4.1)", () => {
     }
     const big = await call("GET", `${PATH}?count=500`, { token: t.pat });
     expect(big.json.contacts).toHaveLength(23);
-    // count=0 is answered as a page of one (docs/explanation/design-decisions.md).
+    // count=0 answers one contact (docs/explanation/design-decisions.md, "v1 contact list").
     const none = await call("GET", `${PATH}?count=0`, { token: t.pat });
     expect(none.json.contacts.map((c: { vid: number }) => c.vid)).toEqual([ids[0]]);
     expect(none.json["has-more"]).toBe(true);
