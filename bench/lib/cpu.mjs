@@ -28,27 +28,30 @@ function workerdChildren() {
 /** The pids of this process's workerd children (a cluster's are those that appear when it starts). */
 export const workerdPids = () => (fs.existsSync("/proc/self/stat") ? workerdChildren().map((c) => c.pid) : []);
 
-/** CPU ticks of the workerd children, or of those in `pids` only; null when there are none. */
-function workerdTicks(pids) {
-  const mine = workerdChildren().filter((c) => !pids || pids.includes(c.pid));
-  return mine.length ? mine.reduce((t, c) => t + c.ticks, 0) : null;
+/** CPU ticks (user + system) of process `pid`, or null when it is gone. */
+function ticksOf(pid) {
+  let stat;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return null;
+  }
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
 }
 
 /**
- * Waits until the workerd processes in `pids` have used no CPU for `quietMs` (at most `maxMs`): the
- * trailing work of one cluster's turn (log lines, usage data points, queue timers) then does not share the
- * cores with the next turn of the other cluster.
+ * CPU ticks of the workerd children, or of those in `pids` only; null when there are none. Given pids, it
+ * reads their own files rather than scanning /proc, so a snapshot is cheap enough to take around every
+ * wave of requests (figure 3 at c=10).
  */
-export async function settle(pids, quietMs = 30, maxMs = 1000) {
-  const end = Date.now() + maxMs;
-  let last = workerdTicks(pids);
-  if (last === null) return;
-  while (Date.now() < end) {
-    await new Promise((r) => setTimeout(r, quietMs));
-    const now = workerdTicks(pids);
-    if (now === last) return;
-    last = now;
+function workerdTicks(pids) {
+  if (pids) {
+    const ticks = pids.map(ticksOf).filter((t) => t !== null);
+    return ticks.length ? ticks.reduce((t, x) => t + x, 0) : null;
   }
+  const mine = workerdChildren();
+  return mine.length ? mine.reduce((t, c) => t + c.ticks, 0) : null;
 }
 
 /**

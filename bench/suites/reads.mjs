@@ -2,14 +2,15 @@
  * Figure 3 — reads: the v1 contact list (count=100), a sync status, a blog post by id, each against the
  * no-op route GET /healthz of the same Worker (same router, no D1, no Durable Object), at concurrency 1
  * and 10. At c=1 every endpoint is asked once per round, in a new random order each round, and rated by
- * its median latency (`interleaved`); at c=10 the routes take turns within each run (SLICES turns) and are
- * rated by requests over time (`inTurns`). Either way drift hits them alike.
+ * its median latency (`interleaved`); at c=10 every endpoint is sent one wave of ten requests per round,
+ * in a new random order each round, and rated by requests over the time of its waves (`inWaves`). Either
+ * way drift hits them alike.
  *
  * D1 work per request is measured once per route through the bench Worker, which runs the app's own fetch
  * handler with a D1 client that reads `meta` of every statement from the D1 simulator (bench/worker/).
  * The check is rows_read ≤ 2 × rows_returned + 1, where rows_returned is what D1 handed back to the Worker.
  *
- * Floors run in the same turns, on the bench Worker: each is one route's own D1 read answered as raw JSON
+ * Floors run in the same rounds, on the bench Worker: each is one route's own D1 read answered as raw JSON
  * and nothing else (one primary-key read for the single-record reads; the list query, every column; the
  * v1 list's page and its merges, every column; the v3 search's own statement). Each route is held to its
  * floor (FLOOR_TARGET).
@@ -23,8 +24,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { BUILD_DIR } from "../lib/build.mjs";
-import { cpuNow, cpuSince, settle } from "../lib/cpu.mjs";
-import { load } from "../lib/http.mjs";
+import { cpuNow, cpuSince } from "../lib/cpu.mjs";
 import { aaBand, medianOf, percentile } from "../lib/stats.mjs";
 import { BRIDGE } from "../lib/seed.mjs";
 import { status, step } from "../lib/progress.mjs";
@@ -76,76 +76,70 @@ const routesOf = (seeded) => [
   { id: "v3search", name: "CRM v3 contact search, limit=100", method: "POST", path: "/crm/v3/objects/contacts/search", body: SEARCH_BODY, items: (j) => j.results.length, floor: "floor_search" },
 ];
 
-/**
- * Turns per run: each route's requests of a run are split into this many slices, and every route runs one
- * slice per turn. Drift on the shared cores (the A/A band was 0.89–1.49 with one block per route per run)
- * then falls on every route of a run alike, and the ratios of one run compare like with like.
- */
-const SLICES = 5;
-
-/** Requests sent before each turn's measured ones, per unit of concurrency (never more than the turn measures). */
+/** Unmeasured rounds before the first run (c=1: requests; c=10: waves), so no endpoint's first requests pay a cold path. */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
-
-/** One run of a route from its slices: requests over the time they took, percentiles over every request. */
-function merged(parts) {
-  const latencies = parts.flatMap((p) => p.latencies);
-  const seconds = parts.reduce((t, p) => t + p.seconds, 0);
-  const failures = parts.reduce((t, p) => t + p.failures, 0);
-  const statuses = {};
-  for (const p of parts) for (const [code, n] of Object.entries(p.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
-  return {
-    rps: (latencies.length + failures) / seconds,
-    p50: percentile(latencies, 50),
-    p99: percentile(latencies, 99),
-    statuses,
-    failures,
-    serverErrors: parts.reduce((t, p) => t + p.serverErrors, 0),
-    // The workerd process's CPU per request (µs; bench/lib/cpu.mjs), null where /proc is not there.
-    workerdUs: parts.some((p) => p.cpu.workerdMs === null) ? null : (parts.reduce((t, p) => t + p.cpu.workerdMs, 0) * 1000) / latencies.length,
-  };
-}
 
 /** A request's method, path and options as `load` and the client take them. */
 const requestOf = (r, tenant) => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }];
 
 /**
- * Concurrency 10: each route's requests of a run in SLICES turns, every route one slice per turn, each turn
- * after a few unmeasured requests (the turn before ran another route, often on another Worker, and the
- * first requests after a switch pay for it). Rates are requests over the time they took.
- * With two clusters, a turn takes each cluster's endpoints as one block, the blocks in alternating order,
- * and a block starts once the other cluster's workerd is idle: otherwise that process's trailing work
- * shares the two cores with the next turns, and the routes (which followed the other cluster's copy of
- * themselves) paid for it where the floors (which followed each other) did not. A turn's CPU is its own
- * cluster's workerd only.
+ * Concurrency 10: rounds of waves, each round sending every endpoint one wave (`concurrency` requests at
+ * once) in a new random order, so every endpoint meets the same neighbours and the same drift, wave by
+ * wave, as at c=1 request by request. An endpoint's rate is its requests over the summed time of its waves;
+ * its workerd CPU per request is that of its own cluster's workerd during its waves (10 ms ticks, summed
+ * over the run). Only one wave is in flight at a time: with the sharded cluster beside the main one, their
+ * two processes never serve at once, and what one leaves running after a wave (log lines, usage data
+ * points) falls on a random neighbour, route or floor alike.
  */
-async function inTurns(measured, count, concurrency, http, tenant) {
-  const slices = Math.min(SLICES, count);
-  const parts = Object.fromEntries(measured.map((r) => [r.key, []]));
-  const blocks = [];
-  for (const r of measured) {
-    let b = blocks.find((x) => x.workerd === r.workerd);
-    if (!b) blocks.push((b = { workerd: r.workerd, routes: [] }));
-    b.routes.push(r);
-  }
-  const others = (b) => blocks.filter((x) => x !== b).flatMap((x) => x.workerd ?? []);
-  for (let k = 0; k < slices; k++) {
-    for (let j = 0; j < blocks.length; j++) {
-      const block = blocks[(j + k) % blocks.length];
-      if (blocks.length > 1) await settle(others(block));
-      // Each turn starts one route further on, so no route always follows the same neighbour.
-      const order = block.routes.map((_, i) => block.routes[(i + k) % block.routes.length]);
-      for (const r of order) {
-        const n = Math.floor(count / slices) + (k < count % slices ? 1 : 0);
-        const client = r.client ?? http;
-        const make = () => requestOf(r, tenant);
-        await load({ http: client, concurrency, count: Math.min(WARMUP * concurrency, n), make });
-        const before = cpuNow(r.workerd);
-        const res = await load({ http: client, concurrency, count: n, make, onProgress: (d) => status(`turn ${k + 1}/${slices}: ${r.name} ${d}/${n}`), keepLatencies: true });
-        parts[r.key].push({ ...res, cpu: cpuSince(before) });
-      }
+async function inWaves(measured, rounds, concurrency, http, tenant, onRound) {
+  const lat = Object.fromEntries(measured.map((r) => [r.key, []]));
+  const statuses = Object.fromEntries(measured.map((r) => [r.key, {}]));
+  const failures = Object.fromEntries(measured.map((r) => [r.key, 0]));
+  const spentMs = Object.fromEntries(measured.map((r) => [r.key, 0]));
+  const cpuMs = Object.fromEntries(measured.map((r) => [r.key, 0]));
+  let cpuKnown = true;
+  for (let i = 0; i < rounds; i++) {
+    for (const r of shuffled(measured)) {
+      const [method, p, opts] = requestOf(r, tenant);
+      const one = async () => {
+        try {
+          const res = await (r.client ?? http).request(method, p, opts);
+          lat[r.key].push(res.ms);
+          statuses[r.key][res.status] = (statuses[r.key][res.status] ?? 0) + 1;
+        } catch {
+          failures[r.key]++;
+        }
+      };
+      const before = cpuNow(r.workerd);
+      const started = performance.now();
+      await Promise.all(Array.from({ length: concurrency }, one));
+      spentMs[r.key] += performance.now() - started;
+      const cpu = cpuSince(before).workerdMs;
+      if (cpu === null) cpuKnown = false;
+      else cpuMs[r.key] += cpu;
     }
+    onRound?.(i + 1);
   }
-  return Object.fromEntries(measured.map((r) => [r.key, merged(parts[r.key])]));
+  return Object.fromEntries(
+    measured.map((r) => {
+      const l = lat[r.key];
+      const sent = rounds * concurrency;
+      const serverErrors = Object.entries(statuses[r.key]).filter(([c]) => Number(c) >= 500).reduce((n, [, v]) => n + v, 0) + failures[r.key];
+      return [
+        r.key,
+        {
+          rps: (sent * 1000) / spentMs[r.key],
+          p50: percentile(l, 50),
+          p99: percentile(l, 99),
+          statuses: statuses[r.key],
+          failures: failures[r.key],
+          serverErrors,
+          // The workerd process's CPU per request (µs; bench/lib/cpu.mjs), null where /proc is not there.
+          workerdUs: cpuKnown ? (cpuMs[r.key] * 1000) / sent : null,
+        },
+      ];
+    }),
+  );
 }
 
 /** The endpoints in a fresh random order (Fisher–Yates). */
@@ -162,8 +156,8 @@ function shuffled(list) {
  * Concurrency 1: `rounds` rounds, each sending one request to every endpoint, in a new random order per
  * round. Every endpoint then meets the same neighbours and the same drift, request by request; its rate
  * is taken from its median latency (1000 / p50), which a few slow requests of the shared cores do not move.
- * Its A/A band (/healthz against itself) is a few hundredths wide, where turns rated by requests over time
- * moved by up to a third at c=1.
+ * Its A/A band (/healthz against itself) is a few hundredths wide, where turns (each route a block of its
+ * requests) rated by requests over time moved by up to a third at c=1.
  * Requests/s from the mean latency stay beside it (`meanRps`). The workerd CPU of one request cannot be
  * told apart from its neighbours', so c=1 has no CPU rows.
  */
@@ -202,7 +196,7 @@ const RATE_KEYS = ["rps", "meanRps", "p50", "p99"];
 const FLOOR_TARGET = { 1: 0.9, 10: 0.8 };
 
 /**
- * `ctx.also` (issue 16 §4): other configurations whose routes take their turns in the same runs, each
+ * `ctx.also` (issue 16 §4): other configurations whose routes take part in the same rounds, each
  * against its own /healthz: `{ id, label, http, tenant, seeded }`. Floors and the D1 counting pass are
  * properties of D1 and the main configuration's (they read its `DB`), measured once.
  */
@@ -231,26 +225,27 @@ export async function reads(ctx, seeded) {
   const all = routes.flatMap((_, i) => targets.map((t) => ({ ...t.routes[i], key: key(t, t.routes[i]), client: t.http, token: t.tenant.oauth, workerd: t.workerd })));
   const out = [];
   for (const concurrency of [1, 10]) {
-    const count = concurrency === 1 ? sizes.readsC1 : sizes.readsC10;
-    // The A/A control: /healthz a second time in each turn (round at c=1); its ratio to the first is noise alone.
+    // Requests per endpoint and run: at c=1 one per round, at c=10 a wave of ten per round.
+    const rounds = concurrency === 1 ? sizes.readsC1 : Math.ceil(sizes.readsC10 / concurrency);
+    const count = rounds * concurrency;
+    // The A/A control: /healthz a second time in each round; its ratio to the first is noise alone.
     const control = { id: "healthz_aa", name: "GET /healthz again (A/A control)", path: "/healthz", key: "healthz_aa" };
     // Floors, probes and the control run on the main cluster (its workerd).
     const main = { workerd: ctx.workerd };
     const measured = [...all, ...floors.map((f) => ({ ...f, ...main, key: f.id })), { ...benchNoop, ...main, key: benchNoop.id }, ...postProbes.map((p) => ({ ...p, ...main, key: p.id })), { ...control, ...main }];
     const runs = Object.fromEntries(measured.map((r) => [r.key, []]));
-    if (concurrency === 1) {
-      // Unmeasured rounds first: the first requests to each Worker and statement are slower than the rest.
-      await interleaved(measured, WARMUP, http, tenant);
-    }
+    // Unmeasured rounds first: the first requests to each Worker and statement are slower than the rest.
+    if (concurrency === 1) await interleaved(measured, WARMUP, http, tenant);
+    else await inWaves(measured, WARMUP, concurrency, http, tenant);
     for (let run = 1; run <= sizes.runs; run++) {
       const others = targets.length > 1 ? ` (${targets.map((t) => t.label || "main").join(", ")} side by side)` : "";
       let results;
       if (concurrency === 1) {
-        step(`reads c=1 run ${run}/${sizes.runs}: ${count} rounds, each endpoint once per round in a random order${others}`);
-        results = await interleaved(measured, count, http, tenant, (i) => status(`round ${i}/${count}`));
+        step(`reads c=1 run ${run}/${sizes.runs}: ${rounds} rounds, each endpoint once per round in a random order${others}`);
+        results = await interleaved(measured, rounds, http, tenant, (i) => status(`round ${i}/${rounds}`));
       } else {
-        step(`reads c=${concurrency} run ${run}/${sizes.runs}: ${count} requests per route in ${Math.min(SLICES, count)} turns${others}`);
-        results = await inTurns(measured, count, concurrency, http, tenant);
+        step(`reads c=${concurrency} run ${run}/${sizes.runs}: ${rounds} rounds, each endpoint one wave of ${concurrency} requests per round in a random order${others}`);
+        results = await inWaves(measured, rounds, concurrency, http, tenant, (i) => status(`round ${i}/${rounds}`));
       }
       for (const r of measured) {
         const res = results[r.key];
@@ -315,9 +310,9 @@ export async function reads(ctx, seeded) {
       });
       // The same comparison in the workerd process's CPU per request: the floor as a route (/healthz's CPU
       // plus the floor's own, over the bench no-op's) against the route's. Where it agrees with the rates,
-      // the gap is work done in workerd. Only workerd's: the bench process's CPU in a turn also holds work
-      // left from the turn before (Miniflare reads the Worker's log lines as they come). Informative: the
-      // targets are the rates above.
+      // the gap is work done in workerd. Only workerd's: the bench process's CPU during a wave also holds
+      // work left from the wave before (Miniflare reads the Worker's log lines as they come). Informative:
+      // the targets are the rates above.
       const perRunCpu = service.map((run, i) =>
         run.workerdUs === null ? null : { floorUs: floorAsRoute(floors.find((f) => f.id === r.floor), (id) => runs[id][i].workerdUs).sumMs, serviceUs: run.workerdUs },
       );
