@@ -92,27 +92,15 @@ const requestOf = (r, tenant) => [r.method ?? "GET", r.path, { token: r.token ??
  * points) falls on a random neighbour, route or floor alike.
  */
 async function inWaves(measured, rounds, concurrency, http, tenant, onRound) {
-  const lat = Object.fromEntries(measured.map((r) => [r.key, []]));
-  const statuses = Object.fromEntries(measured.map((r) => [r.key, {}]));
-  const failures = Object.fromEntries(measured.map((r) => [r.key, 0]));
+  const t = tally(measured, http, tenant);
   const spentMs = Object.fromEntries(measured.map((r) => [r.key, 0]));
   const cpuMs = Object.fromEntries(measured.map((r) => [r.key, 0]));
   let cpuKnown = true;
   for (let i = 0; i < rounds; i++) {
     for (const r of shuffled(measured)) {
-      const [method, p, opts] = requestOf(r, tenant);
-      const one = async () => {
-        try {
-          const res = await (r.client ?? http).request(method, p, opts);
-          lat[r.key].push(res.ms);
-          statuses[r.key][res.status] = (statuses[r.key][res.status] ?? 0) + 1;
-        } catch {
-          failures[r.key]++;
-        }
-      };
       const before = cpuNow(r.workerd);
       const started = performance.now();
-      await Promise.all(Array.from({ length: concurrency }, one));
+      await Promise.all(Array.from({ length: concurrency }, () => t.send(r)));
       spentMs[r.key] += performance.now() - started;
       const cpu = cpuSince(before).workerdMs;
       if (cpu === null) cpuKnown = false;
@@ -122,24 +110,45 @@ async function inWaves(measured, rounds, concurrency, http, tenant, onRound) {
   }
   return Object.fromEntries(
     measured.map((r) => {
-      const l = lat[r.key];
+      const l = t.lat[r.key];
       const sent = rounds * concurrency;
-      const serverErrors = Object.entries(statuses[r.key]).filter(([c]) => Number(c) >= 500).reduce((n, [, v]) => n + v, 0) + failures[r.key];
       return [
         r.key,
         {
           rps: (sent * 1000) / spentMs[r.key],
           p50: percentile(l, 50),
           p99: percentile(l, 99),
-          statuses: statuses[r.key],
-          failures: failures[r.key],
-          serverErrors,
+          statuses: t.statuses[r.key],
+          failures: t.failures[r.key],
+          serverErrors: t.serverErrors(r.key),
           // The workerd process's CPU per request (µs; bench/lib/cpu.mjs), null where /proc is not there.
           workerdUs: cpuKnown ? (cpuMs[r.key] * 1000) / sent : null,
         },
       ];
     }),
   );
+}
+
+/**
+ * Each endpoint's latencies, status counts and failed requests, kept as `send` sends them; a request that
+ * fails (no response) is counted, never thrown, and is a server error like a 5xx.
+ */
+function tally(measured, http, tenant) {
+  const lat = Object.fromEntries(measured.map((r) => [r.key, []]));
+  const statuses = Object.fromEntries(measured.map((r) => [r.key, {}]));
+  const failures = Object.fromEntries(measured.map((r) => [r.key, 0]));
+  async function send(r) {
+    const [method, p, opts] = requestOf(r, tenant);
+    try {
+      const res = await (r.client ?? http).request(method, p, opts);
+      lat[r.key].push(res.ms);
+      statuses[r.key][res.status] = (statuses[r.key][res.status] ?? 0) + 1;
+    } catch {
+      failures[r.key]++;
+    }
+  }
+  const serverErrors = (key) => Object.entries(statuses[key]).filter(([c]) => Number(c) >= 500).reduce((n, [, v]) => n + v, 0) + failures[key];
+  return { lat, statuses, failures, send, serverErrors };
 }
 
 /** The endpoints in a fresh random order (Fisher–Yates). */
@@ -162,29 +171,17 @@ function shuffled(list) {
  * told apart from its neighbours', so c=1 has no CPU rows.
  */
 async function interleaved(measured, rounds, http, tenant, onRound) {
-  const lat = Object.fromEntries(measured.map((r) => [r.key, []]));
-  const statuses = Object.fromEntries(measured.map((r) => [r.key, {}]));
-  const failures = Object.fromEntries(measured.map((r) => [r.key, 0]));
+  const t = tally(measured, http, tenant);
   for (let i = 0; i < rounds; i++) {
-    for (const r of shuffled(measured)) {
-      const [method, p, opts] = requestOf(r, tenant);
-      try {
-        const res = await (r.client ?? http).request(method, p, opts);
-        lat[r.key].push(res.ms);
-        statuses[r.key][res.status] = (statuses[r.key][res.status] ?? 0) + 1;
-      } catch {
-        failures[r.key]++;
-      }
-    }
+    for (const r of shuffled(measured)) await t.send(r);
     onRound?.(i + 1);
   }
   return Object.fromEntries(
     measured.map((r) => {
-      const l = lat[r.key];
+      const l = t.lat[r.key];
       const p50 = percentile(l, 50);
-      const serverErrors = Object.entries(statuses[r.key]).filter(([c]) => Number(c) >= 500).reduce((n, [, v]) => n + v, 0) + failures[r.key];
-      const meanRps = (l.length * 1000) / l.reduce((t, x) => t + x, 0);
-      return [r.key, { rps: 1000 / p50, meanRps, p50, p99: percentile(l, 99), statuses: statuses[r.key], failures: failures[r.key], serverErrors, workerdUs: null }];
+      const meanRps = (l.length * 1000) / l.reduce((sum, x) => sum + x, 0);
+      return [r.key, { rps: 1000 / p50, meanRps, p50, p99: percentile(l, 99), statuses: t.statuses[r.key], failures: t.failures[r.key], serverErrors: t.serverErrors(r.key), workerdUs: null }];
     }),
   );
 }
