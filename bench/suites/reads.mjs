@@ -79,7 +79,7 @@ const routesOf = (seeded) => [
 /** Unmeasured rounds before the first run (c=1: requests; c=10: waves), so no endpoint's first requests pay a cold path. */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
 
-/** A request's method, path and options as `load` and the client take them. */
+/** A request's method, path and options as the client takes them. */
 const requestOf = (r, tenant) => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }];
 
 /**
