@@ -66,7 +66,7 @@ export function client(baseUrl, { host } = {}) {
  * Closed-loop load: `count` requests, `concurrency` in flight; `make(i)` returns [method, path, opts].
  * Answers requests/s, latency percentiles and the status counts (5xx are counted, never thrown).
  */
-export async function load({ http: c, concurrency, count, make, onProgress, keepLatencies = false }) {
+export async function load({ http: c, concurrency, count, make, onProgress }) {
   const latencies = [];
   const statuses = {};
   let next = 0;
@@ -93,7 +93,6 @@ export async function load({ http: c, concurrency, count, make, onProgress, keep
   return {
     rps: count / seconds,
     seconds,
-    ...(keepLatencies ? { latencies } : {}),
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     statuses,
