@@ -1,4 +1,7 @@
-/** @module The v3 page shape: `paging.next` with the cursor and a link to the next page, absent on the last page. */
+/**
+ * @module The v3 page shape (`paging.next` with the cursor and a link to the next page, absent on the last
+ * page) and the query parameters the v3 reads share.
+ */
 import { z } from "zod";
 
 export const pagingSchema = z.object({ next: z.object({ after: z.string(), link: z.string() }) }).optional();
@@ -16,3 +19,14 @@ export function pageBody<T>(results: T[], next: string | null, url: URL, extra: 
 
 /** The `after` query parameter of the v3 faces: an opaque cursor that is a numeric string. */
 export const afterCursor = z.string().regex(/^\d{1,15}$/, "after must be a cursor from paging.next.after").transform(Number).optional();
+
+/**
+ * A true/false query parameter (`archived` of the v3 reads), in any case: clients that write booleans as
+ * Python does send `True`. Anything else is a 400 naming it.
+ */
+export const booleanQuery = (name: string) =>
+  z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.enum(["true", "false"], { error: `${name} must be true or false` }))
+    .transform((v) => v === "true");

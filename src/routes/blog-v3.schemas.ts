@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { POST_STATES } from "../db/tables/content";
-import { afterCursor, pagingSchema } from "../lib/paging";
+import { afterCursor, booleanQuery, pagingSchema } from "../lib/paging";
 import { postFields } from "./blog.schemas";
 
 const isoDate = (field: string) =>
@@ -52,8 +52,7 @@ export const createPostV3Body = patchPostV3Body.extend({ name: fields.name });
 export type PostV3Input = z.output<typeof patchPostV3Body>;
 
 export const idParams = z.object({ id: z.string().regex(/^\d{1,15}$/, "id must be a numeric id").transform(Number) });
-const boolQuery = (name: string) => z.enum(["true", "false"], { error: `${name} must be true or false` }).transform((v) => v === "true");
-export const readQuery = z.object({ archived: boolQuery("archived").default(false) });
+export const readQuery = z.object({ archived: booleanQuery("archived").default(false) });
 
 export const scheduleBody = z.object({
   id: z.string().regex(/^\d{1,15}$/, "id must be a numeric id").transform(Number),
@@ -85,7 +84,7 @@ export const listQuery = z.looseObject({
         .max(1, "only one sort is allowed"),
     )
     .optional(),
-  archived: boolQuery("archived").default(false),
+  archived: booleanQuery("archived").default(false),
   state: z.enum(POST_STATES, { error: `state must be one of ${POST_STATES.join(", ")}` }).optional(),
   createdAt: dateQuery("createdAt"),
   createdAfter: dateQuery("createdAfter"),

@@ -1,6 +1,6 @@
 /** @module zod schemas of `POST /crm/v3/objects/{objectType}/batch/*` (docs/reference/crm-v3.md "Batch"). */
 import { z } from "zod";
-import { ASKED_PROPERTIES_DOC, askedProperties, createBody, objectResponse, propertiesInput } from "./crm-objects.schemas";
+import { ARCHIVED_PARAM, ASKED_PROPERTIES_DOC, askedProperties, createBody, objectResponse, propertiesInput } from "./crm-objects.schemas";
 
 /** At most 100 inputs per batch (the real service's limit). */
 export const MAX_BATCH = 100;
@@ -20,7 +20,7 @@ export const batchReadBody = z.object({
   propertiesWithHistory: historyParam,
 });
 export const batchReadQuery = z.object({
-  archived: z.string().optional().meta({ description: "Accepted; an archived record is never returned" }),
+  archived: ARCHIVED_PARAM,
 });
 export const batchUpdateBody = z.object({ inputs: inputs(z.object({ id: recordId, idProperty, properties: propertiesInput })) });
 export const batchUpsertBody = z.object({

@@ -67,10 +67,10 @@ export const crmBatchRoutes = [
     query: s.batchReadQuery,
     body: s.batchReadBody,
     responses: { 200: { description: "The records", schema: s.batchObjectsResponse }, ...partial },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async ({ db, principal, params, query, body, now }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
       const idProperty = batch.idPropertyOf(params.objectType, body.idProperty, "idProperty");
-      const out = await batch.batchRead(db, portalOf(principal), params.objectType, idProperty, body.inputs.map((i) => i.id));
+      const out = await batch.batchRead(db, portalOf(principal), params.objectType, idProperty, body.inputs.map((i) => i.id), query.archived);
       const names = answeredProperties(params.objectType, body.properties);
       return answer(now, out.results.map((r) => present(r, undefined, names)), out.errors, 200);
     },

@@ -1,6 +1,7 @@
 /** @module zod schemas of the CRM objects API `/crm/v3/objects/{objectType}` (issue 2 §5). */
 import { z } from "zod";
 import { OBJECT_TYPES } from "../db/tables/crm";
+import { booleanQuery } from "../lib/paging";
 import { PROPERTY_NAME } from "../services/crm/properties";
 
 export const objectTypeParam = z.enum(OBJECT_TYPES, { error: `objectType must be one of ${OBJECT_TYPES.join(", ")}` });
@@ -72,14 +73,20 @@ const propertyList = z
   .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((p) => p.split(",")).map((p) => p.trim()).filter(Boolean))
   .pipe(askedProperties);
 
+/** `archived` of the get, the list and the batch read. */
+export const ARCHIVED_PARAM = booleanQuery("archived")
+  .default(false)
+  .meta({ description: "true: only archived records (each with archivedAt); false (default): only live ones. A contact merged into another is neither" });
+
 /**
- * Sent by @hubspot/api-client on every read. `properties` picks what comes back; the others are accepted
- * and not applied: no history is kept, and archived records are deleted (docs/reference/crm-v3.md).
+ * Sent by @hubspot/api-client on every read. `properties` picks what comes back; `archived=true` reads only
+ * archived records, as the real API's "only results that have been archived"; `propertiesWithHistory` is
+ * accepted and not applied: no history is kept (docs/reference/crm-v3.md).
  */
 const readParams = {
   properties: propertyList.optional().meta({ description: `${ASKED_PROPERTIES_DOC} (the parameter repeated, or comma-separated)` }),
   propertiesWithHistory: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; no history is kept" }),
-  archived: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; a deleted record is gone, so only live records are returned" }),
+  archived: ARCHIVED_PARAM,
 };
 
 export const getQuery = z.object({ associations: typeList.optional(), idProperty, ...readParams });
@@ -97,6 +104,7 @@ export const objectResponse = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   archived: z.boolean(),
+  archivedAt: z.string().optional().meta({ description: "When the record was archived; only on archived records" }),
   associations: z.record(z.string(), z.object({ results: z.array(z.object({ id: z.string(), type: z.string() })) })).optional(),
 });
 export const listResponse = z.object({

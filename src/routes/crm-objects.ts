@@ -54,6 +54,8 @@ export function present(row: crm.CrmRow, associations?: Partial<Record<ObjectTyp
     updatedAt,
     archived: row.archived,
   };
+  // Archiving sets updated_at, and an archived record takes no other write: that is when it was archived.
+  if (row.archived) out.archivedAt = updatedAt;
   if (associations) out.associations = presentAssociations(row.objectType, associations);
   return out;
 }
@@ -143,7 +145,7 @@ export const crmObjectRoutes = [
   route({
     method: "GET",
     path: base,
-    summary: "List records, oldest first, with an `after` cursor",
+    summary: "List records (or, with archived=true, archived ones), oldest first, with an `after` cursor",
     tag,
     auth: account,
     params: s.typeParams,
@@ -154,7 +156,7 @@ export const crmObjectRoutes = [
       requireScopes(principal, [crm.scopeFor(type, "read")]);
       const { system, stored } = splitAnswered(answeredProperties(type, query.properties));
       // One round trip: the page, with only the asked properties, and its associations (services/crm.ts).
-      const page = await crm.listObjectsWithAssociations(db, portalOf(principal), type, query.limit, query.after ?? 0, stored, query.associations);
+      const page = await crm.listObjectsWithAssociations(db, portalOf(principal), type, query.limit, query.after ?? 0, stored, query.associations, query.archived);
       const results = page.rows.map((r) => {
         const ids = page.associations?.get(r.id);
         return recordText(r, system, ids && { from: type, ids });
@@ -172,7 +174,7 @@ export const crmObjectRoutes = [
   route({
     method: "GET",
     path: `${base}/:objectId`,
-    summary: "Read a record, optionally with its associations",
+    summary: "Read a record (an archived one only with archived=true), optionally with its associations",
     tag,
     auth: account,
     params: s.recordParams,
@@ -184,7 +186,7 @@ export const crmObjectRoutes = [
       const { system, stored } = splitAnswered(answeredProperties(type, query.properties));
       // One round trip: the record, with only the asked properties, and its associations (services/crm.ts).
       const key = recordKey(type, params.objectId, query.idProperty);
-      const found = await crm.projectedRecord(db, portalOf(principal), type, key, stored, query.associations);
+      const found = await crm.projectedRecord(db, portalOf(principal), type, key, stored, query.associations, query.archived);
       if (!found) throw recordNotFound(type, key);
       return jsonText(recordText(found.row, system, found.associations && { from: type, ids: found.associations }));
     },

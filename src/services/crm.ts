@@ -347,22 +347,46 @@ async function withAssociations<R>(db: Db, read: D1PreparedStatement, rowOf: (r:
   return { rows: (rows!.results as Record<string, unknown>[]).map((r) => rowOf(Object.values(r))), assoc: (assoc!.results as RawAssociation[]).map(associationFromRaw) };
 }
 
-/** The statement that reads a live record by id (`?1`, in the account `?2`, of type `?3`) or a live contact by email (`?2`). */
-const byKey = (columns: string, key: RecordKey) =>
-  "email" in key
-    ? `select ${columns} from crm_objects c where c.portal_id = ?1 and c.object_type = 'contacts' and c.archived = 0 and c.email = ?2`
-    : `select ${columns} from crm_objects c where c.id = ?1 and c.portal_id = ?2 and c.object_type = ?3 and c.archived = 0`;
+/** Which records a read sees: the live ones, or (`archived=true`) the archived ones that were not merged away. */
+const liveOrArchived = (archived: boolean, c = "") => (archived ? `${c}archived = 1 and ${c}merged_into is null` : `${c}archived = 0`);
+
+/**
+ * The statement that reads a record by id (`?1`, in the account `?2`, of type `?3`) or a contact by email
+ * (`?2`): a live one, or with `archived` an archived one (never a merged-away contact, which is not archived
+ * but gone into its survivor). Archived contacts may share an email: the one archived last answers.
+ */
+function byKey(columns: string, key: RecordKey, archived: boolean) {
+  const which = liveOrArchived(archived, "c.");
+  return "email" in key
+    ? `select ${columns} from crm_objects c where c.portal_id = ?1 and c.object_type = 'contacts' and ${which} and c.email = ?2${archived ? " order by c.updated_at desc, c.id desc limit 1" : ""}`
+    : `select ${columns} from crm_objects c where c.id = ?1 and c.portal_id = ?2 and c.object_type = ?3 and ${which}`;
+}
 
 /**
  * A record and (when `types` names any) its associations in ONE round trip (one db.batch): by id the
  * record's own id names its associations (another account's are not its portal's); by email they are
- * joined to the contact with that email. Null when no live record matches: the 404 either way.
+ * joined to the live contact with that email, or for an archived one named by a subquery of the same
+ * conditions as the read. Null when no record matches: the 404 either way.
  */
-async function readRecord<R extends { id: number }>(db: Db, portalId: number, type: ObjectType, key: RecordKey, types: ObjectType[] | undefined, columns: string, rowOf: (r: unknown[]) => R) {
+async function readRecord<R extends { id: number }>(
+  db: Db,
+  portalId: number,
+  type: ObjectType,
+  key: RecordKey,
+  types: ObjectType[] | undefined,
+  columns: string,
+  rowOf: (r: unknown[]) => R,
+  archived = false,
+) {
   const email = "email" in key ? key.email.trim().toLowerCase() : undefined;
-  const read = db.$client.prepare(byKey(columns, key));
+  const read = db.$client.prepare(byKey(columns, key, archived));
   const bound = email === undefined ? read.bind((key as { id: number }).id, portalId, type) : read.bind(portalId, email);
-  const from = email === undefined ? (key as { id: number }).id : { email };
+  const from: FromIds =
+    email === undefined
+      ? (key as { id: number }).id
+      : archived
+        ? sql`(select id from crm_objects where portal_id = ${portalId} and object_type = 'contacts' and ${sql.raw(liveOrArchived(true))} and email = ${email} order by updated_at desc, id desc limit 1)`
+        : { email };
   const { rows, assoc } = await withAssociations(db, bound, rowOf, types?.length ? builderStatement(db, associationsQuery(db, portalId, from, types)) : null);
   const row = rows[0];
   if (!row) return null;
@@ -375,24 +399,36 @@ const RECORD_COLUMNS = crmColumns("c");
 export const recordWithAssociations = (db: Db, portalId: number, type: ObjectType, key: RecordKey, types: ObjectType[] | undefined) =>
   readRecord(db, portalId, type, key, types, RECORD_COLUMNS, (r) => crmRowFromArray(r));
 
-/** The record with only the asked stored properties (`stored`; projection.ts), as the v3 reads answer it; see readRecord. */
-export function projectedRecord(db: Db, portalId: number, type: ObjectType, key: RecordKey, stored: string[], types: ObjectType[] | undefined) {
+/**
+ * The record with only the asked stored properties (`stored`; projection.ts), as the v3 reads answer it:
+ * a live one, or with `archived` an archived one; see readRecord.
+ */
+export function projectedRecord(db: Db, portalId: number, type: ObjectType, key: RecordKey, stored: string[], types: ObjectType[] | undefined, archived = false) {
   const picked = projection(stored);
-  return readRecord(db, portalId, type, key, types, picked.columns, picked.read);
+  return readRecord(db, portalId, type, key, types, picked.columns, picked.read, archived);
 }
 
 /**
  * One page in id order (limit + 1 rows, to know whether another page exists) with only the asked stored
  * properties (`stored`; projection.ts) and, when `types` names any, the page's associations, in ONE round
- * trip: the associations through a subquery of the same page.
+ * trip: the associations through a subquery of the same page. Live records, or with `archived` archived ones.
  */
-export async function listObjectsWithAssociations(db: Db, portalId: number, type: ObjectType, limit: number, after: number, stored: string[], types: ObjectType[] | undefined) {
+export async function listObjectsWithAssociations(
+  db: Db,
+  portalId: number,
+  type: ObjectType,
+  limit: number,
+  after: number,
+  stored: string[],
+  types: ObjectType[] | undefined,
+  archived = false,
+) {
   const picked = projection(stored);
   const read = db.$client
-    .prepare(`select ${picked.columns} from crm_objects c where c.portal_id = ?1 and c.object_type = ?2 and c.archived = 0 and c.id > ?3 order by c.id limit ?4`)
+    .prepare(`select ${picked.columns} from crm_objects c where c.portal_id = ?1 and c.object_type = ?2 and ${liveOrArchived(archived, "c.")} and c.id > ?3 order by c.id limit ?4`)
     .bind(portalId, type, after, limit + 1);
   // The page's ids as a subquery (the same conditions as the page), so the associations need not wait for it.
-  const pageIds = sql`(select id from crm_objects where portal_id = ${portalId} and object_type = ${type} and archived = 0 and id > ${after} order by id limit ${limit + 1})`;
+  const pageIds = sql`(select id from crm_objects where portal_id = ${portalId} and object_type = ${type} and ${sql.raw(liveOrArchived(archived))} and id > ${after} order by id limit ${limit + 1})`;
   const associations = types?.length ? builderStatement(db, associationsQuery(db, portalId, pageIds, types)) : null;
   const { rows, assoc } = await withAssociations(db, read, picked.read, associations);
   const shown = rows.slice(0, limit);

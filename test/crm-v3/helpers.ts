@@ -25,8 +25,11 @@ export interface Watched {
   batches: number;
 }
 
-/** Sends one POST through the router with the shards watched: every statement prepared (and its bound values), and the db.batch calls. */
-export async function watched(path: string, body: unknown, token: string): Promise<Watched> {
+/**
+ * Sends one request (a POST with `body`, or a GET without one) through the router with the shards watched:
+ * every statement prepared (and its bound values), and the db.batch calls.
+ */
+export async function watched(path: string, body: unknown, token: string, method: "POST" | "GET" = "POST"): Promise<Watched> {
   const seen: Watched = { statements: [], batches: 0 };
   const statement = (s: D1PreparedStatement, entry: Watched["statements"][number]): D1PreparedStatement =>
     new Proxy(s, {
@@ -52,7 +55,11 @@ export async function watched(path: string, body: unknown, token: string): Promi
       },
     });
   const res = await buildRouter().fetch(
-    new Request(`https://crm.test${path}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) }),
+    new Request(`https://crm.test${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: method === "POST" ? JSON.stringify(body) : undefined,
+    }),
     { ...env, SHARD_1: watch(env.SHARD_1), SHARD_2: watch(env.SHARD_2) },
     createExecutionContext(),
   );

@@ -221,6 +221,28 @@ describe("@hubspot/api-client 14.0.1: CRM objects client against /crm/v3/objects
     expect(batch.results[0]!.properties.firstname).toBeUndefined();
   });
 
+  it("getById, getPage and batchApi.read with archived=true read the archived records, archivedAt as a Date", async () => {
+    const t = await tenant();
+    const { basicApi, batchApi } = sdk(t).crm.contacts;
+    const gone = await basicApi.create({ properties: { email: "gone@example.com", firstname: "Gone" }, associations: [] });
+    const live = await basicApi.create({ properties: { email: "live@example.com" }, associations: [] });
+    await basicApi.archive(gone.id);
+
+    const read = await basicApi.getById(gone.id, ["firstname"], undefined, undefined, true);
+    expect(read).toMatchObject({ id: gone.id, archived: true, properties: { firstname: "Gone" } });
+    expect(read.archivedAt).toBeInstanceOf(Date);
+    expect(read.archivedAt!.getTime()).toBe(read.updatedAt.getTime());
+    expect((await rejection(basicApi.getById(live.id, undefined, undefined, undefined, true))).code).toBe(404);
+    expect((await rejection(basicApi.getById(gone.id, undefined, undefined, undefined, false))).code).toBe(404);
+
+    const page = await basicApi.getPage(10, undefined, undefined, undefined, undefined, true);
+    expect(page.results.map((r) => [r.id, r.archived])).toEqual([[gone.id, true]]);
+    expect((await basicApi.getPage(10)).results.map((r) => r.id)).toEqual([live.id]);
+
+    const batch = await batchApi.read({ inputs: [{ id: gone.id }], properties: ["email"], propertiesWithHistory: [] }, true);
+    expect(batch.results.map((r) => [r.id, r.properties.email, r.archived])).toEqual([[gone.id, "gone@example.com", true]]);
+  });
+
   it("getById with associations (sent as repeated associations= parameters)", async () => {
     const t = await tenant();
     const client = sdk(t);

@@ -100,6 +100,7 @@ let b: Tenant;
 let postId: number;
 let contactId: number;
 let companyId: number;
+let archivedId: number;
 
 beforeAll(async () => {
   // The account lives on a shard, so the control plane's share is visible apart from the account's.
@@ -130,6 +131,10 @@ beforeAll(async () => {
     }),
   );
   expect(merged.status).toBe(200); // its body is the recorded bare `SUCCESS`
+  // One archived contact, for the archived=true reads. Without associations: association rows of its own
+  // would be the next entries the other reads' index probes visit, one row read more each.
+  archivedId = Number((await call("POST", "/crm/v3/objects/contacts", { token: a.pat, body: { properties: { email: "rt-gone@example.com" } } })).json.id);
+  expect((await call("DELETE", `/crm/v3/objects/contacts/${archivedId}`, { token: a.pat })).status).toBe(204);
 }, 60_000);
 
 const search = (filters: unknown[], extra: Record<string, unknown> = {}) => ({ filterGroups: [{ filters }], limit: 5, ...extra });
@@ -145,9 +150,12 @@ const reads = (): [string, string, string, unknown?][] => [
   ["v3 get", "GET", `/crm/v3/objects/contacts/${contactId}`],
   ["v3 get with associations", "GET", `/crm/v3/objects/contacts/${contactId}?associations=companies,deals`],
   ["v3 get by email", "GET", "/crm/v3/objects/contacts/rt0@example.com?idProperty=email&associations=companies"],
+  ["v3 get archived", "GET", `/crm/v3/objects/contacts/${archivedId}?archived=true`],
+  ["v3 get archived by email", "GET", "/crm/v3/objects/contacts/rt-gone@example.com?idProperty=email&archived=true&associations=companies"],
   ["v1 list", "GET", "/contacts/v1/lists/all/contacts/all?count=5"],
   ["v3 list", "GET", "/crm/v3/objects/contacts?limit=5"],
   ["v3 list with associations", "GET", "/crm/v3/objects/contacts?limit=5&associations=companies"],
+  ["v3 list archived", "GET", "/crm/v3/objects/contacts?limit=5&archived=true"],
   ["v3 search", "POST", "/crm/v3/objects/contacts/search", search([{ propertyName: "company", operator: "EQ", value: "Counted Co" }])],
   ["v3 search sorted", "POST", "/crm/v3/objects/contacts/search", search([{ propertyName: "createdate", operator: "GT", value: "0" }], { sorts: ["-firstname"] })],
 ];
@@ -190,9 +198,13 @@ describe("D1 round trips per read, credential cached", () => {
       "v3 get": [1, 1, 1],
       "v3 get with associations": [2, 2, 5], // the record and its associations: one batch
       "v3 get by email": [2, 2, 6],
+      "v3 get archived": [1, 1, 1],
+      "v3 get archived by email": [2, 1, 3], // crm_objects_archived_email finds it, for the record and for its associations
+
       "v1 list": [1, 6, 13], // 5 contacts + 1 for has-more, one of them with its merge
       "v3 list": [1, 6, 6],
       "v3 list with associations": [2, 7, 20],
+      "v3 list archived": [1, 1, 3], // the merged-away contact is archived too, and skipped
       "v3 search": [1, 5, 17],
       "v3 search sorted": [1, 5, 33],
     };

@@ -41,6 +41,11 @@ export const crmObjects = sqliteTable(
     uniqueIndex("crm_objects_contact_email")
       .on(t.portalId, t.email)
       .where(sql`${t.objectType} = 'contacts' and ${t.archived} = 0 and ${t.email} is not null`),
+    // Archived contacts by email (`archived=true&idProperty=email` on the v3 reads), newest archive first
+    // (archiving sets updated_at). Partial, so only archiving a contact writes to it.
+    index("crm_objects_archived_email")
+      .on(t.portalId, t.email, t.updatedAt)
+      .where(sql`${t.objectType} = 'contacts' and ${t.archived} = 1 and ${t.email} is not null`),
   ],
 );
 

@@ -48,18 +48,25 @@ function keyOf(idProperty: IdProperty, id: string, at: string): string {
 }
 
 /**
- * The live records named by `ids` (one query), keyed as `keyOf` keys them. Email lookups state the partial
- * index's condition with literals, so SQLite uses crm_objects_contact_email.
+ * The live records named by `ids` (one query), keyed as `keyOf` keys them; with `archived`, the archived
+ * ones that were not merged away (the one archived last, where several archived contacts share an email).
+ * Live email lookups state the partial index's condition with literals, so SQLite uses crm_objects_contact_email;
+ * archived ones name crm_objects_archived_email, which SQLite would otherwise pass over for the list index
+ * (three equal columns against two), reading every archived contact of the account.
  */
-export async function recordsById(db: Db, portalId: number, type: ObjectType, idProperty: IdProperty, keys: string[]): Promise<Map<string, crm.CrmRow>> {
+export async function recordsById(db: Db, portalId: number, type: ObjectType, idProperty: IdProperty, keys: string[], archived = false): Promise<Map<string, crm.CrmRow>> {
   if (keys.length === 0) return new Map();
   const list = JSON.stringify(idProperty === "email" ? keys : keys.map(Number));
+  const which = archived ? sql`archived = 1 and merged_into is null` : sql`archived = 0`;
+  const byEmail = archived ? sql`crm_objects indexed by crm_objects_archived_email` : sql`crm_objects`;
   const rows =
     idProperty === "email"
-      ? await db.all<RawCrmRow>(sql`select * from crm_objects where portal_id = ${portalId} and object_type = 'contacts' and archived = 0
+      ? await db.all<RawCrmRow>(sql`select * from ${byEmail} where portal_id = ${portalId} and object_type = 'contacts' and ${which}
           and email is not null and email in (select value from json_each(${list}))`)
-      : await db.all<RawCrmRow>(sql`select * from crm_objects where portal_id = ${portalId} and object_type = ${type} and archived = 0
+      : await db.all<RawCrmRow>(sql`select * from crm_objects where portal_id = ${portalId} and object_type = ${type} and ${which}
           and id in (select value from json_each(${list}))`);
+  // Oldest archive first, so the Map keeps the contact archived last for an email several share.
+  if (archived) rows.sort((x, y) => x.updated_at - y.updated_at || x.id - y.id);
   return new Map(rows.map(crmRowFromRaw).map((r) => [idProperty === "email" ? r.email! : String(r.id), r]));
 }
 
@@ -84,9 +91,10 @@ const notFoundError = (type: ObjectType, ids: string[]): BatchError => ({
   links: {},
 });
 
-export async function batchRead(db: Db, portalId: number, type: ObjectType, idProperty: IdProperty, ids: string[]): Promise<BatchOutcome<crm.CrmRow>> {
+/** The records `ids` name: live ones, or with `archived` archived ones; the others are a 207's errors. */
+export async function batchRead(db: Db, portalId: number, type: ObjectType, idProperty: IdProperty, ids: string[], archived = false): Promise<BatchOutcome<crm.CrmRow>> {
   const keys = ids.map((id, i) => keyOf(idProperty, id, `inputs.${i}.id`));
-  const found = await recordsById(db, portalId, type, idProperty, [...new Set(keys)]);
+  const found = await recordsById(db, portalId, type, idProperty, [...new Set(keys)], archived);
   const results = [...new Map(keys.flatMap((k) => (found.has(k) ? [[k, found.get(k)!] as const] : []))).values()];
   const missing = ids.filter((_, i) => !found.has(keys[i]!));
   return { results, errors: missing.length ? [notFoundError(type, missing)] : [] };

@@ -1,0 +1,1 @@
+CREATE INDEX `crm_objects_archived_email` ON `crm_objects` (`portal_id`,`email`,`updated_at`) WHERE "crm_objects"."object_type" = 'contacts' and "crm_objects"."archived" = 1 and "crm_objects"."email" is not null;
