@@ -178,11 +178,14 @@ export function ratiosSvg(results, meta) {
       parts.push(`<line x1="${lo}" y1="${y + 9}" x2="${lo}" y2="${y + rowH - 11}" stroke="#222" stroke-width="1.5"/>`);
       parts.push(`<line x1="${hi}" y1="${y + 9}" x2="${hi}" y2="${y + rowH - 11}" stroke="#222" stroke-width="1.5"/>`);
     }
-    parts.push(`<text x="${x(Math.max(b.ratio, b.aa ? b.ratio * b.aa.band[1] : 0)) + 6}" y="${y + 17}">${b.ratio.toFixed(b.target === 0.95 ? 3 : ratioDigits(b.ratio, b.target, b.met))}${b.ratio > max ? " ▸" : ""}</text>`);
     if (b.target !== undefined) {
       const tx = x(b.target);
       parts.push(`<line x1="${tx}" y1="${y + 1}" x2="${tx}" y2="${y + rowH - 3}" stroke="#111" stroke-width="2"/>`);
     }
+    // After the tick and with a white halo: a value just short of its target is written across the tick.
+    parts.push(
+      `<text x="${x(Math.max(b.ratio, b.aa ? b.ratio * b.aa.band[1] : 0)) + 6}" y="${y + 17}" stroke="#fff" stroke-width="3" paint-order="stroke">${b.ratio.toFixed(b.target === 0.95 ? 3 : ratioDigits(b.ratio, b.target, b.met))}${b.ratio > max ? " ▸" : ""}</text>`,
+    );
     parts.push(`<text x="${left + plot + 56}" y="${y + 17}" fill="#666">${xml(b.note)}</text>`);
   });
   parts.push(`<text x="16" y="${height - 26}" fill="#555">Black tick: target. Whiskers: the A/A band (two equal things measured against each other) applied to the ratio.</text>`);
