@@ -348,7 +348,7 @@ async function withAssociations<R>(db: Db, read: D1PreparedStatement, rowOf: (r:
 }
 
 /** Which records a read sees: the live ones, or (`archived=true`) the archived ones that were not merged away. */
-const liveOrArchived = (archived: boolean, c = "") => (archived ? `${c}archived = 1 and ${c}merged_into is null` : `${c}archived = 0`);
+export const liveOrArchived = (archived: boolean, c = "") => (archived ? `${c}archived = 1 and ${c}merged_into is null` : `${c}archived = 0`);
 
 /**
  * The statement that reads a record by id (`?1`, in the account `?2`, of type `?3`) or a contact by email

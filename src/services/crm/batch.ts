@@ -57,7 +57,7 @@ function keyOf(idProperty: IdProperty, id: string, at: string): string {
 export async function recordsById(db: Db, portalId: number, type: ObjectType, idProperty: IdProperty, keys: string[], archived = false): Promise<Map<string, crm.CrmRow>> {
   if (keys.length === 0) return new Map();
   const list = JSON.stringify(idProperty === "email" ? keys : keys.map(Number));
-  const which = archived ? sql`archived = 1 and merged_into is null` : sql`archived = 0`;
+  const which = sql.raw(crm.liveOrArchived(archived));
   const byEmail = archived ? sql`crm_objects indexed by crm_objects_archived_email` : sql`crm_objects`;
   const rows =
     idProperty === "email"
