@@ -1,5 +1,6 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import layers from "./scripts/lint/layers.mjs";
 
 export default tseslint.config(
   { ignores: ["node_modules/", "dist/", ".wrangler/", "worker-configuration.d.ts", "migrations/", "bench/results.json", "bench/results-soak.json", "bench/.build/", "test-results/", "public/vendor/"] },
@@ -26,6 +27,8 @@ export default tseslint.config(
       },
     },
   },
+  // The layers of src/: imports go down only, and no file is part of an import circle (scripts/lint/layers.mjs).
+  { files: ["src/**/*.ts"], plugins: { layers }, rules: { "layers/imports-go-down": "error", "layers/no-cycle": "error" } },
   // The benchmark runner is plain Node ESM (bench/README.md).
   { files: ["bench/**/*.mjs"], languageOptions: { globals: { performance: "readonly", Buffer: "readonly" } } },
 );

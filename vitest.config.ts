@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
 
-const SEAM = fileURLToPath(new URL("./src/queue/fault-seam.ts", import.meta.url));
+const SEAM = fileURLToPath(new URL("./src/lib/fault-seam.ts", import.meta.url));
 const INJECTOR = fileURLToPath(new URL("./test/reliability/fault-injector.ts", import.meta.url));
 
 /**

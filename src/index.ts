@@ -9,7 +9,7 @@ import { buildRouter } from "./router";
 
 export { SyncOrder } from "./durable-objects/sync-order";
 export { RateLimiter } from "./durable-objects/rate-limiter";
-export { AccountMover } from "./durable-objects/account-mover";
+export { AccountMover } from "./durable-objects/account-mover/index";
 
 const router = buildRouter();
 

@@ -7,17 +7,17 @@
 import { Router, type IRequest } from "itty-router";
 import type { Db, StatementMeter } from "./db/client";
 import { controlDb, shardDb, shardUnavailable } from "./db/shards";
-import { authenticate } from "./lib/auth";
-import { forgetDirectory, isFenceError } from "./lib/directory";
+import { authenticate } from "./http/auth";
+import { forgetDirectory, isFenceError } from "./db/directory";
 import { ApiError, errorResponse, internalErrorResponse } from "./lib/errors";
-import { consume, rateHeaders } from "./lib/rate-limit";
+import { consume, rateHeaders } from "./http/rate-limit";
 import { DEFAULT_MAX_BODY, parseJsonText, queryObject, readBody, validate } from "./lib/http";
 import { caller, logLine, type RateLog } from "./lib/observability";
 import type { Principal } from "./lib/principal";
-import type { Ctx, RouteDef } from "./lib/route";
+import type { Ctx, RouteDef } from "./http/route";
 import { allRoutes } from "./routes";
-import { openapiRoutes } from "./routes/openapi";
-import { shardOfPrincipal, usageRecorder } from "./lib/usage";
+import { openapiRoutes } from "./routes/docs/openapi";
+import { shardOfPrincipal, usageRecorder } from "./services/accounts/metering";
 
 type Args = [Env, ExecutionContext];
 interface Req extends IRequest {

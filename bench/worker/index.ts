@@ -26,11 +26,11 @@
  */
 import app from "../../src/index";
 import { makeDb } from "../../src/db/client";
-import { messageId, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../src/queue/messages";
-import { commitAndAck, decideOrder, decodeBatch, planDeliveries, Settler } from "../../src/queue/sync-consumer";
+import { messageId, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../src/services/ecomm/sync-message";
+import { commitAndAck, decideOrder, decodeBatch, planDeliveries, Settler } from "../../src/services/ecomm/consumer";
 import { readPlanContext } from "../../src/services/ecomm/plan";
-import { MERGE } from "../../src/services/contacts-v1";
-import { crmColumns } from "../../src/services/crm";
+import { MERGE } from "../../src/services/contacts-v1/contacts";
+import { crmColumns } from "../../src/services/crm/records";
 import { CountingD1 } from "./counting-d1";
 import { fenceCost, parallelD1 } from "./probes";
 import { concurrencyProbe } from "./concurrency";
@@ -83,7 +83,7 @@ async function baselineUpsert(req: Request, env: BenchEnv, url: URL): Promise<Re
 
 async function baselineEnqueue(req: Request, env: BenchEnv): Promise<Response> {
   const body = (await req.json()) as SyncBody;
-  // One queue message per 100 sync messages, as the service packs them (src/queue/messages.ts).
+  // One queue message per 100 sync messages, as the service packs them (src/services/ecomm/sync-message.ts).
   const packs = chunks(body.messages, 100).map((messages) => ({ body: { storeId: body.storeId, objectType: body.objectType, messages }, contentType: "json" as const }));
   await env.BENCH_SINK.sendBatch(packs);
   return new Response(null, { status: 204 });
@@ -201,7 +201,7 @@ async function profileRequest(req: Request, env: BenchEnv, ctx: ExecutionContext
 }
 
 /**
- * The consumer's steps (src/queue/sync-consumer.ts) timed one by one, on batches of 100 PRODUCT messages
+ * The consumer's steps (src/services/ecomm/consumer.ts) timed one by one, on batches of 100 PRODUCT messages
  * of a real store: `fresh` creates 100 new objects per batch, `update` rewrites existing ones. The steps
  * run in sequence here (the consumer overlaps decide and read), so their sum is an upper bound.
  * `?counting=1` runs D1 through the counting client instead and answers statements and rows per batch.

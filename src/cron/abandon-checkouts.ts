@@ -18,7 +18,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { rawStatement, runRawBatch } from "../lib/d1-raw";
+import { rawStatement, runRawBatch } from "../db/d1-raw";
 import { ABANDON_AFTER_MS } from "../services/ecomm/model";
 
 export const MAX_PER_RUN = 1000;

@@ -4,7 +4,7 @@
  */
 import type { Db } from "../db/client";
 import { shardDb } from "../db/shards";
-import { accountDatabases } from "../lib/fanout";
+import { accountDatabases } from "../db/fanout";
 import { publishScheduledPosts } from "./publish-scheduled-posts";
 import { abandonCheckouts } from "./abandon-checkouts";
 import { drainOutbox } from "../services/webhooks/drain";

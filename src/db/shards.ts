@@ -6,7 +6,7 @@
  */
 import { makeDb, type Db, type StatementMeter } from "./client";
 import { ApiError } from "../lib/errors";
-import { faultPoint } from "../queue/fault-seam";
+import { faultPoint } from "../lib/fault-seam";
 
 export const SHARD_PREFIX = "SHARD_";
 /** The name an account without a shard (null) is reported under: the control-plane database. */
@@ -56,7 +56,7 @@ export function shardBinding(env: Env, shard: string | null): D1Database {
 }
 
 /**
- * The drizzle handle of an account's shard. The fault seam (test-only, src/queue/fault-seam.ts) may fail a
+ * The drizzle handle of an account's shard. The fault seam (test-only, src/lib/fault-seam.ts) may fail a
  * shard here, as an outage of that database would.
  */
 export function shardDb(env: Env, shard: string | null, meter?: StatementMeter): Db {

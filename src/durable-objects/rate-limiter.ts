@@ -11,14 +11,19 @@
  * *up* to a hundredth of the window, so the log holds at most ~100 entries whatever the limit, and the
  * rounding only ever counts a grant a little longer, never shorter.
  *
- * An isolate may take several requests' worth at once (a lease, src/lib/rate-lease.ts). It may spend them
+ * An isolate may take several requests' worth at once (a lease, src/durable-objects/rate-lease.ts). It may spend them
  * until `spendBy` (LEASE_MS after the grant), so they are counted until a whole window after that: a
  * leased request served at any moment up to `spendBy` is still counted a whole window after it was served.
  * Hence no rolling window ever holds more served requests than the limit, however many isolates lease.
  */
 import { DurableObject } from "cloudflare:workers";
 
-/** How long an isolate may spend the requests a lease granted (src/lib/rate-lease.ts). */
+/** The rolling window every caller's budget is counted over, and the budget of a caller with none of its own. */
+export const RATE_INTERVAL_MS = 10_000;
+export const DEFAULT_RATE_LIMIT = 110;
+
+
+/** How long an isolate may spend the requests a lease granted (src/durable-objects/rate-lease.ts). */
 export const LEASE_MS = 1_000;
 
 export interface RateDecision {

@@ -13,8 +13,17 @@
  * Changing it re-homes objects to other shards: that only weakens the pre-filter for messages in flight,
  * because every D1 write is guarded by the same (changedAt, message id) watermark (commit.ts).
  */
-import type { SyncQueueMessage } from "../queue/messages";
 import type { OrderEntry, SyncOrder, Verdict } from "./sync-order";
+
+/** What the client reads of a sync queue message (the ecommerce family's message format has more). */
+export interface OrderedMessage {
+  id: string;
+  portalId: number;
+  storeId: string;
+  storeGen: string;
+  objectType: string;
+  message: { externalObjectId: string; changedAt: number };
+}
 
 export const SHARDS = 1;
 
@@ -28,17 +37,17 @@ export function fnv1a(text: string): number {
   return h;
 }
 
-export const shardName = (m: SyncQueueMessage) =>
+export const shardName = <M extends OrderedMessage>(m: M) =>
   JSON.stringify([m.portalId, m.storeId, m.storeGen, m.objectType, fnv1a(m.message.externalObjectId) % SHARDS]);
 
 export const orderStub = (ns: DurableObjectNamespace<SyncOrder>, name: string) => ns.get(ns.idFromName(name));
 
 /** A verdict per message id; a message whose shard could not be reached gets an Error (retry it). */
-export async function decideAll(
+export async function decideAll<M extends OrderedMessage>(
   ns: DurableObjectNamespace<SyncOrder>,
-  msgs: SyncQueueMessage[],
+  msgs: M[],
 ): Promise<Map<string, Verdict | Error>> {
-  const groups = new Map<string, SyncQueueMessage[]>();
+  const groups = new Map<string, M[]>();
   for (const m of msgs) {
     const name = shardName(m);
     const group = groups.get(name);

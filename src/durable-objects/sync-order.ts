@@ -10,7 +10,7 @@
  * failed is retried, and the D1 write is idempotent and guarded by the same pair, so re-applying it is safe.
  */
 import { controlDb, shardBinding } from "../db/shards";
-import { shardOfAccount } from "../lib/directory";
+import { shardOfAccount } from "../db/directory";
 import { DurableObject } from "cloudflare:workers";
 
 export interface OrderEntry {

@@ -39,7 +39,7 @@ export interface QueueBatchLine {
   type: "queue_batch";
   queue: string;
   messages: number;
-  /** Settled messages by outcome (src/lib/usage.ts SyncOutcome); the dead-letter queue reports "recorded". */
+  /** Settled messages by outcome (src/services/accounts/metering.ts SyncOutcome); the dead-letter queue reports "recorded". */
   outcomes: Record<string, number>;
   durationMs: number;
   d1Statements: number;

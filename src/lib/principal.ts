@@ -1,4 +1,6 @@
 /** @module Who is calling: the principal a request's credential resolves to (issue 2 §3; spec 5). */
+import { ApiError } from "./errors";
+
 export type Principal =
   | { kind: "anonymous" }
   | { kind: "admin" }
@@ -25,3 +27,9 @@ export type AccountPrincipal = Extract<Principal, { kind: "oauth" | "private_app
 export type DeveloperPrincipal = Extract<Principal, { kind: "developer" }>;
 /** What a bearer credential stored in D1 resolves to (and what the isolate's credential cache keeps). */
 export type CredentialPrincipal = Extract<Principal, { kind: "oauth" | "private_app" | "developer" }>;
+
+/** A developer key may only act for its own app; another app's resources are not found (no existence leak). */
+export function requireOwnApp(p: Principal, appId: number): void {
+  if (p.kind === "developer" && p.appId !== appId) throw new ApiError("OBJECT_NOT_FOUND", `App ${appId} not found`);
+  if (p.kind === "oauth" && p.appId !== appId) throw new ApiError("OBJECT_NOT_FOUND", `App ${appId} not found`);
+}

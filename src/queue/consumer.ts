@@ -5,9 +5,9 @@
  */
 import type { StatementMeter } from "../db/client";
 import { logLine } from "../lib/observability";
-import { usageRecorder, type SyncOutcome } from "../lib/usage";
-import { consumeDeadLetters } from "./dead-letter";
-import { consumeSyncBatch, type Settlement } from "./sync-consumer";
+import { usageRecorder, type SyncOutcome } from "../services/accounts/metering";
+import { consumeDeadLetters } from "../services/ecomm/dead-letter";
+import { consumeSyncBatch, type Settlement } from "../services/ecomm/consumer";
 import { consumeWebhookBatch, consumeWebhookDeadLetters } from "../services/webhooks/deliver";
 
 export async function handleQueue(batch: MessageBatch, env: Env, ctx: ExecutionContext): Promise<void> {

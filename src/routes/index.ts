@@ -1,34 +1,39 @@
 /**
  * @module Every route of the Worker, in one list: dispatch, the 405 answer and OpenAPI all read it. The
- * document route `/openapi.json` is built over this list (routes/openapi.ts imports it, not the reverse)
+ * document route `/openapi.json` is built over this list (routes/docs/openapi.ts imports it, not the reverse)
  * and joins it in `servedRoutes` (src/router.ts).
  */
-import type { RouteDef } from "../lib/route";
-import { adminRoutes } from "./admin";
-import { adminLifecycleRoutes } from "./admin-lifecycle";
-import { adminUsageRoutes } from "./admin-usage";
-import { contentRoutes } from "./content";
-import { blogPostV3Routes } from "./blog-v3";
-import { cardRoutes } from "./cards";
-import { cardV3Routes } from "./cards-v3";
-import { contactsV1Routes } from "./contacts-v1";
-import { docsRoutes } from "./docs";
-import { crmAssociationV4Routes } from "./crm-associations-v4";
-import { crmBatchRoutes } from "./crm-batch";
-import { crmObjectRoutes } from "./crm-objects";
-import { crmPropertyRoutes } from "./crm-properties";
-import { crmSearchRoutes } from "./crm-search";
+import type { RouteDef } from "../http/route";
+import { adminRoutes } from "./admin/accounts";
+import { adminLifecycleRoutes } from "./admin/lifecycle";
+import { adminUsageRoutes } from "./admin/usage";
+import { blogRoutes } from "./blog/blogs";
+import { blogPageRoutes } from "./blog/pages";
+import { blogPostRoutes } from "./blog/posts";
+import { blogPostV3Routes } from "./blog/v3";
+import { adminAppRoutes } from "./admin/apps";
+import { cardTypeRoutes } from "./cards/types";
+import { cardViewRoutes } from "./cards/view";
+import { cardV3Routes } from "./cards/v3";
+import { contactsV1Routes } from "./contacts-v1/lists";
+import { docsRoutes } from "./docs/pages";
+import { crmAssociationV4Routes } from "./crm/associations-v4";
+import { crmBatchRoutes } from "./crm/batch";
+import { crmObjectRoutes } from "./crm/objects";
+import { crmPropertyRoutes } from "./crm/properties";
+import { crmSearchRoutes } from "./crm/search";
 import { ecommRoutes } from "./ecomm";
 import { healthRoutes } from "./health";
-import { oauthRoutes } from "./oauth";
-import { oauthCallbackRoutes } from "./oauth-callback";
-import { sessionRoutes } from "./session";
-import { smtpTokenV3Routes } from "./smtp-tokens-v3";
-import { timelineRoutes } from "./timeline";
-import { timelineV3Routes } from "./timeline-v3";
-import { webRoutes } from "./web";
-import { webhookRoutes } from "./webhooks";
-import { webhookDeliveryRoutes } from "./webhooks-deliveries";
+import { oauthRoutes } from "./oauth/grants";
+import { oauthCallbackRoutes } from "./oauth/callback";
+import { sessionRoutes } from "./web/session";
+import { smtpTokenRoutes } from "./smtp/tokens";
+import { smtpTokenV3Routes } from "./smtp/v3";
+import { timelineRoutes } from "./timeline/events";
+import { timelineV3Routes } from "./timeline/v3";
+import { webRoutes } from "./web/pages";
+import { webhookRoutes } from "./webhooks/settings";
+import { webhookDeliveryRoutes } from "./webhooks/deliveries";
 
 export const allRoutes: RouteDef[] = [
   ...adminRoutes,
@@ -48,10 +53,15 @@ export const allRoutes: RouteDef[] = [
   ...sessionRoutes,
   ...timelineRoutes,
   ...timelineV3Routes,
-  ...contentRoutes,
+  ...blogRoutes,
+  ...blogPostRoutes,
+  ...blogPageRoutes,
+  ...smtpTokenRoutes,
   ...blogPostV3Routes,
   ...smtpTokenV3Routes,
-  ...cardRoutes,
+  ...cardTypeRoutes,
+  ...adminAppRoutes,
+  ...cardViewRoutes,
   ...webhookRoutes,
   ...webhookDeliveryRoutes,
   ...cardV3Routes,

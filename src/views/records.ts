@@ -10,8 +10,8 @@ import type { ObjectType } from "../db/tables/crm";
 import { escapeHtml } from "../lib/html";
 import { formatAmount, stageLabel } from "./deal-values";
 import { propertyValueHtml, timeTag } from "./time";
-import type { CrmRow } from "../services/crm";
-import { displayName, isPageType, isRecordType, PAGE_TYPES, SUMMARY_PROPERTY, TYPE_LABEL, type PageType, type RecordType } from "../services/web-records";
+import type { CrmRow } from "../services/crm/records";
+import { displayName, isPageType, isRecordType, PAGE_TYPES, SUMMARY_PROPERTY, TYPE_LABEL, type PageType, type RecordType } from "../services/web/records";
 
 const e = escapeHtml;
 

@@ -8,7 +8,7 @@ import { escapeHtml as e } from "../lib/html";
 import { CRM_TYPE, PIPELINE_STAGES } from "../services/ecomm/model";
 import type { StoreOverview } from "../services/ecomm/overview";
 import type { SyncedRecord } from "../services/ecomm/store-records";
-import { displayName } from "../services/web-records";
+import { displayName } from "../services/web/records";
 import { timeTag } from "./time";
 
 const TYPE_NAMES: Record<EcommObjectType, string> = { CONTACT: "Contacts", PRODUCT: "Products", DEAL: "Deals", LINE_ITEM: "Line items" };

@@ -4,8 +4,9 @@
  * read an action uri's query against the parameters the service appends.
  */
 import { describe, expect, it } from "vitest";
-import { ACTION_TOKEN_TTL_MS, actionKey, checkActionToken, mintActionToken, type ActionBinding } from "../../src/services/cards/action-token";
-import { actionSchema, conflictingQueryParam, type Action } from "../../src/services/cards/response";
+import { actionKey, checkActionToken, mintActionToken, type ActionBinding } from "../../src/services/cards/action-token";
+import { ACTION_TOKEN_TTL_MS } from "../../src/schemas/cards/view";
+import { actionSchema, conflictingQueryParam, type Action } from "../../src/schemas/cards/response";
 import { signV3 } from "../../src/lib/signature";
 
 const SECRET = "yyyyyyyy-yyyy-yyyy-yyyy-yyyyyyyyyyyy";

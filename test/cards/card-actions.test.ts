@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ACTION_TOKEN_TTL_MS } from "../../src/services/cards/action-token";
+import { ACTION_TOKEN_TTL_MS } from "../../src/schemas/cards/view";
 import { admin, call, expectError, tenant, unique, type Tenant } from "../helpers/api";
 import { integratorPath, integratorUrl, received, script } from "../helpers/integrator";
 import { callWithEnv, createRecord, defineCard, minted, offered, queryPairs, signedRequest, TYPES } from "./helpers";

@@ -5,7 +5,7 @@
  */
 import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { consumeSyncBatch } from "../../src/queue/sync-consumer";
+import { consumeSyncBatch } from "../../src/services/ecomm/consumer";
 import { commitEffects } from "../../src/services/ecomm/commit";
 import { upsertEffect, type Effect } from "../../src/services/ecomm/plan";
 import { accountDb } from "../helpers/shards";

@@ -1,14 +1,15 @@
 /**
- * Packs (src/queue/messages.ts): PUT /sync/messages puts up to 100 sync messages in one queue message.
+ * Packs (src/services/ecomm/sync-message.ts): PUT /sync/messages puts up to 100 sync messages in one queue message.
  * The consumer decides each sync message on its own and settles the queue message once all are decided:
  * acked when every one was, retried whole (longest delay) otherwise; the dead-letter consumer records the
  * messages of an exhausted pack that were not applied.
  */
 import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { MAX_QUEUE_MESSAGE_BYTES, PACK_OVERHEAD_BYTES, packMessages, queueBytes, syncMessagesOf, type SyncQueueMessage, type SyncQueuePack } from "../../src/queue/messages";
+import { PACK_OVERHEAD_BYTES, packMessages, queueBytes, syncMessagesOf, type SyncQueueMessage, type SyncQueuePack } from "../../src/services/ecomm/sync-message";
+import { MAX_QUEUE_MESSAGE_BYTES } from "../../src/lib/queue-limits";
 import { backoffSeconds } from "../../src/services/ecomm/plan";
-import { consumeSyncBatch } from "../../src/queue/sync-consumer";
+import { consumeSyncBatch } from "../../src/services/ecomm/consumer";
 import { bridgeTenant, countingQueue, deliver, errorRow, linkRow, qmsg, record, type Origin } from "./queue-helpers";
 import { hookUp, subscribe, waitForEvents } from "../webhooks/helpers";
 import { accountD1 } from "../helpers/shards";

@@ -1,7 +1,7 @@
 /** The consumer's write is the hot path: every statement must reach rows through an index, never a table scan. */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { queryOf } from "../../src/lib/d1-raw";
+import { queryOf } from "../../src/db/d1-raw";
 import { commitQueries } from "../../src/services/ecomm/commit";
 import type { Effect } from "../../src/services/ecomm/plan";
 import { qmsg } from "./queue-helpers";

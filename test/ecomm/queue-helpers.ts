@@ -1,8 +1,8 @@
 /** Drives the queue consumers directly: createMessageBatch -> worker.queue -> getQueueResult (no waiting). */
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import worker from "../../src/index";
-import { consumeSyncBatch, type Settlement } from "../../src/queue/sync-consumer";
-import { messageId, type SyncQueueMessage } from "../../src/queue/messages";
+import { consumeSyncBatch, type Settlement } from "../../src/services/ecomm/consumer";
+import { messageId, type SyncQueueMessage } from "../../src/services/ecomm/sync-message";
 import { tenant, unique, type Tenant } from "../helpers/api";
 import { appSettings, store } from "./helpers";
 import { accountD1, SHARDS } from "../helpers/shards";

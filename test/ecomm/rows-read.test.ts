@@ -6,7 +6,7 @@
  */
 import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { consumeSyncBatch } from "../../src/queue/sync-consumer";
+import { consumeSyncBatch } from "../../src/services/ecomm/consumer";
 import { countingD1 } from "../helpers/counting-d1";
 import { linkRow, qmsg, bridgeTenantOn, type Origin } from "./queue-helpers";
 

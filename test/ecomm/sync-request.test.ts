@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chunkForSendBatch, MAX_SEND_BATCH_BYTES, queueBytes, type SyncQueueMessage } from "../../src/queue/messages";
+import { queueBytes, type SyncQueueMessage } from "../../src/services/ecomm/sync-message";
+import { chunkForSendBatch, MAX_SEND_BATCH_BYTES } from "../../src/lib/queue-limits";
 import { call, expectError, tenant } from "../helpers/api";
 import { accountSettings, appSettings, BRIDGE, processed, status, store, sync, waitForStatus } from "./helpers";
 import { accountD1 } from "../helpers/shards";

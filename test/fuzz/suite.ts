@@ -13,7 +13,7 @@ import { SHARDS } from "../helpers/shards";
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { RouteDef } from "../../src/lib/route";
+import type { RouteDef } from "../../src/http/route";
 import { allRoutes } from "../../src/routes";
 import { ADMIN, BASE, send, tenant, type Tenant } from "../helpers/api";
 import { buildWorld, ownParam, type World } from "../helpers/world";
@@ -67,7 +67,7 @@ const revokes = (r: RouteDef) => r.auth.kinds.includes("admin") && ((r.method ==
 const order = (r: RouteDef) => (revokes(r) ? 2 : r.method !== "DELETE" ? 0 : r.auth.kinds.includes("admin") ? 2 : 1);
 /**
  * An account's deletion goes on in the background after its 202, and would change the databases under the
- * snapshots of later cases; its bad input is covered by test/lifecycle/deletion.test.ts instead.
+ * snapshots of later cases; its bad input is covered by test/accounts/deletion.test.ts instead.
  */
 const background = (r: RouteDef) => r.method === "DELETE" && r.path === "/admin/v1/accounts/:portalId";
 const fuzzable = allRoutes.filter((r) => (r.body || r.query || r.params) && !background(r)).sort((a, b) => order(a) - order(b));

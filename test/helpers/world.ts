@@ -5,11 +5,11 @@
  */
 import { env } from "cloudflare:test";
 import { makeDb } from "../../src/db/client";
-import type { RouteDef } from "../../src/lib/route";
+import type { RouteDef } from "../../src/http/route";
 import { openDelivery } from "../../src/services/webhooks/log";
 import { defineCard, minted } from "../cards/helpers";
 import { integratorUrl } from "./integrator";
-import { createAuthor, createPost, createTopic, TOKENS, V2 } from "../content/helpers";
+import { createAuthor, createPost, createTopic, TOKENS, V2 } from "../blog/helpers";
 import { accountSettings, appSettings, store } from "../ecomm/helpers";
 import { deliver, qmsg, storeGen } from "../ecomm/queue-helpers";
 import { createProp, createType, putEvent } from "../timeline/helpers";

@@ -12,7 +12,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { resolve, sep } from "node:path";
 import type { Recorded, Script } from "./types";
 
-// `../shared` beside the repository, or `../../shared` from a worktree under wt/ (as test/content/helpers.ts).
+// `../shared` beside the repository, or `../../shared` from a worktree under wt/ (as test/blog/helpers.ts).
 const TRAFFIC =
   ["../shared/reference/traffic", "../../shared/reference/traffic"].map((p) => resolve(process.cwd(), p)).find((p) => existsSync(p)) ??
   resolve(process.cwd(), "../shared/reference/traffic");

@@ -1,6 +1,6 @@
 /** inPool: bounded concurrency (a Worker invocation has 6 connections), results in input order. */
 import { describe, expect, it } from "vitest";
-import { inPool } from "../../src/lib/fanout";
+import { inPool } from "../../src/db/fanout";
 
 describe("inPool", () => {
   it("never runs more than `size` at once, runs every item once, and answers in the items' order", async () => {

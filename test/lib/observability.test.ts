@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } fr
 import { makeDb } from "../../src/db/client";
 import { accounts } from "../../src/db/tables/tenancy";
 import worker from "../../src/index";
-import { rawStatement, runRawBatch } from "../../src/lib/d1-raw";
+import { rawStatement, runRawBatch } from "../../src/db/d1-raw";
 import { sql } from "drizzle-orm";
 import { call, tenant } from "../helpers/api";
 import { bridgeTenant, deliver, qmsg } from "../ecomm/queue-helpers";

@@ -7,7 +7,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { BASE, call, tenant } from "../helpers/api";
 import { REDIRECT, signIn } from "../helpers/oauth-flow";
-import { createPost, page, publish } from "../content/helpers";
+import { createPost, page, publish } from "../blog/helpers";
 
 const nosniff = (res: { headers: Headers }) => expect(res.headers.get("x-content-type-options")).toBe("nosniff");
 const credentialPage = (res: { headers: Headers }) => {

@@ -10,7 +10,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/lib/crypto";
-import type { RouteDef } from "../../src/lib/route";
+import type { RouteDef } from "../../src/http/route";
 import { allRoutes } from "../../src/routes";
 import { admin, ADMIN, BASE, call, expectError, send, unique } from "../helpers/api";
 import { expire } from "../helpers/auth-suite";

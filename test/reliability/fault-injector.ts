@@ -1,9 +1,9 @@
 /**
- * The test build of src/queue/fault-seam.ts (vitest.config.ts resolves that module here). Tests arm a plan
+ * The test build of src/lib/fault-seam.ts (vitest.config.ts resolves that module here). Tests arm a plan
  * that may throw at a fault point, as a crash of the consumer there would; unarmed it does nothing, like
  * the production seam. This file is never part of the deployed bundle (test/reliability/bundle.test.ts).
  */
-import type { FaultPoint } from "../../src/queue/fault-seam";
+import type { FaultPoint } from "../../src/lib/fault-seam";
 
 export type { FaultPoint };
 

@@ -6,7 +6,7 @@
 import { integratorUrl } from "../helpers/integrator";
 import type { World } from "../helpers/world";
 import { TYPES } from "../cards/helpers";
-import { TOKENS, V2 } from "../content/helpers";
+import { TOKENS, V2 } from "../blog/helpers";
 import { BRIDGE, settingsBody } from "../ecomm/helpers";
 import { eventPath, typesPath } from "../timeline/helpers";
 

@@ -9,7 +9,7 @@
 import { accountD1 } from "../helpers/shards";
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { messageId, packMessages, type SyncQueueMessage, type SyncQueuePack } from "../../src/queue/messages";
+import { messageId, packMessages, type SyncQueueMessage, type SyncQueuePack } from "../../src/services/ecomm/sync-message";
 import { call } from "../helpers/api";
 import { BRIDGE } from "../ecomm/helpers";
 import { bridgeTenant, type Origin } from "../ecomm/queue-helpers";

@@ -9,7 +9,7 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildRouter } from "../../src/router";
 import { BASE, call, send, type Tenant } from "../helpers/api";
-import { createAuthor, createTopic, V2 } from "../content/helpers";
+import { createAuthor, createTopic, V2 } from "../blog/helpers";
 import { BRIDGE } from "../ecomm/helpers";
 import { bridgeTenantOn, deliver, qmsg, storeGen } from "../ecomm/queue-helpers";
 

@@ -11,7 +11,7 @@
 import { env } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { forgetCredentials } from "../../src/lib/credential-cache";
-import { route } from "../../src/lib/route";
+import { route } from "../../src/http/route";
 import { buildRouter } from "../../src/router";
 import { allRoutes } from "../../src/routes";
 import { createExecutionContext, createMessageBatch, createScheduledController, waitOnExecutionContext } from "cloudflare:test";

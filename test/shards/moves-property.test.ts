@@ -17,8 +17,8 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ID_TABLES, inRange, seedStatements } from "../../src/db/id-ranges";
 import worker from "../../src/index";
-import { moveStep, type Progress } from "../../src/services/moves/run";
-import { ACCOUNT_TABLES } from "../../src/services/moves/tables";
+import { moveStep, type Progress } from "../../src/durable-objects/account-mover/run";
+import { ACCOUNT_TABLES } from "../../src/db/account-tables";
 import { ADMIN, BASE } from "../helpers/api";
 
 const RUNS = Number(env.FUZZ_RUNS || 200);

@@ -6,7 +6,7 @@
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { ACCOUNT_TABLES, CONTROL_TABLES, DERIVED_TABLES } from "../../src/services/moves/tables";
+import { ACCOUNT_TABLES, CONTROL_TABLES, DERIVED_TABLES } from "../../src/db/account-tables";
 import { admin, ADMIN, call, tenant } from "../helpers/api";
 import { accountD1, sleep, waitForMove } from "../helpers/shards";
 import { bridgeTenant, deliver, linkRow, qmsg } from "../ecomm/queue-helpers";

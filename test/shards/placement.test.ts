@@ -6,8 +6,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { makeDb } from "../../src/db/client";
-import { placeAccount, placementWeights, weightedChoice } from "../../src/services/shard-placement";
-import { createAccount } from "../../src/services/tenancy";
+import { placeAccount, placementWeights, weightedChoice } from "../../src/services/shards/placement";
+import { createAccount } from "../../src/services/accounts/tenancy";
 import worker from "../../src/index";
 import { admin, ADMIN, BASE, call, expectError, tenant, unique } from "../helpers/api";
 import { seededRandom } from "../helpers/random";

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { buildDocument } from "../../src/routes/openapi";
-import { timelineRoutes } from "../../src/routes/timeline";
+import { buildDocument } from "../../src/routes/docs/openapi";
+import { timelineRoutes } from "../../src/routes/timeline/events";
 
 describe("OpenAPI", () => {
   it("documents every timeline endpoint from its schemas", () => {

@@ -18,7 +18,7 @@
 import { describe, expect, it } from "vitest";
 import { POST_STATES } from "../../src/db/tables/content";
 import { call, expectError, tenant } from "../helpers/api";
-import { createPost, expectSameShape, publish, V2 } from "../content/helpers";
+import { createPost, expectSameShape, publish, V2 } from "../blog/helpers";
 import { recordingsUnder, type TrafficRecord as Recording } from "./recordings";
 
 const RECORDINGS = recordingsUnder("hubspot-ruby-apptopia/blog_posts_v2_list__");

@@ -3,7 +3,7 @@
  * main suite by issue 17 §6; the main suite checks the same shapes through test/fixtures/legacy-shapes.ts).
  */
 import { describe, expect, it } from "vitest";
-import { createAuthor, createPost, createTopic, expectSameShape, publish, TOKENS, V2 } from "../content/helpers";
+import { createAuthor, createPost, createTopic, expectSameShape, publish, TOKENS, V2 } from "../blog/helpers";
 import { call, tenant } from "../helpers/api";
 import { recording } from "./recordings";
 

@@ -31,7 +31,7 @@ export const crmObjects = sqliteTable(
     // The v1 recent lists (issue 18), newest first: recently updated and recently created. Partial, on live
     // contacts only: every other record's write (products, deals and line items of the ecommerce sync)
     // skips them, which keeps a synced object at 5 rows written, not 7 (bench/README.md). Queries must
-    // state the same condition with literals for SQLite to pick them (src/services/contacts-v1.ts).
+    // state the same condition with literals for SQLite to pick them (src/services/contacts-v1/contacts.ts).
     index("crm_objects_recent_updated")
       .on(t.portalId, t.updatedAt, t.id)
       .where(sql`${t.objectType} = 'contacts' and ${t.archived} = 0`),

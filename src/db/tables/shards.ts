@@ -16,7 +16,7 @@ export const accountFences = sqliteTable("account_fences", {
   /**
    * moving: on the source while the copy runs (writes get a retryable 503); moved: on the source once the
    * account lives elsewhere; incoming: on the target while the copy arrives (hidden from fan-out reads);
-   * deleting: while the account's deletion purges it (src/services/moves/delete.ts).
+   * deleting: while the account's deletion purges it (src/durable-objects/account-mover/delete.ts).
    */
   state: text("state", { enum: FENCE_STATES }).notNull(),
   createdAt: integer("created_at").notNull(),

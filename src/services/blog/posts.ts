@@ -10,9 +10,9 @@ import { rowReader } from "../../db/raw-rows";
 import { blogAuthors, blogPosts, blogs, blogTopics, type Keyword } from "../../db/tables/content";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { randomChars } from "../../lib/random";
-import type { ListPostsQuery, PostInput, SortField } from "../../routes/blog.schemas";
+import type { ListPostsQuery, PostInput, SortField } from "../../schemas/blog/posts";
 import { countOf, ensureDefaultBlog, getBlog, isUniqueViolation, type AuthorRow, type BlogRow, type Page, type TopicRow } from "./blogs";
-import { inJson } from "../crm";
+import { inJson } from "../crm/records";
 import { checkCustomHtml } from "../../lib/custom-html";
 
 export type PostRow = typeof blogPosts.$inferSelect;

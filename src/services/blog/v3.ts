@@ -19,10 +19,10 @@ import { and, asc, desc, eq, gt, gte, lt, lte, ne, not, sql, type AnyColumn, typ
 import type { Db } from "../../db/client";
 import { blogPosts } from "../../db/tables/content";
 import { ApiError, badRequest, notFound } from "../../lib/errors";
-import type { FilterOp, FilterProperty, ListQuery, PostV3Input } from "../../routes/blog-v3.schemas";
-import { FILTER_OPS, FILTER_PROPERTIES } from "../../routes/blog-v3.schemas";
-import type { PostInput } from "../../routes/blog.schemas";
-import { inJson } from "../crm";
+import type { FilterOp, FilterProperty, ListQuery, PostV3Input } from "../../schemas/blog/v3";
+import { FILTER_OPS, FILTER_PROPERTIES } from "../../schemas/blog/v3";
+import type { PostInput } from "../../schemas/blog/posts";
+import { inJson } from "../crm/records";
 import { countOf } from "./blogs";
 import * as posts from "./posts";
 

@@ -20,13 +20,12 @@
  */
 import type { CardObjectType } from "../../db/tables/cards";
 import { base64url, fromBase64url } from "../../lib/crypto";
-import type { Action } from "./response";
+import type { Action } from "../../schemas/cards/response";
+import { ACTION_TOKEN_TTL_MS } from "../../schemas/cards/view";
 
 /** Domain-separation label of the key derivation and of the signed string; a new format changes it. */
 const CONTEXT = "crm-edge card action v1";
 const PREFIX = "v1";
-/** How long a shown action stays runnable: long enough for a record page left open for a while. */
-export const ACTION_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 const CLOCK_LEEWAY_MS = 60_000;
 

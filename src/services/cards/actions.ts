@@ -12,7 +12,7 @@ import { badRequest, describeCause, type ApiError } from "../../lib/errors";
 import { guardedFetch, loopbackAllowed, OutboundError } from "../../lib/outbound";
 import { signableQuery, signatureHeaders } from "../../lib/signature";
 import { actionKey, checkActionToken } from "./action-token";
-import { conflictingQueryParam, underBaseUris, type PostedAction } from "./response";
+import { conflictingQueryParam, underBaseUris, type PostedAction } from "../../schemas/cards/response";
 import { actionBinding, appendedPairs, CARD_MAX_BYTES, cardTimeoutMs, outboundReason, outboundUrl, propertyValues, type InstalledCard, type Viewer } from "./view";
 
 const MAX_MESSAGE = 2000;

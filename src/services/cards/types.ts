@@ -11,7 +11,7 @@ import { apps } from "../../db/tables/tenancy";
 import { ApiError, badRequest, conflict, notFound } from "../../lib/errors";
 import { validate } from "../../lib/http";
 import { checkOutboundUrl, OutboundError } from "../../lib/outbound";
-import type { Definition } from "../../routes/card-types.schemas";
+import type { Definition } from "../../schemas/cards/types";
 
 export type CardTypeRow = typeof cardTypes.$inferSelect;
 

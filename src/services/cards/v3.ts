@@ -17,8 +17,8 @@ import { z } from "zod";
 import type { Db } from "../../db/client";
 import type { CardObjectType } from "../../db/tables/cards";
 import { validate } from "../../lib/http";
-import { createCardBody, type CardV3, type CardV3Patch } from "../../routes/cards-v3.schemas";
-import type { Definition } from "../../routes/card-types.schemas";
+import { createCardBody, type CardV3, type CardV3Patch } from "../../schemas/cards/v3";
+import type { Definition } from "../../schemas/cards/types";
 import * as cardTypes from "./types";
 
 type V3Type = CardV3["fetch"]["objectTypes"][number]["name"];

@@ -6,20 +6,17 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { cardTypes, type CardObjectType } from "../../db/tables/cards";
-import type { ObjectType } from "../../db/tables/crm";
 import { apps, installs, type users } from "../../db/tables/tenancy";
 import { describeCause } from "../../lib/errors";
 import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../../lib/outbound";
 import { signableQuery, signatureHeaders } from "../../lib/signature";
 import { actionKey, mintActionToken, type ActionBinding } from "./action-token";
-import { conflictingQueryParam, parseCardResponse, type Action, type CardBody } from "./response";
+import { conflictingQueryParam, parseCardResponse, type Action, type CardBody } from "../../schemas/cards/response";
 import { scopesCover, type CardTypeRow } from "./types";
-import type { CrmRow } from "../crm";
+import type { CrmRow } from "../crm/records";
+import { type CardRecordType } from "../../schemas/cards/view";
 
-/** The record types whose cards can appear on CRM records, and the CARD_OBJECT_TYPES name of each. */
-export const CARD_RECORD_TYPES = ["contacts", "companies", "deals", "tickets"] as const satisfies readonly ObjectType[];
-export type CardRecordType = (typeof CARD_RECORD_TYPES)[number];
-export const isCardRecordType = (s: string): s is CardRecordType => (CARD_RECORD_TYPES as readonly string[]).includes(s);
+/** The CARD_OBJECT_TYPES name of each record type whose cards can appear on CRM records. */
 export const CARD_TYPE_OF: Record<CardRecordType, CardObjectType> = { contacts: "CONTACT", companies: "COMPANY", deals: "DEAL", tickets: "TICKET" };
 
 /** reference §5.2: "requests will timeout after five seconds". */

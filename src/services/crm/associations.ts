@@ -5,7 +5,7 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crmAssociations, crmObjects, type ObjectType } from "../../db/tables/crm";
-import { associateStatements, dissociateStatements, getObject } from "../crm";
+import { associateStatements, dissociateStatements, getObject } from "./records";
 
 export type End = { type: ObjectType; id: number };
 
@@ -26,15 +26,6 @@ export async function dissociateRecords(db: Db, portalId: number, a: End, b: End
   await db.batch(dissociateStatements(db, portalId, a, b));
 }
 
-/** The real service's object type ids, as v4 answers report them. */
-export const TYPE_IDS: Record<ObjectType, string> = {
-  contacts: "0-1",
-  companies: "0-2",
-  deals: "0-3",
-  tickets: "0-5",
-  products: "0-7",
-  line_items: "0-8",
-};
 
 /** The live records `fromId` is associated with, of one type, in id order after `after`. */
 export async function associationPage(db: Db, portalId: number, fromId: number, toType: ObjectType, after: number, limit: number) {

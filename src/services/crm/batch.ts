@@ -1,7 +1,7 @@
 /**
  * @module `POST /crm/v3/objects/{objectType}/batch/{create,read,update,upsert,archive}` (docs/reference/crm-v3.md
  * "Batch"). Each batch reads what it needs in one query, then runs every record's write (the statements
- * the single-record routes run, src/services/crm.ts) in ONE db.batch: all of it lands, or none of it.
+ * the single-record routes run, src/services/crm/records.ts) in ONE db.batch: all of it lands, or none of it.
  * Inputs that name no record are reported as errors beside the results (the route's 207).
  */
 import { webhookEventItems, type OutboxSource, type RecordChange } from "../webhooks/events";
@@ -9,8 +9,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import type { ObjectType } from "../../db/tables/crm";
 import { badRequest } from "../../lib/errors";
-import { crmRowFromRaw, type RawCrmRow } from "../contacts-v1";
-import * as crm from "../crm";
+import { crmRowFromRaw, type RawCrmRow } from "./records";
+import * as crm from "./records";
 
 /** One failure of a batch, in the real service's StandardError shape. */
 export interface BatchError {

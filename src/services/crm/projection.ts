@@ -4,7 +4,7 @@
  * record's whole JSON is never shipped, parsed and dropped again, which is most of a page's cost once
  * records hold many properties (docs/reference/crm-v3.md "Properties a read returns").
  */
-import { isPropertyName } from "./properties";
+import { isPropertyName } from "../../schemas/crm/objects";
 
 /** Name and value pairs per json_object call: SQLite caps a function's arguments (at 127 by default). */
 const PAIRS_PER_CALL = 50;

@@ -9,8 +9,6 @@ import { crmProperties, type ObjectType, type PropertyOption } from "../../db/ta
 import { badRequest, conflict, notFound } from "../../lib/errors";
 
 export type PropertyType = "string" | "number" | "date" | "datetime" | "enumeration" | "bool";
-export const PROPERTY_TYPES = ["string", "number", "date", "datetime", "enumeration", "bool"] as const;
-export const FIELD_TYPES = ["textarea", "text", "date", "file", "number", "select", "radio", "checkbox", "booleancheckbox", "calculation_equation"] as const;
 
 export interface PropertyDef {
   name: string;
@@ -39,7 +37,7 @@ export const DEFAULT_GROUP: Record<ObjectType, string> = {
   tickets: "ticketinformation",
 };
 
-/** System properties every record answers from its columns (src/routes/crm-objects.ts present). */
+/** System properties every record answers from its columns (src/routes/crm/objects.ts present). */
 const SYSTEM: [string, PropertyType][] = [
   ["hs_object_id", "number"],
   ["createdate", "datetime"],
@@ -62,12 +60,6 @@ const BUILT_IN: Record<ObjectType, [string, PropertyType][]> = {
   tickets: [["subject", "string"], ["content", "string"], ["hs_pipeline", "enumeration"], ["hs_pipeline_stage", "enumeration"], ["hs_ticket_priority", "enumeration"], ["hs_ticket_category", "enumeration"]],
 };
 
-/**
- * What a stored property's name may be. Every write (v3 objects, v1 contacts, sync mappings) takes only
- * such names, so no record's JSON holds another.
- */
-export const PROPERTY_NAME = { pattern: /^[A-Za-z0-9_.-]+$/, max: 100 } as const;
-export const isPropertyName = (name: string) => name.length >= 1 && name.length <= PROPERTY_NAME.max && PROPERTY_NAME.pattern.test(name);
 
 /** The properties a v3 read answers with when it names none (the real service's defaults), per type. */
 export const DEFAULT_PROPERTIES: Record<ObjectType, string[]> = {

@@ -9,13 +9,12 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
 import { badRequest } from "../../lib/errors";
-import { rawRows } from "../../lib/d1-raw";
-import { matchExpression, searchWords } from "../contact-search";
+import { rawRows } from "../../db/d1-raw";
+import { matchExpression, searchWords } from "./contact-search";
 import { definitionsOf, SEARCHABLE, type PropertyDef } from "./properties";
 import { projection, type ProjectedRecord } from "./projection";
+import { MAX_TOTAL, type Operator } from "../../schemas/crm/search";
 
-export const OPERATORS = ["EQ", "NEQ", "LT", "LTE", "GT", "GTE", "BETWEEN", "IN", "NOT_IN", "HAS_PROPERTY", "NOT_HAS_PROPERTY", "CONTAINS_TOKEN", "NOT_CONTAINS_TOKEN"] as const;
-export type Operator = (typeof OPERATORS)[number];
 
 export interface Filter {
   propertyName: string;
@@ -36,8 +35,6 @@ export interface SearchInput {
   properties: string[];
 }
 
-/** At most this many results per query, whatever the paging (the real service's limit). */
-export const MAX_TOTAL = 10_000;
 
 /** How a value of the property compares: as a number (numbers, dates), case-sensitively, or case-insensitively. */
 type Kind = "number" | "exact" | "text";
@@ -176,7 +173,7 @@ export async function searchObjects(db: Db, portalId: number, type: ObjectType, 
   const words = type === "contacts" && input.query ? searchWords(input.query) : [];
   let from: SQL;
   if (words.length) {
-    // CROSS JOIN and the unary + keep the FTS index as the outer loop (src/services/contact-search.ts).
+    // CROSS JOIN and the unary + keep the FTS index as the outer loop (src/services/crm/contact-search.ts).
     from = sql`contact_search s cross join crm_objects c on c.id = s.rowid and +c.portal_id = ${portalId} and +c.object_type = 'contacts' and +c.archived = 0`;
     conditions.unshift(sql`contact_search match ${matchExpression(portalId, words)}`);
   } else {

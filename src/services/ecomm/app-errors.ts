@@ -14,8 +14,8 @@
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { ecommSyncErrors } from "../../db/tables/ecomm";
 import { badRequest } from "../../lib/errors";
-import { onEveryShard } from "../../lib/fanout";
-import type { ErrorsQuery } from "../../routes/ecomm.schemas";
+import { onEveryShard } from "../../db/fanout";
+import type { ErrorsQuery } from "../../schemas/ecomm";
 import { presentError } from "./status";
 
 type ErrorRow = typeof ecommSyncErrors.$inferSelect;

@@ -15,7 +15,7 @@
  * Ids: the batch reserves its block of new ids first (one counter update per table), so the id-range
  * triggers skip their body for these rows (migrations, "cheaper triggers").
  */
-import { MAX_BOUND, numberText as num, type BoundQuery } from "../../lib/d1-raw";
+import { MAX_BOUND, numberText as num, type BoundQuery } from "../../db/d1-raw";
 import { CRM_TYPE } from "./model";
 import type { Effect } from "./plan";
 

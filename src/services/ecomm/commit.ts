@@ -18,12 +18,12 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { idCounter } from "../../db/id-ranges";
-import { rawStatement, runRawBatch, type BoundQuery } from "../../lib/d1-raw";
+import { rawStatement, runRawBatch, type BoundQuery } from "../../db/d1-raw";
 import { directStatements, splitDirect } from "./commit-direct";
-import { freshEventStatements, updateEventStatements } from "../webhooks/sync-events-direct";
+import { freshEventStatements, updateEventStatements } from "./sync-events-direct";
 import { CRM_TYPE } from "./model";
 import type { Effect } from "./plan";
-import { syncWebhookRows } from "../webhooks/sync-events";
+import { syncWebhookRows } from "./sync-events";
 import type { WebhookTarget } from "../webhooks/targets";
 import { OUTBOX_COLUMNS, type OutboxRow } from "../webhooks/drain";
 

@@ -6,11 +6,12 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { ecommPending } from "../../db/tables/ecomm";
-import { rawStatement } from "../../lib/d1-raw";
+import { rawStatement } from "../../db/d1-raw";
 import { ApiError, badRequest } from "../../lib/errors";
-import { chunkForSendBatch, MAX_QUEUE_MESSAGE_BYTES, messageId, PACK_OVERHEAD_BYTES, packMessages, queueBytes, SYNC_MESSAGE_VERSION, type SyncQueueMessage, type SyncQueuePack } from "../../queue/messages";
+import { messageId, PACK_OVERHEAD_BYTES, packMessages, queueBytes, SYNC_MESSAGE_VERSION, type SyncQueueMessage, type SyncQueuePack } from "./sync-message";
+import { chunkForSendBatch, MAX_QUEUE_MESSAGE_BYTES } from "../../lib/queue-limits";
 import type { z } from "zod";
-import type { syncBody } from "../../routes/ecomm.schemas";
+import type { syncBody } from "../../schemas/ecomm";
 import { findStore } from "./stores";
 
 export interface EnqueueInput {

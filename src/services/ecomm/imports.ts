@@ -14,7 +14,7 @@ import { and, eq } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
 import { ecommImportEnds, ecommImports, type EcommObjectType } from "../../db/tables/ecomm";
-import type { importEndBody, importPageBody } from "../../routes/ecomm.schemas";
+import type { importEndBody, importPageBody } from "../../schemas/ecomm";
 import { buildQueueMessages, enqueue, fieldError, unknownStore } from "./enqueue";
 import { findStore } from "./stores";
 

@@ -4,7 +4,7 @@
  * that govern a message are chosen in settings.ts (`governingSettings`).
  */
 import type { EcommObjectType } from "../../db/tables/ecomm";
-import type { SyncQueueMessage } from "../../queue/messages";
+import type { SyncQueueMessage } from "./sync-message";
 import { ASSOC_PROPERTY } from "./model";
 import { splitIds } from "./translate";
 

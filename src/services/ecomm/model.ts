@@ -12,13 +12,6 @@ export const CRM_TYPE: Record<EcommObjectType, ObjectType> = {
   LINE_ITEM: "line_items",
 };
 
-/** spec 2.2: what must be mapped before `enabled` can be true. */
-export const REQUIRED_MAPPINGS: Record<EcommObjectType, string[]> = {
-  CONTACT: ["email"],
-  PRODUCT: [],
-  DEAL: ["dealstage"],
-  LINE_ITEM: ["hs_assoc__deal_id", "hs_assoc__product_id"],
-};
 
 /** v1-style association properties (reference §3.4): they name associated objects and are never stored. */
 export const ASSOC_PROPERTY = {
@@ -43,32 +36,6 @@ export const PIPELINE_STAGES = [
 /** spec 3, spec 8: checkout_pending becomes checkout_abandoned after 24 hours. */
 export const ABANDON_AFTER_MS = 24 * 60 * 60 * 1000;
 
-/** reference §3.6: the v1 enum as a superset of the truncated v2 list, plus INVALID_ASSOCIATION and our number check. */
-export const SYNC_ERROR_TYPES = [
-  "UNKNOWN_ERROR",
-  "INACTIVE_PORTAL",
-  "NO_SYNC_SETTINGS",
-  "SETTINGS_NOT_ENABLED",
-  "BAD_SETTINGS",
-  "EMPTY_MESSAGE",
-  "NO_MAPPINGS_DEFINED",
-  "MISSING_REQUIRED_PROPERTY",
-  "NO_PROPERTIES_DEFINED",
-  "NO_DEFINED_PROPERTIES",
-  "INVALID_ASSOCIATION",
-  "INVALID_ASSOCIATION_PROPERTY",
-  "MISSING_ASSOCIATED_OBJECT",
-  "INVALID_DEAL_STAGE",
-  "INVALID_EMAIL_ADDRESS",
-  "PORTAL_NOT_SYNC_ENABLED",
-  "CREATE_FAIL_NO_INFO",
-  "UPDATE_FAIL_NO_INFO",
-  "DELETE_FAIL_NO_INFO",
-  "INVALID_ENUM_PROPERTY",
-  "ERROR_INVALID_DATE_PROPERTY",
-  "ERROR_INVALID_NUMBER_PROPERTY",
-] as const;
-export type SyncErrorType = (typeof SYNC_ERROR_TYPES)[number];
 
 /**
  * spec 9.2: the bridge is retired but keeps working. RFC 9745 `Deprecation` (structured date: no new

@@ -7,9 +7,10 @@
  */
 import type { Db } from "../../db/client";
 import type { EcommObjectType } from "../../db/tables/ecomm";
-import type { SyncQueueMessage } from "../../queue/messages";
+import type { SyncQueueMessage } from "./sync-message";
 import { emailKey, keyOf, keyString, storeKey, targetsOf, type LinkKey } from "./keys";
-import { ASSOC_PROPERTY, PIPELINE_ID, type SyncErrorType } from "./model";
+import { ASSOC_PROPERTY, PIPELINE_ID } from "./model";
+import { type SyncErrorType } from "../../schemas/ecomm";
 import { linkState, readLinks, type LinkState, type PlanContext } from "./plan-context";
 import { governingSettings } from "./settings";
 import { isValidEmail, translate, type SyncFailure } from "./translate";

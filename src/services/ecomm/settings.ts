@@ -8,11 +8,11 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { ecommSettings, type Mappings } from "../../db/tables/ecomm";
-import { requireOwnApp } from "../../lib/auth";
+import { requireOwnApp } from "../../lib/principal";
 import { ApiError, badRequest, notFound } from "../../lib/errors";
 import { checkOutboundUrl, OutboundError } from "../../lib/outbound";
 import type { Principal } from "../../lib/principal";
-import type { SettingsInput } from "../../routes/ecomm.schemas";
+import type { SettingsInput } from "../../schemas/ecomm";
 
 export interface SettingsOwner {
   kind: "app" | "portal";

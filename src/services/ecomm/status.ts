@@ -8,7 +8,7 @@ import type { Db } from "../../db/client";
 import { rowReader } from "../../db/raw-rows";
 import { ecommSyncErrors, type EcommObjectType } from "../../db/tables/ecomm";
 import { notFound } from "../../lib/errors";
-import type { ErrorsQuery } from "../../routes/ecomm.schemas";
+import type { ErrorsQuery } from "../../schemas/ecomm";
 
 type ErrorRow = typeof ecommSyncErrors.$inferSelect;
 

@@ -8,7 +8,7 @@ import { and, asc, desc, eq, gt, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crmObjects } from "../../db/tables/crm";
 import { ECOMM_OBJECT_TYPES, ecommLinks, ecommPipelines, ecommPipelineStages, type EcommObjectType } from "../../db/tables/ecomm";
-import type { CrmRow } from "../crm";
+import type { CrmRow } from "../crm/records";
 
 /** Synced records per page of the store page. */
 export const STORE_RECORDS_PAGE = 25;

@@ -9,7 +9,6 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { ecommImportEnds, ecommImports, ecommLinks, ecommPending, ecommPipelines, ecommPipelineStages, ecommStores, ecommSyncErrors } from "../../db/tables/ecomm";
 import { notFound } from "../../lib/errors";
-import type { UninstallHook } from "../uninstall-hooks";
 import { PIPELINE_ID, PIPELINE_LABEL, PIPELINE_STAGES } from "./model";
 
 export type StoreRow = typeof ecommStores.$inferSelect;
@@ -112,6 +111,9 @@ export async function deleteStore(db: Db, portalId: number, storeId: string) {
   await db.batch(storeCleanupStatements(db, portalId, eq(ecommStores.storeId, storeId)) as [BatchItem<"sqlite">]);
 }
 
-/** spec 3: uninstalling an app deletes the stores it created (runs in the uninstall's db.batch). */
-export const deleteAppStores: UninstallHook = (db, { portalId, appId }) =>
+/**
+ * Uninstalling an app deletes the stores it created: the statements run in the uninstall's db.batch
+ * (an uninstall hook of the accounts family).
+ */
+export const deleteAppStores = (db: Db, { portalId, appId }: { portalId: number; appId: number }): BatchItem<"sqlite">[] =>
   storeCleanupStatements(db, portalId, eq(ecommStores.appId, appId));

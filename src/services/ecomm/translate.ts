@@ -4,7 +4,7 @@
  * v1 association properties (`hs_assoc__*`) are set apart because they name objects, not values.
  */
 import type { PropertyMapping } from "../../db/tables/ecomm";
-import type { SyncErrorType } from "./model";
+import type { SyncErrorType } from "../../schemas/ecomm";
 
 export type RawValue = string | number | boolean | null;
 

@@ -5,7 +5,7 @@
  * verifying at once. `verifySmtpCredentials` is the one credential check a relay calls.
  */
 import { controlDb, shardDb } from "../../db/shards";
-import { shardOfAccount } from "../../lib/directory";
+import { shardOfAccount } from "../../db/directory";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { newId } from "../../db/id-ranges";
@@ -15,7 +15,7 @@ import { hashPassword, verifyPassword } from "../../lib/crypto";
 import { forbidden, notFound } from "../../lib/errors";
 import { randomChars } from "../../lib/random";
 import { isUniqueViolation } from "../blog/blogs";
-import { requireAccount } from "../tenancy";
+import { requireAccount } from "../accounts/tenancy";
 
 export type SmtpTokenRow = typeof smtpTokens.$inferSelect;
 

@@ -17,8 +17,8 @@ import {
   type TimelineObjectType,
 } from "../../db/tables/timeline";
 import { ApiError, badRequest, conflict, notFound } from "../../lib/errors";
-import type { EventInput } from "../../routes/timeline.schemas";
-import { inJson } from "../crm";
+import type { EventInput } from "../../schemas/timeline/events";
+import { inJson } from "../crm/records";
 import type { PropertyRow } from "./types";
 
 export const RECORD_TYPE: Record<TimelineObjectType, ObjectType> = { CONTACT: "contacts", COMPANY: "companies", DEAL: "deals" };

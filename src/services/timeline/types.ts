@@ -4,7 +4,7 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { onEveryShard } from "../../lib/fanout";
+import { onEveryShard } from "../../db/fanout";
 import {
   timelineEventProperties,
   timelineEventTypes,
@@ -15,10 +15,10 @@ import {
 import { ApiError, badRequest, conflict, forbidden, notFound } from "../../lib/errors";
 import type { Principal } from "../../lib/principal";
 import { checkTemplate } from "./template";
+import { MAX_PROPERTIES_PER_TYPE } from "../../schemas/timeline/events";
 
 /** spec 8. */
 export const MAX_EVENT_TYPES_PER_APP = 750;
-export const MAX_PROPERTIES_PER_TYPE = 500;
 
 export type EventTypeRow = typeof timelineEventTypes.$inferSelect;
 export type PropertyRow = typeof timelineEventProperties.$inferSelect;

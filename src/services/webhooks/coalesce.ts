@@ -8,7 +8,7 @@
  * A message is never split: it goes whole into one delivery, which is acked or retried with it. A message
  * already attempted (a retry, a throttled wait, a re-send) keeps its delivery log row and goes alone.
  */
-import { jsonBytes } from "../../queue/messages";
+import { jsonBytes } from "../../lib/queue-limits";
 import { EVENT_BYTES_BUDGET } from "./drain";
 import { MAX_EVENTS_PER_DELIVERY, type WebhookQueueMessage } from "./message";
 

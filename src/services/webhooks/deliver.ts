@@ -16,12 +16,12 @@ import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "
 import { deliveryBody, webhookQueueMessage, type WebhookEvent, type WebhookQueueMessage } from "./message";
 import { attemptStatements, openDelivery, setDeliveryStatus, type AttemptOutcome } from "./log";
 import { MAX_RETRIES, retryBaseSeconds, retryDelaySeconds } from "./retry";
-import { FANOUT_CONCURRENCY } from "../../lib/fanout";
+import { FANOUT_CONCURRENCY } from "../../db/fanout";
 import { coalesce } from "./coalesce";
 import { removeSent, sendMessages } from "./drain";
 import { webhookSignatureHeaders } from "./sign";
 import { releaseStatement, slotStatement } from "./throttle";
-import { chunks, rawStatement, runRawBatch } from "../../lib/d1-raw";
+import { chunks, rawStatement, runRawBatch } from "../../db/d1-raw";
 
 export const DELIVERY_TIMEOUT_MS = 5_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;

@@ -13,12 +13,12 @@
  */
 import { inArray, sql } from "drizzle-orm";
 import { webhookOutbox } from "../../db/tables/webhooks";
-import { chunks, MAX_BOUND } from "../../lib/d1-raw";
+import { chunks, MAX_BOUND } from "../../db/d1-raw";
 import type { Db } from "../../db/client";
 import { shardDb } from "../../db/shards";
-import { shardsOfAccounts } from "../../lib/directory";
-import { faultPoint } from "../../queue/fault-seam";
-import { jsonBytes, MAX_SEND_BATCH_BYTES, MAX_SEND_BATCH_MESSAGES, MAX_QUEUE_MESSAGE_BYTES, QUEUE_METADATA_BYTES } from "../../queue/messages";
+import { shardsOfAccounts } from "../../db/directory";
+import { faultPoint } from "../../lib/fault-seam";
+import { jsonBytes, MAX_SEND_BATCH_BYTES, MAX_SEND_BATCH_MESSAGES, MAX_QUEUE_MESSAGE_BYTES, QUEUE_METADATA_BYTES } from "../../lib/queue-limits";
 import { MAX_EVENTS_PER_DELIVERY, WEBHOOK_MESSAGE_VERSION, type WebhookEvent, type WebhookQueueMessage } from "./message";
 
 /** Long enough for the webhook queue to hand a sent message to its consumer, backlog included. */

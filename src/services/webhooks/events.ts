@@ -16,8 +16,8 @@ import type { Db } from "../../db/client";
 import { idCounter, newId } from "../../db/id-ranges";
 import type { ObjectType } from "../../db/tables/crm";
 import { webhookOutbox } from "../../db/tables/webhooks";
-import { rawStatement } from "../../lib/d1-raw";
-import { EVENT_OBJECT, isPropertyChange } from "./event-types";
+import { rawStatement } from "../../db/d1-raw";
+import { EVENT_OBJECT, isPropertyChange } from "../../schemas/webhooks/event-types";
 import type { Outbox, WebhookTarget } from "./targets";
 
 type Props = Record<string, string>;

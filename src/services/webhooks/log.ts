@@ -4,7 +4,7 @@
  */
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { rawStatement } from "../../lib/d1-raw";
+import { rawStatement } from "../../db/d1-raw";
 import { webhookAttempts, webhookDeliveries, type DeliveryStatus } from "../../db/tables/webhooks";
 import { conflict, notFound } from "../../lib/errors";
 import type { WebhookEvent } from "./message";

@@ -4,7 +4,7 @@
  * when the write starts, so settings, subscriptions and installs apply from their response on.
  */
 import type { Db } from "../../db/client";
-import type { ChangeSource } from "./event-types";
+import type { ChangeSource } from "../../schemas/webhooks/event-types";
 
 export interface WebhookTarget {
   portalId: number;

@@ -6,7 +6,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { rawStatement } from "../../lib/d1-raw";
+import { rawStatement } from "../../db/d1-raw";
 
 export const LEASE_MS = 30_000;
 

@@ -5,7 +5,7 @@
  */
 import type { Db } from "../../db/client";
 import { drainSoon } from "./drain";
-import type { ChangeSource } from "./event-types";
+import type { ChangeSource } from "../../schemas/webhooks/event-types";
 import { webhookOutbox, type Outbox } from "./targets";
 
 export interface WriteContext {

@@ -1,0 +1,94 @@
+/**
+ * @module Route definitions. A route is one object: method, path, credential rule, zod schemas and a
+ * handler. The same objects drive dispatch, the 405 answer and the OpenAPI document, so they cannot drift.
+ */
+import type { z } from "zod";
+import type { Db } from "../db/client";
+import type { AuthRule } from "./auth";
+import type { Principal } from "../lib/principal";
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+  request: Request;
+  env: Env;
+  exec: ExecutionContext;
+  /**
+   * The database of the caller's account: its shard for account credentials and sessions; the control
+   * plane for operator, developer-key and public routes (issue 16, docs/explanation/scaling.md).
+   */
+  db: Db;
+  /** The control plane (`DB`): accounts directory, apps, installs, credentials and app-level settings. */
+  control: Db;
+  /** Another account's shard by name (operator routes, issue 16), counted in the request's log line. */
+  openShard: (shard: string | null) => Db;
+  url: URL;
+  params: P;
+  query: Q;
+  body: B;
+  principal: Principal;
+  correlationId: string;
+  now: number;
+}
+
+export interface ResponseDoc {
+  description: string;
+  /** The JSON body; an error status without one is documented with the error envelope (routes/openapi.ts). */
+  schema?: z.ZodType;
+  /** A page instead of JSON (sign-in, consent). */
+  html?: boolean;
+  /**
+   * A body that is not JSON although it is labelled JSON, sent exactly as recorded from the real service
+   * (the v1 merge's `SUCCESS`, issue 18). Documented as `x-raw-body`, which the contract test checks verbatim.
+   */
+  rawBody?: string;
+  /**
+   * A stream of JSON lines (`application/x-ndjson`) instead of one JSON body: `schema` then describes one
+   * line (the account export).
+   */
+  ndjson?: boolean;
+}
+
+export interface RouteDef<
+  PS extends z.ZodType = z.ZodType,
+  QS extends z.ZodType = z.ZodType,
+  BS extends z.ZodType = z.ZodType,
+> {
+  method: Method;
+  /** itty-router pattern, e.g. `/crm/v3/objects/:objectType/:objectId`. */
+  path: string;
+  summary: string;
+  tag: string;
+  auth: AuthRule;
+  params?: PS;
+  query?: QS;
+  body?: BS;
+  /** `form` reads application/x-www-form-urlencoded (OAuth token endpoint, HTML forms). */
+  bodyFormat?: "json" | "form";
+  maxBodyBytes?: number;
+  responses: Record<number, ResponseDoc>;
+  /**
+   * Error statuses the document would derive for the route (routes/openapi.responses.ts) that it never
+   * answers: createOrUpdate creates an unknown email instead of a 404; the v1 merge answers an unknown
+   * vid with the recorded 400 (issue 18).
+   */
+  neverAnswers?: number[];
+  /** Left out of the OpenAPI document (the web app's pages, public blog pages). */
+  hidden?: boolean;
+  /** Headers set on every response of the route, errors included (e.g. the bridge's Sunset, issue 3). */
+  responseHeaders?: Record<string, string>;
+  /**
+   * The handler calls out to integrators (the card view's fetch fan-out). A GET normally runs alongside
+   * its rate-limit count (issue 8); one that calls out waits for the count, so a limited caller never
+   * reaches the integrator.
+   */
+  callsOut?: boolean;
+  handler: (ctx: Ctx<z.output<PS>, z.output<QS>, z.output<BS>>) => Promise<Response> | Response;
+}
+
+/** Identity function that infers the handler's parameter types from the schemas. */
+export function route<PS extends z.ZodType, QS extends z.ZodType, BS extends z.ZodType>(
+  def: RouteDef<PS, QS, BS>,
+): RouteDef {
+  return def as unknown as RouteDef;
+}

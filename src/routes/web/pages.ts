@@ -1,0 +1,190 @@
+/**
+ * @module The signed-in web app (issue 7): the start page, record lists with search, record pages with
+ * timelines (spec 1.3) and CRM cards (spec 1.4), and the store overview of the ecommerce bridge. Pages
+ * need a session (signed-out visitors go to /login and come back); everything is scoped to the session's
+ * account. The JSON endpoints the record page's script calls are in web-api.ts.
+ */
+import type { AuthRule } from "../../http/auth";
+import { pageSession } from "../../http/app-session";
+import { ApiError } from "../../lib/errors";
+import { route } from "../../http/route";
+import { installedCards } from "../../services/cards/view";
+import { isCardRecordType } from "../../schemas/cards/view";
+import { dealStage, storeCounts, storeRecordsPage } from "../../services/ecomm/store-records";
+import { associationsOf, getObject } from "../../services/crm/records";
+import { findContacts, mergesOf } from "../../services/contacts-v1/contacts";
+import { storeOverview } from "../../services/ecomm/overview";
+import { findStore, listStores } from "../../services/ecomm/stores";
+import { TIMELINE_TYPE } from "../../services/timeline/events";
+import { decodeCursor, recordTimeline } from "../../services/timeline/feed";
+import { displayName, isPageType, isRecordType, listRecords, namedRecords, recordCounts, TYPE_LABEL } from "../../services/web/records";
+import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
+import { ECOMM_OBJECT_TYPES } from "../../db/tables/ecomm";
+import { appPage, notFoundPage } from "../../views/layout";
+import { homeBody, listBody, recordBody, type TimelineEntry } from "../../views/records";
+import { storePageBody, storesBody } from "../../views/stores";
+import { webApiRoutes } from "./api";
+import * as s from "../../schemas/web";
+
+const session: AuthRule = { kinds: ["session"] };
+const tag = "Web app";
+const page = { 200: { description: "HTML page" }, 302: { description: "Not signed in: to /login?next=..." } };
+
+/** Timeline entries per page of the record page (the API's default). */
+const TIMELINE_PAGE = 20;
+/** Associated records named per type on a record page. */
+const ASSOCIATIONS_SHOWN = 25;
+
+const pageRoutes = [
+  route({
+    method: "GET",
+    path: "/app",
+    summary: "Start page of the web app",
+    tag,
+    auth: session,
+    hidden: true,
+    responses: page,
+    handler: async ({ db, control, request, url, now }) => {
+      const user = await pageSession(control, request, url, now);
+      if (user instanceof Response) return user;
+      const [counts, stores] = await Promise.all([recordCounts(db, user.portalId), listStores(db, user.portalId)]);
+      return appPage({ title: "Start", section: "home", user, body: homeBody(counts, stores.length) });
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/app/stores",
+    summary: "Ecommerce bridge stores: synced record counts and open sync errors",
+    tag,
+    auth: session,
+    hidden: true,
+    responses: page,
+    handler: async ({ db, control, request, url, now }) => {
+      const user = await pageSession(control, request, url, now);
+      if (user instanceof Response) return user;
+      return appPage({ title: "Stores", section: "stores", user, body: storesBody(await storeOverview(db, user.portalId)), scripts: ["app.js"] });
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/app/stores/:storeId",
+    summary: "One store's synced records of one type, paged, each linked to its CRM record",
+    tag,
+    auth: session,
+    params: s.storeParams,
+    query: s.storeQuery,
+    hidden: true,
+    responses: { ...page, 404: { description: "No such store in the account" } },
+    handler: async ({ db, control, request, url, now, params, query }) => {
+      const user = await pageSession(control, request, url, now);
+      if (user instanceof Response) return user;
+      // Another account's store is the same 404 as a missing one.
+      const store = await findStore(db, user.portalId, params.storeId);
+      if (!store) return notFoundPage(user, "stores", `There is no store ${params.storeId}.`);
+      const counts = await storeCounts(db, user.portalId, store.storeId);
+      const type = query.type ?? ECOMM_OBJECT_TYPES.find((t) => counts[t] > 0) ?? "CONTACT";
+      const { rows, hasMore } = await storeRecordsPage(db, user.portalId, store.storeId, type, query.after);
+      return appPage({
+        title: store.label,
+        section: "stores",
+        user,
+        body: storePageBody({ store: { id: store.storeId, label: store.label }, counts, type, rows, after: query.after, hasMore }),
+        scripts: ["app.js"],
+      });
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/app/:objectType",
+    summary: "Records of one type, searchable by name or email",
+    tag,
+    auth: session,
+    params: s.listParams,
+    query: s.listQuery,
+    hidden: true,
+    responses: { ...page, 404: { description: "Unknown object type" } },
+    handler: async ({ db, control, request, url, now, params, query }) => {
+      const user = await pageSession(control, request, url, now);
+      if (user instanceof Response) return user;
+      if (!isPageType(params.objectType)) return notFoundPage(user, "home", "There is no such list.");
+      const type = params.objectType;
+      const q = query.q?.trim() ?? "";
+      const after = query.after ?? 0;
+      const { rows, hasMore } = await listRecords(db, user.portalId, type, q || undefined, after);
+      return appPage({ title: TYPE_LABEL[type].many, section: type, user, body: listBody({ type, rows, q, after, hasMore }), scripts: ["app.js"] });
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/app/:objectType/:objectId",
+    summary: "A record: properties, associations, timeline and CRM cards",
+    tag,
+    auth: session,
+    params: s.recordParams,
+    query: s.recordQuery,
+    hidden: true,
+    responses: { ...page, 404: { description: "Unknown type, or no such record in the account" } },
+    handler: async ({ db, control, request, url, now, params, query }) => {
+      const user = await pageSession(control, request, url, now);
+      if (user instanceof Response) return user;
+      const type = params.objectType;
+      if (!isRecordType(type) || !/^\d{1,15}$/.test(params.objectId)) return notFoundPage(user, "home", "There is no such record.");
+      // Products and line items have no list: their pages sit under the Stores section (issue 19 §4).
+      const section = isPageType(type) ? type : "stores";
+      const id = Number(params.objectId);
+      // Another account's id is the same 404 as a missing one: nothing about it is shown.
+      const record = await getObject(db, user.portalId, type, id).catch((err: unknown) => {
+        if (err instanceof ApiError && err.category === "OBJECT_NOT_FOUND") return null;
+        throw err;
+      });
+      if (!record) {
+        // A contact merged into another (issue 18) shows the survivor, as the v1 reads answer it.
+        const survivor = type === "contacts" ? (await findContacts(db, user.portalId, { vids: [id] }))[0]?.row : undefined;
+        if (survivor && survivor.id !== id) return new Response(null, { status: 302, headers: { location: `/app/contacts/${survivor.id}` } });
+        return notFoundPage(user, section, `${TYPE_LABEL[type].one} ${id} was not found.`);
+      }
+      const timelineType = TIMELINE_TYPE[type];
+      const [assoc, timeline, cards, stage, merges] = await Promise.all([
+        associationsOf(db, user.portalId, [id], [...OBJECT_TYPES]),
+        timelineType ? recordTimeline(db, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
+        isCardRecordType(type) ? installedCards(control, user.portalId, type) : [],
+        type === "deals" ? dealStage(db, user.portalId, record) : null,
+        type === "contacts" ? mergesOf(db, user.portalId, [id]) : null,
+      ]);
+      const groups = Object.entries(assoc.get(id) ?? {}) as [ObjectType, number[]][];
+      const names = await namedRecords(db, user.portalId, groups.flatMap(([, ids]) => ids.slice(0, ASSOCIATIONS_SHOWN)));
+      const associations = groups.map(([t, ids]) => ({
+        type: t,
+        total: ids.length,
+        records: ids.slice(0, ASSOCIATIONS_SHOWN).flatMap((x) => names.get(x) ?? []),
+      }));
+      const entries = (timeline?.results ?? []) as unknown as TimelineEntry[];
+      let olderLink: string | null = null;
+      if (timeline?.next) olderLink = `/app/${type}/${id}?after=${encodeURIComponent(timeline.next)}#timeline-h`;
+      return appPage({
+        title: `${displayName(record)} · ${TYPE_LABEL[type].one}`,
+        section,
+        user,
+        body: recordBody({
+          stage,
+          type,
+          record,
+          associations,
+          timeline: timeline ? { entries, next: timeline.next } : null,
+          olderLink,
+          cards: cards.map((c) => ({ cardId: c.id, title: c.title })),
+          mergedVids: (merges?.get(id) ?? []).map((m) => m.mergedVid),
+        }),
+        scripts: ["record.js"],
+        // The iframe modal may open only what this page offers: the cards' baseUris and the timeline's iframes.
+        frames: {
+          baseUris: cards.flatMap((c) => c.baseUris),
+          uris: entries.flatMap((t) => (t.timelineIFrame ? [t.timelineIFrame.iframeUri] : [])),
+        },
+      });
+    },
+  }),
+];
+
+/** The web app's routes, registered in one line. `/app/stores` and `/app/stores/:storeId` precede `/app/:objectType...`. */
+export const webRoutes = [...pageRoutes, ...webApiRoutes];

@@ -1,0 +1,63 @@
+/**
+ * @module The app's webhook delivery log `/webhooks/v3/{appId}/deliveries` (docs/reference/webhooks.md "Delivery
+ * log"), with the developer key: recent deliveries with their attempts, and re-sending an exhausted one.
+ */
+import { requireOwnApp } from "../../lib/principal";
+import { json } from "../../lib/http";
+import { route } from "../../http/route";
+import { sendMessages } from "../../services/webhooks/drain";
+import * as log from "../../services/webhooks/log";
+import { WEBHOOK_MESSAGE_VERSION, type WebhookEvent } from "../../services/webhooks/message";
+import { base, developer, tag } from "./settings";
+import * as s from "../../schemas/webhooks/settings";
+
+export const webhookDeliveryRoutes = [
+  route({
+    method: "GET",
+    path: `${base}/deliveries`,
+    summary: "List the app's recent webhook deliveries, newest first, with their attempts",
+    tag,
+    auth: developer,
+    params: s.appParams,
+    query: s.deliveriesQuery,
+    responses: { 200: { description: "A page of deliveries; `paging.next.before` continues", schema: s.deliveryList } },
+    handler: async ({ control, principal, params, query }) => {
+      requireOwnApp(principal, params.appId);
+      const page = await log.listDeliveries(control, params.appId, query.limit, query.before, query.status);
+      const results = page.rows.map((r) => log.presentDelivery(r, page.attempts.filter((a) => a.deliveryId === r.id)));
+      const last = page.rows.at(-1);
+      return json(page.hasMore && last ? { results, paging: { next: { before: String(last.id) } } } : { results });
+    },
+  }),
+  route({
+    method: "GET",
+    path: `${base}/deliveries/:deliveryId`,
+    summary: "Read one webhook delivery with its attempts",
+    tag,
+    auth: developer,
+    params: s.deliveryParams,
+    responses: { 200: { description: "The delivery", schema: s.deliveryResponse } },
+    handler: async ({ control, principal, params }) => {
+      requireOwnApp(principal, params.appId);
+      const d = await log.getDelivery(control, params.appId, params.deliveryId);
+      return json(log.presentDelivery(d.row, d.attempts));
+    },
+  }),
+  route({
+    method: "POST",
+    path: `${base}/deliveries/:deliveryId/resend`,
+    summary: "Re-send an exhausted delivery: the same events, one more attempt",
+    tag,
+    auth: developer,
+    params: s.deliveryParams,
+    responses: { 202: { description: "Queued again", schema: s.deliveryResponse }, 409: { description: "The delivery is not exhausted" } },
+    handler: async ({ control, principal, params, env }) => {
+      requireOwnApp(principal, params.appId);
+      const row = await log.reopenExhausted(control, params.appId, params.deliveryId, Date.now());
+      const events = JSON.parse(row.events) as WebhookEvent[];
+      await sendMessages(env.WEBHOOK_QUEUE, [{ v: WEBHOOK_MESSAGE_VERSION, appId: row.appId, deliveryId: row.id, attempt: row.attempts, events }]);
+      const d = await log.getDelivery(control, params.appId, params.deliveryId);
+      return json(log.presentDelivery(d.row, d.attempts), 202);
+    },
+  }),
+];

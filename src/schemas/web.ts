@@ -1,0 +1,61 @@
+/** @module zod schemas of the web app's pages and of the JSON endpoints its scripts call (issue 7). */
+import { z } from "zod";
+import { ECOMM_OBJECT_TYPES } from "../db/tables/ecomm";
+import { postedActionSchema } from "./cards/response";
+
+import { actionParams, actionResponse, shownCard, viewParams } from "./cards/view";
+
+export const SEARCH_MAX_LENGTH = 100;
+
+
+/** Pages take any segment and answer an HTML 404 page for unknown types or ids (after the sign-in check). */
+export const listParams = z.object({ objectType: z.string().max(100) });
+export const recordParams = z.object({ objectType: z.string().max(100), objectId: z.string().max(100) });
+
+export const listQuery = z.object({
+  q: z.string().max(SEARCH_MAX_LENGTH, `q must be at most ${SEARCH_MAX_LENGTH} characters`).optional(),
+  after: z.string().regex(/^\d{1,15}$/, "after must be a record id").transform(Number).optional(),
+});
+
+/**
+ * `/app/stores/:storeId`: path segments arrive percent-encoded (itty-router does not decode). A segment
+ * that does not decode names no store, so it is kept as is and answered with the 404 page.
+ */
+export const storeParams = z.object({
+  storeId: z
+    .string()
+    .max(300)
+    .transform((v) => {
+      try {
+        return decodeURIComponent(v);
+      } catch {
+        return v;
+      }
+    }),
+});
+export const storeQuery = z.object({
+  type: z.enum(ECOMM_OBJECT_TYPES, { error: `type must be one of ${ECOMM_OBJECT_TYPES.join(", ")}` }).optional(),
+  after: z.string().min(1).max(100, "after must be an external object id").optional(),
+});
+
+export const recordQuery = z.object({
+  after: z.string().regex(/^-?\d{1,16}\.\d{1,15}$/, "after must be a timeline cursor").optional(),
+});
+
+/** `GET /app/api/cards/:objectType/:objectId/:cardId`: the same path rules as the cards API. */
+export const cardParams = actionParams;
+export { viewParams };
+
+/** The browser posts back the action object the card showed, with its actionToken (spec 2.11); the user is the session's. */
+export const actionBody = z.object({ action: postedActionSchema });
+export { actionResponse };
+
+const definition = z.object({
+  name: z.string(),
+  label: z.string(),
+  dataType: z.string(),
+  options: z.array(z.object({ type: z.string(), label: z.string(), name: z.string() })).optional(),
+});
+
+/** One card as the page renders it: the cards service's view plus the record type's property definitions. */
+export const cardResponse = shownCard.extend({ propertyDefinitions: z.array(definition) });

@@ -1,0 +1,139 @@
+/**
+ * @module Provisioning of tenants for the operator API (issue 2 §4): accounts, apps, private apps, installs,
+ * users. Multi-row writes go through one db.batch so a failure leaves nothing half-written.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { accounts, apps, credentials, installs, privateApps, users } from "../../db/tables/tenancy";
+import { hashPassword, randomToken, sha256Hex } from "../../lib/crypto";
+import { forgetCredentials } from "../../lib/credential-cache";
+import { ApiError, conflict, notFound } from "../../lib/errors";
+import { SCOPES } from "../../lib/scopes";
+import { CONTROL_SHARD, shardDb } from "../../db/shards";
+import { placeAccount } from "../shards/placement";
+import { installStatements, type IssuedTokens } from "../oauth/tokens";
+import { uninstallHooks } from "./uninstall-hooks";
+
+const ALL_SCOPES: string[] = [...SCOPES];
+
+/**
+ * Creates the account on the shard the operator names (closed or not), or the one the placement policy
+ * picks among the open shards (shard-placement.ts). Only the directory row is written: account data starts empty.
+ */
+export async function createAccount(env: Env, db: Db, input: { name: string; addons?: string[]; rateLimit?: number; shard?: string }) {
+  const shard = input.shard ?? (await placeAccount(env, db));
+  const row = await db
+    .insert(accounts)
+    .values({ name: input.name, addons: input.addons ?? [], rateLimit: input.rateLimit ?? null, shard })
+    .returning()
+    .get();
+  return { portalId: row.portalId, name: row.name, addons: row.addons, shard: row.shard ?? CONTROL_SHARD };
+}
+
+export async function requireAccount(db: Db, portalId: number) {
+  const row = await db.select().from(accounts).where(eq(accounts.portalId, portalId)).get();
+  if (!row) throw notFound(`Account ${portalId} not found`);
+  return row;
+}
+
+/**
+ * The app and its developer key in one batch (nothing half-written): the key's row takes the app's id
+ * from last_insert_rowid(), the id the app's insert just assigned inside the same transaction.
+ */
+export async function createApp(db: Db, input: { name: string; redirectUris: string[]; scopes?: string[]; refreshTokenRotation?: boolean }) {
+  const clientId = crypto.randomUUID();
+  const clientSecret = crypto.randomUUID();
+  const developerKey = crypto.randomUUID();
+  const [inserted] = await db.batch([
+    db
+      .insert(apps)
+      .values({
+        name: input.name,
+        clientId,
+        clientSecret,
+        redirectUris: input.redirectUris,
+        scopes: input.scopes ?? ALL_SCOPES,
+        refreshTokenRotation: input.refreshTokenRotation ?? false,
+      })
+      .returning({ appId: apps.appId }),
+    db.insert(credentials).values({ tokenHash: await sha256Hex(developerKey), kind: "developer", appId: sql`last_insert_rowid()` }),
+  ]);
+  return { appId: inserted[0]!.appId, clientId, clientSecret, developerKey, refreshTokenRotation: input.refreshTokenRotation ?? false };
+}
+
+/** The private app and its token in one batch, as createApp. */
+export async function createPrivateApp(db: Db, portalId: number, input: { name: string; scopes?: string[] }) {
+  await requireAccount(db, portalId);
+  const token = randomToken("pat-na1-", 32);
+  const scopes = input.scopes ?? ALL_SCOPES;
+  const [inserted] = await db.batch([
+    db.insert(privateApps).values({ portalId, name: input.name, scopes }).returning({ id: privateApps.id }),
+    db.insert(credentials).values({ tokenHash: await sha256Hex(token), kind: "private_app", portalId, privateAppId: sql`last_insert_rowid()`, scopes }),
+  ]);
+  return { token, privateAppId: inserted[0]!.id };
+}
+
+/** Installs an app into an account (or re-grants it) and returns a fresh token pair, as OAuth consent does. */
+export async function installApp(
+  db: Db,
+  portalId: number,
+  appId: number,
+  scopes: string[] | undefined,
+  userId: number | null,
+  now: number,
+): Promise<IssuedTokens> {
+  await requireAccount(db, portalId);
+  const app = await db.select().from(apps).where(eq(apps.appId, appId)).get();
+  if (!app) throw notFound(`App ${appId} not found`);
+  const granted = scopes ?? app.scopes;
+  const { statements, tokens } = await installStatements(db, { portalId, appId, userId, scopes: granted }, now);
+  await db.batch(statements);
+  return tokens;
+}
+
+/**
+ * Uninstall: the domains' clean-ups on the account's shard first (one batch), then the tokens and the
+ * install in one control-plane batch (issue 16: two databases, no shared transaction). A failure between
+ * the two leaves the install in place, and repeating the call finishes it (the clean-ups are idempotent).
+ */
+export async function uninstallApp(env: Env, db: Db, portalId: number, appId: number, now: number) {
+  const account = await requireAccount(db, portalId);
+  const install = await db
+    .select()
+    .from(installs)
+    .where(and(eq(installs.portalId, portalId), eq(installs.appId, appId)))
+    .get();
+  if (!install) throw notFound(`App ${appId} is not installed in account ${portalId}`);
+  const shard = shardDb(env, account.shard);
+  const cleanups = uninstallHooks.flatMap((hook) => hook(shard, { portalId, appId, installId: install.id }));
+  if (cleanups.length) await shard.batch(cleanups as [(typeof cleanups)[number], ...typeof cleanups]);
+  await db.batch([
+    db.update(credentials).set({ revokedAt: now }).where(eq(credentials.installId, install.id)),
+    db.delete(installs).where(eq(installs.id, install.id)),
+  ]);
+  forgetCredentials();
+}
+
+export async function createUser(db: Db, portalId: number, input: { email: string; password?: string }) {
+  await requireAccount(db, portalId);
+  const email = input.email.toLowerCase();
+  const existing = await db
+    .select({ id: users.userId })
+    .from(users)
+    .where(and(eq(users.portalId, portalId), eq(users.email, email)))
+    .get();
+  if (existing) throw conflict(`A user with email ${email} already exists in account ${portalId}`);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const row = await db.insert(users).values({ portalId, email, passwordHash }).returning().get();
+  return { userId: row.userId, email: row.email };
+}
+
+export async function findUser(db: Db, portalId: number, userId: number) {
+  const row = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.portalId, portalId), eq(users.userId, userId)))
+    .get();
+  if (!row) throw new ApiError("VALIDATION_ERROR", `userId ${userId} is not a user of account ${portalId}`);
+  return row;
+}

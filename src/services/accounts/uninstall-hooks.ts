@@ -1,0 +1,17 @@
+/**
+ * @module Clean-ups that run in the same db.batch as an uninstall (spec 3: uninstalling the app deletes
+ * the stores it created). Each domain registers a function returning its statements.
+ */
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../db/client";
+import { deleteAppStores } from "../ecomm/stores";
+
+export interface UninstallRef {
+  portalId: number;
+  appId: number;
+  installId: number;
+}
+
+export type UninstallHook = (db: Db, ref: UninstallRef) => BatchItem<"sqlite">[];
+
+export const uninstallHooks: UninstallHook[] = [deleteAppStores];

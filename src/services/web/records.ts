@@ -1,0 +1,129 @@
+/**
+ * @module CRM records as the web app lists them (issue 7): display names, a bounded search by name or
+ * email scoped to one account, counts per type, and the names of associated records. Every query is
+ * scoped by portalId and walks the `crm_objects_list` index (portal, type, archived, id).
+ */
+import { and, asc, eq, gt, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { crmObjects, type ObjectType } from "../../db/tables/crm";
+import { inJson, type CrmRow } from "../crm/records";
+import { SEARCH_MAX_LENGTH } from "../../schemas/web";
+
+/** The record types with pages in the web app: those that show timelines and CRM cards (spec 1.3, 1.4). */
+export const PAGE_TYPES = ["contacts", "companies", "deals", "tickets"] as const satisfies readonly ObjectType[];
+export type PageType = (typeof PAGE_TYPES)[number];
+export const isPageType = (s: string): s is PageType => (PAGE_TYPES as readonly string[]).includes(s);
+
+/**
+ * The record types with a record page: the list types, plus products and line items, which the store
+ * overview and deals link to (issue 19 §4) but which have no list, timeline or cards of their own.
+ */
+export const RECORD_TYPES = [...PAGE_TYPES, "products", "line_items"] as const satisfies readonly ObjectType[];
+export type RecordType = (typeof RECORD_TYPES)[number];
+export const isRecordType = (s: string): s is RecordType => (RECORD_TYPES as readonly string[]).includes(s);
+
+export const TYPE_LABEL: Record<ObjectType, { one: string; many: string }> = {
+  contacts: { one: "Contact", many: "Contacts" },
+  companies: { one: "Company", many: "Companies" },
+  deals: { one: "Deal", many: "Deals" },
+  tickets: { one: "Ticket", many: "Tickets" },
+  products: { one: "Product", many: "Products" },
+  line_items: { one: "Line item", many: "Line items" },
+};
+
+/** The property shown beside the name in lists. */
+export const SUMMARY_PROPERTY: Record<PageType, { name: string; label: string }> = {
+  contacts: { name: "email", label: "Email" },
+  companies: { name: "domain", label: "Domain" },
+  deals: { name: "amount", label: "Amount" },
+  tickets: { name: "hs_pipeline_stage", label: "Stage" },
+};
+
+/** The usual name properties of each type (v3 defaults). */
+export function displayName(row: Pick<CrmRow, "id" | "objectType" | "properties">): string {
+  const p = row.properties;
+  const name = (() => {
+    switch (row.objectType) {
+      case "contacts":
+        return [p.firstname, p.lastname].filter(Boolean).join(" ") || p.email;
+      case "companies":
+        return p.name || p.domain;
+      case "deals":
+        return p.dealname;
+      case "tickets":
+        return p.subject;
+      default:
+        return p.name;
+    }
+  })();
+  return name?.trim() || `${TYPE_LABEL[row.objectType].one} #${row.id}`;
+}
+
+/** LIKE pattern for a substring, `\` escaping the wildcards the user typed. */
+const containsPattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const prop = (name: string) => sql`coalesce(json_extract(${crmObjects.properties}, ${`$.${name}`}), '')`;
+
+/** What "name or email" means per type; LIKE is case-insensitive for ASCII. */
+function searchCondition(type: PageType, q: string): SQL {
+  const like = (expr: SQL) => sql`${expr} like ${containsPattern(q)} escape '\\'`;
+  switch (type) {
+    case "contacts":
+      return or(like(sql`${prop("firstname")} || ' ' || ${prop("lastname")}`), like(sql`coalesce(${crmObjects.email}, '')`))!;
+    case "companies":
+      return or(like(prop("name")), like(prop("domain")))!;
+    case "deals":
+      return like(prop("dealname"));
+    case "tickets":
+      return like(prop("subject"));
+  }
+}
+
+export const LIST_PAGE_SIZE = 25;
+
+/**
+ * One page of an account's records of a type in id order, optionally filtered by name or email. Bounded:
+ * at most `LIST_PAGE_SIZE` rows per page (one more is read to know whether another page exists) and a
+ * query of at most SEARCH_MAX_LENGTH characters, inside the account's slice of the index.
+ */
+export async function listRecords(db: Db, portalId: number, type: PageType, q: string | undefined, after: number) {
+  const rows = await db
+    .select()
+    .from(crmObjects)
+    .where(
+      and(
+        eq(crmObjects.portalId, portalId),
+        eq(crmObjects.objectType, type),
+        eq(crmObjects.archived, false),
+        gt(crmObjects.id, after),
+        q ? searchCondition(type, q.slice(0, SEARCH_MAX_LENGTH)) : undefined,
+      ),
+    )
+    .orderBy(asc(crmObjects.id))
+    .limit(LIST_PAGE_SIZE + 1)
+    .all();
+  return { rows: rows.slice(0, LIST_PAGE_SIZE), hasMore: rows.length > LIST_PAGE_SIZE };
+}
+
+/** Live records per type for the start page, one grouped query. */
+export async function recordCounts(db: Db, portalId: number): Promise<Partial<Record<ObjectType, number>>> {
+  const rows = await db
+    .select({ type: crmObjects.objectType, n: sql<number>`count(*)` })
+    .from(crmObjects)
+    .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.archived, false)))
+    .groupBy(crmObjects.objectType)
+    .all();
+  return Object.fromEntries(rows.map((r) => [r.type, r.n]));
+}
+
+/** Associated records shown on a record page, per type; names come from one query over at most `max` ids. */
+export async function namedRecords(db: Db, portalId: number, ids: number[], max = 100): Promise<Map<number, CrmRow>> {
+  const wanted = ids.slice(0, max);
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .select()
+    .from(crmObjects)
+    .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.archived, false), inJson(crmObjects.id, wanted)))
+    .all();
+  return new Map(rows.map((r) => [r.id, r]));
+}
