@@ -7,8 +7,9 @@ const SEAM = fileURLToPath(new URL("./src/lib/fault-seam.ts", import.meta.url));
 const INJECTOR = fileURLToPath(new URL("./test/reliability/fault-injector.ts", import.meta.url));
 
 /**
- * Test-only seams (issue 9): the queue consumers' no-op fault seam resolves to the armable injector in
- * tests. `wrangler deploy` never sees this config, so the injector cannot reach the production bundle.
+ * Test-only seams (docs/explanation/reliability.md, "The fault hook"): the queue consumers' no-op fault
+ * seam resolves to the armable injector in tests. `wrangler deploy` never sees this config, so the
+ * injector cannot reach the production bundle.
  */
 function testSeams(): Plugin {
   return {
@@ -34,9 +35,9 @@ function testSeams(): Plugin {
  *   around each rejected request, and the move property test, which checks that no id is on two databases;
  * - node: tests that need a real HTTP server — unmodified npm clients, the browser (Playwright), `wrangler dev`
  *   — against the Worker started by wrangler's unstable_startWorker in test/node/global-setup.ts;
- * - traffic: replays of the real service's recorded traffic (test/traffic/**), which live in
- *   ../shared/reference/traffic beside the repository; a clone does not have them, so they are not part of
- *   `npm test` (workers + node) but of `npm run test:traffic`, which CI runs too (issue 17 §6).
+ * - traffic: replays of the real service's recorded exchanges (test/traffic/**). They read the recorded
+ *   traffic beside the repository (shared/reference/traffic), which a clone does not have, so they are not
+ *   part of `npm test` (workers + node) but of `npm run test:traffic`, which CI runs too.
  * All share the local integrator started in test/global-setup.ts.
  */
 const migrations = await readD1Migrations("./migrations");
@@ -95,9 +96,9 @@ export default defineConfig({
     // the property-based suites print their seeds. Console output is kept with its test and printed only
     // when that test (or its file) fails, so a failure still shows everything logged around it.
     silent: "passed-only",
-    // Even then, the Worker's structured log lines (one per request, queue batch and cron run; issue 19 §3)
-    // are left out: the fuzz suite alone sends tens of thousands of requests. Tests that check them spy on
-    // console.log, which sees them before this filter.
+    // Even then, the Worker's structured log lines (one per request, queue batch and cron run;
+    // src/lib/observability.ts) are left out: the fuzz suite alone sends tens of thousands of requests.
+    // Tests that check them spy on console.log, which sees them before this filter.
     onConsoleLog: (log: string) => !log.startsWith('{"type":"'),
     // The reporter names each test slower than this. Against real D1, queues and Durable Objects most
     // tests take a few hundred ms, more on a busy machine (vitest's 300 ms default named 655 tests in one

@@ -6,7 +6,7 @@
  *   node bench/run.mjs            full run (about 9 minutes on 2 cores); writes bench/results.json and bench/ratios.svg
  *   node bench/run.mjs --quick    small sizes for CI (about 20 s): fails only on correctness (LWW oracle, 5xx), never
  *                                 on timings; its chart goes to bench/.build/ratios.svg, the committed one stays
- *   node bench/run.mjs --soak     the 60 s soak only (issue #9); writes bench/results-soak.json
+ *   node bench/run.mjs --soak     the 60 s soak only; writes bench/results-soak.json
  *   --closed-readers               soak readers without the 100 ms pause (saturates workerd; see README)
  *   --shards-aa                    figure 7's A/A control: the second cluster is single-database too
  *   --only=ingest,e2e,webhooks,reads,cards,cron,profile,bundle,shards,regression   a subset (debugging); `shards` runs
@@ -74,7 +74,8 @@ async function main() {
   const cluster = await startCluster({ prodScript: build.scriptPath, benchScript, adminToken, stdio });
   const http = client(cluster.url);
   const bench = client(cluster.url, { host: BENCH_HOST });
-  // Issue 16 §4: the sharded configuration runs beside the main (single-database) one, figure by figure.
+  // The sharded configuration runs beside the main (single-database) one, figure by figure, so the two
+  // can be compared (docs/explanation/scaling.md, "Measured (bench)").
   let sharded;
   if (want("shards") || want("regression")) {
     step(`starting a second Miniflare: the sharded configuration (DB as control plane, ${SHARDS} shards)`);

@@ -2,8 +2,9 @@
 // One command for local development (README): migrate the local D1, start `wrangler dev` and the demo
 // integrator, seed a demo account through the public and operator APIs (scripts/demo/), and print what to open.
 //
-// Quiet by design (issue 29 §5): the terminal gets a few progress lines and the summary, last; migrations,
-// wrangler's output (banners, request logs) and the integrator's log go to LOG_FILE, named on the first line.
+// Quiet by design, so what to open is not lost in the noise: the terminal gets a few progress lines and the
+// summary, last; migrations, wrangler's output (banners, request logs) and the integrator's log go to
+// LOG_FILE, named on the first line.
 // Ctrl-C and SIGTERM (to this process or to npm) stop everything: wrangler runs in its own process group (workerd included), which is
 // sent SIGTERM, then SIGKILL if it is still there after STOP_GRACE_MS, so the Worker stops answering at once.
 import { spawn, spawnSync } from "node:child_process";
@@ -119,8 +120,8 @@ async function demoAccount() {
       await pointCardAt(BASE, saved, integrator.url);
       return saved;
     }
-    // A demo seeded before cards (or before its user id was kept) is still there: its user keeps demo@example.com, so the new demo
-    // user gets an address of its own (sign-in is by email).
+    // A saved demo without a card type or user id is still there: its user keeps demo@example.com, so the
+    // new demo user gets an address of its own (sign-in is by email).
     olderDemo = exists;
   }
   console.log("crm-edge: seeding the demo account through the API (about half a minute)...");

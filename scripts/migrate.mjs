@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Applies drizzle-kit's migrations (migrations/) to the control plane `DB` and to every shard binding
-// `SHARD_<n>` declared in wrangler.toml (issue 16, docs/explanation/scaling.md), then starts each database's id
+// `SHARD_<n>` declared in wrangler.toml (docs/explanation/scaling.md), then starts each database's id
 // counters in its own range. Usage: npm run migrate -- --local [--persist-to DIR]   |   npm run migrate -- --remote
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";

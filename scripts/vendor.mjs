@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Copies the API reference renderer (swagger-ui-dist, Apache-2.0, installed from npm with an exact version)
-// into public/vendor/swagger-ui/ so GET /docs loads nothing from a CDN (issue 19 §2). The output is
-// gitignored and rebuilt by scripts/build-static.mjs, which bundles public/ into the Worker before dev, test,
-// typecheck and deploy. Only the files the page loads are copied, with the licence and notice that must travel
-// with them.
+// into public/vendor/swagger-ui/ so GET /docs loads nothing from a CDN. The output is gitignored and
+// rebuilt by wrangler.toml's [build] command before `wrangler dev` and `wrangler deploy`, and by
+// vitest.config.ts before the tests. Only the files the page loads are copied, with the licence and notice
+// that must travel with them.
 import { Buffer } from "node:buffer";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

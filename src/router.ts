@@ -1,7 +1,7 @@
 /**
  * @module The router: itty-router dispatches to the route table; this file adds what every request needs
- * (correlation id, credential check, schema validation) and the one error envelope (issue 2 §2), and the
- * HTTP semantics every route gets from the table (issue 17 §2): HEAD on every GET route, OPTIONS with
+ * (correlation id, credential check, schema validation) and the one error envelope (docs/reference/endpoints.md
+ * "Errors"), and the HTTP semantics every route gets from the table: HEAD on every GET route, OPTIONS with
  * `Allow` on every path.
  */
 import { Router, type IRequest } from "itty-router";
@@ -25,7 +25,7 @@ interface Req extends IRequest {
   /** Headers for the response, applied in `finally` so error responses carry them too: the route's
    * `responseHeaders` and, once the request has been counted, the rate-limit headers. */
   responseHeaders?: Record<string, string>;
-  /** What the request's log line and usage data point report (issue 19 §3). */
+  /** What the request's log line and usage data point report (docs/reference/operations.md). */
   startedAt: number;
   meter: StatementMeter;
   template?: string;
@@ -40,8 +40,8 @@ function compile(path: string): RegExp {
 
 /**
  * Authentication, the rate-limit count, validation, then the handler. The count (a Durable Object call)
- * runs while the request is validated, and alongside the handler of a GET that does not call out
- * (issue 8): a GET only reads, so starting it before the count is answered changes nothing but latency.
+ * runs while the request is validated, and alongside the handler of a GET that does not call out, which
+ * saves its latency: a GET only reads, so starting it before the count is answered changes nothing else.
  * A 429 still wins over every other outcome, as if the count had come first.
  */
 async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): Promise<Response> {
@@ -81,7 +81,7 @@ async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): P
 }
 
 /**
- * The shard of the caller's account (issue 16): an account principal carries it, so this reads nothing.
+ * The shard (D1 database) holding the caller's account: an account principal carries it, so this reads nothing.
  * Operator, developer and public routes get the control plane and resolve an account's shard themselves.
  */
 function dbFor(env: Env, principal: Principal, control: Db, meter?: StatementMeter): Db {
@@ -106,8 +106,8 @@ async function context(def: RouteDef, req: Req, env: Env, exec: ExecutionContext
 }
 
 /**
- * The request's log line and usage data point (issue 19 §3), once its response is known. Requests that no
- * route matched (404, 405) are logged without a route and not counted as usage.
+ * The request's log line and usage data point (docs/reference/operations.md), once its response is known.
+ * Requests that no route matched (404, 405) are logged without a route and not counted as usage.
  */
 function report(req: Req, status: number, env: Env) {
   const who = caller(req.principal);
@@ -129,7 +129,7 @@ function report(req: Req, status: number, env: Env) {
   }
 }
 
-/** What `Allow` lists for a path (RFC 9110 §10.2.1): its methods, HEAD wherever GET is, and OPTIONS. */
+/** What `Allow` lists for a path (RFC 9110, section 10.2.1): its methods, HEAD wherever GET is, and OPTIONS. */
 function allowFor(methods: string[]): string {
   const all = new Set(methods);
   if (all.has("GET")) all.add("HEAD");
@@ -146,8 +146,8 @@ export function buildRouter(routes: RouteDef[] = servedRoutes) {
   const router = dispatcher(routes, compiled);
   return {
     /**
-     * A HEAD is answered as its GET would be, body left out (RFC 9110 §9.3.2): the handler runs (the status
-     * and headers depend on it, and it is counted like the GET), the body is dropped here.
+     * A HEAD is answered as its GET would be, body left out (RFC 9110, section 9.3.2): the handler runs (the
+     * status and headers depend on it, and it is counted like the GET), the body is dropped here.
      */
     async fetch(request: Request, env: Env, exec: ExecutionContext): Promise<Response> {
       const res = await router.fetch(request, env, exec);
@@ -171,8 +171,8 @@ function dispatcher(routes: RouteDef[], compiled: { method: string; re: RegExp }
       const id = req.correlationId ?? crypto.randomUUID();
       if (err instanceof ApiError) return errorResponse(err, id);
       if (isFenceError(err)) {
-        // A fence refused the write: the account is moving, or this isolate's entry for it is stale
-        // (issue 16). Forget it, so the client's retry resolves the account's shard afresh.
+        // A fence refused the write: the account is moving between shards, or this isolate's cached entry
+        // for it is stale. Forget the cache, so the client's retry resolves the account's shard afresh.
         forgetDirectory();
         return errorResponse(shardUnavailable("The account is being moved between databases; retry shortly."), id);
       }

@@ -1,5 +1,6 @@
 /**
- * One Miniflare instance (no wrangler dev proxy, platform §4.3) running:
+ * One Miniflare instance (no wrangler dev proxy, which adds several times the overhead and much of the
+ * variance to local measurements) running:
  *  - `crm-edge`: the production bundle, with the bindings wrangler.toml declares, read by wrangler itself
  *    (unstable_getMiniflareWorkerOptions), so the queue consumers get their max_batch_size,
  *    max_batch_timeout 2, max_retries 5 and the dead-letter queue exactly as deployed; ADMIN_TOKEN set;
@@ -21,10 +22,11 @@ import { ROOT } from "./build.mjs";
 export const BENCH_HOST = "bench.local";
 
 /**
- * The production Worker's options from wrangler.toml, in one of two configurations (issue 16 §4):
+ * The production Worker's options from wrangler.toml, in one of the two configurations the bench compares
+ * (docs/explanation/scaling.md, "Measured (bench)"):
  *  - `shards: 0`, the single-database configuration: the shard bindings are left out, so every account
- *    lives in `DB` (the placement policy's fallback when a deployment declares no shard), as before
- *    sharding; the main figures run here, and the bench Worker's direct reads of `DB` see the account data;
+ *    lives in `DB` (the placement policy's fallback when a deployment declares no shard); the main figures
+ *    run here, and the bench Worker's direct reads of `DB` see the account data;
  *  - `shards: n`, the sharded configuration: `DB` is the control plane and SHARD_1..n are shards (those
  *    wrangler.toml declares, plus local ones up to n: the code finds shards by their binding names).
  */

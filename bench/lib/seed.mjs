@@ -11,8 +11,8 @@ async function ok(res, what) {
 
 /**
  * An account (rate limit raised to the operator maximum: the bench measures the service, not the 110/10 s
- * policy), an installed app, a user. `shard` places the account (issue 16 §2); without it the placement
- * policy chooses.
+ * policy), an installed app, a user. `shard` places the account on that shard database; without it the
+ * placement policy chooses.
  */
 export async function provisionTenant(http, adminToken, name, { shard } = {}) {
   const admin = (method, path, body) => http.json(method, path, { token: adminToken, body }).then((r) => ok(r, `${method} ${path}`));
@@ -23,7 +23,10 @@ export async function provisionTenant(http, adminToken, name, { shard } = {}) {
   return { portalId: acct.portalId, shard: acct.shard, appId: app.appId, developerKey: app.developerKey, oauth: install.access_token, userId: user.userId };
 }
 
-/** Every required property mapped (enabled settings need them all, spec 2.2); the bench syncs products. */
+/**
+ * Every required property mapped (settings can be enabled only once each object type's required properties
+ * are mapped: CONTACT email, DEAL dealstage, LINE_ITEM its deal and product); the bench syncs products.
+ */
 export const MAPPINGS = {
   CONTACT: { properties: [{ externalPropertyName: "email", servicePropertyName: "email", dataType: "STRING" }] },
   LINE_ITEM: {

@@ -51,7 +51,7 @@ export async function prepare(c, tenant, integrator) {
   return tenant.cardView;
 }
 
-/** `ctx.also` (issue 16 §4): other configurations viewed in the same runs: `{ id, label, http, tenant }`. */
+/** `ctx.also`: other configurations (the sharded one) viewed in the same runs: `{ id, label, http, tenant }`. */
 export async function cards(ctx) {
   const { sizes } = ctx;
   const integrator = ctx.integrator ?? (await startIntegrator());

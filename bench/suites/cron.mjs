@@ -4,7 +4,7 @@
  * Each run calls the production Worker's scheduled handler (Miniflare getWorker().scheduled()) and is
  * timed from Node; rows touched per run come from one more run through the bench Worker's counting D1.
  * Compared with the platform's bounds: 30 s of CPU per cron invocation (interval < 1 h) and 30 s per D1
- * query or batch (platform §1.1, §1.4).
+ * query or batch.
  */
 import { median } from "../lib/stats.mjs";
 import { status, step } from "../lib/progress.mjs";

@@ -20,7 +20,7 @@ import { BRIDGE } from "../lib/seed.mjs";
 import { status, step } from "../lib/progress.mjs";
 
 /**
- * `ctx.also` (issue 16 §4): other configurations measured in the same runs, each right after the main one,
+ * `ctx.also`: other configurations (the sharded one) measured in the same runs, each right after the main one,
  * against the same baseline: `{ id, label, http, tenant, accountDb, log }`.
  */
 export async function e2e(ctx) {

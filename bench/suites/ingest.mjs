@@ -4,7 +4,8 @@
  * call), with no authentication, validation or store check — the raw platform primitive the route wraps.
  * Each run uses fresh object ids; after each run the bench waits until the consumer has applied every
  * message, so runs do not inherit a backlog. A run sends at most 8,000 messages: Miniflare's local queue
- * broker fails sends once 10,000 messages wait in it (workers-sdk#15670; see bench/README.md).
+ * broker fails sends once 10,000 messages wait in it (https://github.com/cloudflare/workers-sdk/issues/15670;
+ * see bench/README.md).
  */
 import { load } from "../lib/http.mjs";
 import { medianOf } from "../lib/stats.mjs";

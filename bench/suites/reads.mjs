@@ -193,7 +193,7 @@ const RATE_KEYS = ["rps", "meanRps", "p50", "p99"];
 const FLOOR_TARGET = { 1: 0.9, 10: 0.8 };
 
 /**
- * `ctx.also` (issue 16 §4): other configurations whose routes take part in the same rounds, each
+ * `ctx.also`: other configurations (the sharded one) whose routes take part in the same rounds, each
  * against its own /healthz: `{ id, label, http, tenant, seeded }`. Floors and the D1 counting pass are
  * properties of D1 and the main configuration's (they read its `DB`), measured once.
  */

@@ -1,6 +1,7 @@
 /**
- * Issue 16 §4, "no regression of more than 5 %": the sharded configuration against the single-database one,
- * in many short paired samples, with an interval instead of a point.
+ * The target "no regression of more than 5 %" (docs/explanation/scaling.md, "Measured (bench)"): the
+ * sharded configuration against the single-database one, in many short paired samples, with an interval
+ * instead of a point.
  *
  * Figure 7's paired rows (shards.mjs regression()) take the median of 5 run-level ratios, and an A/A control
  * of that method (no code difference between the clusters) spreads about ±10 %: it cannot resolve 5 %.

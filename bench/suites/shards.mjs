@@ -1,5 +1,5 @@
 /**
- * Issue 16 §4: the sharded configuration, measured in the same run as the single-database one.
+ * The sharded configuration, measured in the same run as the single-database one.
  *
  *  - regression: figures 2–4 (sync end to end, reads, cards) also run on a second cluster whose account
  *    lives on SHARD_1 of 4 (DB is the control plane), in the same runs as the main (single-database)

@@ -1,5 +1,5 @@
 /**
- * Soak (issue #9; `npm run bench -- --soak`): for 60 s, a PUT of 200 sync messages every 100 ms (10
+ * Soak (`npm run bench -- --soak`): for 60 s, a PUT of 200 sync messages every 100 ms (10
  * requests/s, open loop: a slow answer does not delay the next send) over a pool of objects with
  * distinct changedAt, while 10 readers loop over the contact list, a sync status and a blog post, each
  * starting a read every 100 ms (100 reads/s in all; `--closed-readers` drops the pause, see README).

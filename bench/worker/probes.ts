@@ -1,5 +1,5 @@
 /**
- * @module Probes of the sharded configuration (issue 16 §4, docs/explanation/scaling.md "Capacity model"):
+ * @module Probes of the sharded configuration (docs/explanation/scaling.md "Capacity model"):
  *   GET /__bench/probe/parallel-d1?k=4&spread=0|1   k heavy queries at once, on one shard or one per shard
  *   GET /__bench/probe/fence?rows=N                 the fence triggers' cost per written row
  */
@@ -36,7 +36,7 @@ export async function parallelD1(env: object, url: URL): Promise<Response> {
 }
 
 /**
- * The fence triggers (migration 0008) cost one primary-key probe of account_fences per written row.
+ * The fence triggers (migrations/0008_fences.sql) cost one primary-key probe of account_fences per written row.
  * Measured on BENCH_SCRATCH, a migrated database no Worker serves: `rows` inserts, then as many updates
  * by primary key, of crm_objects in batches of 100, with the triggers and with crm_objects' three fence
  * triggers dropped (`withoutFirst` swaps the order); the triggers are put back from sqlite_master's own SQL.

@@ -1,12 +1,12 @@
 // @ts-check
 /**
- * @module The demo integrator (issue 19 §1): a small Node HTTP server on loopback that `npm run dev` starts
+ * @module The demo integrator: a small Node HTTP server on loopback that `npm run dev` starts
  * beside the Worker, so the demo's CRM card has someone to answer it. It plays the integrator's side of
- * spec 4.6: it answers the card's data fetch with the record's own orders (demoOrders: a STATUS and a
- * CURRENCY property, all three action types), runs the action hooks, serves the iframe pages that close the modal with DONE / CANCEL,
- * and serves the page a timeline event opens. Every data fetch and action hook must carry a valid v3
- * signature made with the app's client secret (docs/how-to/verify-signatures.md); anything else
- * is answered 401, which the card shows as its error.
+ * the card requests the service makes: it answers the card's data fetch with the record's own orders
+ * (demoOrders: a STATUS and a CURRENCY property, all three action types), runs the action hooks, serves
+ * the iframe pages that close the modal with DONE / CANCEL, and serves the page a timeline event opens.
+ * Every data fetch and action hook must carry a valid v3 signature made with the app's client secret
+ * (docs/how-to/verify-signatures.md); anything else is answered 401, which the card shows as its error.
  */
 import { Buffer } from "node:buffer";
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -44,7 +44,7 @@ export function describeDelivery(events) {
 }
 
 const V3_MAX_AGE_MS = 300_000;
-/** The percent-encodings v3 verifiers decode before hashing (reference §9 v3 step 2; src/lib/signature.ts). */
+/** The percent-encodings v3 verifiers decode in the URI before hashing (docs/how-to/verify-signatures.md; src/lib/signature.ts). */
 const KEEP = /%(3A|2F|3F|40|21|24|27|28|29|2A|2C|3B)/gi;
 
 /**
@@ -77,7 +77,7 @@ const escapeHtml = (/** @type {string} */ s) => s.replace(/[&<>"']/g, (c) => `&#
 
 /**
  * An integrator page shown in the CRM's iframe modal: its buttons post DONE or CANCEL to the parent
- * window as a JSON string (spec 4.6), which closes the modal (DONE also reloads the card).
+ * window as a JSON string (`action` DONE or CANCEL), which closes the modal (DONE also reloads the card).
  * @param {string} title
  * @param {string} text
  */
@@ -135,7 +135,7 @@ export function demoOrders(type, recordId) {
 }
 
 /**
- * The card's record type as the demo registers it (spec 2.9): shown on contacts and deals, with a STATUS
+ * The card's record type as the demo registers it: shown on contacts and deals, with a STATUS
  * and a CURRENCY property, and the contact's email sent with each data fetch.
  * @param {string} integratorUrl
  * @param {number} appId
@@ -235,7 +235,7 @@ export function startDemoIntegrator(opts) {
     m = /^\/demo\/orders\/(\d+)$/.exec(path);
     if (req.method === "GET" && m) return page(`Order #${m[1]}`, "The shop's own page for this order.");
 
-    // Calls from crm-edge: signed with the app's client secret (spec 5.6).
+    // Calls from crm-edge (data fetches, action hooks): signed with the app's client secret.
     const secret = opts.secret();
     const refused = secret ? checkSignature({ secret, method: req.method ?? "GET", uri: `http://${req.headers.host}${req.url}`, body, headers: req.headers }) : "the demo app is not set up yet";
     if (refused) {

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * @module The demo account of `npm run dev` (issue 19 §1), seeded through the public API and the operator
+ * @module The demo account of `npm run dev`, seeded through the public API and the operator
  * API only — the paths integrators and operators use, never D1 — so the demo also proves those paths work.
  * It exercises every capability: the ecommerce bridge (app-level settings with mappings, a store, products,
  * contacts, deals in several stages and line items through `PUT /sync/messages` and the real queue), the
@@ -49,7 +49,7 @@ export async function call(baseUrl, method, path, token, body) {
 
 const sleep = (/** @type {number} */ ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Ecommerce mappings (spec 2.2): the shop's field names on the left, CRM properties on the right. */
+/** Ecommerce mappings: the shop's field names on the left, CRM properties on the right. */
 const MAPPINGS = {
   CONTACT: {
     properties: [
@@ -87,8 +87,9 @@ const MAPPINGS = {
 
 /**
  * What the shop syncs. `order-1003` entered checkout_pending two days ago, so the abandonment cron moves
- * it to checkout_abandoned the next time it runs (spec 3). `p-gift-card`'s price is not a number: it
- * stays a sync error, so the store overview shows what an error looks like.
+ * it to checkout_abandoned the next time it runs (a deal moves after 24 hours in checkout_pending).
+ * `p-gift-card`'s price is not a number: it stays a sync error, so the store overview shows what an error
+ * looks like.
  * @param {number} now
  */
 function shopData(now) {
@@ -122,8 +123,8 @@ function shopData(now) {
 }
 
 /**
- * Polls the sync status of each object until the queue consumer has processed it (spec 2.5): a CRM
- * record id, or an open sync error. Returns the CRM ids by external id.
+ * Polls the sync status of each object until the queue consumer has processed it: the status then
+ * holds a CRM record id, or an open sync error. Returns the CRM ids by external id.
  * @param {string} baseUrl
  * @param {string} token
  * @param {string} objectType

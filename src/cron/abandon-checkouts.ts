@@ -1,6 +1,6 @@
 /**
- * @module Checkout abandonment (spec 3): deals still in checkout_pending 24 hours after they entered it
- * (the changedAt of the message that set the stage) move to checkout_abandoned.
+ * @module Checkout abandonment: deals still in checkout_pending 24 hours after they entered it (the
+ * changedAt of the message that set the stage) move to checkout_abandoned (docs/reference/ecommerce.md).
  *
  * Bounded and indexed: at most MAX_PER_RUN deals per run, found through the (stage, stage_entered_at)
  * index, oldest first; the next run takes the rest. Both statements select the same rows inside one
@@ -13,7 +13,7 @@
  * checkout_pending again restarts the 24 hours from its changedAt. A sync write that commits between
  * two runs is seen by the next run, since the sweep only touches deals whose link is still pending.
  *
- * Runs on each shard by itself (src/cron/index.ts, issue 16), bounded per shard. Accounts fenced on the
+ * Runs on each shard by itself (src/cron/index.ts), bounded per shard. Accounts fenced on the
  * shard (moving away, or moved and not purged yet) are skipped: their fence would refuse the whole batch.
  */
 import { sql } from "drizzle-orm";

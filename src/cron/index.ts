@@ -1,6 +1,6 @@
 /**
  * @module Scheduled work: each job runs on every tick of the one cron trigger (wrangler.toml), on every
- * database that holds account data (each shard and the control plane, issue 16), each bounded per run.
+ * database that holds account data (each shard and the control plane), each bounded per run.
  */
 import type { Db } from "../db/client";
 import { shardDb } from "../db/shards";
@@ -42,7 +42,10 @@ export async function runJobs(env: Env, now: number, jobs: Record<string, CronJo
   });
 }
 
-/** Runs every job on every shard; one log line per run names each job's outcome on each database (issue 19 §3). */
+/**
+ * Runs every job on every shard; one log line per run names each job's outcome on each database (the
+ * `cron` line of docs/reference/operations.md).
+ */
 export async function runCron(controller: ScheduledController, env: Env, _ctx: ExecutionContext): Promise<void> {
   const now = controller.scheduledTime;
   const startedAt = Date.now();

@@ -1,4 +1,4 @@
-/** @module Cron job: publishes scheduled blog posts whose publish_date has come (spec 3; issue 6). */
+/** @module Cron job: publishes scheduled blog posts whose publish_date (their scheduled publish time) has come. */
 import type { Db } from "../db/client";
 import { publishDuePosts } from "../services/blog/posts";
 

@@ -1,7 +1,8 @@
 /**
- * @module What a move copies (issue 16 §2): every account table, and how to select one account's rows in
- * it. The fence triggers (migrations/0008_fences.sql) cover the same tables; test/shards/moves.test.ts
- * checks that this list and the schema's account tables agree.
+ * @module What moving an account to another shard copies (docs/explanation/scaling.md, "Moves"): every
+ * account table, and how to select one account's rows in it. The fence triggers (migrations/0008_fences.sql)
+ * cover the same tables; test/shards/moves.test.ts checks that this list and the schema's account tables
+ * agree.
  */
 export interface AccountTable {
   name: string;
@@ -21,8 +22,9 @@ const ONLY_EVENTS_OF = "not exists (select 1 from json_each(events) e where e.va
 export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("crm_objects"),
   byPortal("crm_associations"),
-  // Issue 18's merge records. Its FTS5 index `contact_search` is not copied: the triggers of crm_objects
-  // rebuild it on the target as rows are inserted, and empty it on the source as rows are purged.
+  // Contact merge records (v1 merge-vids). The FTS5 contact index `contact_search` is not copied: the
+  // triggers of crm_objects rebuild it on the target as rows are inserted, and empty it on the source as
+  // rows are purged.
   byPortal("contact_merges"),
   // Custom property definitions of /crm/v3/properties (no integer id: keyed by account, type and name).
   byPortal("crm_properties"),
@@ -89,7 +91,7 @@ export const ACCOUNT_CONTROL_TABLES: AccountTable[] = [
 ];
 
 /**
- * Tables derived from account tables by triggers, never copied: issue 18's FTS5 contact index (and its
+ * Tables derived from account tables by triggers, never copied: the FTS5 contact search index (and its
  * `contact_search_*` shadow tables), rebuilt on the target as crm_objects rows are inserted.
  */
 export const DERIVED_TABLES = ["contact_search"] as const;

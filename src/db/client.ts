@@ -1,9 +1,9 @@
 /**
  * @module The drizzle handle over a D1 binding. `drizzle(d1, { schema })` walks the whole schema to build
- * its relational config and a query builder per table (0.1–0.3 ms, issue 8); the handles here leave the
+ * its relational config and a query builder per table (0.1–0.3 ms measured); the handles here leave the
  * relational API out, so making one costs next to nothing, per request too. The handle holds no request state.
  *
- * A handle made with a `StatementMeter` counts the statements it issues (issue 19 §3: the request's log line
+ * A handle made with a `StatementMeter` counts the statements it issues (the request's structured log line
  * says how many D1 statements it cost). The meter belongs to one request (or queue batch, or cron run), not
  * to a binding: concurrent requests in one isolate share bindings, so a per-binding count would mix them.
  */
@@ -21,7 +21,7 @@ const handles = new WeakMap<D1Database, ReturnType<typeof build>>();
 /**
  * What `drizzle(d1)` builds, without the relational query API (`db.query`, which the code never uses):
  * `drizzle(d1, { schema })` walks the schema and makes a query builder per table on every handle, which a
- * per-request (metered) handle paid on each request (about 30 µs, twice: the control plane and the shard).
+ * per-request (metered) handle would pay on each request (about 30 µs, twice: the control plane and the shard).
  */
 function build(d1: D1Database) {
   const session = new SQLiteD1Session(d1, dialect, undefined, {});

@@ -1,5 +1,5 @@
 /**
- * @module The account directory (issue 16 §1): which shard holds an account, for the paths whose caller
+ * @module The account directory: which shard holds an account, for the paths whose caller
  * does not carry it (operator, developer keys, public pages, queue messages). Account credentials and
  * sessions carry the shard in the principal instead (src/http/auth.ts), so the hot path reads nothing here.
  *

@@ -1,5 +1,5 @@
 /**
- * @module App-level work across accounts (issue 16 §1): the same query on every shard, at most
+ * @module App-level work across accounts: the same query on every shard, at most
  * `FANOUT_CONCURRENCY` at a time (a Worker invocation has 6 simultaneous connections: D1 and fetch alike).
  */
 import type { Db } from "./client";
@@ -8,8 +8,9 @@ import { CONTROL_SHARD, shardDb, shardNames } from "./shards";
 export const FANOUT_CONCURRENCY = 6;
 
 /**
- * Every database that can hold account data: each shard, and the control plane itself (accounts placed
- * before sharding keep their data there until moved; see docs/explanation/scaling.md).
+ * Every database that can hold account data: each shard, and the control plane itself (accounts whose
+ * `shard` is null, placed while the deployment declared no shard, keep their data there until moved; see
+ * docs/explanation/scaling.md).
  */
 export function accountDatabases(env: Env): string[] {
   return [...shardNames(env), CONTROL_SHARD];

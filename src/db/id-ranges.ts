@@ -1,6 +1,6 @@
 /**
- * @module Disjoint id ranges per database (issue 16; docs/explanation/scaling.md "Ids"). An account that moves keeps its
- * ids, so no two databases may ever hand out the same id. `SHARD_<n>` numbers from n × 10^11 + 1 (n ≤ 9999
+ * @module Disjoint id ranges per database (docs/explanation/scaling.md "Ids"). An account that moves keeps
+ * its ids, so no two databases may ever hand out the same id. `SHARD_<n>` numbers from n × 10^11 + 1 (n ≤ 9999
  * keeps every id within 15 digits, the API's id limit); the control plane `DB` from 1.
  *
  * Ids do not come from AUTOINCREMENT: SQLite takes its next id from the larger of sqlite_sequence and the
@@ -8,10 +8,10 @@
  * that range. Every insert into an id table takes `newId(table)` instead: one more than the database's own
  * counter (id_sequences, src/db/tables/shards.ts), which triggers move on every insert within the range and
  * never down. Rows copied in from another range leave it alone, and an insert outside the range is refused
- * (ID_OUT_OF_RANGE) unless the mover is copying an account in (migrations, "id_sequences").
+ * (ID_OUT_OF_RANGE) unless the mover is copying an account in (migrations/0010_id_sequences.sql).
  *
  * `seedStatements` start a database's counters (run by `npm run migrate` and the test setup after the
- * migrations). scripts/migrate.mjs keeps a copy of ID_TABLES and of the seed: change both together.
+ * migrations). scripts/id-seed.mjs keeps a copy of ID_TABLES and of the seed for Node: change both together.
  */
 import { sql, type SQL } from "drizzle-orm";
 import { shardOrdinal } from "./shards";
@@ -60,7 +60,7 @@ export const idCounter = (table: IdTable): SQL => sql.raw(`(select seq from id_s
 
 /**
  * Idempotent: starts each counter of `database` unless it has one, at the largest id of its range it holds
- * or AUTOINCREMENT handed out (so a deployment from before the counters continues where it was).
+ * or AUTOINCREMENT handed out (so a database whose rows got AUTOINCREMENT ids continues after them).
  */
 export function seedStatements(database: string): string[] {
   const base = idBase(database);

@@ -1,8 +1,8 @@
 /**
- * @module The shard registry (issue 16 §1; docs/explanation/scaling.md). `DB` is the control plane; every D1 binding
+ * @module The shard registry (docs/explanation/scaling.md). `DB` is the control plane; every D1 binding
  * named `SHARD_<n>` is a shard, found by looking at `env` at runtime, so a deployment adds shards in
  * wrangler.toml alone. An account's `accounts.shard` names its shard; null is the control-plane database
- * itself (accounts from before sharding, until moved).
+ * itself (accounts placed while the deployment declared no shard, until moved).
  */
 import { makeDb, type Db, type StatementMeter } from "./client";
 import { ApiError } from "../lib/errors";
@@ -69,7 +69,7 @@ export function shardDb(env: Env, shard: string | null, meter?: StatementMeter):
   return makeDb(shardBinding(env, shard), meter);
 }
 
-/** The control plane's handle; with a meter, its statements count toward the request's log line (issue 19 §3). */
+/** The control plane's handle; with a meter, its statements count toward the request's structured log line. */
 export function controlDb(env: Env, meter?: StatementMeter): Db {
   return makeDb(env.DB, meter);
 }

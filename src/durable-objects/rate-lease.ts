@@ -1,10 +1,9 @@
 /**
- * @module Rate-limit leases (issue 8; issue 17 §4): an isolate that serves a caller quickly takes several
- * requests' worth of the caller's budget from the RateLimiter object at once and spends them without
- * asking again.
+ * @module Rate-limit leases: an isolate that serves a caller quickly takes several requests' worth of the
+ * caller's budget from the RateLimiter object at once and spends them without asking again.
  *
- * Every authenticated request used to wait for a Durable Object call (in production a network hop to
- * wherever the object lives). With leases a busy caller pays it about once per lease. The limits:
+ * Without a lease every authenticated request would wait for a Durable Object call (in production a network
+ * hop to wherever the object lives). With leases a busy caller pays it about once per lease. The limits:
  *   - never more than the limit in any rolling window, from one isolate or many: leased requests are
  *     counted by the object when granted, spent only before `spendBy` (LEASE_MS after the grant), and the
  *     object keeps counting them until a whole window after `spendBy` (src/durable-objects/rate-limiter.ts);
@@ -61,7 +60,7 @@ export class LeaseBook {
     if (!l || l.max !== max || l.asking) return 1;
     // Still busy when its lease expired: it spent at least half of it, and asks again right after
     // `spendBy`. It asks for what it spent, instead of starting over at one and doubling back up, a
-    // Durable Object call per step (issue 28: about ten calls a second for a caller doing hundreds).
+    // Durable Object call per step (in the bench, about ten calls a second for a caller doing hundreds).
     const spent = l.size - l.left;
     if (l.left > 0 && now >= l.spendBy && now - l.spendBy < HOT_MS && spent > 1 && spent * 2 >= l.size) {
       const ask = Math.min(leaseCap(max), spent);

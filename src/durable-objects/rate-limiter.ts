@@ -1,15 +1,16 @@
 /**
- * @module Rate limiting (issue 9; reference §1.4; issue 17 §4): one object per install, private app or web
- * app user, counting requests in a rolling 10-second window; sign-in attempts use the same objects with
- * their own keys and a 15-minute window (src/lib/login-throttle.ts). The counts live in the object's
- * storage, never in isolate memory, so every Worker isolate sees the same budget.
+ * @module Rate limiting (as the real service limits an app: 110 requests per 10 seconds per installing
+ * account): one object per install, private app or web app user, counting requests in a rolling 10-second
+ * window; sign-in attempts use the same objects with their own keys and a 15-minute window
+ * (src/lib/login-throttle.ts). The counts live in the object's storage, never in isolate memory, so every
+ * Worker isolate sees the same budget.
  *
  * The window is exact, not the usual two-fixed-windows estimate: that estimate weighs the previous window
- * by its overlap and so let 119 requests through in 2.4 s under a limit of 110 per 10 s, and an 11th under
- * a limit of 10 across a boundary (issue 17 §4). Each grant is kept in a log until the moment it stops
- * counting; a request is allowed only while the grants still counting leave room. Grant times are rounded
- * *up* to a hundredth of the window, so the log holds at most ~100 entries whatever the limit, and the
- * rounding only ever counts a grant a little longer, never shorter.
+ * by its overlap and so can let 119 requests through in 2.4 s under a limit of 110 per 10 s, and an 11th
+ * under a limit of 10 across a boundary. Each grant is kept in a log until the moment it stops counting; a
+ * request is allowed only while the grants still counting leave room. Grant times are rounded *up* to a
+ * hundredth of the window, so the log holds at most ~100 entries whatever the limit, and the rounding only
+ * ever counts a grant a little longer, never shorter.
  *
  * An isolate may take several requests' worth at once (a lease, src/durable-objects/rate-lease.ts). It may spend them
  * until `spendBy` (LEASE_MS after the grant), so they are counted until a whole window after that: a

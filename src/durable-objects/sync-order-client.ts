@@ -9,9 +9,10 @@
  *
  * SHARDS is 1: the D1 database, a single writer, saturates long before one ordering object does (one RPC
  * decides a whole batch in about a millisecond), and every extra shard is an extra billed request per batch
- * (platform §1.3) and, measured locally, slower. Raise it only if one store's ordering object becomes hot.
- * Changing it re-homes objects to other shards: that only weakens the pre-filter for messages in flight,
- * because every D1 write is guarded by the same (changedAt, message id) watermark (commit.ts).
+ * (every call to a Durable Object is billed as a request) and, measured locally, slower. Raise it only if
+ * one store's ordering object becomes hot. Changing it re-homes objects to other shards: that only weakens
+ * the pre-filter for messages in flight, because every D1 write is guarded by the same (changedAt, message
+ * id) watermark (src/services/ecomm/commit.ts).
  */
 import type { OrderEntry, SyncOrder, Verdict } from "./sync-order";
 

@@ -1,9 +1,10 @@
 /**
- * @module Per-object last-write-wins ordering for ecommerce sync (spec 2.4 rule 2; issue 3).
+ * @module Per-object last-write-wins ordering for ecommerce sync: of the messages for one externalObjectId,
+ * the one with the most recent changedAt wins (docs/reference/ecommerce.md "Last-write-wins rules").
  *
  * One object per shard of (account, store, store generation, object type); an `lww` table in the object's
  * SQLite holds, per externalObjectId, the (changedAt, messageId) of the winning message. The consumer sends
- * each shard all of a batch's messages for it in one RPC (see sync-order-client.ts for the naming).
+ * each shard all of a batch's messages for it in one RPC (naming: src/durable-objects/sync-order-client.ts).
  *
  * The decision is the first commit point of the apply path: a winner is recorded before its effect is
  * written to D1. Redelivery of the recorded winner answers "apply" again, so a message whose D1 write
@@ -28,10 +29,13 @@ interface Stamp {
   id: string;
 }
 
-/** Total order of messages of one object: changedAt, then message id (deterministic, spec 2.4 rule 2). */
+/** Total order of messages of one object: changedAt (the most recent wins), then message id, so ties are deterministic. */
 export const isNewer = (a: Stamp, b: Stamp) => a.changedAt > b.changedAt || (a.changedAt === b.changedAt && a.id > b.id);
 
-/** The store generation an ordering object serves (its name holds the same, sync-order-client.ts). */
+/**
+ * The store generation an ordering object serves (its name holds the same:
+ * src/durable-objects/sync-order-client.ts).
+ */
 export interface OrderStore {
   portalId: number;
   storeId: string;
@@ -67,7 +71,7 @@ export class SyncOrder extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const store = this.ctx.storage.kv.get<OrderStore>("store");
     if (!store) return;
-    // The store lives on its account's shard (issue 16); an account gone from the directory has no store.
+    // The store lives on its account's shard; an account gone from the directory has no store.
     const shard = await shardOfAccount(controlDb(this.env), store.portalId);
     const row =
       shard === undefined

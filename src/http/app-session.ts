@@ -1,5 +1,5 @@
 /**
- * @module Sessions on the web app's routes (issue 7). Pages send a signed-out visitor to the sign-in page
+ * @module Sessions on the web app's routes. Pages send a signed-out visitor to the sign-in page
  * and back; the JSON endpoints the page scripts call answer 401 instead (a redirect is useless to fetch()),
  * and every state-changing one checks the session's CSRF token, sent in the `X-CSRF-Token` header.
  */
@@ -15,9 +15,10 @@ export const DEFAULT_NEXT = "/app";
 /**
  * Where sign-in may send the browser afterwards (`next`): only back to where a sign-in is asked for, which
  * is a page of the web app (`pageSession` below) or the OAuth consent page (`GET /oauth/authorize`), on this
- * origin; anything else lands on `/app` (no open redirector: reference §5.2). `next` is resolved the way a
- * browser resolves a Location, so `/\evil.example`, a tab or newline inside `//` and every other spelling
- * of another host are seen as that host; only the path and query are sent back.
+ * origin; anything else lands on `/app` (no open redirector, as the OAuth security practice of RFC 9700
+ * requires). `next` is resolved the way a browser resolves a Location, so `/\evil.example`, a tab or newline
+ * inside `//` and every other spelling of another host are seen as that host; only the path and query are
+ * sent back.
  */
 export function safeNext(next: string | undefined, base: URL): string {
   if (!next) return DEFAULT_NEXT;

@@ -1,6 +1,7 @@
 /**
- * @module Authentication (spec 5; issue 2 §3). Pure policy (which credential a route accepts, which scopes
- * it needs) is kept apart from the single indexed credential lookup.
+ * @module Authentication: a Bearer token in the Authorization header; only a developer key may instead come
+ * as `hapikey`. Pure policy (which credential a route accepts, which scopes it needs) is kept apart from the
+ * single indexed credential lookup.
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
@@ -67,7 +68,7 @@ export async function authenticate(
 
   const principal = await lookup(db, cred.secret, now, cacheTtlMs(env));
   if (cred.via === "hapikey" && principal?.kind !== "developer") {
-    // spec 5.2: account API keys are unsupported.
+    // Account API keys (hapikey) are unsupported, as in the real service since 30 November 2022.
     throw refusedToken(
       "INVALID_AUTHENTICATION",
       "Account API keys (hapikey) are not supported. Use a private app or OAuth access token in the Authorization header.",

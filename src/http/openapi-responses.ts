@@ -1,5 +1,5 @@
 /**
- * @module The error side of the OpenAPI document (issue 17 §5): the one error envelope as a component, and
+ * @module The error side of the OpenAPI document: the one error envelope as a component, and
  * the error statuses every operation can answer, derived from its route definition so that a route added
  * later is documented without extra work. A route documents a status of its own (409, 503, ...) in its
  * `responses`; without a schema it is answered with the envelope, like every other error.
@@ -30,7 +30,7 @@ export const errorEnvelope = z
       .optional()
       .meta({ description: "One entry per invalid field; context.propertyName names it" }),
     context: z.record(z.string(), z.unknown()).optional(),
-    // The legacy v1 contacts API answers its recorded fields beside the envelope (issue 18, reference §1.2).
+    // The legacy v1 contacts API adds the fields the real service sends on its errors (docs/reference/contacts-v1.md).
     validationResults: z
       .array(z.object({ isValid: z.boolean(), message: z.string(), error: z.string(), name: z.string() }))
       .optional()
@@ -42,7 +42,7 @@ export const errorEnvelope = z
   })
   .meta({ id: "Error", description: "The API's one error envelope" });
 
-/** RFC 6749 §5.2 fields beside the envelope, as the real service answers token errors (docs/reference/endpoints.md, "Errors"). */
+/** RFC 6749 section 5.2 fields beside the envelope, as the real service answers token errors (docs/reference/endpoints.md, "Errors"). */
 export const oauthErrorEnvelope = errorEnvelope
   .extend({
     error: z.enum(["invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope"]),

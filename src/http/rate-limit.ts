@@ -1,8 +1,9 @@
 /**
- * @module Rate limits (reference §1.4; issue 9): 110 requests per rolling 10 s for each install, each
- * private app and each signed-in web app user, configurable per account. Counted in the RateLimiter
- * Durable Object, one per credential holder, through this isolate's leases (rate-lease.ts, issue 8); every
- * response of a limited request carries the X-Service-RateLimit-* headers.
+ * @module Rate limits: 110 requests per rolling 10 s for each install (the real service's limit for OAuth
+ * apps), each private app and each signed-in web app user, configurable per account. Counted in the
+ * RateLimiter Durable Object, one per credential holder, through this isolate's leases
+ * (src/durable-objects/rate-lease.ts); every response of a limited request carries the X-Service-RateLimit-*
+ * headers.
  */
 import { DEFAULT_RATE_LIMIT, RATE_INTERVAL_MS, type RateDecision } from "../durable-objects/rate-limiter";
 import { ApiError } from "../lib/errors";

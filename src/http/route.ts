@@ -15,12 +15,12 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B 
   exec: ExecutionContext;
   /**
    * The database of the caller's account: its shard for account credentials and sessions; the control
-   * plane for operator, developer-key and public routes (issue 16, docs/explanation/scaling.md).
+   * plane for operator, developer-key and public routes (docs/explanation/scaling.md).
    */
   db: Db;
   /** The control plane (`DB`): accounts directory, apps, installs, credentials and app-level settings. */
   control: Db;
-  /** Another account's shard by name (operator routes, issue 16), counted in the request's log line. */
+  /** Another account's shard by name (operator routes), counted in the request's log line. */
   openShard: (shard: string | null) => Db;
   url: URL;
   params: P;
@@ -33,13 +33,13 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B 
 
 export interface ResponseDoc {
   description: string;
-  /** The JSON body; an error status without one is documented with the error envelope (routes/openapi.ts). */
+  /** The JSON body; an error status without one is documented with the error envelope (src/http/openapi-responses.ts). */
   schema?: z.ZodType;
   /** A page instead of JSON (sign-in, consent). */
   html?: boolean;
   /**
    * A body that is not JSON although it is labelled JSON, sent exactly as recorded from the real service
-   * (the v1 merge's `SUCCESS`, issue 18). Documented as `x-raw-body`, which the contract test checks verbatim.
+   * (the v1 contact merge's `SUCCESS`). Documented as `x-raw-body`, which the contract test checks verbatim.
    */
   rawBody?: string;
   /**
@@ -68,18 +68,18 @@ export interface RouteDef<
   maxBodyBytes?: number;
   responses: Record<number, ResponseDoc>;
   /**
-   * Error statuses the document would derive for the route (routes/openapi.responses.ts) that it never
+   * Error statuses the document would derive for the route (src/http/openapi-responses.ts) that it never
    * answers: createOrUpdate creates an unknown email instead of a 404; the v1 merge answers an unknown
-   * vid with the recorded 400 (issue 18).
+   * vid with a 400, as the real service does.
    */
   neverAnswers?: number[];
   /** Left out of the OpenAPI document (the web app's pages, public blog pages). */
   hidden?: boolean;
-  /** Headers set on every response of the route, errors included (e.g. the bridge's Sunset, issue 3). */
+  /** Headers set on every response of the route, errors included (e.g. the retired ecommerce bridge's Sunset). */
   responseHeaders?: Record<string, string>;
   /**
    * The handler calls out to integrators (the card view's fetch fan-out). A GET normally runs alongside
-   * its rate-limit count (issue 8); one that calls out waits for the count, so a limited caller never
+   * its rate-limit count; one that calls out waits for the count, so a limited caller never
    * reaches the integrator.
    */
   callsOut?: boolean;

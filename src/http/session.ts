@@ -19,7 +19,7 @@ export interface Session {
   csrfToken: string;
   /** The account's requests per 10 s (the session's rate-limit bucket, src/http/rate-limit.ts); null = default. */
   rateLimit: number | null;
-  /** The account's shard (issue 16), read in the same join, so routing the request costs no extra read. */
+  /** The account's shard, read in the same join, so routing the request costs no extra read. */
   shard: string | null;
   /** The account's lifecycle status: whoever accepts the session checks it (src/services/accounts/status.ts). */
   status: AccountStatus | null;

@@ -1,7 +1,7 @@
 /**
- * @module Resolved credentials kept in isolate memory for a few seconds (issue 8; reference §1.1).
+ * @module Resolved credentials kept in isolate memory for a few seconds.
  *
- * Every authenticated request used to start with a D1 read of its credential: in production that is a
+ * Without it, every authenticated request starts with a D1 read of its credential: in production that is a
  * round trip to the database's primary, often the slowest step of a read. A principal found in D1 is kept
  * here, keyed by the SHA-256 of the secret, for `CREDENTIAL_CACHE_SECONDS` (default 10; "0" turns the cache
  * off). What that means for callers, written down in docs/explanation/design-decisions.md:

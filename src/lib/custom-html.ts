@@ -1,5 +1,5 @@
 /**
- * @module Accounts' custom page HTML (blog posts' head_html and footer_html; spec 2.13), checked once when
+ * @module Accounts' custom page HTML (blog posts' head_html and footer_html), checked once when
  * it is written: it must go through HTMLRewriter, the streaming parser of the Workers runtime, which the
  * platform's HTML features (and `wrangler dev`'s proxy) run over every page. Markup it cannot parse (such as
  * a `<style>` inside a `<select>`) would otherwise break the page in those places: a blank 200 or a cut

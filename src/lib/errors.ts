@@ -1,5 +1,6 @@
 /**
- * @module The API's one error format (issue 2 §2; reference §1.2).
+ * @module The API's one error format, the real service's standard error body: `status`, `message`,
+ * `correlationId`, `category`, optional `errors` and `context` (docs/reference/endpoints.md, "Errors").
  * Every error leaves the Worker through `errorResponse`; expected failures are thrown as `ApiError`,
  * anything else becomes a generic 500 whose details stay in the log.
  */
@@ -60,7 +61,7 @@ export const notFound = (message = "resource not found") => new ApiError("OBJECT
 export const conflict = (message: string, init?: ApiErrorInit) => new ApiError("CONFLICT", message, init);
 export const forbidden = (message: string) => new ApiError("FORBIDDEN", message);
 
-/** The challenge of a 401 (RFC 6750 §3): bare when no credential came, `invalid_token` when one was refused. */
+/** The challenge of a 401 (RFC 6750, section 3): bare when no credential came, `invalid_token` when one was refused. */
 export function bearerChallenge(refused?: string): string {
   if (refused === undefined) return 'Bearer realm="crm-edge"';
   // error_description allows %x20-21 / %x23-5B / %x5D-7E only: no quote, no backslash, no control character.
@@ -77,8 +78,8 @@ export const JSON_TYPE = "application/json;charset=utf-8";
 
 /**
  * Builds the error response. A 405 carries an `Allow` header, a 404 `X-Service-NotFound: true`, and every
- * 401 a `WWW-Authenticate` challenge (RFC 9110 §15.5.2, RFC 6750 §3; issue 17 §2): Bearer unless the
- * error names its own (the token endpoint's Basic, RFC 6749 §5.2).
+ * 401 a `WWW-Authenticate` challenge (RFC 9110, section 15.5.2; RFC 6750, section 3): Bearer unless the
+ * error names its own (the token endpoint's Basic, RFC 6749, section 5.2).
  */
 export function errorResponse(err: ApiError, correlationId: string): Response {
   const body: Record<string, unknown> = {
@@ -100,7 +101,7 @@ export function errorResponse(err: ApiError, correlationId: string): Response {
 /**
  * What the log says about an unexpected error. A failed statement (drizzle's DrizzleQueryError) carries its
  * bound values in its message and stack, and secrets can be among them (an app's client secret when it is
- * inserted): the log gets the statement and the driver's error, never the values (issue 9).
+ * inserted): the log gets the statement and the driver's error, never the values.
  */
 export function describeCause(cause: unknown): string {
   if (!(cause instanceof Error)) return String(cause);

@@ -1,12 +1,13 @@
 /**
- * @module Fault seam of the queue consumers (issue 9). The consumers call `faultPoint` at the points where
- * a crash matters for at-least-once delivery: before the ordering decision, between the decision and the
- * D1 commit, at the commit, after the commit but before the acks, and in the dead-letter consumer.
+ * @module Fault seam of the queue consumers (docs/explanation/reliability.md, "The fault hook"). The
+ * consumers call `faultPoint` at the points where a crash matters for at-least-once delivery: before the
+ * ordering decision, between the decision and the D1 commit, at the commit, after the commit but before
+ * the acks, and in the dead-letter consumer.
  *
  * In production this is a no-op. The test run (vitest.config.ts, plugin `testSeams`) resolves this module
  * to test/reliability/fault-injector.ts instead, which tests arm to throw at chosen points; so no injector
  * code exists in the deployed bundle (test/reliability/bundle.test.ts builds it and checks).
- * `shard:open` (issue 16) fails one shard database as an outage would; its id is the shard's binding name.
+ * `shard:open` fails one shard database as an outage would; its id is the shard's binding name.
  * `webhook:send` is the webhook outbox drain between claiming pending events and sending them to the queue
  * (its ids are the events' ids): a crash there must only delay the events.
  */

@@ -12,7 +12,7 @@ export function jsonText(text: string, status = 200, headers: Record<string, str
   return new Response(text, { status, headers: { "content-type": JSON_TYPE, ...headers } });
 }
 
-/** A 204 has no body and no JSON content type: several clients break otherwise (reference §10 #1). */
+/** A 204 has no body and no JSON content type: several clients parse any JSON-typed answer and fail on an empty body. */
 export const noContent = (headers: Record<string, string> = {}) => new Response(null, { status: 204, headers });
 
 export function html(body: string, status = 200, headers: Record<string, string> = {}): Response {

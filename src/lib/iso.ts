@@ -1,7 +1,7 @@
 /**
  * @module ISO 8601 UTC times (`2026-11-25T20:50:12.345Z`) for the per-record fields of CRM v3 answers:
- * a page of 100 records formats 200 of them, and `Date#toISOString` was most of the page's presentation
- * time. Each day's date part is formatted once (by `toISOString` itself) and kept; the time of day is
+ * a page of 100 records formats 200 of them, and `Date#toISOString` on each would be most of the page's
+ * presentation time. Each day's date part is formatted once (by `toISOString` itself) and kept; the time of day is
  * plain arithmetic. Out of the years 1970–9999 it is `toISOString` as is.
  */
 const DAY_MS = 86_400_000;

@@ -1,5 +1,6 @@
 /**
- * @module Throttling of password sign-in (`POST /login`; reference §5.3 API2, "rate-limited" authentication).
+ * @module Throttling of password sign-in (`POST /login`): OWASP API2, broken authentication, asks for
+ * rate-limited authentication.
  * Each attempt costs a PBKDF2 hash of 100,000 iterations, and without a count anyone could guess a user's
  * password at that rate. Attempts are counted per email address and per client address in the RateLimiter
  * Durable Object, under keys of their own (`login-email:<SHA-256 of the lower-cased address>`,

@@ -1,5 +1,5 @@
 /**
- * @module Structured log lines for operators (issue 19 §3): one JSON object per line, written with
+ * @module Structured log lines for operators: one JSON object per line, written with
  * `console.log(JSON.stringify(...))` so Workers Logs indexes every field (docs/reference/configuration.md, "Logs and metrics").
  * Lines are built only from the fields listed here: never a raw path or query (a path can hold a token,
  * a query a hapikey), never a header or body, so no credential can reach the log.
@@ -50,7 +50,7 @@ export interface CronLine {
   cron: string;
   scheduledTime: number;
   durationMs: number;
-  /** Per job: whether it succeeded on every database, and each database's run (issue 16: crons sweep every shard). */
+  /** Per job: whether it succeeded on every database, and each database's run (crons sweep every shard). */
   jobs: Record<string, { ok: boolean; shards: Record<string, { ok: boolean; durationMs: number; result?: unknown }> }>;
 }
 

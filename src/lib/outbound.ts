@@ -1,12 +1,13 @@
 /**
- * @module The one outbound guard (issue 3 import webhook, issue 5 CRM cards; reference platform §5.4).
+ * @module The one outbound guard (the ecommerce import webhook, CRM card data fetches and action hooks, app
+ * webhooks), against SSRF (docs/explanation/reliability.md, "SSRF on Workers").
  * Every call to an integrator-supplied URL goes through `guardedFetch`: https only, default ports, no IP
  * literal in a private, loopback, link-local, CGNAT or reserved range in any encoding (the WHATWG URL parser
  * normalises decimal, hex and octal IPv4 first), redirects re-validated hop by hop, a total timeout, a
  * response size cap, and fresh headers so the caller's credentials are never forwarded.
  * Names are judged as written, never resolved: reserved and internal suffixes are refused, names of the
  * wildcard DNS services by the address they spell, and the public loopback names count as loopback. What
- * a name resolves to when the platform connects is the platform's to police (docs/explanation/reliability.md, SSRF).
+ * a name resolves to when the platform connects is the platform's to police.
  * `ALLOW_LOOPBACK_OUTBOUND=true` (local development and tests only) admits 127.0.0.0/8, ::1, localhost
  * and the loopback names.
  */

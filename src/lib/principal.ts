@@ -1,4 +1,4 @@
-/** @module Who is calling: the principal a request's credential resolves to (issue 2 §3; spec 5). */
+/** @module Who is calling: the principal a request's credential resolves to (docs/reference/endpoints.md). */
 import { ApiError } from "./errors";
 
 export type Principal =
@@ -14,7 +14,7 @@ export type Principal =
       credentialKey: string;
       /** The account's requests per 10 s for each install or private app; null = default. */
       rateLimit: number | null;
-      /** The account's shard (accounts.shard; null = control plane), carried so routing costs no read (issue 16). */
+      /** The account's shard (accounts.shard; null = control plane), carried so routing costs no read. */
       shard: string | null;
     }
   | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null; shard: string | null }

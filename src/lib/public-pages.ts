@@ -7,7 +7,7 @@
  *   - `/_blog/...` on any other host answers a 308 redirect to the same path there;
  *   - that host serves `/_blog/...` only: everything else there is a 404, so it never shows a sign-in or
  *     consent page.
- * Without it, pages are served from the service's own host, as before.
+ * Without it, pages are served from the service's own host.
  */
 import { ApiError, errorResponse } from "./errors";
 

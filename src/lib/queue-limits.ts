@@ -4,7 +4,7 @@
  * (1 KB = 1000 B; docs/explanation/reliability.md). Every queue of the Worker sends within them.
  */
 
-/** Queues: 128 KB per message (1 KB = 1000 B) including about 100 B of metadata (platform §1.2). */
+/** Queues: 128 KB per message (1 KB = 1000 B) including about 100 B of metadata. */
 export const MAX_QUEUE_MESSAGE_BYTES = 128_000;
 export const QUEUE_METADATA_BYTES = 100;
 /** Queues: sendBatch takes at most 100 messages and 256 KB in total. */

@@ -1,12 +1,12 @@
 /**
- * @module Allowlist HTML sanitizer for blog post bodies served on public pages (issue 6; spec 2.13).
+ * @module Allowlist HTML sanitizer for blog post bodies (`post_body`) served on public pages.
  * It runs on the runtime's HTMLRewriter, a real HTML5 tokenizer, so malformed markup is parsed the way a
  * browser parses it instead of being matched with regular expressions. Elements outside the allowlist are
  * unwrapped (their text stays); dangerous ones (script, style, iframe, object, embed, ...) are dropped with
  * their content; attributes outside the allowlist, every `on*` handler and URLs with a scheme other than
  * http, https, mailto or tel (e.g. `javascript:`) are removed. Comments are removed.
  *
- * It never throws (issue 17 §3): the tokenizer refuses markup whose text type it cannot decide while
+ * It never throws: the tokenizer refuses markup whose text type it cannot decide while
  * rewriting (e.g. `<select><style>`, `<svg><style>`), and a public page must not answer 500 for it. Such a
  * body, and one that ends inside an unfinished tag or comment, is rendered as escaped text: shown, never
  * interpreted.
@@ -110,9 +110,9 @@ export async function sanitizeHtml(input: string): Promise<string> {
 
 async function rewrite(input: string): Promise<string> {
   // The tokenizer passes an unfinished construct at the end of the input through as it is
-  // (`<img src=x onerror=alert(1)//`): inside the page the markup after the body would finish it (issue 17
-  // §3). An end marker only a finished input lets it see as a tag tells the two apart; it cannot be forged
-  // because its name is new on every call.
+  // (`<img src=x onerror=alert(1)//`): inside the page the markup after the body would finish it. An end
+  // marker only a finished input lets it see as a tag tells the two apart; it cannot be forged because its
+  // name is new on every call.
   const marker = `crm-end-${crypto.randomUUID()}`;
   const rewriter = new HTMLRewriter()
     .on("*", {
@@ -145,7 +145,7 @@ async function rewrite(input: string): Promise<string> {
       },
       // A `<` that is text in the input (`a < b`, a stray `<` before a tag) could start a tag once the
       // markup after it is removed or unwrapped (`<<blink>img src onerror=…` → `<img src onerror=…`); as
-      // `&lt;` it stays text whatever ends up next to it (found by the property test, issue 17 §3).
+      // `&lt;` it stays text whatever ends up next to it (test/blog/sanitize-property.test.ts covers it).
       text(t) {
         if (t.text.includes("<")) t.replace(t.text.replace(/</g, "&lt;"), { html: true });
       },

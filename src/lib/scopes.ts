@@ -1,6 +1,6 @@
 /**
- * @module OAuth scopes (issue 2 §3; reference §8.5). Each route names the scopes it needs; a grant
- * satisfies a requirement by the scope itself or by the legacy scope that covered it.
+ * @module OAuth scopes, the real service's legacy and granular names. Each route names the scopes it
+ * needs; a grant satisfies a requirement by the scope itself or by the legacy scope that covered it.
  */
 export const SCOPES = [
   "oauth",

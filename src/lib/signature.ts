@@ -1,7 +1,7 @@
 /**
- * @module Request signatures on outbound card and webhook calls (spec 5.6; reference §9), and a verifier
- * integrators can copy. v2: hex SHA-256 of secret + method + URI + body. v3: base64 HMAC-SHA256 keyed
- * with the secret over method + URI + body + timestamp, rejected when older than 5 minutes.
+ * @module Request signatures on outbound card and webhook calls (docs/how-to/verify-signatures.md), and a
+ * verifier integrators can copy. v2: hex SHA-256 of secret + method + URI + body. v3: base64 HMAC-SHA256
+ * keyed with the secret over method + URI + body + timestamp, rejected when older than 5 minutes.
  * We sign the exact URI we send; `signableQuery` leaves `@ : / ? ! $ ' ( ) * , ;` unescaped so the
  * documented v3 decoding step changes nothing and every verifier computes the same string.
  */
@@ -23,7 +23,7 @@ export async function signV3(secret: string, method: string, uri: string, body: 
 /**
  * The headers that go on every signed outbound request (v2 and v3 together, as the real service sends).
  * `uri` is the exact string sent. v2 signs it as is; v3 signs it after the documented decoding step
- * (reference §9 v3 step 2), because the WHATWG URL serialiser re-encodes some characters on the wire
+ * (`decodeForV3`), because the WHATWG URL serialiser re-encodes some characters on the wire
  * (e.g. `'` in a query becomes %27) and v3 verifiers decode them before hashing.
  */
 export async function signatureHeaders(secret: string, method: string, uri: string, body: string, now: number) {
@@ -43,7 +43,10 @@ export function signableQuery(params: [string, string][]): string {
   return params.map(([k, v]) => `${e(k)}=${e(v)}`).join("&");
 }
 
-/** v3 step 2: decode the listed percent-encodings (the `?` starting the query is not encoded anyway). */
+/**
+ * v3's documented decoding step: decode `%3A %2F %3F %40 %21 %24 %27 %28 %29 %2A %2C %3B` (the `?` starting
+ * the query is not encoded anyway).
+ */
 const decodeForV3 = (uri: string) => uri.replace(KEEP, (m) => decodeURIComponent(m));
 
 export interface VerifyInput {

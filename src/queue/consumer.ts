@@ -1,6 +1,6 @@
 /**
- * @module Queue entry point: routes each batch to the consumer of its queue, then reports it (issue 19 §3):
- * one log line per batch with its outcomes, duration and D1 statements, and one usage data point per
+ * @module Queue entry point: routes each batch to the consumer of its queue, then reports it
+ * (docs/reference/operations.md): one log line per batch with its outcomes, duration and D1 statements, and one usage data point per
  * settled sync message (account, store, object type, outcome, lag since PUT /sync/messages accepted it).
  */
 import type { StatementMeter } from "../db/client";

@@ -1,4 +1,4 @@
-/** @module zod schemas of the legacy v1 contacts API (spec 2.1, 4.1; issue 18; docs/reference/contacts-v1.md). */
+/** @module zod schemas of the legacy v1 contacts API (docs/reference/contacts-v1.md). */
 import { z } from "zod";
 import { propertyName } from "./crm/objects";
 
@@ -21,7 +21,7 @@ const decoded = (max: number) =>
 export const emailParams = z.object({ email: decoded(254) });
 export const utkParams = z.object({ utk: decoded(200) });
 
-/** `count`: default 20, capped at 100 (larger values are clamped, not refused; reference §2.1). */
+/** `count`: default 20, capped at 100 (the real service's maximum; larger values are clamped, not refused). */
 export const countParam = z
   .string()
   .regex(/^\d+$/, "count must be a non-negative integer")
@@ -56,7 +56,7 @@ export const profileQuery = z.object({
   showListMemberships: flag(true),
 });
 
-/** Batch reads: values only and no list memberships unless asked (the recorded batch shape). */
+/** Batch reads: values only and no list memberships unless asked (the shape the real service answers). */
 const batchOptions = {
   ...profileOptions,
   propertyMode: z.enum(["value_only", "value_and_history"], { error: "propertyMode must be value_only or value_and_history" }).default("value_only"),
@@ -103,10 +103,10 @@ export const recentQuery = z
   })
   .refine((q) => (q.timeOffset === undefined) === (q.vidOffset === undefined), "timeOffset and vidOffset go together");
 
-/** The all-contacts list (reference §2.1). */
+/** Query of the all-contacts list. */
 export const listQueryBase = z.object({
   count: countParam,
-  // Only vidOffset pages; offset= and vid-offset= are ignored like the real service (reference §10 #3).
+  // Only vidOffset pages; offset= and vid-offset= are ignored (the first page comes back), like the real service.
   vidOffset: z.string().regex(/^\d{1,15}$/, "vidOffset must be a contact vid").transform(Number).optional(),
   showListMemberships: flag(false),
   property: z
@@ -114,7 +114,7 @@ export const listQueryBase = z.object({
     .transform((v) => (Array.isArray(v) ? v : [v]))
     .pipe(z.array(z.string().min(1).max(100)).max(200))
     .optional(),
-  // reference §2.1; accepted and answered as the defaults (value_only: no versions[]; no form submissions kept).
+  // Documented options; accepted and answered as the defaults (value_only: no versions[]; no form submissions kept).
   propertyMode: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; answered as value_only" }),
   formSubmissionMode: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted; no form submissions are kept" }),
 });
@@ -122,7 +122,7 @@ export const listQueryBase = z.object({
 export const searchQuery = z.object({
   q: z.string().min(1, "q is required").max(500),
   count: countParam,
-  // The recorded clients send `offset=` (empty) for the first page.
+  // Real clients send `offset=` (empty) for the first page.
   offset: z
     .string()
     .regex(/^\d{0,9}$/, "offset must be a non-negative integer")

@@ -1,10 +1,10 @@
-/** @module zod schemas of the ecommerce bridge `/extensions/ecomm/v2` (spec 2.2–2.5, 4.2; reference §3). */
+/** @module zod schemas of the ecommerce bridge `/extensions/ecomm/v2` (docs/reference/ecommerce.md). */
 import { z } from "zod";
 import { DATA_TYPES, ECOMM_OBJECT_TYPES, SYNC_ERROR_STATUSES, type EcommObjectType } from "../db/tables/ecomm";
 
 import { propertyName } from "./crm/objects";
 
-/** spec 2.2: what must be mapped before `enabled` can be true. */
+/** The properties each object type must map before `enabled` can be true. */
 export const REQUIRED_MAPPINGS: Record<EcommObjectType, string[]> = {
   CONTACT: ["email"],
   PRODUCT: [],
@@ -12,7 +12,10 @@ export const REQUIRED_MAPPINGS: Record<EcommObjectType, string[]> = {
   LINE_ITEM: ["hs_assoc__deal_id", "hs_assoc__product_id"],
 };
 
-/** reference §3.6: the v1 enum as a superset of the truncated v2 list, plus INVALID_ASSOCIATION and our number check. */
+/**
+ * Sync error types: the real service's v2 list is documented only in part, so this is its full v1 list (a
+ * superset), plus v2's INVALID_ASSOCIATION and our own ERROR_INVALID_NUMBER_PROPERTY.
+ */
 export const SYNC_ERROR_TYPES = [
   "UNKNOWN_ERROR",
   "INACTIVE_PORTAL",
@@ -56,7 +59,7 @@ const numericId = z.string().regex(/^\d{1,15}$/, "must be a numeric id").transfo
 
 // ---------------------------------------------------------------------------------------------- settings
 
-/** A property mapping. `hubspotPropertyName` is the legacy spelling real clients send (reference §3.2). */
+/** A property mapping. `hubspotPropertyName` is the legacy spelling real clients send. */
 const mappingInput = z
   .object({
     externalPropertyName: z.string().min(1).max(200),
@@ -85,7 +88,7 @@ const mappingsInput = z
   })
   .strict();
 
-/** spec 2.2 rules; unknown top-level fields such as `importOnInstall` are dropped (reference §10 #14). */
+/** Settings with their mapping rules; unknown top-level fields real clients send, such as `importOnInstall`, are dropped. */
 export const settingsBody = z
   .object({
     enabled: z.boolean(),
@@ -133,7 +136,7 @@ export type SettingsInput = z.output<typeof settingsBody>;
 
 export const settingsQuery = z.object({
   appId: numericId.optional(),
-  // Accepted and ignored (reference §3.2: hubspot3 always sends it).
+  // Accepted and ignored (the hubspot3 client always sends it).
   showProvidedMappings: z.union([z.string(), z.array(z.string())]).optional().meta({ description: "Accepted and ignored (hubspot3 always sends it)" }),
 });
 
@@ -171,12 +174,12 @@ export const importResponse = z.object({
 
 // -------------------------------------------------------------------------------------------------- sync
 
-/** spec 2.4: at most 100 ASCII characters (printable, so every id fits a status path once encoded). */
+/** At most 100 ASCII characters (printable, so every id fits a status path once encoded). */
 const externalId = z
   .string({ error: "externalObjectId must be a string" })
   .regex(/^[\x20-\x7e]{1,100}$/, "externalObjectId must be 1 to 100 printable ASCII characters");
 
-/** Epoch ms as a number or a numeric string (spec 2.4). */
+/** Epoch ms as a number or a numeric string. */
 const epochMs = z.union(
   [
     z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
@@ -227,7 +230,7 @@ const importMessage = syncMessage.extend({
   action: z.literal("UPSERT", { error: "an import page carries only UPSERT messages" }).default("UPSERT"),
 });
 
-/** reference §3.7: `{importStartedAt, pageNumber, messages, storeId, objectType}`; 500 per page as v1 documented. */
+/** An import page as clients send it, `{importStartedAt, pageNumber, messages, storeId, objectType}`; 500 per page, the bridge v1's limit. */
 export const importPageBody = z.object({
   importStartedAt,
   pageNumber: z.number({ error: "pageNumber must be a positive integer" }).int().min(1).max(1_000_000),
@@ -236,7 +239,7 @@ export const importPageBody = z.object({
   messages: z.array(importMessage).min(1, "messages must hold 1 to 500 messages").max(500, "messages must hold 1 to 500 messages"),
 });
 
-/** reference §3.7: `{importStartedAt, pageCount, itemCount, storeId, objectType}`. */
+/** The end of an import as clients send it: `{importStartedAt, pageCount, itemCount, storeId, objectType}`. */
 export const importEndBody = z.object({
   importStartedAt,
   pageCount: count("pageCount"),
@@ -277,7 +280,7 @@ export const statusResponse = z.object({
 
 export const errorsQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(100),
-  /** reference §3.6: a 1-based record offset, not a page number. */
+  /** A 1-based record offset, not a page number, as in the real service (clients advance it by `limit`). */
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   objectType: ecommObjectType.optional(),
   errorType: z.enum(SYNC_ERROR_TYPES, { error: "errorType is not a known sync error type" }).optional(),
@@ -287,7 +290,7 @@ export type ErrorsQuery = z.output<typeof errorsQuery>;
 
 /**
  * `/sync/errors/app/{appId}` also takes `after`, the cursor of its `paging.next.link`: with the developer key
- * the listing merges every shard's errors (issue 16), and the cursor keeps deep pages cheap.
+ * the listing merges every shard's errors, and the cursor keeps deep pages cheap.
  */
 export const appErrorsQuery = errorsQuery.extend({ after: z.string().max(400).optional() });
 

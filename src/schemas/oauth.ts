@@ -1,8 +1,8 @@
-/** @module Response schemas of the OAuth endpoints (reference §8; issue 17 §5), for the OpenAPI document. */
+/** @module Response schemas of the OAuth endpoints, shaped like the real service's, for the OpenAPI document. */
 import { z } from "zod";
 import { tokenResponse as issuedTokens } from "./accounts/operator";
 
-/** `POST /oauth/v1/token` (reference §8.2). */
+/** `POST /oauth/v1/token`. */
 export const tokenResponse = issuedTokens.extend({ token_use: z.literal("access_token") }).meta({ id: "OAuthTokens" });
 
 const tokenInfo = {
@@ -14,10 +14,10 @@ const tokenInfo = {
   user_id: z.number().int().nullable(),
 };
 
-/** `GET /oauth/v1/access-tokens/{token}` (reference §8.3). */
+/** `GET /oauth/v1/access-tokens/{token}`. */
 export const accessTokenInfo = z
   .object({ ...tokenInfo, app_id: z.number().int(), expires_in: z.number().int().meta({ description: "Seconds left" }), token_type: z.literal("access") })
   .meta({ id: "AccessTokenInfo" });
 
-/** `GET /oauth/v1/refresh-tokens/{token}` (reference §8.4). */
+/** `GET /oauth/v1/refresh-tokens/{token}`. */
 export const refreshTokenInfo = z.object({ ...tokenInfo, client_id: z.string(), token_type: z.literal("refresh") }).meta({ id: "RefreshTokenInfo" });

@@ -1,15 +1,15 @@
-/** @module zod schemas of the SMTP API token endpoints (spec 2.14, 4.5; reference §7). */
+/** @module zod schemas of the SMTP API token endpoints (docs/reference/content.md). */
 import { z } from "zod";
 import { afterCursor, pagingSchema } from "../lib/paging";
 
 export const createTokenBody = z.object({
   campaignName: z.string().trim().min(1, "campaignName must not be empty").max(255),
-  // The documented create request carries no createContact (hubspot-docs-examples): default false.
+  // The real service's documented create request carries no createContact: default false.
   createContact: z.boolean().default(false),
   createdBy: z.string().trim().min(1).max(254).optional(),
 });
 
-/** userName arrives URL-encoded (`@` as `%40`, spec 4.5); the router hands path parts over undecoded. */
+/** userName arrives URL-encoded (`@` as `%40`); the router hands path parts over undecoded. */
 export const userNameParams = z.object({
   userName: z
     .string()
@@ -25,7 +25,7 @@ export const userNameParams = z.object({
     .pipe(z.string().min(1).max(200)),
 });
 
-/** spec 2.14. `password` only at creation and reset; `passwordHash` is always null (docs/reference/content.md). */
+/** A token. `password` only at creation and reset; `passwordHash` is always null (docs/reference/content.md). */
 export const tokenResponse = z.object({
   portalId: z.number(),
   userName: z.string(),

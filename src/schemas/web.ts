@@ -1,4 +1,4 @@
-/** @module zod schemas of the web app's pages and of the JSON endpoints its scripts call (issue 7). */
+/** @module zod schemas of the web app's pages and of the JSON endpoints its scripts call. */
 import { z } from "zod";
 import { ECOMM_OBJECT_TYPES } from "../db/tables/ecomm";
 import { postedActionSchema } from "./cards/response";
@@ -46,7 +46,7 @@ export const recordQuery = z.object({
 export const cardParams = actionParams;
 export { viewParams };
 
-/** The browser posts back the action object the card showed, with its actionToken (spec 2.11); the user is the session's. */
+/** The browser posts back the action object the card showed, with its actionToken; the user is the session's. */
 export const actionBody = z.object({ action: postedActionSchema });
 export { actionResponse };
 

@@ -1,5 +1,5 @@
 /**
- * @module How deal values read in the web app (issue 29 §7): an amount with its currency, and a stage by
+ * @module How deal values read in the web app: an amount with its currency, and a stage by
  * its label. A deal's currency is its `deal_currency_code` property (an ISO 4217 code, as the CRM names
  * it); a deal without one shows the plain number with two decimals, since the CRM records no currency then.
  */
@@ -26,7 +26,7 @@ export function formatAmount(amount: string | undefined, currency: string | unde
 
 const STAGE_LABEL = new Map<string, string>(PIPELINE_STAGES.map((s) => [s.stageId, s.label]));
 
-/** The ecommerce pipeline's label of a stage id (spec 3), or the id as stored for any other stage. */
+/** The ecommerce pipeline's label of a stage id (its six stages), or the id as stored for any other stage. */
 export function stageLabel(stageId: string | undefined): string {
   return stageId ? (STAGE_LABEL.get(stageId) ?? stageId) : "";
 }

@@ -1,7 +1,8 @@
 /**
- * @module The signed-in web app's page shell (issue 7): navigation, the sign-out form, the CSRF token for
- * scripts, and the Content-Security-Policy of each page. No inline script or style anywhere: scripts are
- * modules under /static/ (Workers static assets), so `script-src 'self'` and `style-src 'self'` hold.
+ * @module The signed-in web app's page shell (docs/reference/web-app.md): navigation, the sign-out form, the
+ * CSRF token for scripts, and the Content-Security-Policy of each page. No inline script or style anywhere:
+ * scripts are modules under /static/ (Workers static assets), so `script-src 'self'` and `style-src 'self'`
+ * hold.
  */
 import { escapeHtml } from "../lib/html";
 import { html } from "../lib/http";
@@ -38,12 +39,13 @@ function frameSource(uri: string, asPrefix: boolean): string[] {
   // (CSP percent-decodes paths before comparing).
   const path = url.pathname.replace(/[;,\s]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}`);
   if (!asPrefix) return [`${url.origin}${path}`];
-  // spec 2.9: an action URI lies under a base URI when its path equals the base path or continues it at a `/`.
+  // An action URI lies under a base URI when its path equals the base path or continues it at a `/`
+  // (docs/reference/cards.md "Under the baseUris").
   return path.endsWith("/") ? [`${url.origin}${path}`] : [`${url.origin}${path}`, `${url.origin}${path}/`];
 }
 
 export interface FrameTargets {
-  /** Card record types' baseUris: every IFRAME action of a card lies under one of them (spec 2.9). */
+  /** Card record types' baseUris: every IFRAME action of a card must lie under one of them. */
   baseUris?: readonly string[];
   /** Timeline events' iframe URIs (exact paths). */
   uris?: readonly string[];
@@ -59,7 +61,7 @@ export function appCsp(frames: FrameTargets = {}): string {
     "default-src 'self'",
     "script-src 'self'",
     "style-src 'self'",
-    // Timeline templates may show https images (timeline/render.ts keeps only http(s) image URLs).
+    // Timeline templates may show https images (services/timeline/render.ts keeps only http(s) image URLs).
     "img-src 'self' data: https:",
     "connect-src 'self'",
     `frame-src ${sources.length ? sources.join(" ") : "'none'"}`,

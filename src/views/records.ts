@@ -1,9 +1,9 @@
 /**
- * @module HTML of the record pages (issue 7): the start page, a list per object type with search, and a
- * record page with its properties, associations, rendered timeline (spec 1.3) and the CRM cards column
- * (spec 1.4), whose cards the browser loads one by one (public/static/record.js). Every value is escaped
- * here; the only HTML passed through is the timeline renderer's output (timeline/render.ts, which escapes
- * raw HTML and keeps only safe URLs).
+ * @module HTML of the record pages (docs/reference/web-app.md): the start page, a list per object type with
+ * search, and a record page with its properties, associations, rendered timeline events and the CRM cards
+ * column, whose cards the browser loads one by one (public/static/record.js). Every value is escaped
+ * here; the only HTML passed through is the timeline renderer's output (services/timeline/render.ts,
+ * which escapes raw HTML and keeps only safe URLs).
  */
 import type { TimelineIFrame } from "../db/tables/timeline";
 import type { ObjectType } from "../db/tables/crm";
@@ -119,9 +119,9 @@ export interface RecordView {
   timeline: { entries: TimelineEntry[]; next: string | null } | null;
   olderLink: string | null;
   cards: { cardId: number; title: string }[];
-  /** Contacts merged into this one (issue 18); their ids redirect here. */
+  /** Contacts merged into this one; their ids redirect here. */
   mergedVids?: number[];
-  /** A deal's pipeline and stage labels (spec 3), when its stage is one of the account's ecommerce pipeline. */
+  /** A deal's pipeline and stage labels, when its stage is one of the account's ecommerce pipeline. */
   stage?: { pipeline: string; stage: string; stageId: string } | null;
 }
 
@@ -181,7 +181,7 @@ const DIALOGS = `<dialog id="confirm-dialog" class="confirm-dialog" aria-labelle
 <div class="modal-head"><h2 id="iframe-title"></h2><button type="button" class="modal-close" aria-label="Close">×</button></div>
 <div class="modal-frame"></div>${GUARD}</dialog>`;
 
-/** What a person looks for first on a deal: where it stands (issue 19 §4). */
+/** What a person looks for first on a deal: where it stands. */
 function dealSummary(v: RecordView): string {
   if (v.type !== "deals") return "";
   const p = v.record.properties;

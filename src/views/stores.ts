@@ -1,5 +1,5 @@
 /**
- * @module HTML of the store overview (issue 7) and of one store's synced records (issue 19 §4): the
+ * @module HTML of the store overview and of one store's synced records (docs/reference/web-app.md): the
  * ecommerce bridge's stores, synced record counts, the records most recently synced and the open sync
  * errors, each linked to its CRM record.
  */
@@ -30,7 +30,7 @@ function syncedCell(r: SyncedRecord): string {
 const cell = (label: string, content: string) => `<td role="cell" data-label="${label}"><span>${content}</span></td>`;
 const head = (labels: string[]) => `<thead><tr role="row">${labels.map((l) => `<th role="columnheader" scope="col">${l}</th>`).join("")}</tr></thead>`;
 
-/** A deal's stage by its label in the ecommerce pipeline (spec 3); another value as it is stored. */
+/** A deal's stage by its label in the ecommerce pipeline; another value as it is stored. */
 function stageCell(r: SyncedRecord): string {
   const id = r.record?.properties.dealstage;
   if (!id) return "";

@@ -1,5 +1,5 @@
 /**
- * @module Dates in the web app as people read them (issue 19 §4): `Nov 23, 2026, 5:57 PM UTC`, with the
+ * @module Dates in the web app as people read them: `Nov 23, 2026, 5:57 PM UTC`, with the
  * exact ISO value in `datetime` and on hover (`title`). app.js rewrites the text in the reader's own time
  * zone and locale; without it the page still reads correctly in UTC.
  */

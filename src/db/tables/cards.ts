@@ -1,6 +1,6 @@
 /**
- * @module CRM card record types (spec 2.9): one row per card an app defines. The card belongs to the app,
- * not to an account; every account that installs the app sees it (spec 4.6).
+ * @module CRM card record types: one row per card an app defines. The card belongs to the app, not to an
+ * account; every account that installs the app sees it on records of the card's object types.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text } from "drizzle-orm/sqlite-core";

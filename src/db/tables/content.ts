@@ -1,7 +1,8 @@
 /**
- * @module Content tables (issue 6): blogs, blog authors, topics and blog posts (spec 2.13), and SMTP API
- * tokens (spec 2.14). Every row carries its portalId; every lookup is scoped by it.
- * Times are epoch ms; `deleted_at` is 0 while a row is live (spec 2.13), so it can sit in indexes.
+ * @module Content tables: blogs, blog authors, topics and blog posts, and SMTP API tokens. Every row
+ * carries its portalId; every lookup is scoped by it.
+ * Times are epoch ms; `deleted_at` is 0 while a row is live (the API's blog post field is zero until the
+ * post is deleted), so it can sit in indexes.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -122,14 +123,15 @@ export const blogPosts = sqliteTable(
     // Public page lookup (portal, slug) and slug uniqueness; a deleted post frees its slug.
     uniqueIndex("blog_posts_slug").on(t.portalId, t.slug).where(sql`${t.deletedAt} = 0`),
     index("blog_posts_list").on(t.portalId, t.deletedAt, t.createdAt),
-    // The publishing cron reads only due scheduled posts (spec 3; issue 6).
+    // The publishing cron reads only due scheduled posts.
     index("blog_posts_due").on(t.publishDate).where(sql`${t.state} = 'SCHEDULED' and ${t.deletedAt} = 0`),
   ],
 );
 
 /**
- * SMTP API tokens (spec 2.14, 4.5). The password is kept only as a PBKDF2 record; a deleted token keeps its
- * row (and so its userName) with the hash cleared, so it can never authenticate again.
+ * SMTP API tokens. The password is returned only at creation and reset, and kept only as a PBKDF2 record;
+ * a deleted token keeps its row (and so its userName) with the hash cleared, so it can never authenticate
+ * again.
  */
 export const smtpTokens = sqliteTable(
   "smtp_tokens",

@@ -1,5 +1,5 @@
 /**
- * @module CRM records (issue 2 §5): contacts, companies, deals, products, line items and tickets share one
+ * @module CRM records: contacts, companies, deals, products, line items and tickets share one
  * table with JSON string properties; associations are stored once per direction so either side is one
  * indexed read.
  */
@@ -18,17 +18,17 @@ export const crmObjects = sqliteTable(
     properties: text("properties", { mode: "json" }).$type<Record<string, string>>().notNull(),
     /** Lower-cased contact email, kept in a column so uniqueness is enforced by an index. */
     email: text("email"),
-    /** Stable LEAD_GUID identity and profile token of a contact (spec 2.1). */
+    /** Stable LEAD_GUID identity and profile token of a contact (v1 `identity-profiles`, `profile-token`). */
     guid: text("guid").notNull(),
     archived: integer("archived", { mode: "boolean" }).notNull().default(false),
-    /** Set (with archived) on a contact merged into another (issue 18 merge-vids): reads of it resolve here. */
+    /** Set (with archived) on a contact merged into another (v1 merge-vids): reads of it resolve here. */
     mergedInto: integer("merged_into"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
   (t) => [
     index("crm_objects_list").on(t.portalId, t.objectType, t.archived, t.id),
-    // The v1 recent lists (issue 18), newest first: recently updated and recently created. Partial, on live
+    // The v1 recent lists, newest first: recently updated and recently created. Partial, on live
     // contacts only: every other record's write (products, deals and line items of the ecommerce sync)
     // skips them, which keeps a synced object at 5 rows written, not 7 (bench/README.md). Queries must
     // state the same condition with literals for SQLite to pick them (src/services/contacts-v1/contacts.ts).
@@ -61,7 +61,7 @@ export const crmAssociations = sqliteTable(
 );
 
 /**
- * One merge of a contact into another (issue 18, `POST /contacts/v1/contact/merge-vids/{vid}`): the
+ * One merge of a contact into another (`POST /contacts/v1/contact/merge-vids/{vid}`): the
  * survivor's `merged-vids` and `merge-audits`, and the merged-away contact's identities (its email stays
  * findable as a secondary identity of the survivor). A later merge of the survivor moves these rows on.
  */

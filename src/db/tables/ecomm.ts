@@ -1,5 +1,5 @@
 /**
- * @module Ecommerce bridge tables (issue 3; spec 2.2–2.5, 3). Settings, stores, the per-account ecommerce
+ * @module Ecommerce bridge tables (docs/reference/ecommerce.md). Settings, stores, the per-account ecommerce
  * pipeline, the link of each synced external object to its CRM record (with the last-write-wins watermark
  * the D1 writes are guarded by), the latest sync error per object, and import-webhook outcomes.
  */
@@ -21,7 +21,7 @@ export type Mappings = Partial<Record<EcommObjectType, { properties: PropertyMap
 
 /**
  * Settings of one owner: an app (`owner_kind = 'app'`, set with the developer key) or one account
- * (`owner_kind = 'portal'`, set with the account's token). spec 2.2.
+ * (`owner_kind = 'portal'`, set with the account's token).
  */
 export const ecommSettings = sqliteTable(
   "ecomm_settings",
@@ -36,7 +36,10 @@ export const ecommSettings = sqliteTable(
   (t) => [primaryKey({ columns: [t.ownerKind, t.ownerId] })],
 );
 
-/** spec 2.3. `generation` changes when a store id is deleted and defined again, so old ordering state is never reused. */
+/**
+ * A store of an account. `generation` changes when a store id is deleted and defined again, so old ordering
+ * state is never reused.
+ */
 export const ecommStores = sqliteTable(
   "ecomm_stores",
   {
@@ -44,7 +47,7 @@ export const ecommStores = sqliteTable(
     storeId: text("store_id").notNull(),
     label: text("label").notNull(),
     adminUri: text("admin_uri"),
-    /** The OAuth app that created the store (uninstalling it deletes the store, spec 3); null for a private app. */
+    /** The OAuth app that created the store (uninstalling the app deletes the store); null for a private app. */
     appId: integer("app_id"),
     generation: text("generation").notNull(),
     createdAt: integer("created_at").notNull(),
@@ -53,7 +56,7 @@ export const ecommStores = sqliteTable(
   (t) => [primaryKey({ columns: [t.portalId, t.storeId] }), index("ecomm_stores_app").on(t.appId, t.portalId)],
 );
 
-/** The ecommerce deal pipeline, created with the account's first store (spec 3). */
+/** The ecommerce deal pipeline with its six stages, created with the account's first store. */
 export const ecommPipelines = sqliteTable("ecomm_pipelines", {
   portalId: integer("portal_id").primaryKey(),
   pipelineId: text("pipeline_id").notNull(),
@@ -73,10 +76,10 @@ export const ecommPipelineStages = sqliteTable(
 );
 
 /**
- * One row per synced external object (spec 2.4 rule 1): the CRM record it is linked to and the
- * (changed_at, message_id) of the last message that won last-write-wins. Every sync write is guarded by
- * that pair, so a late commit of an older decision can never overwrite a newer one.
- * `stage` / `stage_entered_at` track deals for the checkout-abandonment sweep (spec 3).
+ * One row per synced external object (each externalObjectId stays linked to one CRM record): that record
+ * and the (changed_at, message_id) of the last message that won last-write-wins. Every sync write is
+ * guarded by that pair, so a late commit of an older decision can never overwrite a newer one.
+ * `stage` / `stage_entered_at` track deals for the checkout-abandonment sweep (checkout_pending for 24 h).
  */
 export const ecommLinks = sqliteTable(
   "ecomm_links",
@@ -89,9 +92,9 @@ export const ecommLinks = sqliteTable(
     serviceId: integer("service_id"),
     changedAt: integer("changed_at").notNull(),
     messageId: text("message_id").notNull(),
-    /** The last winning message was a DELETE: syncing stopped, the CRM record is kept (reference §3.4). */
+    /** The last winning message was a DELETE: syncing stopped; the CRM record is kept (a DELETE never removes it). */
     deleted: integer("deleted", { mode: "boolean" }).notNull().default(false),
-    /** When the last successful message was applied; null until one is (spec 4.2 rule 3). */
+    /** When the last successful message was applied; null until one is (the status's `lastProcessedAt`). */
     processedAt: integer("processed_at"),
     stage: text("stage"),
     stageEnteredAt: integer("stage_entered_at"),
@@ -105,7 +108,7 @@ export const ecommLinks = sqliteTable(
 
 export const SYNC_ERROR_STATUSES = ["OPEN", "RESOLVED"] as const;
 
-/** The latest sync error of each object (reference §3.6); a later success marks it RESOLVED. */
+/** The latest sync error of each object (only the latest is kept); a later success marks it RESOLVED. */
 export const ecommSyncErrors = sqliteTable(
   "ecomm_sync_errors",
   {
@@ -131,7 +134,7 @@ export const ecommSyncErrors = sqliteTable(
   ],
 );
 
-/** Outcome of every import webhook sent (spec 6 rule 2). */
+/** Outcome of every import webhook sent (the call to the settings' `webhookUri` that starts an import). */
 export const ecommImports = sqliteTable(
   "ecomm_imports",
   {
@@ -144,7 +147,7 @@ export const ecommImports = sqliteTable(
     outcome: text("outcome", { enum: ["DELIVERED", "REJECTED", "FAILED"] }).notNull(),
     httpStatus: integer("http_status"),
     detail: text("detail"),
-    /** Record counts per object type the integrator answered with, when it did (reference §3.7). */
+    /** Record counts per object type the integrator answered with, when it did (the import's expected size). */
     counts: text("counts", { mode: "json" }).$type<Record<string, number>>(),
     createdAt: integer("created_at").notNull(),
   },
@@ -152,7 +155,7 @@ export const ecommImports = sqliteTable(
 );
 
 /**
- * The end of an import's object type (`POST /imports/end`, reference §3.7): the integrator's own page and
+ * The end of an import's object type (`POST /imports/end`): the integrator's own page and
  * item counts. Once a type has ended, more pages of it for that import are refused.
  */
 export const ecommImportEnds = sqliteTable(
@@ -170,9 +173,10 @@ export const ecommImportEnds = sqliteTable(
 );
 
 /**
- * Objects with a queued sync message (spec 4.2 rule 2; reference §3.1: the status answers 200 once the sync
- * was accepted). Written after the queue took the messages; the status reads it only while the object has
- * neither a link nor an error, so a row left after processing is never seen. Removed with its store.
+ * Objects with a queued sync message, so the sync status answers 200 as soon as the sync was accepted,
+ * before the queue consumer has applied it (docs/reference/ecommerce.md). Written after the queue took the
+ * messages; the status reads it only while the object has neither a link nor an error, so a row left after
+ * processing is never seen. Removed with its store.
  */
 export const ecommPending = sqliteTable(
   "ecomm_pending",

@@ -1,9 +1,9 @@
 /**
- * @module Shard-side bookkeeping of account moves (issue 16 §2; docs/explanation/scaling.md "Fencing"). The table exists
+ * @module Shard-side bookkeeping of account moves (docs/explanation/scaling.md "Fencing"). The table exists
  * in every database (one schema everywhere) but only matters on a shard: a row fences the account there.
- * The triggers of migration 0005 (a drizzle-kit --custom migration) refuse every insert, update and delete
- * of the account's rows while it is fenced, so no isolate, however stale its directory entry, can write to
- * a shard the account is leaving or has left.
+ * The fence triggers (drizzle-kit --custom migrations: migrations/0008_fences.sql and later ones) refuse
+ * every insert, update and delete of the account's rows while it is fenced, so no isolate, however stale
+ * its directory entry, can write to a shard the account is leaving or has left.
  */
 import { sql } from "drizzle-orm";
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
@@ -31,7 +31,7 @@ export const MOVE_PHASES = ["fencing", "copying", "verifying", "switching", "dra
 export type MovePhase = (typeof MOVE_PHASES)[number];
 
 /**
- * Control plane: the state of each account's latest move (issue 16 §2), written by the account's
+ * Control plane: the state of each account's latest move between shards, written by the account's
  * AccountMover Durable Object at every step and shown as `move` by `GET /admin/v1/accounts/{portalId}`
  * until the move is done. A failed move stays, with its reason, until the next move replaces it.
  */
@@ -50,7 +50,7 @@ export const accountMoves = sqliteTable("account_moves", {
 /**
  * Per database: the last id each id table handed out (src/db/id-ranges.ts). Inserts into an id table take
  * `seq + 1` (newId) instead of AUTOINCREMENT, whose next id is the table's largest id, foreign ones included;
- * the triggers of the id-sequences migration move `seq` on every insert within the database's range
+ * the triggers of migrations/0010_id_sequences.sql move `seq` on every insert within the database's range
  * [base + 1, base + 10^11) and refuse an insert outside it unless the mover is copying an account in. `seq`
  * never goes down, so an id is never handed out twice, even after its row has moved away.
  */

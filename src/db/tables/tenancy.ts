@@ -1,7 +1,7 @@
 /**
  * @module Tenancy tables: accounts (portals), developer apps, installs, private apps, users and every
- * credential (issue 2 §3). Secrets are stored only as SHA-256 hashes, except an app's client secret,
- * which signs outbound card requests (spec 5.6) and so must be kept usable.
+ * credential. Secrets are stored only as SHA-256 hashes, except an app's client secret, which signs the
+ * outbound card requests (the integrator recomputes the signature from it) and so must be kept usable.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -33,9 +33,9 @@ export const accounts = sqliteTable(
   rateLimit: integer("rate_limit"),
   createdAt: integer("created_at").notNull().default(now),
   /**
-   * The shard database holding the account's data: a `SHARD_<n>` binding (issue 16, docs/explanation/scaling.md).
-   * null = the control-plane database itself, where accounts created before sharding keep their data
-   * until an operator moves them.
+   * The shard database holding the account's data: a `SHARD_<n>` binding (docs/explanation/scaling.md).
+   * null = the control-plane database itself, where accounts placed while the deployment declared no
+   * shard keep their data until an operator moves them.
    */
   shard: text("shard"),
   /**
@@ -46,7 +46,7 @@ export const accounts = sqliteTable(
   /** The state of the account's deletion while it runs (the operator's `deletion`); null otherwise. */
   deletion: text("deletion", { mode: "json" }).$type<DeletionState>(),
   },
-  // Placement counts accounts per shard and the operator lists a shard's accounts (issue 16).
+  // Placement counts accounts per shard and the operator lists a shard's accounts.
   (t) => [index("accounts_shard").on(t.shard, t.portalId)],
 );
 
@@ -64,8 +64,8 @@ export const apps = sqliteTable("apps", {
   redirectUris: text("redirect_uris", { mode: "json" }).$type<string[]>().notNull(),
   scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull(),
   /**
-   * Refresh-token rotation with reuse detection (RFC 9700 §4.14.2), opt-in per app for public clients.
-   * Off by default: like the real service, a refresh returns the same refresh token (issue 17 §1).
+   * Refresh-token rotation with reuse detection (RFC 9700, section 4.14.2), opt-in per app for public
+   * clients. Off by default: like the real service, a refresh returns the same refresh token.
    */
   refreshTokenRotation: integer("refresh_token_rotation", { mode: "boolean" }).notNull().default(false),
   createdAt: integer("created_at").notNull().default(now),
@@ -123,7 +123,7 @@ export const credentials = sqliteTable(
     privateAppId: integer("private_app_id"),
     userId: integer("user_id"),
     scopes: text("scopes", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
-    /** Refresh-token rotation family (RFC 9700 §2.2.2): reuse of a rotated token revokes the family. */
+    /** Refresh-token rotation family (RFC 9700, section 2.2.2): reuse of a rotated token revokes the family. */
     familyId: text("family_id"),
     expiresAt: integer("expires_at"),
     revokedAt: integer("revoked_at"),
@@ -138,7 +138,7 @@ export const credentials = sqliteTable(
   ],
 );
 
-/** OAuth authorization codes: single use, short lived, optionally PKCE-bound (RFC 9700 §2.1.1). */
+/** OAuth authorization codes: single use, short lived, optionally PKCE-bound (RFC 9700, section 2.1.1). */
 export const authCodes = sqliteTable("auth_codes", {
   codeHash: text("code_hash").primaryKey(),
   appId: integer("app_id").notNull(),

@@ -1,6 +1,7 @@
 /**
- * @module Timeline tables (spec 2.6–2.8, 4.3): event types and their properties belong to a developer app;
- * events and visitor-token ties belong to an account. docs/explanation/storage.md shows an example of each stored row.
+ * @module Timeline tables (docs/reference/timeline.md): event types and their properties belong to a
+ * developer app; events and visitor-token ties belong to an account. docs/explanation/storage.md shows an
+ * example of each stored row.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
@@ -48,7 +49,7 @@ export const timelineEventProperties = sqliteTable(
     label: text("label").notNull(),
     propertyType: text("property_type", { enum: PROPERTY_TYPES }).notNull(),
     options: text("options", { mode: "json" }).$type<EnumOption[]>().notNull().default(sql`'[]'`),
-    /** CRM property of the associated record that each event's value is stamped onto (spec 2.7). */
+    /** CRM property of the associated record that each event's value of this property is also stamped onto. */
     objectProperty: text("object_property"),
     createdAt: integer("created_at").notNull(),
   },
@@ -63,10 +64,13 @@ export const timelineEvents = sqliteTable(
     rowId: integer("row_id").primaryKey({ autoIncrement: true }),
     portalId: integer("portal_id").notNull(),
     eventTypeId: integer("event_type_id").notNull(),
-    /** The integrator's event id: the idempotency key within (account, event type) (spec 2.8). */
+    /** The integrator's event id: the idempotency key within (account, event type); the same id updates the event. */
     eventId: text("event_id").notNull(),
     objectType: text("object_type", { enum: TIMELINE_OBJECT_TYPES }).notNull(),
-    /** The associated record; null while the event waits for its utk to be tied to a contact (spec 2.8 rule 4). */
+    /**
+     * The associated record; null while the event waits for its utk to be tied to a contact (a utk alone
+     * never creates a contact: the event stays invisible until one is tied to it by other means).
+     */
     objectId: integer("object_id"),
     email: text("email"),
     utk: text("utk"),
@@ -86,7 +90,7 @@ export const timelineEvents = sqliteTable(
   ],
 );
 
-/** A visitor token tied to the contact it identifies (spec 2.8 rule 4). */
+/** A visitor token tied to the contact it identifies; events sent with only that utk then attach to the contact. */
 export const timelineUtks = sqliteTable(
   "timeline_utks",
   {

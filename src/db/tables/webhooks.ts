@@ -20,7 +20,7 @@ export const webhookSubscriptions = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     appId: integer("app_id").notNull(),
-    /** e.g. `contact.propertyChange` (services/webhooks/event-types.ts). */
+    /** e.g. `contact.propertyChange` (src/schemas/webhooks/event-types.ts). */
     eventType: text("event_type").notNull(),
     propertyName: text("property_name"),
     active: integer("active", { mode: "boolean" }).notNull(),
@@ -32,7 +32,7 @@ export const webhookSubscriptions = sqliteTable(
 
 /**
  * Pending events of an account (the outbox), on the account's shard. `id` is the event's `eventId`
- * (AUTOINCREMENT in the shard's id range, so unique across shards and kept by a move). A drain claims rows
+ * (from the shard's own id counter, src/db/id-ranges.ts, so unique across shards and kept by a move). A drain claims rows
  * (`claimed_at`) and sends them to the webhook queue, whose consumer deletes them; a claim older than five
  * minutes is taken again, so a crash between claim and send only delays the events.
  */

@@ -1,5 +1,5 @@
 /**
- * @module The data steps of a move (issue 16 §2; docs/explanation/scaling.md "Moves"), on raw D1 bindings:
+ * @module The data steps of a move (docs/explanation/scaling.md "Moves"), on raw D1 bindings:
  * chunked copy, verification against the source, and chunked deletes. Every write runs in one batch that
  * unlocks the account's fence first and locks it again last (migrations/0008_fences.sql), so only the
  * mover's own statements pass a fence.
@@ -7,7 +7,6 @@
 import type { AccountTable } from "../../db/account-tables";
 import { MAX_BOUND } from "../../db/d1-raw";
 
-/** D1 binds at most 100 parameters per statement. */
 /** Rows read from the source per copy step; each step is one read and one batch on the target. */
 export const COPY_ROWS = 500;
 export const DELETE_ROWS = 500;

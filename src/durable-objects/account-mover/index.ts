@@ -1,5 +1,5 @@
 /**
- * @module AccountMover: moves one account from its shard to another (issue 16 §2; docs/explanation/scaling.md "Moves").
+ * @module AccountMover: moves one account from its shard to another (docs/explanation/scaling.md "Moves").
  * One object per account (named by portalId). It runs by itself on alarms, a bounded step per alarm,
  * keeping its progress in its own storage, so a crash or redeploy resumes where it stopped:
  *

@@ -1,5 +1,5 @@
 /**
- * @module One step of a move (issue 16 §2; docs/explanation/scaling.md "Moves"), as the AccountMover Durable Object runs
+ * @module One step of a move (docs/explanation/scaling.md "Moves"), as the AccountMover Durable Object runs
  * it on its alarms: the phases fencing → copying → verifying → switching → draining → purging. The object
  * keeps the progress, waits out the drain and undoes a failed move (src/durable-objects/account-mover/index.ts).
  */

@@ -1,4 +1,4 @@
-/** @module The operator API `/admin/v1/...` (issue 2 §4), authenticated by the ADMIN_TOKEN secret. */
+/** @module The operator API `/admin/v1/...`, authenticated by the ADMIN_TOKEN secret. */
 import type { AuthRule } from "../../http/auth";
 import { json, noContent } from "../../lib/http";
 import { route } from "../../http/route";

@@ -1,8 +1,8 @@
 /**
- * @module Operator changes to an app `/admin/v1/apps/:appId` (issue 5). Changing an app's scopes is where
- * spec 5.4 rule 4 is enforced: a scope cannot be removed while CRM cards exist for its object types.
- * `refreshTokenRotation` turns refresh-token rotation with reuse detection on for the app (issue 17 §1;
- * RFC 9700 §4.14.2, for public clients); off, refresh tokens are stable as in the real service.
+ * @module Operator changes to an app `/admin/v1/apps/:appId`. Changing an app's scopes is where the CRM
+ * card rule is enforced: a scope cannot be removed while CRM cards exist for its object types.
+ * `refreshTokenRotation` turns refresh-token rotation with reuse detection on for the app (RFC 9700,
+ * section 4.14.2, for public clients); off, refresh tokens are stable as in the real service.
  */
 import { z } from "zod";
 import type { AuthRule } from "../../http/auth";

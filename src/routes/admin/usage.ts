@@ -1,5 +1,5 @@
 /**
- * @module `GET /admin/v1/accounts/{portalId}/usage` (issue 19 §3): an account's usage from the service's own
+ * @module `GET /admin/v1/accounts/{portalId}/usage`: an account's usage from the service's own
  * data, for operators (ADMIN_TOKEN). Traffic figures (requests, errors, latency) are in Workers Analytics
  * Engine instead: docs/reference/operations.md.
  */

@@ -1,13 +1,14 @@
 /**
- * @module Public blog pages `GET /_blog/{portalId}/{slug}` (spec 2.13 `url`, 7.5; issue 6). Only a published,
- * live post has a page; a draft, scheduled or deleted post's URL is a 404. Archived posts stay live
- * (spec 2.13: "hidden from the dashboard but stays live").
+ * @module Public blog pages `GET /_blog/{portalId}/{slug}`: what a post's `url` shows
+ * (docs/reference/content.md "Public pages"). Only a published, live post has a page; a draft, scheduled or
+ * deleted post's URL is a 404, as the real service answers an unpublished post's URL. Archived posts stay live
+ * (an archived post is "hidden from the dashboard but stays live").
  *
  * Trust: post_body is sanitized on every serve (lib/sanitize.ts). head_html and footer_html are the account's
- * own custom HTML (spec 2.13: "custom HTML for the head tag" / "before the closing body tag") and are inserted
- * as written. So that such markup can never act on this origin (sign-in pages, session cookie, other
- * accounts' pages), each page is served with a CSP `sandbox` without allow-same-origin: it runs in an
- * opaque origin, cannot read cookies or storage, and its requests are cross-site.
+ * own custom HTML (the post fields' "custom HTML for the head tag" / "before the closing body tag") and are
+ * inserted as written. So that such markup can never act on this origin (sign-in pages, session cookie, other
+ * accounts' pages), each page is served with a CSP `sandbox` without allow-same-origin: it runs in an opaque
+ * origin, cannot read cookies or storage, and its requests are cross-site.
  */
 import { shardDb } from "../../db/shards";
 import { shardOfAccount } from "../../db/directory";

@@ -1,4 +1,4 @@
-/** @module Blog posts API v2 `/content/api/v2/blog-posts` (spec 2.13, 3, 4.4; reference §6), scope `content`. */
+/** @module Blog posts API v2 `/content/api/v2/blog-posts` (docs/reference/content.md), scope `content`. */
 import type { Db } from "../../db/client";
 import { portalOf } from "../../http/auth";
 import { json, noContent } from "../../lib/http";

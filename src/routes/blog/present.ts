@@ -1,13 +1,14 @@
 /**
- * @module Wire shapes of the blog content API v2 (spec 2.13; reference §6). A post carries every key of the
- * recorded 2014 body (hubspot-ruby `blog_posts.yml`) with the same JSON types, plus the later keys the spec
- * names (published_at, tag_ids, topic_names, parent_blog, ...). Legacy features this service does not have
- * (stylesheets, personas, page expiry, A/B tests) get their empty or null value, as the recording shows.
+ * @module Wire shapes of the blog content API v2 (docs/reference/content.md). A post carries every key of the
+ * real service's recorded 2014 body (hubspot-ruby's fixture `blog_posts.yml`) with the same JSON types, plus
+ * the later keys the API documents (published_at, tag_ids, topic_names, parent_blog, ...). Legacy features this
+ * service does not have (stylesheets, personas, page expiry, A/B tests) get their empty or null value, as the
+ * recording shows.
  */
 import type { AuthorRow, BlogRow, TopicRow } from "../../services/blog/blogs";
 import type { PostRelations, PostRow } from "../../services/blog/posts";
 
-/** spec 2.13 / issue 6: the post's page lives on this Worker's origin. */
+/** A post's `url`: its public page, served by this Worker (routes/blog/pages.ts). */
 export const postUrl = (origin: string, portalId: number, slug: string) => `${origin}/_blog/${portalId}/${slug}`;
 
 export function presentTopic(t: TopicRow) {
@@ -105,7 +106,7 @@ export function presentPost(p: PostRow, rel: PostRelations, origin: string) {
     html_title: p.htmlTitle,
     id: p.id,
     include_default_custom_css: null,
-    // spec 3: a draft until the publish action; a scheduled post is no longer a draft.
+    // A draft until the publish action; a scheduled post is no longer a draft.
     is_draft: p.state === "DRAFT",
     is_instant_email_enabled: false,
     is_published: published,
@@ -159,7 +160,7 @@ export function presentPost(p: PostRow, rel: PostRelations, origin: string) {
   };
 }
 
-/** The v2 list envelope (reference §0.3): snake_case, with both `total` and `total_count`. */
+/** The v2 list envelope, as the real service sends it: snake_case, with both `total` and `total_count`. */
 export const envelopeOf = <T>(objects: T[], limit: number, offset: number, total: number) => ({
   limit,
   objects,

@@ -1,6 +1,7 @@
 /**
- * @module CRM card record types `/extensions/sales-objects/v1/object-types` (spec 2.9; reference §5.1),
- * managed with the owning app's developer key. A record type of another app is not found (404).
+ * @module CRM card record types `/extensions/sales-objects/v1/object-types` (docs/reference/cards.md
+ * "Record types"), managed with the owning app's developer key. A record type of another app is not found
+ * (404).
  */
 import type { AuthRule } from "../../http/auth";
 import { requireOwnApp } from "../../lib/principal";

@@ -1,6 +1,6 @@
 /**
- * @module CRM cards on a record (spec 4.6, 2.11): `GET .../cards` asks every installed app's record types
- * for their card data, each action with the token that lets this viewer run it on this record;
+ * @module CRM cards on a record (docs/reference/cards.md): `GET .../cards` asks every installed app's record
+ * types for their card data, each action with the token that lets this viewer run it on this record;
  * `POST .../cards/:cardId/actions` runs an action a card offered, and only such an action.
  */
 import type { AuthRule } from "../../http/auth";

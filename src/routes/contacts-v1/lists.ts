@@ -1,8 +1,8 @@
 /**
- * @module The legacy v1 contact lists (spec 2.1, 4.1; reference §2; issue 18): all contacts by vid, the
- * recently updated and recently created contacts, and search. Each page is a bounded number of D1
- * statements whatever the count (docs/explanation/contacts-v1-queries.md "Statement counts"); the single-contact routes are in
- * contacts-v1-records.ts.
+ * @module The legacy v1 contact lists (docs/reference/contacts-v1.md): all contacts by vid, the recently
+ * updated and recently created contacts, and search. Each page is a bounded number of D1 statements
+ * whatever the count (docs/explanation/contacts-v1-queries.md "Statement counts"); the single-contact
+ * routes are in routes/contacts-v1/records.ts.
  */
 import { json, jsonText } from "../../lib/http";
 import { portalOf, type AuthRule } from "../../http/auth";
@@ -19,7 +19,7 @@ const tag = "Contacts v1";
 
 const listQuery = s.listQueryBase;
 
-/** The recent lists (issue 18): `lastmodifieddate` always, as recorded, plus the asked (or default) ones. */
+/** The recent lists: `lastmodifieddate` always, as recorded, plus the asked (or default) ones. */
 function recentRoute(path: string, kind: RecentKind, summary: string) {
   return route({
     method: "GET",
@@ -58,7 +58,8 @@ export const contactsV1Routes = [
       const entries = entryPage(query.property ?? LIST_DEFAULT_PROPERTIES, portalId, url.origin, query.showListMemberships);
       const page = await allContactsPage(db, portalId, query.count, query.vidOffset ?? 0, entries.wanted.picked);
       const last = page.entries.at(-1);
-      // There are no contact lists here, so a contact is a member of none (reference §2.2: `[]`).
+      // There are no contact lists here, so a contact is a member of none: `list-memberships`, when asked,
+      // is `[]`.
       const contacts = listEntriesText(page.entries, page.merges, entries, "created");
       return jsonText(`{"contacts":[${contacts}],"has-more":${page.hasMore},"vid-offset":${last ? last[0] : (query.vidOffset ?? 0)}}`);
     },

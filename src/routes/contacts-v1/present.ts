@@ -1,6 +1,6 @@
 /**
- * @module How a contact looks in the legacy v1 API (spec 2.1; issue 18; shapes of the recorded
- * hubspot-ruby cassettes, docs/reference/contacts-v1.md "Shapes"): the list entry, the full profile, and the
+ * @module How a contact looks in the legacy v1 API (the real service's recorded shapes,
+ * docs/reference/contacts-v1.md "Shapes"): the list entry, the full profile, and the
  * `merged-vids` / `merge-audits` / `identity-profiles` a merge gives the survivor.
  */
 import type { CrmRow } from "../../services/crm/records";
@@ -10,8 +10,8 @@ import { ENTRY_VALUES_AT, isPicked, SYSTEM_PROPERTIES, type EntryRow, type ListC
 
 /**
  * A property's v1 value: the system properties as strings, else the stored one. Looked up per wanted name
- * rather than by copying every property of every row into a new object: that copy was most of the cost of
- * presenting a page of 100 (issue 8: 225 µs → 33 µs for 100 contacts, timed in Node).
+ * rather than by copying every property of every row into a new object: that copy would be most of the cost
+ * of presenting a page of 100 (225 µs instead of 33 µs for 100 contacts, timed in Node).
  */
 export function v1Value(row: CrmRow, name: string): string | undefined {
   switch (name) {
@@ -150,8 +150,8 @@ const NO_MERGES: MergeRow[] = [];
 const mergesOn = (merges: Map<number, MergeRow[]>, id: number) => merges.get(id) ?? NO_MERGES;
 
 /**
- * A page's list entries (spec 2.1) as JSON text, comma-separated: each entry has the asked properties with
- * their value only (a property the contact does not hold is left out), then `form-submissions`,
+ * A page's list entries (the v1 list's `contacts`) as JSON text, comma-separated: each entry has the asked
+ * properties with their value only (a property the contact does not hold is left out), then `form-submissions`,
  * `identity-profiles`, `merge-audits` and, when asked, an empty `list-memberships`. A row's values are the
  * stored values of the asked names as JSON, in order; the column-backed names are written from the
  * columns. `added` says which time is each entry's `addedAt`.
@@ -159,8 +159,8 @@ const mergesOn = (merges: Map<number, MergeRow[]>, id: number) => merges.get(id)
  * Written as text rather than built as objects and serialised: a page of 100 answers 0.1–0.4 ms sooner in
  * workerd (interleaved runs against the object form). The values come as JSON and the times as text from
  * SQLite, which spares the Worker a conversion call for each. The whole page is appended to one string
- * rather than written entry by entry and joined: the join copied the page once more. Writing and encoding
- * a page of 100 took about 0.025 ms less (timed in workerd, 1,000 pages a run), and the list rose by
+ * rather than written entry by entry and joined: a join would copy the page once more. Writing and encoding
+ * a page of 100 takes about 0.025 ms less (timed in workerd, 1,000 pages a run), and the list rose by
  * 0.01–0.03 of its floor (interleaved runs against the joined form). A merged contact's profiles and
  * audits are rare and keep their object form (identityProfiles, mergeAudits), which the profile shares.
  */
@@ -211,7 +211,7 @@ export interface ProfileOptions {
 }
 
 /**
- * The full profile (issue 18). `versions` holds one entry, the current value at the record's last
+ * The full profile. `versions` holds one entry, the current value at the record's last
  * modification: the store keeps no per-property history (docs/reference/contacts-v1.md "Decisions").
  */
 export function presentProfile(row: CrmRow, merges: MergeRow[], origin: string, opts: ProfileOptions) {

@@ -1,8 +1,9 @@
 /**
- * @module The legacy v1 single-contact routes (issue 18): read one or several contacts by vid, email or
+ * @module The legacy v1 single-contact routes: read one or several contacts by vid, email or
  * utk, create, update, create-or-update (one or a batch of up to 1,000), delete and merge. They work on the
- * same `crm_objects` rows as CRM v3, the v1 list, timeline events and `/tracking/v1/identify`. Recorded
- * shapes and errors: reference §1.2 and the hubspot-ruby cassettes; decisions in docs/reference/contacts-v1.md.
+ * same `crm_objects` rows as CRM v3, the v1 list, timeline events and `/tracking/v1/identify`. Shapes and
+ * errors are the real service's recorded ones (the legacy error body plus its extra fields, such as
+ * `identityProfile` on a 409); both, and the decisions, are in docs/reference/contacts-v1.md.
  */
 import { portalOf, type AuthRule } from "../../http/auth";
 import { json, jsonText, noContent } from "../../lib/http";

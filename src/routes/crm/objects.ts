@@ -1,4 +1,4 @@
-/** @module CRM objects API `/crm/v3/objects/{objectType}` (issue 2 §5). */
+/** @module CRM objects API `/crm/v3/objects/{objectType}` (docs/reference/crm-v3.md). */
 import type { z } from "zod";
 import type { Db } from "../../db/client";
 import type { ObjectType } from "../../db/tables/crm";
@@ -61,7 +61,7 @@ export function present(row: crm.CrmRow, associations?: Partial<Record<ObjectTyp
 }
 
 /**
- * The records a create's `associations` point to (issue 17 §2): each type id must be one of the created
+ * The records a create's `associations` point to: each type id must be one of the created
  * type's HUBSPOT_DEFINED ids, and each target a live record of the id's type in this account; otherwise
  * 400 before anything is written. Reading the targets needs their read scope, as for the association PUT.
  */
@@ -155,7 +155,8 @@ export const crmObjectRoutes = [
       const type = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "read")]);
       const { system, stored } = splitAnswered(answeredProperties(type, query.properties));
-      // One round trip: the page, with only the asked properties, and its associations (services/crm.ts).
+      // One round trip: the page, with only the asked properties, and its associations
+      // (services/crm/records.ts).
       const page = await crm.listObjectsWithAssociations(db, portalOf(principal), type, query.limit, query.after ?? 0, stored, query.associations, query.archived);
       const results = page.rows.map((r) => {
         const ids = page.associations?.get(r.id);
@@ -184,7 +185,8 @@ export const crmObjectRoutes = [
       const type = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "read")]);
       const { system, stored } = splitAnswered(answeredProperties(type, query.properties));
-      // One round trip: the record, with only the asked properties, and its associations (services/crm.ts).
+      // One round trip: the record, with only the asked properties, and its associations
+      // (services/crm/records.ts).
       const key = recordKey(type, params.objectId, query.idProperty);
       const found = await crm.projectedRecord(db, portalOf(principal), type, key, stored, query.associations, query.archived);
       if (!found) throw recordNotFound(type, key);

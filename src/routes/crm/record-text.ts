@@ -36,7 +36,7 @@ export function recordText(rec: ProjectedRecord, system: string[], associations?
   }
   if (rec.propertyMembers) properties += `${properties ? "," : ""}${rec.propertyMembers}`;
   const linked = associations ? `,"associations":${JSON.stringify(presentAssociations(associations.from, associations.ids))}` : "";
-  // An archived record's updated_at is when it was archived (see present in crm-objects.ts).
+  // An archived record's updated_at is when it was archived (see present in routes/crm/objects.ts).
   const archived = rec.archived ? `true,"archivedAt":"${updatedAt}"` : "false";
   return `{"id":"${rec.id}","properties":{${properties}},"createdAt":"${createdAt}","updatedAt":"${updatedAt}","archived":${archived}${linked}}`;
 }

@@ -1,8 +1,9 @@
 /**
- * @module `GET /openapi.json`: an OpenAPI 3.1 document generated from the route table's zod schemas
- * (issue 2 §7). This module depends on the table (routes/index.ts), never the reverse; its own route
- * joins the table where the Worker is wired (src/router.ts `servedRoutes`). zod-openapi was chosen over chanfana because chanfana wants to own routing and the
- * handler classes; zod-openapi only reads schemas, so the route table stays the single description.
+ * @module `GET /openapi.json`: an OpenAPI 3.1 document generated from the route table's zod schemas.
+ * This module depends on the table (routes/index.ts), never the reverse; its own route joins the table
+ * where the Worker is wired (src/router.ts `servedRoutes`). zod-openapi was chosen over chanfana because
+ * chanfana wants to own routing and the handler classes; zod-openapi only reads schemas, so the route
+ * table stays the single description.
  */
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
@@ -83,7 +84,7 @@ export function buildDocument(routes: RouteDef[]) {
 
 let cached: ReturnType<typeof buildDocument> | undefined;
 
-/** The document with the request's own origin as its first server (issue 17 §5). */
+/** The document with the request's own origin as its first server: one deployment serves many hosts. */
 export function withServers(doc: ReturnType<typeof buildDocument>, origin: string) {
   const servers = [{ url: origin, description: "This deployment" }, ...(origin === LOCAL_SERVER ? [] : (doc.servers ?? []))];
   return { ...doc, servers };

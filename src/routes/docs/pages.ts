@@ -1,5 +1,5 @@
 /**
- * @module `GET /docs`: the API reference (issue 19 §2), rendered in the browser by Swagger UI from
+ * @module `GET /docs`: the API reference, rendered in the browser by Swagger UI from
  * `/openapi.json`. Swagger UI (swagger-ui-dist, Apache-2.0) is copied from npm into `public/vendor/` at build
  * time (scripts/vendor.mjs) and served from this origin like every file under `public/`, so the page loads
  * nothing from a CDN. The page has no inline script: the initializer is `/static/docs.js`, so the policy

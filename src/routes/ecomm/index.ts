@@ -1,6 +1,7 @@
 /**
- * @module The ecommerce bridge `/extensions/ecomm/v2` (spec 4.2; reference §3). Retired in the real
- * service (spec 9.2) but kept working: every response, errors included, carries Deprecation and Sunset.
+ * @module The ecommerce bridge `/extensions/ecomm/v2` (docs/reference/ecommerce.md). Retired in the real
+ * service (no new developers from 14 July 2022, sunset on 1 December 2022) but kept working: every
+ * response, errors included, carries Deprecation and Sunset.
  */
 import type { z } from "zod";
 import type { AuthRule } from "../../http/auth";
@@ -22,23 +23,23 @@ import * as s from "../../schemas/ecomm";
 
 const BASE = "/extensions/ecomm/v2";
 const account: AuthRule = { kinds: ["oauth", "private_app"], scopes: ["integration-sync"] };
-/** Settings are app-level (developer key + appId) or account-level (the account's token), spec 4.2. */
+/** Settings are app-level (developer key + appId) or account-level (the account's token, no appId). */
 const settingsAuth: AuthRule = { kinds: ["developer", "oauth", "private_app"], scopes: ["integration-sync"] };
-/** Only an install knows both an app and an account (reference §1.1: `/sync/errors` takes an OAuth token). */
+/** Only an install knows both an app and an account (the real `/sync/errors` takes an OAuth token). */
 const install: AuthRule = { kinds: ["oauth"], scopes: ["integration-sync"] };
 /**
- * `/sync/errors/app/{appId}`: spec 5.2 says app errors were "originally defined with a developer key in
- * `hapikey`; current use is a private app token or OAuth", and spec 4.2 / reference §1.1 still describe
- * the developer key, so both are accepted. The developer key sees every error of its app; an install's
- * OAuth token only its own account's (`installOf`, as on `/sync/errors`), so an app's token for one
- * customer never reads another customer's errors. Scope `integration-sync`, as on the rest of the bridge
- * (reference §3 and §8.5: it is the bridge's scope; `e-commerce` covers products and line items, not the
- * bridge). Private-app tokens stay refused (403): a private app belongs to one account and has no link
- * to a developer app id, so nothing ties it to the `{appId}` of the path.
+ * `/sync/errors/app/{appId}`: the API's authentication rules say app errors were "originally defined with a
+ * developer key in `hapikey`; current use is a private app token or OAuth", and the endpoint's own
+ * documentation still describes the developer key, so both are accepted. The developer key sees every error
+ * of its app; an install's OAuth token only its own account's (`installOf`, as on `/sync/errors`), so an
+ * app's token for one customer never reads another customer's errors. Scope `integration-sync`, as on the
+ * rest of the bridge (the real service's scope for the bridge; `e-commerce` covers products and line items,
+ * not the bridge). Private-app tokens stay refused (403): a private app belongs to one account and has no
+ * link to a developer app id, so nothing ties it to the `{appId}` of the path.
  */
 const appOrInstall: AuthRule = { kinds: ["developer", ...install.kinds], scopes: install.scopes };
 
-/** A bridge route: the common tag and the sunset headers (spec 9.2). */
+/** A bridge route: the common tag and the sunset headers (the bridge is sunset in the real service). */
 function bridge<PS extends z.ZodType, QS extends z.ZodType, BS extends z.ZodType>(
   def: Omit<RouteDef<PS, QS, BS>, "tag" | "responseHeaders">,
 ): RouteDef {
@@ -251,7 +252,8 @@ export const ecommRoutes = [
     responses: { 200: { description: "A page of errors", schema: s.errorsListResponse } },
     handler: async ({ db, env, principal, params, query, url }) => {
       requireOwnApp(principal, params.appId);
-      // The developer key sees every install's errors: a fan-out over the shards (issue 16).
+      // The developer key sees every install's errors: a fan-out over the shards (the D1 databases
+      // accounts live in).
       if (principal.kind === "developer") return json(await listAppErrors(env, params.appId, query, url));
       return json(await listErrors(db, installOf(principal), query, url));
     },

@@ -1,8 +1,8 @@
 /**
- * @module A redirect page for trying OAuth by hand (issue 29 §2; docs/tutorials/oauth.md): register `<origin>/oauth-callback` as an
- * app's redirect URI, and after consent the browser lands here. The page shows the authorization code
- * (or the error) and the curl that exchanges it; it never exchanges anything itself, so the client secret
- * stays with whoever holds it. The demo app of `npm run dev` registers this page.
+ * @module A redirect page for trying OAuth by hand (docs/tutorials/oauth.md): register
+ * `<origin>/oauth-callback` as an app's redirect URI, and after consent the browser lands here. The page shows
+ * the authorization code (or the error) and the curl that exchanges it; it never exchanges anything itself, so
+ * the client secret stays with whoever holds it. The demo app of `npm run dev` registers this page.
  */
 import { z } from "zod";
 import { escapeHtml, page, PAGE_CSP } from "../../lib/html";

@@ -1,4 +1,7 @@
-/** @module OAuth 2.0 endpoints (issue 2 §3; reference §8). */
+/**
+ * @module OAuth 2.0 endpoints: authorize, token, and the token-info and revoke endpoints, with the paths and
+ * fields of the real service's v1 OAuth API (docs/tutorials/oauth.md).
+ */
 import { z } from "zod";
 import { ApiError, notFound } from "../../lib/errors";
 import { escapeHtml, page, PAGE_CSP } from "../../lib/html";
@@ -15,7 +18,7 @@ const tag = "OAuth";
 const authorizeQuery = z.object({
   client_id: z.string().min(1).max(100),
   redirect_uri: z.string().min(1).max(2000),
-  // Clients send %20 or + between scopes (reference §8.1); URLSearchParams decodes both to a space.
+  // Clients send %20 or + between scopes; URLSearchParams decodes both to a space.
   scope: z.string().max(2000).default(""),
   optional_scope: z.string().max(2000).default(""),
   state: z.string().max(2000).optional(),
@@ -33,10 +36,10 @@ const splitScopes = (s: string) => s.split(/[\s+]+/).filter(Boolean);
 type AuthorizeInput = z.infer<typeof authorizeQuery>;
 
 /**
- * The client of a token request (RFC 6749 §2.3.1): HTTP Basic, whose two parts are form-urlencoded before
- * base64 (simple-oauth2's default), or `client_id` / `client_secret` in the body (the real service's
- * documented way). Using both is refused (§2.3: one method per request); a `client_id` in the body beside
- * Basic is no second method when it names the same client.
+ * The client of a token request (RFC 6749, section 2.3.1): HTTP Basic, whose two parts are form-urlencoded
+ * before base64 (simple-oauth2's default), or `client_id` / `client_secret` in the body (the real service's
+ * documented way). Using both is refused (RFC 6749, section 2.3: one method per request); a `client_id` in the
+ * body beside Basic is no second method when it names the same client.
  */
 function clientOf(request: Request, body: { client_id?: string; client_secret?: string }): oauth.ClientAuth {
   const header = request.headers.get("authorization");
@@ -70,7 +73,7 @@ function clientOf(request: Request, body: { client_id?: string; client_secret?: 
 
 /**
  * Checks client and redirect URI before anything else: an unknown client or an unregistered redirect URI
- * is answered here and never redirected to (RFC 9700 §2.1: exact string matching, no open redirector).
+ * is answered here and never redirected to (RFC 9700, section 2.1: exact string matching, no open redirector).
  */
 async function checkAuthorize(db: Parameters<typeof oauth.appByClientId>[0], q: AuthorizeInput) {
   const app = await oauth.appByClientId(db, q.client_id);
@@ -165,8 +168,9 @@ export const oauthRoutes = [
     auth: { kinds: [] },
     bodyFormat: "form",
     // Every field is read leniently (a missing, repeated or overlong one becomes absent) and judged by the
-    // handler, so a malformed request still gets the OAuth error fields clients branch on (reference §10 #13)
-    // instead of the generic validation envelope. An overlong code or token simply matches nothing.
+    // handler, so a malformed request still gets the OAuth error fields clients branch on (RFC 6749
+    // `error` / `error_description`, and the legacy `status` older clients read) instead of the generic
+    // validation envelope. An overlong code or token simply matches nothing.
     body: z.object({
       grant_type: field(),
       code: field(),
@@ -186,7 +190,7 @@ export const oauthRoutes = [
       const client = clientOf(request, body);
       if (body.grant_type === "authorization_code") {
         if (!body.code || !body.redirect_uri) throw oauth.oauthError("BAD_AUTH_CODE", "invalid_request", "code and redirect_uri are required");
-        // RFC 7636 §4.1: a verifier is 43 to 128 characters.
+        // RFC 7636, section 4.1: a verifier is 43 to 128 characters.
         if (body.code_verifier !== undefined && (body.code_verifier.length < 43 || body.code_verifier.length > 128)) {
           throw oauth.oauthError("BAD_AUTH_CODE", "invalid_request", "code_verifier must be 43 to 128 characters");
         }

@@ -1,5 +1,5 @@
 /**
- * @module SMTP API tokens `/email/public/v1/smtpapi/tokens` (spec 2.14, 4.5, 5.5; reference §7): OAuth access
+ * @module SMTP API tokens `/email/public/v1/smtpapi/tokens` (docs/reference/content.md): OAuth access
  * tokens only, scope `transactional-email`, and the account needs the transactional email add-on (else 403).
  * Passwords appear only in the create and reset responses; never in lists, logs or error bodies.
  */
@@ -18,7 +18,7 @@ export const oauthOnly: AuthRule = { kinds: ["oauth"], scopes: ["transactional-e
 const tag = "SMTP API tokens";
 const base = "/email/public/v1/smtpapi/tokens";
 
-/** spec 2.14 without the secret fields: what a listing shows. */
+/** The token's fields without the secret ones (`password`, `passwordHash`): what a listing shows. */
 export const presentToken = (r: smtp.SmtpTokenRow) => ({
   portalId: r.portalId,
   userName: r.userName,
@@ -31,7 +31,7 @@ export const presentToken = (r: smtp.SmtpTokenRow) => ({
 });
 
 /**
- * spec 2.14 with the one-time password. passwordHash is null (as in the documented reset example): the
+ * The token with its one-time password. passwordHash is null (as in the documented reset example): the
  * stored PBKDF2 record is never sent, and any fingerprint of the password would only help guessing it.
  */
 const withPassword = (r: smtp.SmtpTokenRow, password: string) => {

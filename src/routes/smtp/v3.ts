@@ -1,6 +1,6 @@
 /**
  * @module SMTP API tokens v3 `/marketing/v3/transactional/smtp-tokens` (the successor of the v1 endpoints in
- * smtp-tokens.ts, over the same tokens; services/smtp/v3.ts maps them). The v1 rules hold: OAuth access
+ * routes/smtp/tokens.ts, over the same tokens; services/smtp/v3.ts maps them). The v1 rules hold: OAuth access
  * tokens only (a private-app token gets 403), scope `transactional-email`, the add-on (403 without it, before
  * anything else), and the password only in the create and reset answers.
  */

@@ -1,8 +1,9 @@
 /**
- * @module Timeline events `/integrations/v1/{appId}/timeline/event[...]` (spec 2.8, 4.3, 5.3, 9.4), visitor
+ * @module Timeline events `/integrations/v1/{appId}/timeline/event[...]` (docs/reference/timeline.md), visitor
  * identification, and the rendered timeline of a record. Event writes take only an OAuth access token of an
- * install of that app with the `timeline` scope: developer keys and private-app tokens get 403 (spec 5.3),
- * and another app's token gets 404, as for any resource of an app that is not the caller's.
+ * install of that app with the `timeline` scope: developer keys and private-app tokens get 403 (an event
+ * needs a token the customer account granted; the developer key only sets up event types), and another
+ * app's token gets 404, as for any resource of an app that is not the caller's.
  */
 import type { AuthRule } from "../../http/auth";
 import { portalOf, requireScopes } from "../../http/auth";

@@ -1,9 +1,9 @@
 /**
- * @module Timeline setup `/integrations/v1/{appId}/timeline/event-types[/...]` (spec 4.3; reference §4):
+ * @module Timeline setup `/integrations/v1/{appId}/timeline/event-types[/...]` (docs/reference/timeline.md):
  * event types and their properties, authenticated by the app's developer key (as `hapikey` or Bearer) or
- * by an OAuth access token of an install of that app (spec 5.2, see `setup` below).
- * Creates and updates answer 200 with the stored object, lists are bare arrays, deletes 204 (reference §0).
- * The `userId` query parameter old clients send is accepted and ignored (reference §1.1).
+ * by an OAuth access token of an install of that app (see `setup` below).
+ * Creates and updates answer 200 with the stored object, lists are bare arrays, deletes 204, as the real
+ * service answers. The `userId` query parameter old clients send is accepted and ignored.
  */
 import type { AuthRule } from "../../http/auth";
 import { requireOwnApp } from "../../lib/principal";
@@ -14,18 +14,18 @@ import * as types from "../../services/timeline/types";
 import * as s from "../../schemas/timeline/events";
 
 /**
- * Spec 5.2: event-type setup "was originally defined with a developer key in `hapikey`; current use is a
- * private app token or OAuth". Spec 4.3 and reference §4 still describe the developer key, so it keeps
- * working; an OAuth access token of an install of the path's app is accepted beside it. Event types
- * belong to the app, not to an account, so such a token acts for its app here: `requireOwnApp` gives
- * another app's token (like another app's developer key) a 404, and the change applies to every account
- * the app is installed in, as it does with the developer key.
- * Scope `timeline` (reference §8.5: "manage custom events on CRM records"), the one timeline event
- * writes need too; a developer key carries no scopes (scopes are checked on OAuth and private-app tokens).
+ * The API's authentication rules say event-type setup "was originally defined with a developer key in
+ * `hapikey`; current use is a private app token or OAuth". The endpoints' own documentation still describes
+ * the developer key, so it keeps working; an OAuth access token of an install of the path's app is accepted
+ * beside it. Event types belong to the app, not to an account, so such a token acts for its app here:
+ * `requireOwnApp` gives another app's token (like another app's developer key) a 404, and the change
+ * applies to every account the app is installed in, as it does with the developer key.
+ * Scope `timeline` (the real service's scope to "manage custom events on CRM records"), the one timeline
+ * event writes need too; a developer key carries no scopes (scopes are checked on OAuth and private-app tokens).
  * Private-app tokens stay refused (403): a private app belongs to one account and has no link to a
  * developer app id, so nothing ties it to the `{appId}` of the path.
  * Hardening over the legacy rules: deleting or replacing (PUT) a type that has events in other accounts
- * takes the developer key; one install's token can no longer wipe or rewrite every account's events
+ * takes the developer key, so one install's token cannot wipe or rewrite every account's events
  * (types.requireOnlyOwnEvents, docs/reference/timeline.md).
  */
 const setup: AuthRule = { kinds: ["developer", "oauth"], scopes: ["timeline"] };

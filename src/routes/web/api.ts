@@ -1,7 +1,8 @@
 /**
- * @module JSON endpoints of the record page's script (issue 7), authenticated by the session cookie:
- * one card's data (so each card loads, fails and reloads on its own), whose actions carry the tokens that
- * let the signed-in user run them on this record, and running such an action (spec 2.11, 4.6).
+ * @module JSON endpoints of the record page's script (docs/reference/web-app.md), authenticated by the
+ * session cookie: one card's data (so each card loads, fails and reloads on its own), whose actions carry
+ * the tokens that let the signed-in user run them on this record, and running such an action
+ * (docs/reference/cards.md "Actions").
  * State-changing calls carry the session's CSRF token in `X-CSRF-Token`. They call the same card services
  * as the API (`/crm/v3/objects/.../cards`); the viewing user is the signed-in one.
  */

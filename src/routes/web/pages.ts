@@ -1,8 +1,8 @@
 /**
- * @module The signed-in web app (issue 7): the start page, record lists with search, record pages with
- * timelines (spec 1.3) and CRM cards (spec 1.4), and the store overview of the ecommerce bridge. Pages
- * need a session (signed-out visitors go to /login and come back); everything is scoped to the session's
- * account. The JSON endpoints the record page's script calls are in web-api.ts.
+ * @module The signed-in web app (docs/reference/web-app.md): the start page, record lists with search,
+ * record pages with their timeline events and CRM cards, and the store overview of the ecommerce bridge.
+ * Pages need a session (signed-out visitors go to /login and come back); everything is scoped to the
+ * session's account. The JSON endpoints the record page's script calls are in routes/web/api.ts.
  */
 import type { AuthRule } from "../../http/auth";
 import { pageSession } from "../../http/app-session";
@@ -129,7 +129,7 @@ const pageRoutes = [
       if (user instanceof Response) return user;
       const type = params.objectType;
       if (!isRecordType(type) || !/^\d{1,15}$/.test(params.objectId)) return notFoundPage(user, "home", "There is no such record.");
-      // Products and line items have no list: their pages sit under the Stores section (issue 19 §4).
+      // Products and line items have no list: their pages sit under the Stores section.
       const section = isPageType(type) ? type : "stores";
       const id = Number(params.objectId);
       // Another account's id is the same 404 as a missing one: nothing about it is shown.
@@ -138,7 +138,7 @@ const pageRoutes = [
         throw err;
       });
       if (!record) {
-        // A contact merged into another (issue 18) shows the survivor, as the v1 reads answer it.
+        // A contact merged into another shows the survivor, as the v1 reads answer it.
         const survivor = type === "contacts" ? (await findContacts(db, user.portalId, { vids: [id] }))[0]?.row : undefined;
         if (survivor && survivor.id !== id) return new Response(null, { status: 302, headers: { location: `/app/contacts/${survivor.id}` } });
         return notFoundPage(user, section, `${TYPE_LABEL[type].one} ${id} was not found.`);

@@ -22,7 +22,7 @@ const headers = { "content-security-policy": PAGE_CSP, "cache-control": "no-stor
 function loginPage(next: string, error?: string) {
   return page(
     "Sign in",
-    // issue 19 §4: say what this is; a newcomer arrives here first from the demo's summary.
+    // Say what this is: a newcomer arrives here first from the demo's summary.
     `<p class="brand-line">crm-edge</p><h1>Sign in</h1><p class="muted">Records, timelines, CRM cards and ecommerce stores of your account.</p>${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ""}
 <form method="post" action="/login"><input type="hidden" name="next" value="${escapeHtml(next)}">
 <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" required>
@@ -80,7 +80,7 @@ export const sessionRoutes = [
       let user: (typeof candidates)[number] | undefined;
       for (const c of candidates) if (await verifyPassword(body.password, c.passwordHash) && admission(c.status) !== "gone") user = c;
       if (candidates.length === 0) await verifyPassword(body.password, null); // same cost for unknown emails
-      // Stays counted. A 401 carries a challenge (RFC 9110 §15.5.2, issue 17 §2); a browser ignores Bearer.
+      // Stays counted. A 401 carries a challenge (RFC 9110, section 15.5.2); a browser ignores Bearer.
       if (!user) return html(loginPage(next, "Wrong email or password."), 401, { ...headers, "www-authenticate": bearerChallenge() });
       await giveBack(env, attempt.counted);
       // A suspended account's users know their password but may not sign in (docs/how-to/account-lifecycle.md).

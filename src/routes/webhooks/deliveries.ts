@@ -1,6 +1,7 @@
 /**
- * @module The app's webhook delivery log `/webhooks/v3/{appId}/deliveries` (docs/reference/webhooks.md "Delivery
- * log"), with the developer key: recent deliveries with their attempts, and re-sending an exhausted one.
+ * @module The app's webhook delivery log `/webhooks/v3/{appId}/deliveries` (docs/reference/webhooks.md "The
+ * delivery log"), with the developer key: recent deliveries with their attempts, and re-sending an exhausted
+ * one.
  */
 import { requireOwnApp } from "../../lib/principal";
 import { json } from "../../lib/http";

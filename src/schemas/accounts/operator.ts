@@ -1,4 +1,4 @@
-/** @module zod schemas of the operator API (issue 2 §4: a contract, keep these shapes). */
+/** @module zod schemas of the operator API (operators' scripts depend on it: keep these shapes). */
 import { z } from "zod";
 import { ACCOUNT_STATUSES, DELETION_PHASES } from "../../db/tables/tenancy";
 import { SCOPES } from "../../lib/scopes";
@@ -22,7 +22,7 @@ export const createAccountBody = z.object({
   addons: z.array(z.enum(["transactional-email"])).optional(),
   /** Requests per 10 s for each install and private app (default 110). */
   rateLimit: z.number().int().min(1).max(100_000).optional(),
-  /** The shard to place the account on (issue 16); without it the placement policy picks one. */
+  /** The shard to place the account on; without it the placement policy picks one. */
   shard: z.string().min(1).max(64).optional(),
 });
 export const accountResponse = z.object({ portalId: z.number().int(), name: z.string(), addons: z.array(z.string()), shard: z.string() });
@@ -121,7 +121,7 @@ export const createAppBody = z.object({
   name: z.string().min(1).max(200),
   redirectUris: z.array(z.url()).min(1).max(20),
   scopes: scopeList.optional(),
-  /** Refresh-token rotation with reuse detection (issue 17 §1); off (stable refresh tokens) by default. */
+  /** Refresh-token rotation with reuse detection; off by default (stable refresh tokens, as in the real service). */
   refreshTokenRotation: z.boolean().optional(),
 });
 export const appResponse = z.object({

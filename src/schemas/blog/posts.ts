@@ -1,18 +1,18 @@
-/** @module zod schemas of the blog content API v2 (spec 2.13, 4.4; reference §6): snake_case, epoch-ms longs. */
+/** @module zod schemas of the blog content API v2: snake_case names and epoch-ms longs, like the real service. */
 import { z } from "zod";
 import { POST_STATES, type PostState } from "../../db/tables/content";
 
-/** A numeric path id; anything else is a 400 (issue 6). */
+/** A numeric path id; anything else is a 400. */
 export const idParam = z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number);
 export const idParams = z.object({ id: idParam });
 
-/** Longs may come as JSON numbers or numeric strings (like the ecommerce bridge's changedAt, spec 2.4). */
+/** Longs may come as JSON numbers or numeric strings (like the ecommerce bridge's changedAt). */
 const numericId = z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number)]);
 const epochMs = z.union([
   z.number().int().min(0).max(253_402_300_799_999),
   z.string().regex(/^\d{1,15}$/, "must be epoch milliseconds").transform(Number),
 ]);
-/** spec 2.13 types is_draft / publish_immediately as string while the recording sends booleans: take both. */
+/** is_draft / publish_immediately are documented as strings, but the real service sends booleans: take both. */
 const boolish = z.union([z.boolean(), z.enum(["true", "false"]).transform((v) => v === "true")]);
 
 const SLUG_SEGMENT = "[A-Za-z0-9_~-][A-Za-z0-9._~-]*";
@@ -36,7 +36,7 @@ const keywordInput = z.union([
 
 const jsonObject = z.record(z.string(), z.unknown());
 
-/** Writable post fields (spec 2.13). Read-only fields a client echoes back (id, state, url, ...) are ignored. */
+/** Writable post fields. Read-only fields a client echoes back (id, state, url, ...) are ignored. */
 export const postFields = {
   name: z.string().trim().min(1, "name must not be empty").max(512),
   slug: slugSchema,
@@ -61,7 +61,7 @@ export const postFields = {
   archived: boolish,
 };
 
-/** spec 2.13: deleted_at is set only through DELETE. The value a GET shows (0) may be echoed back. */
+/** deleted_at is set only through DELETE, never directly. The value a GET shows (0) may be echoed back. */
 const deletedAtGuard = z
   .unknown()
   .refine((v) => v === undefined || v === 0 || v === "0", "deleted_at is set only by DELETE /content/api/v2/blog-posts/{id}")
@@ -71,7 +71,7 @@ const optionalFields = Object.fromEntries(Object.entries(postFields).map(([k, v]
   [K in keyof typeof postFields]: z.ZodOptional<(typeof postFields)[K]>;
 };
 
-// Optional: echoing a GET back is accepted, but nothing requires the field (issue 17 §5).
+// deleted_at is optional: echoing a GET back is accepted, but no client has to send it.
 export const updatePostBody = z.object({ ...optionalFields, deleted_at: deletedAtGuard.optional() });
 export const createPostBody = updatePostBody.extend({ name: postFields.name });
 export type PostInput = z.output<typeof updatePostBody>;
@@ -93,7 +93,7 @@ export const listPostsQuery = pageQuery.extend({
   content_group_id: z.string().regex(/^\d{1,15}$/, "content_group_id must be a numeric id").transform(Number).optional(),
   blog_author_id: z.string().regex(/^\d{1,15}$/, "blog_author_id must be a numeric id").transform(Number).optional(),
   // Matched case-insensitively. An unknown state is not a 400: the real service answers 200 with an empty page
-  // for state=TRUE, INVALID and false (recorded: hubspot-ruby-apptopia blog_posts_v2_list__one_month_blog_posts_filter_state__{2,3,6,7}).
+  // for state=TRUE, INVALID and false.
   // null is that "matches no post" filter.
   state: z
     .string()
@@ -115,7 +115,7 @@ export const listPostsQuery = pageQuery.extend({
   publish_date__gte: epochQuery,
   publish_date__lt: epochQuery,
   publish_date__lte: epochQuery,
-  // Wording of the real service's answer to an unknown sort field (recorded: hubspot-ruby-apptopia).
+  // Wording of the real service's answer to an unknown sort field.
   order_by: z
     .string()
     .refine((v) => (SORT_FIELDS as readonly string[]).includes(v.replace(/^-/, "")), {
@@ -151,7 +151,7 @@ export const createTopicBody = z.object({
   description: z.string().max(4096).optional(),
 });
 
-// Response shapes (OpenAPI). Posts carry many more legacy keys (reference §6); the schema names the main ones.
+// Response shapes (OpenAPI). Posts carry many more legacy keys, as the real service's do; the schema names the main ones.
 export const topicResponse = z.object({
   id: z.number(),
   portal_id: z.number(),

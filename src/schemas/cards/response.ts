@@ -1,14 +1,14 @@
 /**
- * @module What an integrator's data-fetch answer may contain (spec 2.10–2.12; reference §5.3), as zod
- * schemas, and its reduction to what the service shows. Pure: no I/O. The answer is untrusted input
- * (platform §5.3 API10): links must be http(s), only properties the record type defines are passed
+ * @module What an integrator's data-fetch answer may contain, as zod schemas, and its reduction to what
+ * the service shows. Pure: no I/O. The answer is untrusted input (OWASP API10, unsafe consumption of
+ * APIs): links must be http(s), only properties the record type defines are passed
  * through, results are capped at five, and an action is dropped when malformed or when its URI is not
  * under the record type's baseUris.
  */
 import { z } from "zod";
 import { PROPERTY_DATA_TYPES, STATUS_OPTION_TYPES, type StoredPropertyDefinition } from "../../db/tables/cards";
 
-/** spec 2.12 and 8: card items shown per data fetch. */
+/** Card items shown per data fetch, at most. */
 export const MAX_RESULTS = 5;
 export const HTTP_METHODS = ["GET", "POST", "PUT", "DELETE", "PATCH"] as const;
 
@@ -27,7 +27,7 @@ const propertyName = z.string().min(1).max(100);
 const scalar = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]);
 
 /**
- * An action as the integrator returns it (spec 2.11). `forDisplay` (the data-fetch output) requires the
+ * An action as the integrator returns it. `forDisplay` (the data-fetch output) requires the
  * label users see and the confirmation text; an action posted back to the actions endpoint needs neither,
  * but carries `extra` fields (its actionToken, see postedActionSchema).
  */
@@ -54,7 +54,7 @@ export function actionSchema<E extends z.ZodRawShape = Record<never, never>>(for
         ...common,
         httpMethod,
         confirmationMessage: forDisplay ? z.string().min(1).max(1000) : z.string().max(1000).optional(),
-        // spec 2.11: defaults OK and Cancel, filled in so the page needs no defaults of its own.
+        // The button texts default to OK and Cancel, filled in so the page needs no defaults of its own.
         confirmButtonText: z.string().min(1).max(100).default("OK"),
         cancelButtonText: z.string().min(1).max(100).default("Cancel"),
       }),
@@ -67,7 +67,7 @@ export type Action = z.output<ReturnType<typeof actionSchema>>;
 
 /**
  * An action posted back to run it: the action object as the card view showed it, including the
- * `actionToken` the service attached (cards/action-token.ts). Labels and confirmation texts are not needed.
+ * `actionToken` the service attached (src/services/cards/action-token.ts). Labels and confirmation texts are not needed.
  */
 export const postedActionSchema = actionSchema(false, {
   actionToken: z
@@ -127,7 +127,7 @@ export function conflictingQueryParam(uri: string, appended: readonly (readonly 
   return clash?.[0];
 }
 
-/** spec 2.10: an item-specific property. */
+/** An item-specific property, shown after the ones the record type defines. */
 const itemProperty = z
   .object({
     label: z.string().max(200),
@@ -160,7 +160,7 @@ function definedValue(def: StoredPropertyDefinition) {
 }
 
 const resultItem = z.looseObject({
-  // spec 2.10 says integer; integrators that echo associatedObjectId send it as a numeric string.
+  // objectId is an integer; integrators that echo associatedObjectId send it as a numeric string.
   objectId: z.union([z.number().int(), z.string().regex(/^\d{1,15}$/, "objectId must be an integer").transform(Number)]),
   title: z.string().max(1000),
   link: httpUrl.nullable().optional(),
@@ -247,11 +247,11 @@ export function parseCardResponse(text: string, card: CardConfig): Parsed {
       return undefined;
     }
     if (onlyIframe && parsed.data.type !== "IFRAME") {
-      warnings.push(`${where} dropped: a settingsAction must be an IFRAME action`); // spec 2.12
+      warnings.push(`${where} dropped: a settingsAction must be an IFRAME action`);
       return undefined;
     }
     if (!underBaseUris(parsed.data.uri, card.baseUris)) {
-      warnings.push(`${where} dropped: its uri is not under the record type's baseUris`); // spec 2.9
+      warnings.push(`${where} dropped: its uri is not under the record type's baseUris`);
       return undefined;
     }
     const clash = card.queryConflict?.(parsed.data);
@@ -283,7 +283,7 @@ export function parseCardResponse(text: string, card: CardConfig): Parsed {
 
   const d = top.data;
   const body: CardBody = { results, itemLabel: d.itemLabel ?? card.title };
-  // spec 2.12: totalCount tells how many exist beyond the five shown; derived when the integrator sent more.
+  // totalCount: how many items exist when there are more than the five shown; derived when the integrator sent more.
   const totalCount = d.totalCount ?? (d.results.length > MAX_RESULTS ? d.results.length : undefined);
   if (totalCount !== undefined) body.totalCount = totalCount;
   if (d.allItemsLink) body.allItemsLink = d.allItemsLink;

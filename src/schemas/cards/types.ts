@@ -1,7 +1,7 @@
 /**
- * @module zod schemas of the CRM card record-type API `/extensions/sales-objects/v1/object-types`
- * (spec 2.9; reference §5.1). Whether a URI may be called at all depends on the environment (loopback in
- * tests), so that check runs in the service with `outboundUriRules`; these schemas check the shape.
+ * @module zod schemas of the CRM card record-type API `/extensions/sales-objects/v1/object-types`.
+ * Whether a URI may be called at all depends on the environment (loopback in tests), so that check runs in
+ * the service with `outboundUriRules`; these schemas check the shape.
  */
 import { z } from "zod";
 import { CARD_OBJECT_TYPES, PROPERTY_DATA_TYPES, STATUS_OPTION_TYPES } from "../../db/tables/cards";
@@ -12,7 +12,7 @@ const numericId = z.union([z.number(), z.string().regex(/^\d{1,15}$/, "must be a
 const uri = z.string().min(1).max(2000);
 const name = z.string().min(1).max(100).regex(/^[A-Za-z0-9_.-]+$/, "names are letters, digits, _ . -");
 
-/** Keys of a data-fetch result that the service itself reads; a defined property cannot take them (spec 2.10). */
+/** Keys of a data-fetch result that the service itself reads; a defined property cannot take them. */
 export const RESERVED_RESULT_KEYS = ["objectId", "title", "link", "properties", "actions"];
 
 const statusOption = z.object({

@@ -42,7 +42,7 @@ export const shownAction = z.object({
       `Set by the service: proof that the integrator offered this action to this user on this record (bound to the app, card, account, record and user, and to the action's type, httpMethod, uri, associatedObjectProperties and IFRAME size; valid for ${ACTION_TOKEN_TTL_MS / 60_000} minutes). Post the action back with it to run it.`,
   }),
 });
-/** A shown item: what the integrator sent (spec 2.10, reduced), with its actions as shown. */
+/** A shown item: what the integrator sent (reduced), with its actions as shown. */
 export const shownItem = z.looseObject({ objectId: z.number().int(), title: z.string(), link: z.string().nullable(), actions: z.array(shownAction) });
 
 /** One card as the views show it (`GET .../cards`; the record page's card endpoint adds to it). */

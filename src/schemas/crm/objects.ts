@@ -1,4 +1,4 @@
-/** @module zod schemas of the CRM objects API `/crm/v3/objects/{objectType}` (issue 2 §5). */
+/** @module zod schemas of the CRM objects API `/crm/v3/objects/{objectType}`. */
 import { z } from "zod";
 import { OBJECT_TYPES } from "../../db/tables/crm";
 import { booleanQuery } from "../../lib/paging";
@@ -43,7 +43,7 @@ export const propertiesInput = z
   .refine((p) => Object.keys(p).length <= 200, "at most 200 properties");
 
 /**
- * One association of a create, as @hubspot/api-client sends it (issue 17 §2). Labels (USER_DEFINED,
+ * One association of a create, as @hubspot/api-client sends it. Labels (USER_DEFINED,
  * INTEGRATOR_DEFINED) do not exist here, so only HUBSPOT_DEFINED ids are accepted; which ids, per pair, is
  * judged by the handler (src/services/crm/association-types.ts).
  */

@@ -1,4 +1,4 @@
-/** @module zod schemas of the timeline API (spec 2.6–2.8, 4.3) and the rendered record timeline. */
+/** @module zod schemas of the timeline API (docs/reference/timeline.md) and the rendered record timeline. */
 import { z } from "zod";
 import { PROPERTY_TYPES, TIMELINE_OBJECT_TYPES } from "../../db/tables/timeline";
 import { idParam } from "../crm/objects";
@@ -11,13 +11,13 @@ export const numericId = z
   .union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/, "must be a numeric id")])
   .transform(Number);
 
-/** The HTML form rule for emails: clients' test data such as `a@b.c` (clients_wire) must pass. */
+/** The HTML form rule for emails: clients' test data such as `a@b.c` must pass. */
 const emailField = z.email({ pattern: z.regexes.html5Email, error: "must be a valid email address" }).max(254);
 
 export const appParams = z.object({ appId: idParam });
 export const eventTypeParams = appParams.extend({ eventTypeId: idParam });
 export const propertyParams = eventTypeParams.extend({ propertyId: idParam });
-/** Event ids are any string (spec 2.8), so they arrive percent-encoded; the router leaves them encoded. */
+/** Event ids are any string, so they arrive percent-encoded; the router leaves them encoded. */
 const eventIdParam = z
   .string()
   .transform((raw, ctx) => {
@@ -32,7 +32,7 @@ const eventIdParam = z
 export const eventParams = eventTypeParams.extend({ eventId: eventIdParam });
 
 // ---------------------------------------------------------------------------------------------------------
-// Event types (spec 2.6)
+// Event types
 
 const objectType = z
   .string()
@@ -41,7 +41,7 @@ const objectType = z
 const templateText = z.string().max(65_536).nullable().optional();
 const typeName = z.string().trim().min(1, "name is required").max(255);
 
-/** Unknown fields (e.g. `url`, `id`) are accepted and ignored (reference §10 #14). */
+/** Unknown fields real clients send (e.g. `url`, `id`) are accepted and ignored. */
 export const createEventTypeBody = z.object({
   name: typeName,
   applicationId: numericId.optional(),
@@ -65,17 +65,17 @@ export const eventTypeResponse = z.object({
   detailTemplate: z.string().nullable(),
   applicationId: z.number().int(),
   objectType: z.enum(TIMELINE_OBJECT_TYPES),
-  /** Contact event types can be used in lists and workflows; company and deal types cannot (spec 2.6). */
+  /** Contact event types can be used in lists and workflows; company and deal types cannot. */
   usableInLists: z.boolean(),
 });
 export const eventTypeList = z.array(eventTypeResponse);
 
 // ---------------------------------------------------------------------------------------------------------
-// Properties (spec 2.7)
+// Properties
 
-/** Top-level keys of an event (spec 2.8): a property with one of these names could never be sent. */
+/** Top-level keys of an event: a property with one of these names could never be sent. */
 export const EVENT_FIELDS = ["id", "eventTypeId", "email", "objectId", "utk", "timestamp", "extraData", "timelineIFrame", "objectType"];
-/** Helpers of the template language (spec 2.7, 8). */
+/** Reserved property names: they are helpers of the template language (Handlebars). */
 export const RESERVED_NAMES = ["log", "lookup"];
 /** Record properties the system maintains; stamping onto them would corrupt identity or audit fields. */
 export const UNSTAMPABLE = ["email", "hs_object_id", "createdate", "lastmodifieddate"];
@@ -106,7 +106,7 @@ const propertyFields = {
   propertyType: z.enum(PROPERTY_TYPES, { error: `propertyType must be one of ${PROPERTY_TYPES.join(", ")}` }),
   options,
   objectProperty: recordProperty,
-  /** The legacy name of objectProperty (reference §4.3); either is accepted. */
+  /** The legacy name of objectProperty; either is accepted. */
   contactProperty: recordProperty,
 };
 
@@ -126,7 +126,7 @@ export const createPropertyBody = z
     objectProperty: stampOf(p) ?? null,
   }));
 
-/** reference §4.3, §10 #6: the property to update is named by `id` in the body, not the path. */
+/** As in the real service, the property to update is named by `id` in the body, not the path. */
 export const updatePropertyBody = z
   .object({
     id: numericId,
@@ -162,7 +162,7 @@ export const propertyResponse = z.object({
 export const propertyList = z.array(propertyResponse);
 
 // ---------------------------------------------------------------------------------------------------------
-// Events (spec 2.8)
+// Events
 
 export const iframeSchema = z.object({
   linkLabel: z.string().min(1).max(255),
@@ -193,7 +193,7 @@ export const eventBody = z.looseObject({
 });
 export type EventInput = z.infer<typeof eventBody>;
 
-/** Up to 100 events per batch (platform reference §2: "Up to 100 events can be included in a single batch"). */
+/** Up to 100 events per batch, the real service's documented limit. */
 export const MAX_BATCH_EVENTS = 100;
 export const batchBody = z.object({
   eventWrappers: z.array(eventBody).min(1, "eventWrappers must hold at least one event").max(MAX_BATCH_EVENTS, `at most ${MAX_BATCH_EVENTS} events per batch`),

@@ -1,5 +1,5 @@
 /**
- * @module Per-account usage metrics (issue 19 §3) in the Workers Analytics Engine dataset bound as `USAGE`:
+ * @module Per-account usage metrics in the Workers Analytics Engine dataset bound as `USAGE`:
  * one data point per request and one per synced message, indexed by portalId so an operator's SQL API
  * queries sample and filter by account (docs/reference/operations.md lists the queries and this layout).
  *
@@ -10,7 +10,7 @@
  * sync:    index portalId; blob1 "sync", blob2 storeId, blob3 object type, blob4 outcome, blob5 the shard the
  *          message was applied on ("none" when it was settled before its shard was known); double1 lag ms
  *          (from PUT /sync/messages accepting it to the consumer settling it).
- * blob5 (issue 16) is what GET /admin/v1/shards sums into each shard's query load (src/services/shards/load.ts).
+ * blob5 is what GET /admin/v1/shards sums into each shard's query load (src/services/shards/load.ts).
  *
  * Metrics never fail the work they describe: without the binding (it is optional) nothing is written, and
  * a failing write is logged and dropped.
@@ -29,7 +29,7 @@ export interface RequestUsage {
   status: number;
   durationMs: number;
   statements: number;
-  /** The database the request's account lives on (issue 16); "DB" for the control plane. */
+  /** The database (shard) the request's account lives on; "DB" for the control plane. */
   shard: string;
 }
 

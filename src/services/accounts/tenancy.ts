@@ -1,5 +1,5 @@
 /**
- * @module Provisioning of tenants for the operator API (issue 2 §4): accounts, apps, private apps, installs,
+ * @module Provisioning of tenants for the operator API: accounts, apps, private apps, installs,
  * users. Multi-row writes go through one db.batch so a failure leaves nothing half-written.
  */
 import { and, eq, sql } from "drizzle-orm";
@@ -18,7 +18,8 @@ const ALL_SCOPES: string[] = [...SCOPES];
 
 /**
  * Creates the account on the shard the operator names (closed or not), or the one the placement policy
- * picks among the open shards (shard-placement.ts). Only the directory row is written: account data starts empty.
+ * picks among the open shards (src/services/shards/placement.ts). Only the directory row is written:
+ * account data starts empty.
  */
 export async function createAccount(env: Env, db: Db, input: { name: string; addons?: string[]; rateLimit?: number; shard?: string }) {
   const shard = input.shard ?? (await placeAccount(env, db));
@@ -93,7 +94,7 @@ export async function installApp(
 
 /**
  * Uninstall: the domains' clean-ups on the account's shard first (one batch), then the tokens and the
- * install in one control-plane batch (issue 16: two databases, no shared transaction). A failure between
+ * install in one control-plane batch (two databases, so no shared transaction). A failure between
  * the two leaves the install in place, and repeating the call finishes it (the clean-ups are idempotent).
  */
 export async function uninstallApp(env: Env, db: Db, portalId: number, appId: number, now: number) {

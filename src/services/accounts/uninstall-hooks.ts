@@ -1,6 +1,6 @@
 /**
- * @module Clean-ups that run in the same db.batch as an uninstall (spec 3: uninstalling the app deletes
- * the stores it created). Each domain registers a function returning its statements.
+ * @module Clean-ups that run in the same db.batch as an uninstall (uninstalling an app deletes the
+ * ecommerce stores it created). Each domain registers a function returning its statements.
  */
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";

@@ -1,5 +1,5 @@
 /**
- * @module What an operator asks first about an account (issue 19 §3, `GET /admin/v1/accounts/{portalId}/usage`),
+ * @module What an operator asks first about an account (`GET /admin/v1/accounts/{portalId}/usage`),
  * from the service's own data: live records per object type, stores, sync messages pending and errored,
  * timeline events, blog posts and the rate-limit policy. One `db.batch` of bounded count statements, and
  * nothing but a `db`: the caller picks the database that holds the account.
@@ -15,7 +15,7 @@ import { notFound } from "../../lib/errors";
 import { DEFAULT_RATE_LIMIT, RATE_INTERVAL_MS } from "../../durable-objects/rate-limiter";
 
 /**
- * `control` holds the account's directory row; `shardOf` opens the account's shard (issue 16), where its
+ * `control` holds the account's directory row; `shardOf` opens the account's shard, where its
  * data is counted in one batch. Two round trips whatever the account holds.
  */
 export async function accountUsage(control: Db, shardOf: (shard: string | null) => Db, portalId: number) {

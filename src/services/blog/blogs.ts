@@ -1,6 +1,6 @@
 /**
- * @module Blogs, blog authors and topics of one account (spec 2.13: content_group_id, blog_author_id and
- * topic_ids point at these). Every query is scoped by portalId: another account's id is simply not found.
+ * @module Blogs, blog authors and topics of one account (a post's content_group_id, blog_author_id
+ * and topic_ids point at these). Every query is scoped by portalId: another account's id is simply not found.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";

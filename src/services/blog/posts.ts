@@ -1,5 +1,5 @@
 /**
- * @module Blog posts of one account (spec 2.13, 3, 4.4). Every query is scoped by portalId: another
+ * @module Blog posts of one account (the v2 content API). Every query is scoped by portalId: another
  * account's id is simply not found. A post moves DRAFT → SCHEDULED → PUBLISHED only through the publish
  * action and the publishing cron; DELETE sets deleted_at, nothing else can.
  */
@@ -39,10 +39,10 @@ const topicRows = rowReader(blogTopics);
 
 /**
  * The post by id and account with its blog and author (JSON objects, from scalar subqueries on their
- * primary keys) and its topics (one JSON array). Measured in the bench Worker (issue 28), this costs D1
+ * primary keys) and its topics (one JSON array). Measured in the bench Worker, this costs D1
  * about 0.1 ms less than the same read as left joins: joined tables' columns, as values or as json_object,
  * are built even when absent, and a post without topics skips their json_each. The post's columns are
- * listed and read as an array (`raw()`). Built once: see raw-rows.ts.
+ * listed and read as an array (`raw()`). Built once: see src/db/raw-rows.ts.
  */
 const POST_WITH_RELATIONS = `select ${postRows.columnList("p")},
   (select ${blogRows.jsonObject("b")} from blogs b where b.id = p.content_group_id and b.portal_id = p.portal_id) as rel_blog,
@@ -56,8 +56,8 @@ const parsed = <T>(json: unknown, read: (o: Record<string, unknown>) => T): T | 
   typeof json === "string" ? read(JSON.parse(json) as Record<string, unknown>) : null;
 
 /**
- * A post with its blog, author and topics in ONE statement. The single read by id used to be the post,
- * then its relations: two round trips. A post that is not the account's has no row, and so no relations.
+ * A post with its blog, author and topics in ONE statement: one round trip, not one for the post and another
+ * for its relations. A post that is not the account's has no row, and so no relations.
  */
 export async function getPostWithRelations(db: Db, portalId: number, id: number): Promise<{ post: PostRow; rel: PostRelations }> {
   const [raw] = await db.$client.prepare(POST_WITH_RELATIONS).bind(id, portalId).raw();
@@ -84,7 +84,7 @@ export async function getLivePost(db: Db, portalId: number, id: number): Promise
   return row;
 }
 
-/** blog_author_id, topic_ids and content_group_id must name rows of the same account (issue 6). */
+/** blog_author_id, topic_ids and content_group_id must name rows of the same account. */
 export async function checkReferences(db: Db, portalId: number, input: PostInput): Promise<void> {
   const checks: Promise<void>[] = [];
   if (input.content_group_id !== undefined) {
@@ -170,7 +170,10 @@ async function withSlugConflict<T>(slug: string | undefined, write: () => Promis
   }
 }
 
-/** Creates a draft (spec 3). Without content_group_id the post goes to the default blog. */
+/**
+ * Creates a draft (it stays one until the publish action). Without content_group_id the post goes to the
+ * default blog.
+ */
 export async function createPost(db: Db, portalId: number, input: PostInput & { name: string }, actor: Actor, now: number): Promise<PostRow> {
   await checkCustomHtml({ head_html: input.head_html, footer_html: input.footer_html });
   await checkReferences(db, portalId, input);
@@ -220,7 +223,7 @@ export async function updatePost(db: Db, portalId: number, id: number, input: Po
   return row;
 }
 
-/** spec 2.13: the only way deleted_at is set. Deleting again keeps the first deletion time. */
+/** DELETE is the only way deleted_at is set; it is never set directly. Deleting again keeps the first deletion time. */
 export async function deletePost(db: Db, portalId: number, id: number, now: number): Promise<void> {
   const row = await getPost(db, portalId, id);
   if (row.deletedAt !== 0) return;
@@ -233,7 +236,7 @@ export async function deletePost(db: Db, portalId: number, id: number, now: numb
 export type PublishAction = "schedule-publish" | "cancel-publish";
 
 /**
- * spec 2.13 / 3: schedule-publish publishes now when publish_immediately is true (publish_date is then
+ * schedule-publish publishes now when publish_immediately is true (publish_date is then
  * set to now) or publish_date has passed, else schedules it for the cron. cancel-publish takes a scheduled
  * or published post back to draft. Both are idempotent.
  */
@@ -299,7 +302,7 @@ export async function listPosts(db: Db, portalId: number, q: ListPostsQuery): Pr
   return { rows, total: countOf(count) };
 }
 
-/** The published, live post at `slug`, or null (spec 7.5: unpublished URLs are 404). */
+/** The published, live post at `slug`, or null (a post's URL answers 404 until it is published). */
 export async function findPublishedPost(db: Db, portalId: number, slug: string): Promise<PostRow | null> {
   const row = await db
     .select()
@@ -310,14 +313,14 @@ export async function findPublishedPost(db: Db, portalId: number, slug: string):
 }
 
 /**
- * Publishes scheduled posts whose publish_date has come (issue 6 cron). One bounded UPDATE over the partial
+ * Publishes scheduled posts whose publish_date has come (the publishing cron). One bounded UPDATE over the partial
  * `blog_posts_due` index; running it again finds nothing left to do, so it is idempotent.
  */
 export async function publishDuePosts(db: Db, now: number, max = 200): Promise<number> {
   const due = db
     .select({ id: blogPosts.id })
     .from(blogPosts)
-    // Accounts fenced on this shard (moving or moved, issue 16) wait: their fence would refuse the update.
+    // Accounts fenced on this shard (moving or moved) wait: their fence would refuse the update.
     .where(and(scheduled, livePost, lte(blogPosts.publishDate, now), sql`${blogPosts.portalId} not in (select portal_id from account_fences)`))
     .orderBy(asc(blogPosts.publishDate))
     .limit(max);

@@ -1,5 +1,5 @@
 /**
- * @module Action tokens: proof that the integrator offered an action (audit fix; spec 2.9, 2.11, 4.6).
+ * @module Action tokens: proof that the integrator offered an action (docs/reference/cards.md "Action tokens").
  *
  * The actions endpoint runs an action object the caller posts back, and the service signs the call with
  * the app's secret. Without a check, any caller could make the service sign a method, path and query of

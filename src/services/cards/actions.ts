@@ -1,8 +1,8 @@
 /**
- * @module Running a card action (spec 2.11, 4.6, 7.1). Only an action the integrator offered runs: it must
- * lie under the card's baseUris, give no query parameter the service sets another value, and carry the
- * actionToken the card view attached for this viewer and record (cards/action-token.ts); otherwise nothing
- * is called.
+ * @module Running a card action (docs/reference/cards.md "Actions"). Only an action the integrator offered
+ * runs: it must lie under the card's baseUris, give no query parameter the service sets another value, and
+ * carry the actionToken the card view attached for this viewer and record
+ * (src/services/cards/action-token.ts); otherwise nothing is called.
  * Hooks are called by the service, signed, with the data-fetch query parameters plus the action's record
  * properties (query string for GET and DELETE, JSON body otherwise); the reply's JSON `message` is handed
  * back. IFRAME actions are never called here: the caller gets the unsigned iframe URL with the property
@@ -30,8 +30,8 @@ function appendQuery(uri: string, pairs: [string, string][]): string {
 }
 
 /**
- * spec 7.1: a 2xx reply shows success and 4xx/5xx an error, whatever the body; the JSON `message` of the
- * reply is shown for both when there is one (spec 4.6: the service "tries to parse" the reply). A body
+ * A 2xx reply shows success and 4xx/5xx an error, whatever the body; the JSON `message` of the reply is
+ * shown for both when there is one (the service only "tries to parse" the reply as JSON). A body
  * that is not JSON therefore changes nothing for a 2xx (no message), and is explained for an error.
  */
 function outcomeOf(status: number, text: string): ActionOutcome {
@@ -60,7 +60,7 @@ type Refusal = { kind: "not_under_base_uris" } | { kind: "conflicting_query_para
  * called; the token is checked last, so the cheaper rules name their own reason.
  */
 async function refusalOf(v: Viewer, card: InstalledCard, action: PostedAction, appended: [string, string][], now: number): Promise<Refusal | null> {
-  // spec 2.9: every action URI must lie under one of the record type's baseUris (checked again here: they
+  // Every action URI must lie under one of the record type's baseUris (checked again here: they
   // may have been narrowed since the card was shown).
   if (!underBaseUris(action.uri, card.baseUris)) return { kind: "not_under_base_uris" };
   // Defence in depth: the service's own parameters come after the uri's query, and the integrator must
@@ -113,7 +113,7 @@ export async function runAction(v: Viewer, card: InstalledCard, action: PostedAc
   if (refusal) throw refusalError(refusal);
 
   if (action.type === "IFRAME") {
-    // spec 4.6: no signature; the integrator verifies the iframe by its own means.
+    // Iframes carry no signature; the integrator verifies the iframe by its own means.
     return { ok: true, iframeUrl: appendQuery(action.uri, appended), width: action.width, height: action.height };
   }
 

@@ -1,7 +1,8 @@
 /**
- * @module CRM card record types (spec 2.9, 5.4, 8): storage, the 25-per-app limit and the scope rule, plus
- * the operator's change of an app's scopes, which must not strand existing cards. The limit and the scope
- * rule are checked inside the writing statement itself, so two concurrent requests cannot both slip past.
+ * @module CRM card record types (docs/reference/cards.md "Record types"): storage, the 25-per-app limit and
+ * the scope rule, plus the operator's change of an app's scopes, which must not strand existing cards. The
+ * limit and the scope rule are checked inside the writing statement itself, so two concurrent requests
+ * cannot both slip past.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
@@ -15,10 +16,10 @@ import type { Definition } from "../../schemas/cards/types";
 
 export type CardTypeRow = typeof cardTypes.$inferSelect;
 
-/** spec 8: CRM cards / record types per application. */
+/** At most 25 CRM card record types per application. */
 export const MAX_CARD_TYPES_PER_APP = 25;
 
-/** spec 5.4 rule 4: contact, company and deal cards need the contacts scope; ticket cards need tickets. */
+/** Contact, company and deal cards need the contacts scope; ticket cards need tickets. */
 const CONTACTS_FAMILY = ["contacts", "crm.objects.contacts.read", "crm.objects.contacts.write"];
 const SCOPE_NEED: Record<CardObjectType, { scope: "contacts" | "tickets"; satisfiedBy: string[] }> = {
   CONTACT: { scope: "contacts", satisfiedBy: CONTACTS_FAMILY },
@@ -40,7 +41,7 @@ function scopeError(missing: CardObjectType[]): ApiError {
   });
 }
 
-/** SQL: the app's stored scopes satisfy every type in `types` (spec 5.4), evaluated in the writing statement. */
+/** SQL: the app's stored scopes satisfy every type in `types` (SCOPE_NEED), evaluated in the writing statement. */
 function appCoversSql(appId: number, types: readonly CardObjectType[]) {
   const groups = [...new Set(types.map((t) => SCOPE_NEED[t].satisfiedBy))];
   if (groups.length === 0) return sql`1`;
@@ -53,7 +54,7 @@ function appCoversSql(appId: number, types: readonly CardObjectType[]) {
   );
 }
 
-/** A URI the service will call: the outbound guard's rules (platform §5.4), no fragment. */
+/** A URI the service will call: the outbound guard's SSRF rules (src/lib/outbound.ts), no fragment. */
 const callable = (allowLoopback: boolean) =>
   z.string().superRefine((value, ctx) => {
     try {
@@ -167,8 +168,8 @@ export async function deleteCardType(db: Db, appId: number, id: number) {
 }
 
 /**
- * Operator change of an app's scopes. spec 5.4 rule 4: a scope cannot be removed while cards exist for its
- * object types; the refusal is part of the UPDATE, so a card created meanwhile is still counted.
+ * Operator change of an app's scopes. A scope cannot be removed while cards exist for its object types;
+ * the refusal is part of the UPDATE, so a card created meanwhile is still counted.
  */
 export async function setAppScopes(db: Db, appId: number, scopes: string[], also: { refreshTokenRotation?: boolean } = {}) {
   const lost = CARD_OBJECT_TYPES.filter((t) => !scopesCover(scopes, t));

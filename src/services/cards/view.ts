@@ -1,7 +1,8 @@
 /**
- * @module Viewing a record's CRM cards (spec 4.6, 5.6; reference §5.2, platform §2 and §5.4): one signed
- * GET per record type to its dataFetchUri, all at once, each through the outbound guard with a 5 s total
- * limit and a 1 MB answer cap. A failing integrator turns only its own card into `status: "ERROR"`.
+ * @module Viewing a record's CRM cards (docs/reference/cards.md "Viewing a record: the data fetch"): one
+ * signed GET per record type to its dataFetchUri, all at once, each through the outbound SSRF guard with a
+ * 5 s total limit (the real service's data-fetch timeout) and a 1 MB answer cap. A failing integrator turns
+ * only its own card into `status: "ERROR"`.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -19,7 +20,7 @@ import { type CardRecordType } from "../../schemas/cards/view";
 /** The CARD_OBJECT_TYPES name of each record type whose cards can appear on CRM records. */
 export const CARD_TYPE_OF: Record<CardRecordType, CardObjectType> = { contacts: "CONTACT", companies: "COMPANY", deals: "DEAL", tickets: "TICKET" };
 
-/** reference §5.2: "requests will timeout after five seconds". */
+/** The real service's data-fetch limit: "requests will timeout after five seconds". */
 export const CARD_TIMEOUT_MS = 5_000;
 export const CARD_MAX_BYTES = 1024 * 1024;
 
@@ -48,7 +49,8 @@ export type InstalledCard = CardTypeRow & { clientSecret: string; previousSecret
 
 /**
  * The record types of every app installed in the account that appear on `type` records. An install only
- * shows cards it was granted the scope for (spec 5.4 rule 4): the card receives the record's data.
+ * shows cards it was granted the scope for (contacts for contact, company and deal cards, tickets for ticket
+ * cards): the card receives the record's data.
  */
 export async function installedCards(db: Db, portalId: number, type: CardRecordType, now = Date.now()): Promise<InstalledCard[]> {
   const cardType = CARD_TYPE_OF[type];
@@ -82,8 +84,8 @@ function recordValues(record: CrmRow): Record<string, string> {
 }
 
 /**
- * spec 4.6: userId, userEmail, associatedObjectId, associatedObjectType, portalId, then each requested CRM
- * property in the configured order, left out when the record has no value.
+ * The data-fetch query: userId, userEmail, associatedObjectId, associatedObjectType, portalId, then each
+ * requested CRM property in the configured order, left out when the record has no value.
  */
 export function dataFetchParams(v: Viewer, card: CardTypeRow): [string, string][] {
   const pairs: [string, string][] = [
@@ -101,7 +103,7 @@ export function dataFetchParams(v: Viewer, card: CardTypeRow): [string, string][
   return pairs;
 }
 
-/** Who sees the card's actions, and where: what an action token is bound to (cards/action-token.ts). */
+/** Who sees the card's actions, and where: what an action token is bound to (src/services/cards/action-token.ts). */
 export function actionBinding(v: Viewer, card: CardTypeRow): ActionBinding {
   return { appId: card.appId, cardId: card.id, portalId: v.portalId, objectType: CARD_TYPE_OF[v.type], objectId: v.record.id, userId: v.user.userId };
 }
@@ -113,10 +115,10 @@ export function propertyValues(record: CrmRow, names: readonly string[]): [strin
 }
 
 /**
- * The query pairs the service appends after `action`'s own uri query when `v` runs it (spec 2.11, 4.6): for
- * a hook the data-fetch parameters, then for GET and DELETE the action's property values not already
- * among them; for an IFRAME only the property values. The one definition used to build the call and to
- * check the uri's own query against it.
+ * The query pairs the service appends after `action`'s own uri query when `v` runs it: for a hook the
+ * data-fetch parameters, then for GET and DELETE the action's property values not already among them; for
+ * an IFRAME only the property values. The one definition used to build the call and to check the uri's own
+ * query against it.
  */
 export function appendedPairs(v: Viewer, card: CardTypeRow, action: Action): [string, string][] {
   const props = propertyValues(v.record, action.associatedObjectProperties);
@@ -168,9 +170,9 @@ export type CardView = {
 } & Partial<CardBody> & { results: CardBody["results"] };
 
 /**
- * The card's actions, each with the token that lets this viewer run it on this record (audit fix: only
- * actions the integrator offered can run). Every place an action appears gets one: item actions, the
- * primary, secondary and settings actions.
+ * The card's actions, each with the token that lets this viewer run it on this record (only actions the
+ * integrator offered can run: docs/reference/cards.md "Action tokens"). Every place an action appears gets
+ * one: item actions, the primary, secondary and settings actions.
  */
 async function offerActions(body: CardBody, v: Viewer, card: InstalledCard, now: number): Promise<CardBody> {
   const key = await actionKey(card.clientSecret);
@@ -183,7 +185,7 @@ async function offerActions(body: CardBody, v: Viewer, card: InstalledCard, now:
   return out;
 }
 
-/** One card's data fetch (the record page loads each card on its own, issue 7); never rejects. */
+/** One card's data fetch (the record page loads each card on its own); never rejects. */
 export async function fetchCard(v: Viewer, card: InstalledCard, env: Env, now: number): Promise<CardView> {
   const head = { cardId: card.id, appId: card.appId, title: card.title };
   const timeoutMs = cardTimeoutMs(env);

@@ -1,8 +1,9 @@
 /**
- * @module The legacy v1 contacts API's storage (issue 18): looking contacts up by vid, email and utk (a
- * merged-away vid or email resolves to the surviving contact), creating and updating them one at a time or
- * up to 1,000 per batch as one atomic write, deleting them, and the recent lists. Every function takes the
- * request's `db` handle and scopes every statement by portal id. Statement counts: docs/explanation/contacts-v1-queries.md.
+ * @module The legacy v1 contacts API's storage (docs/reference/contacts-v1.md): looking contacts up by
+ * vid, email and utk (a merged-away vid or email resolves to the surviving contact), creating and updating
+ * them one at a time or up to 1,000 per batch as one atomic write, deleting them, and the recent lists.
+ * Every function takes the request's `db` handle and scopes every statement by portal id. Statement
+ * counts: docs/explanation/contacts-v1-queries.md.
  */
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -35,10 +36,10 @@ export interface Found {
 
 export const lowerEmail = (email: string) => email.trim().toLowerCase();
 
-/** The legacy service refuses an address without a local part, an @ and a dotted domain (reference §1.2). */
+/** The legacy service refuses an address without a local part, an @ and a dotted domain. */
 export const isValidEmail = (email: string) => /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(email.trim());
 
-/** The recorded 400 of an invalid email (reference §1.2: `validationResults` with INVALID_EMAIL). */
+/** The legacy service's 400 for an invalid email: `validationResults` with INVALID_EMAIL. */
 export function invalidEmail(email: string, context?: Record<string, unknown>) {
   return new ApiError("VALIDATION_ERROR", "Property values were not valid", {
     extra: { validationResults: [{ isValid: false, message: `Email address ${email} is invalid`, error: "INVALID_EMAIL", name: "email" }] },
@@ -46,7 +47,7 @@ export function invalidEmail(email: string, context?: Record<string, unknown>) {
   });
 }
 
-/** The recorded 409 of a create with an email that a contact already has (reference §1.2). */
+/** The legacy service's 409 for a create with an email a contact already has (CONTACT_EXISTS). */
 export function contactExists(row: CrmRow) {
   const identity: Record<string, unknown>[] = [];
   if (row.email) identity.push({ value: row.email, type: "EMAIL", timestamp: row.createdAt, isPrimary: true });
@@ -69,7 +70,7 @@ interface RawRow extends RawCrmRow {
  * to its survivor, an email through the live contacts' email index and the merged-away emails of
  * `contact_merges`, a utk through `timeline_utks`. Unknown keys are simply absent. Only the kinds of key
  * given are looked up, and a single vid (the profile by vid) by its primary key without `json_each`: each
- * `json_each` branch cost the profile read about 0.1 ms even when empty (issue 28).
+ * `json_each` branch cost the profile read about 0.1 ms even when empty (measured in the local D1).
  */
 function keyTargets(portalId: number, keys: Keys): SQL {
   const branches: SQL[] = [];
@@ -113,7 +114,7 @@ export async function findOne(db: Db, portalId: number, keys: Keys): Promise<Crm
  * The columns a contact read returns, in this order: the contact's (`crmColumns`), then one of its merges
  * as a JSON array of contact_merges' columns (`MERGE`, built by `MERGE_TUPLE`, read as `MergeTuple`; null
  * when it has none). Rows come back as arrays (`raw()`): D1 hands the Worker columns and rows, and building
- * an object per row cost more than the mapping below (issue 28: about 0.1 ms a page); one column for the
+ * an object per row cost more than the mapping below (about 0.1 ms a page in the local D1); one column for the
  * merge instead of eight, nearly always null, is less for D1 to send and the Worker to read.
  */
 const MERGE_TUPLE = `json_array(m.merged_vid, m.merged_email, m.merged_guid, m.merged_created_at, m.survivor_email,
@@ -124,7 +125,7 @@ type MergeTuple = [number, string | null, string, number, string | null, string 
 
 /**
  * The contacts of the CTE `page` (alias p) left-joined to their merges. No ORDER BY: sorting the joined
- * rows costs a temporary B-tree (about 0.2 ms a page of 100, issue 28); contactsAndMerges puts contacts in
+ * rows costs a temporary B-tree (about 0.2 ms a page of 100 in the local D1); contactsAndMerges puts contacts in
  * id order and each contact's merges oldest first.
  */
 const withMerges = () => `select ${crmColumns("p")}, ${MERGE}
@@ -183,7 +184,7 @@ function contactsAndMerges(raw: PageRow[], portalId: number) {
  * The profile by vid (the hot one): the survivor of the vid (itself unless merged away) by its primary key,
  * found by a scalar subquery, with all its merges as one JSON array of MERGE tuples from a correlated
  * subquery ('[]' when it has none). No join: in the local D1 the same read written as a self-join and a
- * left join to contact_merges answered about 0.15 ms later, each join about half of that (issue 28).
+ * left join to contact_merges answered about 0.15 ms later, each join about half of that.
  */
 const PROFILE_BY_VID = `select ${crmColumns("c")},
       (select json_group_array(${MERGE_TUPLE}) from contact_merges m where m.portal_id = c.portal_id and m.canonical_vid = c.id)
@@ -201,8 +202,8 @@ function profileRow(raw: PageRow[]): { row: CrmRow; merges: MergeRow[] } | undef
 }
 
 /**
- * One contact by its keys (the first found, as findOne) with its merges, in ONE statement: the profile
- * reads used to be findOne then mergesOf, two round trips.
+ * One contact by its keys (the first found, as findOne) with its merges, in ONE statement rather than
+ * findOne then mergesOf, two round trips.
  */
 export async function findOneWithMerges(db: Db, portalId: number, keys: Keys): Promise<{ row: CrmRow; merges: MergeRow[] }> {
   const [vid, ...more] = keys.vids ?? [];
@@ -247,7 +248,7 @@ export function applyPatch(current: Record<string, string>, patch: PropertyPatch
   return props;
 }
 
-/** Refuses an invalid `email` property with the recorded INVALID_EMAIL 400. */
+/** Refuses an invalid `email` property with the legacy service's INVALID_EMAIL 400. */
 export function checkEmailProperty(patch: PropertyPatch, context?: Record<string, unknown>) {
   if (patch.email !== undefined && patch.email !== "" && !isValidEmail(patch.email)) throw invalidEmail(patch.email, context);
 }
@@ -255,7 +256,7 @@ export function checkEmailProperty(patch: PropertyPatch, context?: Record<string
 const isUniqueViolation = (err: unknown) =>
   err instanceof Error && /UNIQUE constraint failed/i.test(err.message + String((err as { cause?: unknown }).cause ?? ""));
 
-/** Runs a write; another live contact already holding the email becomes the recorded 409. */
+/** Runs a write; another live contact already holding the email becomes the legacy service's 409. */
 async function guarded<T>(db: Db, portalId: number, email: string | undefined, write: () => Promise<T>): Promise<T> {
   try {
     return await write();

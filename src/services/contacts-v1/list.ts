@@ -1,12 +1,12 @@
 /**
- * @module `GET /contacts/v1/lists/all/contacts/all`'s storage (spec 2.1): a page of live contacts by vid
+ * @module `GET /contacts/v1/lists/all/contacts/all`'s storage: a page of live contacts by vid
  * with the merges of each and only the asked properties, in ONE statement.
  */
 import type { Db } from "../../db/client";
 import { isPropertyName } from "../../schemas/crm/objects";
 import { groupMerges, MERGE } from "./contacts";
 
-/** Properties a v1 list answers when the request names none (reference §2.1). */
+/** Properties a v1 list answers when the request names none (the legacy service's defaults for `property`). */
 export const LIST_DEFAULT_PROPERTIES = ["firstname", "lastname", "lastmodifieddate", "company"];
 
 /** What a v1 list entry shows of a contact besides its properties. */
@@ -20,9 +20,9 @@ export interface ListContact {
 }
 
 /**
- * A contact of a list page as its list entry needs it (spec 2.1): a row of the page statement, with the
- * times and the asked values already text (contacts-v1.present.ts listEntriesText writes them). The Worker
- * keeps the row as D1 answers it rather than copying it into an object per contact.
+ * A contact of a list page as its list entry needs it: a row of the page statement, with the times and
+ * the asked values already text (listEntriesText in src/routes/contacts-v1/present.ts writes them). The
+ * Worker keeps the row as D1 answers it rather than copying it into an object per contact.
  */
 export type EntryRow = [id: number, created: string, updated: string, email: string | null, guid: string, merge: string | null, ...values: (string | null)[]];
 /** Where an EntryRow's merge (a MERGE tuple, or null) and its values (JSON; null or `null`: not held) are. */

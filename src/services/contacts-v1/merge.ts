@@ -1,5 +1,5 @@
 /**
- * @module Merging two contacts (issue 18, `POST /contacts/v1/contact/merge-vids/{vid}`): the secondary's
+ * @module Merging two contacts (`POST /contacts/v1/contact/merge-vids/{vid}`): the secondary's
  * properties, identities, timeline events, visitor tokens and associations move to the primary in ONE
  * `db.batch`, and the secondary becomes an archived row whose `merged_into` names the survivor. Which
  * property values win, and what the two records then show: docs/reference/contacts-v1.md "Merge".
@@ -13,7 +13,7 @@ import { builderStatement as boundStatement, rawStatement, runRawBatch } from ".
 import { webhookEventStatements, type OutboxSource } from "../webhooks/events";
 import type { CrmRow } from "../crm/records";
 
-/** The recorded 400s (reference §1.2 and the merge-vids cassettes). */
+/** The legacy service's 400s for a merge it refuses, as recorded from its merge-vids calls. */
 const badPrimary = () => badRequest("canonical vid is not a valid contact or is already in the process of being merged");
 const badSecondary = () => badRequest("vid to merge is not a valid contact or is already in the process of being merged");
 

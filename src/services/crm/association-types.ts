@@ -1,10 +1,10 @@
 /**
- * @module The v3 HUBSPOT_DEFINED association type ids for the pairs this service stores (issue 17 §2), as
+ * @module The v3 HUBSPOT_DEFINED association type ids for the pairs this service stores, as
  * `POST /crm/v3/objects/{type}` receives them in `associations[].types[]` from @hubspot/api-client. Each id
  * names one direction of one pair, so it also says which type the `to.id` is. Checked against the real
  * API's association type table (v4 "association type IDs"; the v1 overview's 15 = contact → ticket and
- * 26 = ticket → company agree): where an issue listed 5/6 and 25/26 the other way round, these follow the
- * documentation (5 is deal → company, primary; 25 is company → ticket, primary).
+ * 26 = ticket → company agree). Mind the direction of the primary ids: 5 is deal → company and 6 company →
+ * deal; 25 is company → ticket and 26 ticket → company.
  */
 import type { ObjectType } from "../../db/tables/crm";
 

@@ -1,7 +1,7 @@
 /**
- * @module `GET /contacts/v1/search/query` (issue 18): contacts whose email, first name, last name, phone or
+ * @module `GET /contacts/v1/search/query`: contacts whose email, first name, last name, phone or
  * company contain every word of the query as a word prefix. The FTS5 table `contact_search` (migration
- * 0005, kept in step by triggers on crm_objects) answers it; its `portal` column narrows each MATCH to the
+ * 0006, kept in step by triggers on crm_objects) answers it; its `portal` column narrows each MATCH to the
  * caller's account inside the index, so no statement scans the account's rows (docs/reference/contacts-v1.md "Search").
  */
 import { sql } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * @module CRM records (issue 2 §5): create, read, update, archive and list objects of one account, and
+ * @module CRM records: create, read, update, archive and list objects of one account, and
  * associate them. Every query is scoped by portalId; another account's id is simply not found.
  */
 import { and, eq, inArray, sql, type AnyColumn, type SQLWrapper } from "drizzle-orm";
@@ -45,7 +45,7 @@ export const crmRowFromRaw = (r: RawCrmRow): CrmRow => ({
 
 /**
  * crm_objects' columns in a fixed order, for reads that take rows as arrays (D1's `raw()`): D1 hands the
- * Worker columns and rows, and `all()` builds an object per row from them, about 1 us a row here (issue 28).
+ * Worker columns and rows, and `all()` builds an object per row from them, about 1 us a row in the local D1.
  */
 export const CRM_COLUMNS = ["id", "portal_id", "object_type", "properties", "email", "guid", "archived", "merged_into", "created_at", "updated_at"] as const;
 /** `CRM_COLUMNS` as a select list, each column prefixed with `alias.` when one is given. */
@@ -76,7 +76,7 @@ const SCOPE_OF: Record<ObjectType, { read: Scope; write: Scope }> = {
 
 export const scopeFor = (type: ObjectType, access: "read" | "write"): Scope => SCOPE_OF[type][access];
 
-/** The lower-cased email a contact's properties carry, for the unique index (spec 2.8 rule 2). */
+/** The lower-cased email a contact's properties carry, for the unique index (one contact per email in an account). */
 export const emailOf = (type: ObjectType, props: Record<string, string>) =>
   type === "contacts" && props.email ? props.email.trim().toLowerCase() : null;
 
@@ -91,7 +91,7 @@ const withoutEmpty = (props: Record<string, string>) => Object.fromEntries(Objec
 export type Statement = BatchItem<"sqlite">;
 
 /**
- * The statements creating a record and its associations (issue 17 §2): the caller has checked that every
+ * The statements creating a record and its associations: the caller has checked that every
  * target is this account's. The new record's id is found by its guid inside the batch; the first
  * statement returns the row.
  */
@@ -175,7 +175,7 @@ export async function getObject(db: Db, portalId: number, type: ObjectType, id: 
 
 /** A record holds at most this many properties, however many PATCHes brought them (200 per request). */
 export const MAX_RECORD_PROPERTIES = 1000;
-/** ... and at most this much stored JSON: the request body cap, well under D1's 2 MB row limit (platform §1). */
+/** ... and at most this much stored JSON: the request body cap, well under D1's 2 MB row limit. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** A merged record past either cap is refused with a 400 instead of reaching D1 (which fails with SQLITE_TOOBIG). */

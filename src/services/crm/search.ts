@@ -186,7 +186,7 @@ export async function searchObjects(db: Db, portalId: number, type: ObjectType, 
   // The total is a count over the same matches, written once as a CTE that SQLite expands in both places
   // (NOT MATERIALIZED, so its values are bound once). A window count (`count(*) over ()`) buffers every
   // match in a temporary table that D1 counts as rows read again: 482 rows read for a page of 100 of 120
-  // matches against 221 this way (issue 28), the same total.
+  // matches against 221 this way (measured in the local D1), the same total.
   // Only the asked properties leave D1 (projection.ts). Rows as arrays (raw): the projection, then the total.
   const picked = projection(input.properties);
   const rows = await rawRows<unknown[]>(

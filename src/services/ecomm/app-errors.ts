@@ -1,8 +1,8 @@
 /**
- * @module An app's sync errors across every account that installed it (issue 16 §1: app-level reads fan
- * out). `GET /extensions/ecomm/v2/sync/errors/app/{appId}` with the developer key asks every shard, at most
- * 6 at a time, and merges their newest-first pages (k-way merge) on one global order key:
- * (erroredAt, portalId, storeId, objectType, externalId), descending. The key is unique (it extends the
+ * @module An app's sync errors across every account that installed it (app-level reads fan out to every
+ * shard: docs/explanation/scaling.md). `GET /extensions/ecomm/v2/sync/errors/app/{appId}` with the
+ * developer key asks every shard, at most 6 at a time, and merges their newest-first pages (k-way merge)
+ * on one global order key: (erroredAt, portalId, storeId, objectType, externalId), descending. The key is unique (it extends the
  * table's primary key) and every account lives on one shard, so the order is the same whatever the shards.
  *
  * Paging: `paging.next.link` carries `after=<cursor>`, the key of the page's last row; each shard then

@@ -7,7 +7,7 @@
  * It relies on what planning read (each effect's `link`), checked inside the same transaction:
  * - a new object's link is a plain INSERT, so a link that appeared since (another consumer) fails the batch,
  *   and the links' INSERT must write all of its rows (`SYNC_PLAN_STALE` otherwise). A failed batch is
- *   planned again and written message by message (sync-consumer.ts), from fresh reads: a check that fails
+ *   planned again and written message by message (consumer.ts), from fresh reads: a check that fails
  *   costs time, never a lost or doubled write;
  * - an update is guarded like the general one: the link moves only forward, and the record is patched only
  *   while the link holds the message (a link's record never changes once set).
@@ -199,8 +199,9 @@ function applyUpdates(rows: Upsert[], now: number): BoundQuery {
 }
 
 /**
- * A success resolves the object's open error (reference §3.6). The store-wide EXISTS is evaluated once, on
- * the partial index of open errors: a store without open errors costs one row, not one per object.
+ * A success marks the object's open error RESOLVED (only its latest error is kept). The store-wide EXISTS
+ * is evaluated once, on the partial index of open errors: a store without open errors costs one row, not
+ * one per object.
  */
 function resolveErrors(rows: Upsert[]): BoundQuery[] {
   const groups = new Map<string, Upsert[]>();

@@ -13,7 +13,7 @@
  * New CRM records: the INSERT ... SELECT creates the records of the batch, then the next statement links
  * each to its object from the ids that INSERT just assigned (consecutive, ending at last_insert_rowid()),
  * checked against the record's random guid. A record is created only while the link has no service_id,
- * inside the same transaction, so one externalObjectId never gets two records (spec 2.4 rule 1).
+ * inside the same transaction, so one externalObjectId never gets two records.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -58,7 +58,7 @@ const LINK_OF_J = sql.raw(
 );
 const OWN_MESSAGE = sql.raw("l.message_id = j.value->>'m'");
 
-/** 1a. Applied messages move the watermark and record the outcome (spec 2.4 rule 2; reference §3.4). */
+/** 1a. Applied messages move the watermark and record the outcome (the most recent changedAt wins). */
 function linkApplied(json: string, now: number): SQL {
   return sql`insert into ecomm_links (id, portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
     select ${idCounter("ecomm_links")} + row_number() over (order by j.key), j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', j.value->>'sid', j.value->>'c', j.value->>'m', j.value->>'d', ${now},
@@ -116,7 +116,7 @@ function linkCreated(json: string): SQL {
 }
 
 /**
- * 3b. The batch's webhook events (services/webhooks/sync-events.ts), after the creates and before the
+ * 3b. The batch's webhook events (services/ecomm/sync-events.ts), after the creates and before the
  * patches: a creation only for the record this message created (its guid); a propertyChange with the value
  * it was created with, or only when the patch changes the stored value. The rows are written already
  * claimed by this consumer, which sends them right after the commit (the cron's drain takes them over if it
@@ -140,7 +140,7 @@ function webhookEvents(json: string, now: number): SQL {
 
 /**
  * 4. Merges the properties into existing records (json_patch: a null removes a property). A record the
- * user archived is not brought back (reference §3.4); the record this message created is skipped.
+ * user archived is not brought back by later sync messages; the record this message created is skipped.
  */
 function patchRecords(json: string, now: number): SQL {
   return sql`update crm_objects set
@@ -166,7 +166,7 @@ function dropForwardAssociations(json: string): SQL {
       where ${OWN_MESSAGE} and l.service_id is not null)`;
 }
 
-/** 6. Associations to objects of the same store that exist; unknown targets drop out of the join (spec 2.4). */
+/** 6. Associations to objects of the same store that exist; unknown targets drop out of the join, without an error. */
 function addAssociations(json: string): SQL {
   return sql`insert or ignore into crm_associations (portal_id, from_id, to_type, to_id)
     select l.portal_id, l.service_id, j.value->>'tt', b.service_id
@@ -180,7 +180,7 @@ function addAssociations(json: string): SQL {
       where ${OWN_MESSAGE} and l.service_id is not null and b.service_id is not null`;
 }
 
-/** 7. The latest error of an object (reference §3.6), recorded only while its message is the winner. */
+/** 7. The latest error of an object (the only one kept), recorded only while its message is the winner. */
 function recordErrors(json: string, now: number): SQL {
   return sql`insert into ecomm_sync_errors (portal_id, store_id, object_type, external_id, app_id, message_id, changed_at, errored_at, type, details, status)
     select l.portal_id, l.store_id, l.object_type, l.external_id, j.value->>'a', j.value->>'m', j.value->>'c', ${now}, j.value->>'ty', j.value->>'de', 'OPEN'
@@ -191,7 +191,7 @@ function recordErrors(json: string, now: number): SQL {
       errored_at = excluded.errored_at, type = excluded.type, details = excluded.details, status = 'OPEN'`;
 }
 
-/** 8. A later success resolves the object's open error (reference §3.6). */
+/** 8. A later success marks the object's open error RESOLVED. */
 function resolveErrors(json: string): SQL {
   return sql`update ecomm_sync_errors set status = 'RESOLVED'
     from json_each(${json}) j join ecomm_links l on ${LINK_OF_J}

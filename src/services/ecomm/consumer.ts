@@ -1,6 +1,7 @@
 /**
- * @module Consumer of the sync queue (spec 4.2 rule 1; platform §4.2, §6). Delivery is at least once, so
- * the apply path is a chain of small steps with one commit point each:
+ * @module Consumer of the sync queue: applies the messages that PUT /sync/messages only queued. Queues
+ * deliver at least once (a message may come twice, in any order), so the apply path is a chain of small
+ * steps with one commit point each:
  *   1. decide  — the SyncOrder shards record the last-write-wins winners (stale messages are acked);
  *   2. plan    — reads and pure checks turn each winner into an effect, a retry or a drop;
  *   3. commit  — one db.batch writes every effect of the batch (guarded, idempotent);
@@ -9,10 +10,10 @@
  * never holds back the others; messages that still fail are retried and, once the queue's retries are
  * exhausted, reach the dead-letter queue, whose consumer records them as sync errors.
  *
- * Sharding (issue 16): the batch's accounts are resolved to their shards in one control-plane read (or
- * the isolate's directory cache), the ordering decision is made once for the batch, and each shard's
- * messages are planned and committed on that shard on their own, so one failing or fenced shard holds
- * back only its own messages.
+ * Sharding (docs/explanation/scaling.md): the batch's accounts are resolved to their shards in one
+ * control-plane read (or the isolate's directory cache), the ordering decision is made once for the batch,
+ * and each shard's messages are planned and committed on that shard on their own, so one failing or fenced
+ * shard holds back only its own messages.
  */
 import type { Db, StatementMeter } from "../../db/client";
 import { CONTROL_SHARD, controlDb, SHARD_RETRY_AFTER_S, shardDb } from "../../db/shards";
@@ -37,13 +38,13 @@ export interface Settlement {
   action: "ack" | "retry";
   delaySeconds?: number;
   reason: string;
-  /** The shard the message's account was resolved to (issue 16), once known; for the usage data point. */
+  /** The shard the message's account was resolved to, once known; for the usage data point. */
   shard?: string;
 }
 
 /**
  * Acks and retries go through here, so every decision is also reported. A decision is made per sync
- * message; a queue message that carries several (a pack, see messages.ts) is settled once all of them
+ * message; a queue message that carries several (a pack, see sync-message.ts) is settled once all of them
  * are: acked when every one was, else retried with the longest delay any of them asked for. Its messages
  * already applied are dropped as such when it comes back (planning finds them applied, or stale).
  */
@@ -126,7 +127,7 @@ export async function decideOrder(env: Env, deliveries: Delivery[], s: Settler):
   for (const d of deliveries) {
     const v = verdicts.get(d.body.id);
     if (v === "apply") winners.push(d);
-    else if (v === "stale") s.ack(d.msg, "stale: an older or superseded change (spec 2.4 rule 2)");
+    else if (v === "stale") s.ack(d.msg, "stale: an older or superseded change (the most recent changedAt wins)");
     else s.backoff(d, `ordering shard unavailable: ${v?.message ?? "no verdict"}`);
   }
   return winners;
@@ -301,9 +302,9 @@ async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[],
 }
 
 /**
- * `meter` counts the batch's D1 statements for its log line (issue 19 §3). With `exec`, the webhook events of
- * a committed batch are sent in the invocation's background (its acks do not wait for the send); without
- * it, before this returns. Either way an event whose send is lost stays claimed in the outbox, and the
+ * `meter` counts the batch's D1 statements for its log line (`queue_batch`, docs/reference/operations.md).
+ * With `exec`, the webhook events of a committed batch are sent in the invocation's background (its acks
+ * do not wait for the send); without it, before this returns. Either way an event whose send is lost stays claimed in the outbox, and the
  * cron's drain sends it once the claim expires.
  */
 export async function consumeSyncBatch(batch: MessageBatch<unknown>, env: Env, meter?: StatementMeter, exec?: ExecutionContext): Promise<Settlement[]> {

@@ -1,10 +1,10 @@
 /**
  * @module Consumer of the sync dead-letter queue: a message the sync consumer could not apply within the
- * queue's retries is recorded as an UNKNOWN_ERROR sync error of its object, so no change is lost silently
- * (platform §6). Every dead letter is also logged; the error is not recorded when the object's link holds
+ * queue's retries is recorded as an UNKNOWN_ERROR sync error of its object, so no change is lost silently.
+ * Every dead letter is also logged; the error is not recorded when the object's link holds
  * this message or a newer one, as the change was then applied, or the object's state is newer anyway
  * (a pack is retried whole, so it can reach this queue with some of its messages applied).
- * Each account's errors are recorded on its shard (issue 16), one batch per shard.
+ * Each account's errors are recorded on its shard, one batch per shard.
  */
 import type { StatementMeter } from "../../db/client";
 import { CONTROL_SHARD, controlDb, shardDb } from "../../db/shards";

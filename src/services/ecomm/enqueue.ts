@@ -1,6 +1,6 @@
 /**
  * @module PUT /sync/messages: validate the whole request, then put its sync messages on the sync queue in
- * packs of up to 100 (spec 4.2 rule 1: the response means only "queued"). Nothing is written to the CRM
+ * packs of up to 100 (its 204 means only "queued"; the consumer applies them). Nothing is written to the CRM
  * on the request path. Either every message passes every check or nothing is enqueued.
  */
 import { sql } from "drizzle-orm";
@@ -30,7 +30,7 @@ export const fieldError = (field: string, message: string) =>
     errors: [{ message: `${field}: ${message}`, code: "INVALID", in: "body", context: { propertyName: [field] } }],
   });
 
-/** reference §3.3: an unknown store is a validation error of the request, not a 404 of the route. */
+/** An unknown store is a validation error of the request (400 on `storeId`), not a 404 of the route. */
 export const unknownStore = (storeId: string) => fieldError("storeId", `store ${storeId} does not exist in this account`);
 
 /** A request's queue messages, each with the bytes the queue counts for it (measured once, here). */
@@ -56,7 +56,7 @@ export async function buildQueueMessages(db: Db, input: EnqueueInput): Promise<Q
     message: {
       externalObjectId: m.externalObjectId,
       action: m.action,
-      changedAt: m.changedAt ?? input.defaultChangedAt ?? input.receivedAt, // spec 2.4: omitted -> the receive time
+      changedAt: m.changedAt ?? input.defaultChangedAt ?? input.receivedAt, // omitted -> the receive time
       ...(m.properties ? { properties: m.properties } : {}),
       ...(m.associations ? { associations: m.associations } : {}),
     },
@@ -73,8 +73,8 @@ export async function buildQueueMessages(db: Db, input: EnqueueInput): Promise<Q
 
 /**
  * Pauses before the 2nd and 3rd attempt of a refused sendBatch. Queues' send errors are transient
- * ("Queue is overloaded. Please back off", "Too Many Requests" above 5,000 msg/s, internal errors;
- * platform §1.2) and a retry shortly after usually succeeds; the whole wait stays under a second.
+ * ("Queue is overloaded. Please back off", "Too Many Requests" above 5,000 msg/s, internal errors)
+ * and a retry shortly after usually succeeds; the whole wait stays under a second.
  */
 export const SEND_RETRY_DELAYS_MS = [100, 400];
 
@@ -110,7 +110,7 @@ async function sendChunk(queue: Queue, chunk: SyncQueuePack[], delays: readonly 
  * counts, bills and rate-limits queue messages, 5,000 per second per queue), in sendBatch calls of at most
  * 100 queue messages and 256 KB, each retried on a refusal
  * (SEND_RETRY_DELAYS_MS). Re-sending is safe: a message keeps its id, a copy is acked as a duplicate or
- * as already applied (sync-consumer.ts). If the queue still refuses, the answer is 503 with Retry-After;
+ * as already applied (consumer.ts). If the queue still refuses, the answer is 503 with Retry-After;
  * earlier chunks may be queued, and the client's retry of the whole request is harmless, because a re-sent
  * change with the same changedAt simply wins the tie again (later message id) with the same content.
  */
@@ -121,8 +121,8 @@ export async function sendToQueue(queue: Queue, { msgs, bytes }: QueueBatch, del
 
 /**
  * Queues the messages (sendToQueue), then records their objects as pending so their status answers 200
- * from the 204 on, not 404 until the consumer has run (reference §3.1: hubspot-php reads the status one
- * second after its sync and expects 200). One statement; written only once the queue took every message,
+ * from the 204 on, not 404 until the consumer has run (hubspot-php reads the status one second after its
+ * sync and expects 200). One statement; written only once the queue took every message,
  * so a refused request leaves no pending object behind.
  */
 export async function enqueue(db: Db, queue: Queue, batch: QueueBatch): Promise<void> {

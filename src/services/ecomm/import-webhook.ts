@@ -1,8 +1,8 @@
 /**
- * @module The import webhook (spec 6 rule 2; reference §3.7): the service asks the integrator to start an
+ * @module The import webhook (docs/reference/ecommerce.md): the service asks the integrator to start an
  * import of an account's data into a store by POSTing to the settings' webhookUri.
  *
- * Imports exist only for OAuth apps (reference §3.7): the request is signed with the app's client secret
+ * Imports exist only for OAuth apps, as in the real service: the request is signed with the app's client secret
  * (X-Service-Signature v2 and v3, like card requests) and sent only when the app's settings carry a
  * webhookUri. Account-level settings (private apps) have no app secret to sign with, so they never send
  * it. It goes out through the outbound guard only (10 s, 1 MB, no redirects), and its outcome is recorded

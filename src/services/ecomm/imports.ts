@@ -1,6 +1,6 @@
 /**
- * @module Import pages and their end (reference §3.7: `POST /imports/page`, `POST /imports/end`; imports exist
- * only for OAuth apps). An integrator answers the import webhook (import-webhook.ts) by sending the store's
+ * @module Import pages and their end (`POST /imports/page`, `POST /imports/end`; imports exist only for
+ * OAuth apps). An integrator answers the import webhook (import-webhook.ts) by sending the store's
  * existing records in pages keyed by the webhook's `importStartedAt`, then one end call per object type.
  * Decisions (docs/reference/ecommerce.md):
  *   - a page goes through the same validation, queue, consumer and last-write-wins as PUT /sync/messages;
@@ -51,7 +51,7 @@ async function requireImport(db: Db, c: Caller, body: { storeId: string; importS
 }
 
 export async function importPage(db: Db, queue: Queue, c: Caller, body: z.output<typeof importPageBody>, requestId: string, now: number) {
-  // Store first: an unknown store is reported as such (reference §3.3), like PUT /sync/messages.
+  // Store first: an unknown store is reported as such (a 400 on storeId), like PUT /sync/messages.
   const batch = await buildQueueMessages(db, { ...c, requestId, receivedAt: now, body, defaultChangedAt: body.importStartedAt });
   const imp = await requireImport(db, c, body);
   if (imp.endedAt !== null) throw fieldError("objectType", `the import of ${body.objectType} started at ${body.importStartedAt} has ended`);

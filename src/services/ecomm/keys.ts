@@ -1,6 +1,6 @@
 /**
  * @module Keys of the sync apply path: an object's link key, store and email keys, and the associations a
- * message names (spec 2.4: the v2 `associations` map, else the v1 `hs_assoc__*` properties). The settings
+ * message names (the v2 `associations` map, else the v1 `hs_assoc__*` properties). The settings
  * that govern a message are chosen in settings.ts (`governingSettings`).
  */
 import type { EcommObjectType } from "../../db/tables/ecomm";

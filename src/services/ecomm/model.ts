@@ -1,6 +1,7 @@
 /**
- * @module Fixed facts of the ecommerce bridge: object types and their CRM types, required properties
- * (spec 2.2), the ecommerce pipeline (spec 3), sync error types (reference §3.6) and the sunset dates (spec 9.2).
+ * @module Fixed facts of the ecommerce bridge: object types and their CRM types, the v1 association
+ * properties, the ecommerce pipeline and its abandonment time, and the sunset dates. Required mappings and
+ * sync error types are in src/schemas/ecomm.ts.
  */
 import type { ObjectType } from "../../db/tables/crm";
 import type { EcommObjectType } from "../../db/tables/ecomm";
@@ -13,7 +14,7 @@ export const CRM_TYPE: Record<EcommObjectType, ObjectType> = {
 };
 
 
-/** v1-style association properties (reference §3.4): they name associated objects and are never stored. */
+/** v1-style association properties (the bridge's v1 had no `associations` map): they name associated objects, never stored. */
 export const ASSOC_PROPERTY = {
   dealContacts: "hs_assoc__contact_ids",
   lineItemDeal: "hs_assoc__deal_id",
@@ -23,7 +24,7 @@ export const ASSOC_PROPERTY = {
 export const PIPELINE_ID = "ecommerce";
 export const PIPELINE_LABEL = "Ecommerce Pipeline";
 
-/** spec 3: the six stages, in display order. */
+/** The ecommerce pipeline's six stages, in display order: every deal the bridge syncs has one. */
 export const PIPELINE_STAGES = [
   { stageId: "checkout_abandoned", label: "Checkout Abandoned" },
   { stageId: "checkout_pending", label: "Checkout Pending" },
@@ -33,12 +34,12 @@ export const PIPELINE_STAGES = [
   { stageId: "cancelled", label: "Cancelled" },
 ] as const;
 
-/** spec 3, spec 8: checkout_pending becomes checkout_abandoned after 24 hours. */
+/** A deal still in checkout_pending 24 hours after it entered it becomes checkout_abandoned. */
 export const ABANDON_AFTER_MS = 24 * 60 * 60 * 1000;
 
 
 /**
- * spec 9.2: the bridge is retired but keeps working. RFC 9745 `Deprecation` (structured date: no new
+ * The real bridge is retired; this one keeps working. RFC 9745 `Deprecation` (structured date: no new
  * developers from 14 July 2022) and RFC 8594 `Sunset` (1 December 2022) go on every bridge response.
  */
 export const SUNSET_HEADERS: Record<string, string> = {

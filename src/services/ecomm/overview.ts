@@ -1,6 +1,6 @@
 /**
- * @module The store overview of the web app (issue 7): per store of an account, how many records of each
- * object type the bridge keeps in sync (spec 2.4), and its open sync errors (spec 2.5) with their details.
+ * @module The store overview of the web app (docs/reference/web-app.md): per store of an account, how many
+ * records of each object type the bridge keeps in sync, and its open sync errors with their details.
  * Four reads in one db.batch; the error list is bounded per store, the count of open errors is not.
  */
 import { and, asc, desc, eq, getTableColumns, isNotNull, lte, sql } from "drizzle-orm";
@@ -29,7 +29,7 @@ export async function storeOverview(db: Db, portalId: number): Promise<StoreOver
     .select({
       ...getTableColumns(e),
       n: sql<number>`row_number() over (partition by ${e.storeId} order by ${e.erroredAt} desc, ${e}.rowid desc)`.as("n"),
-      // The object's CRM record, for a link from the error (issue 19 §4); a lookup in the links' unique index.
+      // The object's CRM record, for a link from the error; a lookup in the links' unique index.
       // Columns are qualified by hand: drizzle leaves a lone table's columns unqualified, which `l` would capture.
       serviceId: sql<number | null>`(select l.service_id from ${ecommLinks} l where l.portal_id = ${e}.portal_id and l.store_id = ${e}.store_id and l.object_type = ${e}.object_type and l.external_id = ${e}.external_id)`.as("service_id"),
     })
@@ -38,7 +38,7 @@ export async function storeOverview(db: Db, portalId: number): Promise<StoreOver
     .as("ranked");
   const [stores, counts, errorCounts, errors] = await db.batch([
     db.select().from(ecommStores).where(eq(ecommStores.portalId, portalId)).orderBy(asc(ecommStores.storeId)),
-    // Records linked and not deleted: what the store currently syncs (a DELETE stops syncing, reference §3.4).
+    // Records linked and not deleted: what the store currently syncs (a DELETE stops syncing, the record stays).
     db
       .select({ storeId: ecommLinks.storeId, objectType: ecommLinks.objectType, n: sql<number>`count(*)` })
       .from(ecommLinks)

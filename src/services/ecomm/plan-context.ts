@@ -203,7 +203,7 @@ export interface PlanContext {
   stages: Map<number, Set<string>>;
   links: Map<string, LinkState>;
   readKeys: Set<string>;
-  /** `${portalId}|${lower-cased email}` -> the contact that owns it (spec 2.8 rule 2: unique per account). */
+  /** `${portalId}|${lower-cased email}` -> the contact that owns it (an email is unique per account). */
   emailOwners: Map<string, number>;
   /** Whether the database's id counters exist (npm run migrate starts them), which new objects' direct write needs. */
   idCounters: boolean;
@@ -218,7 +218,7 @@ export interface PlanContext {
  */
 export async function readPlanContext(db: Db, msgs: SyncQueueMessage[], control: Db = db, { everyEmailOwner = false } = {}): Promise<PlanContext> {
   // Every owner whose settings could govern a message (an OAuth message: its app's, then its account's).
-  // App-level settings live in the control plane, account-level ones on the account's shard (issue 16):
+  // App-level settings live in the control plane, account-level ones on the account's shard:
   // with separate databases the app rows are one more read, run alongside the shard's batch.
   const allOwners = [...new Map(msgs.flatMap((m) => syncSettingsOwners(m.portalId, m.appId)).map((o) => [settingsKey(o), [o.kind, o.id] as const])).values()];
   const split = control !== db;

@@ -1,6 +1,6 @@
 /**
- * @module Planning the effect of a consumer batch's winning messages (spec 4.2 rule 1: translate through
- * the mappings, validate against current properties, apply). The reads for the whole batch are one D1
+ * @module Planning the effect of a consumer batch's winning messages: translate through the mappings,
+ * validate against current properties, apply. The reads for the whole batch are one D1
  * round trip, made alongside the ordering RPC (a second one only for objects named by v1 association
  * properties); the decisions per message are pure and become `Effect`s for commit.ts, or a retry (a line
  * item whose deal or product has not arrived yet), or a drop (the store is gone, or already applied).
@@ -67,7 +67,7 @@ interface Translation {
 
 const fail = (msg: SyncQueueMessage, f: SyncFailure): Outcome => ({ kind: "effect", effect: { kind: "error", msg, type: f.type, details: f.details } });
 
-/** The objects of one type are planned before the types that associate with them (spec 2.4). */
+/** Each type is planned before the types that associate with it: deals name contacts, line items a deal and a product. */
 const TYPE_ORDER: Record<EcommObjectType, number> = { CONTACT: 0, PRODUCT: 1, DEAL: 2, LINE_ITEM: 3 };
 
 /**
@@ -183,7 +183,7 @@ function planUpsert(
 
   switch (m.objectType) {
     case "CONTACT": {
-      // spec 2.2: only contacts with a valid email are created; an update may omit it.
+      // Only contacts with a valid email are created; an update may omit it.
       if (!("email" in patch)) {
         if (!exists) return missing("email", ": map it and send it in the message properties");
         break;
@@ -200,7 +200,7 @@ function planUpsert(
         if (exists && owner !== serviceId) {
           return fail(m, { type: "INVALID_EMAIL_ADDRESS", details: `Email address ${email} is already used by another contact (${owner}) of this account.` });
         }
-        // Email is unique per account (spec 2.8 rule 2): a new external contact joins the existing record.
+        // Email is unique per account: a new external contact joins the existing record.
         if (!exists) effect.presetServiceId = owner;
       } else {
         const claimKey = emailKey(m.portalId, lower);
@@ -220,13 +220,13 @@ function planUpsert(
           return fail(m, { type: "INVALID_DEAL_STAGE", details: `Deal stage ${stage} is not a stage of the ecommerce pipeline.` });
         }
         effect.stage = stage;
-        patch.pipeline = PIPELINE_ID; // spec 3: every bridge deal is in the ecommerce pipeline
+        patch.pipeline = PIPELINE_ID; // every bridge deal is in the ecommerce pipeline
       } else if (!exists) {
         return missing("dealstage");
       }
       const contacts = targets.contacts;
       if (contacts !== undefined) {
-        // spec 2.4: many contacts; unknown ones are ignored without error (the commit's join drops them).
+        // A deal may name many contacts; unknown ones are ignored without error (the commit's join drops them).
         effect.assoc.replace.push("CONTACT");
         effect.assoc.targets.push(...contacts.map((e) => ({ objectType: "CONTACT" as const, externalId: e })));
       }
@@ -252,7 +252,7 @@ function planUpsert(
         effect.assoc.targets.push(target);
       }
       if (unresolved.length) {
-        // spec 2.4: the associations are mandatory. The deal or product may simply not have arrived yet.
+        // A line item must name its deal and its product. Either may simply not have arrived yet.
         if (attempts < ASSOC_MAX_ATTEMPTS) {
           return { kind: "retry", delaySeconds: backoffSeconds(attempts), reason: `waiting for ${unresolved.join(" ")}` };
         }

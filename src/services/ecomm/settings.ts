@@ -1,9 +1,9 @@
 /**
- * @module Ecommerce settings (spec 2.2; reference §3.2). Two owners: an app (developer key + appId) and
- * an account (its own token). Which settings govern a sync is decided when the consumer processes it
- * (`governingSettings`): a sync sent with an OAuth access token uses its app's settings when the app has
- * any, otherwise the token's account's (spec 4.2: no appId "when building for a single account"); a sync
- * sent with a private-app token uses the account's.
+ * @module Ecommerce settings (docs/reference/ecommerce.md "Settings"). Two owners: an app (developer key +
+ * appId) and an account (its own token). Which settings govern a sync is decided when the consumer
+ * processes it (`governingSettings`): a sync sent with an OAuth access token uses its app's settings when
+ * the app has any, otherwise the token's account's (the settings API takes no appId "when building for a
+ * single account"); a sync sent with a private-app token uses the account's.
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -47,7 +47,7 @@ export function settingsOwnerFor(principal: Principal, appId: number | undefined
 }
 
 /**
- * Where an owner's settings live (issue 16): an app's in the control plane (they govern every install),
+ * Where an owner's settings live: an app's in the control plane (they govern every install),
  * an account's on the account's shard.
  */
 export const settingsDb = (owner: SettingsOwner, accountDb: Db, control: Db): Db => (owner.kind === "app" ? control : accountDb);
@@ -89,7 +89,10 @@ export async function requireSettings(db: Db, owner: SettingsOwner): Promise<Set
   return row;
 }
 
-/** The webhook is an outbound SSRF surface (platform §5.4): refuse what the guard would refuse, now. */
+/**
+ * The webhook is an outbound SSRF surface (docs/explanation/reliability.md "SSRF on Workers"): refuse what
+ * the guard would refuse, now.
+ */
 function checkWebhookUri(uri: string, allowLoopback: boolean) {
   try {
     checkOutboundUrl(uri, allowLoopback);
@@ -101,7 +104,7 @@ function checkWebhookUri(uri: string, allowLoopback: boolean) {
   }
 }
 
-/** A PUT replaces everything: object types left out lose their mappings (reference §10 #15). */
+/** A PUT replaces everything: object types left out lose their mappings, as in the real service. */
 export async function putSettings(db: Db, owner: SettingsOwner, input: SettingsInput, allowLoopback: boolean, now: number) {
   if (input.webhookUri) checkWebhookUri(input.webhookUri, allowLoopback);
   const values = {

@@ -1,7 +1,7 @@
 /**
- * @module Sync status and sync errors (spec 2.5; reference §3.5, §3.6). Times go out as strings of epoch
- * ms (spec 2.5). The status lists the object's latest error whatever its status (the errors array is not
- * cleared by a later success, reference §10 #11); `numErrors` counts the OPEN ones.
+ * @module Sync status and sync errors (docs/reference/ecommerce.md "Status and errors"). Times go out as
+ * strings of epoch ms. The status lists the object's latest error whatever its status (the real service
+ * does not clear the errors array after a later success); `numErrors` counts the OPEN ones.
  */
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -31,7 +31,7 @@ const errorRows = rowReader(ecommSyncErrors);
  * src/db/raw-rows.ts): the store check and the object's link, error and pending entry as scalar
  * subqueries of one row. Each is at most one row: the link's key is unique, the error's is its primary
  * key (one latest error per object), the pending entry's too. One statement instead of a batch of four
- * saves D1 three statements' overhead (issue 28: about 0.05-0.08 ms a read).
+ * saves D1 three statements' overhead (about 0.05-0.08 ms a read in the local D1).
  */
 const KEY = "portal_id = ?1 and store_id = ?2 and object_type = ?3 and external_id = ?4";
 const STATUS_READ = `select
@@ -43,8 +43,8 @@ const STATUS_READ = `select
 type StatusRow = [store: number | null, link: string | null, error: string | null, pending: number | null];
 
 /**
- * One round trip, one statement (STATUS_READ). The store's absence is the 404 it was when checked first;
- * its rows were not needed before the others.
+ * One round trip, one statement (STATUS_READ). A missing store is still a 404, as a separate store check
+ * would answer; nothing needs its row before the others.
  */
 export async function syncStatus(db: Db, portalId: number, storeId: string, objectType: EcommObjectType, externalId: string) {
   const [row] = await db.$client.prepare(STATUS_READ).bind(portalId, storeId, objectType, externalId).raw<StatusRow>();
@@ -71,7 +71,7 @@ export async function syncStatus(db: Db, portalId: number, storeId: string, obje
 /** The account's errors, the app's, or (OAuth `GET /sync/errors`) the app's in one account. */
 export type ErrorScope = { portalId: number; appId?: number } | { appId: number };
 
-/** Newest first; `page` is a 1-based record offset and `paging` appears only when more exist (reference §3.6). */
+/** Newest first; `page` is a 1-based record offset and `paging` appears only when more exist, as in the real service. */
 export async function listErrors(db: Db, scope: ErrorScope, q: ErrorsQuery, url: URL) {
   const filters: (SQL | undefined)[] = [
     "portalId" in scope ? eq(ecommSyncErrors.portalId, scope.portalId) : undefined,

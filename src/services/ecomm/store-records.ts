@@ -1,7 +1,7 @@
 /**
- * @module The synced records of a store as the web app shows them (issue 19 §4): each external object the
- * bridge links (spec 2.4 rule 1) with its CRM record, so the store overview and the store page link to the
- * records, and the deal stage's label for the deal page (spec 3). Reads walk the `ecomm_links_key` index
+ * @module The synced records of a store as the web app shows them (docs/reference/web-app.md): each
+ * external object the bridge links (one CRM record per externalObjectId) with its CRM record, so the store
+ * overview and the store page link to the records, and the deal stage's label for the deal page. Reads walk the `ecomm_links_key` index
  * (portal, store, type, external id) or the primary key; pages are bounded.
  */
 import { and, asc, desc, eq, gt, isNotNull, sql } from "drizzle-orm";
@@ -20,7 +20,7 @@ export interface SyncedRecord {
   externalId: string;
   /** The CRM record, when one exists and is not archived. */
   record: CrmRow | null;
-  /** The last winning message was a DELETE: syncing stopped, the record is kept (reference §3.4). */
+  /** The last winning message was a DELETE: syncing stopped, the record is kept. */
   deleted: boolean;
   changedAt: number;
   processedAt: number | null;
@@ -83,7 +83,7 @@ export async function storeRecordsPage(db: Db, portalId: number, storeId: string
   return { rows: rows.slice(0, STORE_RECORDS_PAGE).map(normalise), hasMore: rows.length > STORE_RECORDS_PAGE };
 }
 
-/** The deal's pipeline and stage as people read them (spec 3), when the deal is in the account's ecommerce pipeline. */
+/** The deal's pipeline and stage as people read them (labels), when the deal is in the account's ecommerce pipeline. */
 export async function dealStage(db: Db, portalId: number, deal: CrmRow): Promise<{ pipeline: string; stage: string; stageId: string } | null> {
   const stageId = deal.properties.dealstage;
   if (!stageId || !deal.properties.pipeline) return null;

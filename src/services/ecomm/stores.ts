@@ -1,7 +1,7 @@
 /**
- * @module Stores (spec 2.3, 3). The first store of an account performs the setup, the ecommerce deal
- * pipeline with its six stages, in the same db.batch as the store itself: if any step fails, nothing
- * is created (spec 7 rule 4). Deleting a store (or uninstalling the app that created it) removes its
+ * @module Stores (docs/reference/ecommerce.md "Stores"). The first store of an account performs the setup,
+ * the ecommerce deal pipeline with its six stages, in the same db.batch as the store itself: if any step
+ * fails, nothing is created, not even the store. Deleting a store (or uninstalling the app that created it) removes its
  * sync state; the CRM records it synced stay, they are CRM data.
  */
 import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
@@ -41,7 +41,7 @@ export async function requireStore(db: Db, portalId: number, storeId: string): P
 export const listStores = (db: Db, portalId: number) =>
   db.select().from(ecommStores).where(eq(ecommStores.portalId, portalId)).orderBy(asc(ecommStores.storeId)).all();
 
-/** The setup of an account's first store: the ecommerce pipeline and its stages (spec 3). */
+/** The setup of an account's first store: the ecommerce pipeline and its six stages. */
 export function pipelineSetupStatements(db: Db, portalId: number, now: number) {
   return [
     db.insert(ecommPipelines).values({ portalId, pipelineId: PIPELINE_ID, label: PIPELINE_LABEL, createdAt: now }),

@@ -1,6 +1,6 @@
 /**
  * @module The sync queue's message schemas (versioned). A queue message carries sync messages and
- * everything the consumer needs to apply them without the original request (spec 4.2 rule 1):
+ * everything the consumer needs to apply them later, without the original request:
  * - v1, one sync message (still consumed: a deploy may find them queued, and tests write them);
  * - v2, a pack: the sync messages of one request, up to PACK_MAX_MESSAGES and one queue message's bytes,
  *   their shared fields written once. PUT /sync/messages sends packs.
@@ -19,7 +19,7 @@ export const SYNC_PACK_VERSION = 2;
 
 /**
  * Sync messages per pack. A consumer batch is planned and committed 100 sync messages at a time
- * (sync-consumer.ts), so a full pack is one such step.
+ * (consumer.ts), so a full pack is one such step.
  */
 export const PACK_MAX_MESSAGES = 100;
 

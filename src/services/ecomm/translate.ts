@@ -1,6 +1,6 @@
 /**
- * @module Translation of a sync message's external properties through the property mappings (spec 2.2,
- * 4.2 rule 1). Pure: unmapped external properties are ignored, values are coerced per dataType, and the
+ * @module Translation of a sync message's external properties through the property mappings, the first
+ * step of applying it. Pure: unmapped external properties are ignored, values are coerced per dataType, and the
  * v1 association properties (`hs_assoc__*`) are set apart because they name objects, not values.
  */
 import type { PropertyMapping } from "../../db/tables/ecomm";
@@ -56,7 +56,7 @@ export function translate(mappings: readonly PropertyMapping[], properties: Reco
   const out: Translated = { patch: {}, assoc: {} };
   for (const [name, value] of Object.entries(properties)) {
     const m = byExternal.get(name);
-    if (!m) continue; // spec 2.2: only mapped properties are synced
+    if (!m) continue; // only mapped properties are synced
     const v = coerce(m, value);
     if (isFailure(v)) return v;
     if (m.servicePropertyName.startsWith("hs_assoc__")) out.assoc[m.servicePropertyName] = v;
@@ -65,7 +65,7 @@ export function translate(mappings: readonly PropertyMapping[], properties: Reco
   return out;
 }
 
-/** A deliberately plain check: one @, no spaces, a dot in the domain (spec 2.2: "a valid email"). */
+/** A deliberately plain check: one @, no spaces, a dot in the domain (only contacts with a valid email are created). */
 export const isValidEmail = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) && email.length <= 254;
 
 /** External ids listed in a v1 association property ("a,b;c"). */

@@ -1,9 +1,9 @@
 /**
- * @module OAuth 2.0 authorization server (reference §8; RFC 9700): authorization codes (single use,
- * 10 minutes, PKCE S256 with downgrade protection; a replay revokes what the code issued, RFC 6749 §4.1.2),
- * stable refresh tokens as the real service has them, and rotation with family revocation as an opt-in
- * per app (issue 17 §1). Failures are thrown as OAuthError and answered with both the RFC 6749 and the
- * legacy fields.
+ * @module OAuth 2.0 authorization server (the real service's v1 OAuth endpoints, hardened after RFC 9700):
+ * authorization codes (single use, 10 minutes, PKCE S256 with downgrade protection; a replay revokes what the
+ * code issued, RFC 6749 section 4.1.2), stable refresh tokens as the real service has them, and rotation
+ * with family revocation as an opt-in per app. Failures are thrown as OAuthError and answered with both the
+ * RFC 6749 and the legacy fields.
  */
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -16,7 +16,7 @@ import { ACCESS_TOKEN_TTL_S, accessTokenStatement, installStatements, tokenPairS
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
-/** `status` is the legacy code (BAD_AUTH_CODE ...), `error` the RFC 6749 one (reference §8.2). */
+/** `status` is the legacy code (BAD_AUTH_CODE ...), `error` the RFC 6749 one; the real service sends both. */
 export function oauthError(status: string, error: string, message: string): ApiError {
   return new ApiError("VALIDATION_ERROR", message, { extra: { status, error, error_description: message } });
 }
@@ -26,7 +26,7 @@ export async function appByClientId(db: Db, clientId: string | undefined) {
   return (await db.select().from(apps).where(eq(apps.clientId, clientId)).get()) ?? null;
 }
 
-/** How the client authenticated on the token endpoint: form parameters, or HTTP Basic (RFC 6749 §2.3.1). */
+/** How the client authenticated on the token endpoint: form parameters, or HTTP Basic (RFC 6749 section 2.3.1). */
 export interface ClientAuth {
   clientId: string;
   clientSecret: string;
@@ -35,7 +35,7 @@ export interface ClientAuth {
 
 /**
  * A client that tried the Authorization header and failed gets 401 with a Basic challenge (RFC 6749
- * §5.2); over form parameters it stays the 400 the real service answers (reference §8.2).
+ * section 5.2); over form parameters it stays the 400 the real service answers to every token error.
  */
 export function clientError(via: ClientAuth["via"], status: string, message: string): ApiError {
   if (via === "body") return oauthError(status, "invalid_client", message);
@@ -74,7 +74,7 @@ async function requireActiveAccount(db: Db, portalId: number, legacyStatus: "BAD
 const codeFamily = (codeHash: string) => `code:${codeHash}`;
 
 /**
- * A code presented again (RFC 6749 §4.1.2): refused, and what it issued is revoked. The code is also
+ * A code presented again (RFC 6749 section 4.1.2): refused, and what it issued is revoked. The code is also
  * marked (expiresAt 0) in the same batch, so that an exchange racing this replay, whose tokens are written
  * after the revocation, reads the mark back and revokes them itself.
  */
@@ -126,7 +126,7 @@ export async function exchangeCode(
       throw oauthError("BAD_AUTH_CODE", "invalid_grant", "code_verifier does not match the code_challenge");
     }
   } else if (input.codeVerifier) {
-    // RFC 9700 §2.1.1: a verifier for a code issued without a challenge is a PKCE downgrade attempt.
+    // RFC 9700 section 2.1.1: a verifier for a code issued without a challenge is a PKCE downgrade attempt.
     throw oauthError("BAD_AUTH_CODE", "invalid_grant", "code_verifier sent for an authorization request without code_challenge");
   }
   await requireActiveAccount(db, row.portalId, "BAD_AUTH_CODE");
@@ -181,7 +181,7 @@ export async function refresh(db: Db, input: { refreshToken: string; client: Cli
     return { access_token: access, refresh_token: input.refreshToken, expires_in: ACCESS_TOKEN_TTL_S, token_type: "bearer" };
   }
   // Rotation is claimed before anything is issued, so of concurrent refreshes with one token exactly one
-  // proceeds; the others presented a token that is now rotated, which is reuse (RFC 9700 §4.14.2).
+  // proceeds; the others presented a token that is now rotated, which is reuse (RFC 9700 section 4.14.2).
   const claimed = await db
     .update(credentials)
     .set({ rotatedAt: input.now })
@@ -212,14 +212,17 @@ export async function refresh(db: Db, input: { refreshToken: string; client: Cli
   return tokens;
 }
 
-/** Reuse of a rotated refresh token revokes its whole family (RFC 9700 §4.14.2). */
+/** Reuse of a rotated refresh token revokes its whole family (RFC 9700 section 4.14.2). */
 async function reuse(db: Db, familyId: string, now: number): Promise<ApiError> {
   await db.update(credentials).set({ revokedAt: now }).where(eq(credentials.familyId, familyId));
   forgetCredentials();
   return oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
 }
 
-/** Token introspection rows (reference §8.3, §8.4); null when unknown, revoked or expired. */
+/**
+ * Token introspection rows (GET /oauth/v1/access-tokens/{token} and /oauth/v1/refresh-tokens/{token}); null
+ * when unknown, revoked or expired.
+ */
 export async function describeToken(db: Db, token: string, kind: "access" | "refresh", now: number) {
   const row = await db
     .select({ cred: credentials, app: apps, account: accounts, user: users })

@@ -1,7 +1,7 @@
 /**
- * @module Issuing OAuth tokens for an install (reference §8.2): an access token that expires after 1800 s
- * and a refresh token; every token issued from one grant shares a family, which a replayed code or a reused
- * rotated refresh token revokes. Only hashes are stored.
+ * @module Issuing OAuth tokens for an install, as the real service's token endpoint does: an access token
+ * that expires after 1800 s and a refresh token; every token issued from one grant shares a family, which a
+ * replayed code or a reused rotated refresh token revokes. Only hashes are stored.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -27,8 +27,9 @@ export interface InstallRef {
 }
 
 /**
- * The statement that creates an access token alone: a refresh of a stable refresh token (issue 17 §1)
- * issues only this, in the refresh token's family, so that revoking the family reaches it.
+ * The statement that creates an access token alone: a refresh of a stable refresh token (the default;
+ * rotation is an app's opt-in) issues only this, in the refresh token's family, so that revoking the family
+ * reaches it.
  */
 export async function accessTokenStatement(db: Db, install: InstallRef, now: number, familyId: string) {
   const access = randomToken("oat-", 48);

@@ -1,6 +1,7 @@
 /**
- * @module The operator's view of shards and accounts (issue 16 §2): the shard list with what balancing
- * needs, and the paged account directory (placement itself: shard-placement.ts). All of it reads the control plane only.
+ * @module The operator's view of shards and accounts: the shard list with what balancing needs, and the
+ * paged account directory (placement itself: src/services/shards/placement.ts). All of it reads the control
+ * plane only.
  */
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -22,7 +23,7 @@ export function requireShardName(env: Env, shard: string, where: "body" | "query
   return shard;
 }
 
-/** D1's hard limit on one database's size (platform-and-security.md §1); it cannot be raised. */
+/** D1's hard limit on one database's size (10 GB on the paid plan); it cannot be raised. */
 export const D1_MAX_BYTES = 10 * 1024 ** 3;
 
 /**
@@ -54,10 +55,10 @@ async function sizesOf(env: Env, names: string[]): Promise<(number | null)[]> {
 }
 
 /**
- * What an operator balances by (issue 16 §2, docs/explanation/scaling.md "Placement and balancing"): accounts and their
+ * What an operator balances by (docs/explanation/scaling.md "Placement and balancing"): accounts and their
  * share, each database's size and share of D1's 10 GB, and its query load of the last minutes from the usage
- * metrics (shard-load.ts), when the operator lets the Worker read them. Placement itself uses account counts only.
- * With `idCheck`, each database's id check too (id-check.ts).
+ * metrics (src/services/shards/load.ts), when the operator lets the Worker read them. Placement itself uses
+ * account counts only. With `idCheck`, each database's id check too (src/services/shards/id-check.ts).
  */
 export async function listShards(env: Env, db: Db, idCheck = false) {
   const [counts, closed] = await Promise.all([accountsPerShard(db), closedShards(db)]);

@@ -1,8 +1,8 @@
 /**
- * @module Query load per shard for GET /admin/v1/shards (issue 16 §2: "what an operator needs to balance
- * load"). D1 reports a database's queries only through Cloudflare's analytics API, never to the Worker, so
- * the load comes from the service's own usage data points (src/services/accounts/metering.ts): every request and synced
- * message carries the shard it ran on (blob5) and the request's D1 statements (double3). One Analytics
+ * @module Query load per shard for GET /admin/v1/shards: what an operator needs to balance load. D1
+ * reports a database's queries only through Cloudflare's analytics API, never to the Worker, so the load
+ * comes from the service's own usage data points (src/services/accounts/metering.ts): every request and
+ * synced message carries the shard it ran on (blob5) and the request's D1 statements (double3). One Analytics
  * Engine SQL API query sums them per shard over the last LOAD_WINDOW_MINUTES.
  *
  * Reading the SQL API needs an API token with "Account Analytics: Read", which is the operator's choice

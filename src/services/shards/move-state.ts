@@ -1,4 +1,4 @@
-/** @module The move state an operator sees (issue 16 §2): the control plane's account_moves row. */
+/** @module The move state an operator sees: the control plane's account_moves row. */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountMoves } from "../../db/tables/shards";

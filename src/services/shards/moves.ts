@@ -1,7 +1,7 @@
 /**
- * @module `POST /admin/v1/accounts/{portalId}/move` (issue 16 §2) and `DELETE /admin/v1/accounts/{portalId}`
- * (docs/how-to/account-lifecycle.md): check the request, record the job in the control plane and hand it to the
- * account's AccountMover Durable Object, which runs it by itself.
+ * @module `POST /admin/v1/accounts/{portalId}/move` (docs/explanation/scaling.md "Moves") and
+ * `DELETE /admin/v1/accounts/{portalId}` (docs/how-to/account-lifecycle.md): check the request, record the
+ * job in the control plane and hand it to the account's AccountMover Durable Object, which runs it by itself.
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";

@@ -1,6 +1,6 @@
 /**
- * @module Where new accounts go (issue 29 §4; docs/explanation/scaling.md "Placement"): the placement policy, and the
- * operator's control over it (closing a shard to new accounts, reopening it). Reads the control plane only.
+ * @module Where new accounts go (docs/explanation/scaling.md "Placement and balancing"): the placement policy, and
+ * the operator's control over it (closing a shard to new accounts, reopening it). Reads the control plane only.
  */
 import { count, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";

@@ -1,8 +1,8 @@
 /**
- * @module SMTP API tokens for transactional email (spec 2.14, 4.5, 5.5; reference §7). A token is a
- * userName/password pair an SMTP relay accepts for one account. The password is shown once (at creation and at
- * each reset) and stored only as a PBKDF2 record; a reset replaces the record, so the old password stops
- * verifying at once. `verifySmtpCredentials` is the one credential check a relay calls.
+ * @module SMTP API tokens for transactional email (docs/reference/content.md). A token is a userName/password
+ * pair an SMTP relay accepts for one account. The password is shown once (at creation and at each reset)
+ * and stored only as a PBKDF2 record; a reset replaces the record, so the old password stops verifying at
+ * once. `verifySmtpCredentials` is the one credential check a relay calls.
  */
 import { controlDb, shardDb } from "../../db/shards";
 import { shardOfAccount } from "../../db/directory";
@@ -19,7 +19,7 @@ import { requireAccount } from "../accounts/tenancy";
 
 export type SmtpTokenRow = typeof smtpTokens.$inferSelect;
 
-/** userName is `<10 random characters>@<portalId>.smtp.crm-edge.local` (reference §7 format, our domain). */
+/** userName is `<10 random characters>@<portalId>.smtp.crm-edge.local` (the real service's format, with our domain). */
 export const SMTP_DOMAIN = "smtp.crm-edge.local";
 const USER_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 /** 32 characters of [A-Za-z0-9]: about 190 bits of entropy. */
@@ -29,7 +29,7 @@ export const LIST_MAX = 1000;
 
 export const ADDON = "transactional-email";
 
-/** spec 4.5 / 5.5: using SMTP tokens requires the transactional email add-on on the account. */
+/** Using SMTP tokens requires the transactional email add-on on the account. */
 export async function requireTransactionalEmail(db: Db, portalId: number): Promise<void> {
   const account = await requireAccount(db, portalId);
   if (!account.addons.includes(ADDON)) {
@@ -114,7 +114,7 @@ export async function getLiveToken(db: Db, portalId: number, userName: string): 
   return row;
 }
 
-/** spec 4.5: a new password, shown once; the previous one is invalid as soon as this returns. */
+/** A new password, shown once; the previous one is invalid as soon as this returns. */
 export async function resetPassword(db: Db, portalId: number, userName: string): Promise<{ row: SmtpTokenRow; password: string }> {
   const current = await getLiveToken(db, portalId, userName);
   const password = newPassword();
@@ -144,7 +144,7 @@ export type SmtpAuthResult =
  */
 export async function verifySmtpCredentials(env: Env, userName: string, password: string): Promise<SmtpAuthResult> {
   const name = userName.trim().toLowerCase();
-  // The user name names its account (`…@<portalId>.smtp…`): the directory gives the shard (issue 16).
+  // The user name names its account (`…@<portalId>.smtp…`): the directory gives the shard.
   const portalId = Number(/@(\d{1,15})\./.exec(name)?.[1]);
   const shard = Number.isSafeInteger(portalId) ? await shardOfAccount(controlDb(env), portalId) : undefined;
   const row =

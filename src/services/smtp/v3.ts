@@ -2,7 +2,8 @@
  * @module The v3 face of the SMTP API tokens (`/marketing/v3/transactional/smtp-tokens`): the same rows the
  * v1 face (`/email/public/v1/smtpapi/tokens`) reads and writes, shown the v3 way. The mapping is here, once:
  * v3 `id` is the v1 `userName`, `emailCampaignId` a string, `createdAt` an ISO date. The add-on, OAuth-only
- * and password-once rules are the v1 rules (tokens.ts and the routes).
+ * and password-once rules are the v1 rules (src/services/smtp/tokens.ts and
+ * src/routes/smtp/).
  */
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";

@@ -1,5 +1,5 @@
 /**
- * @module Writing timeline events (spec 2.8, 7.6, 7.7): validation against the event type's properties, the
+ * @module Writing timeline events (docs/reference/timeline.md): validation against the event type's properties, the
  * association rules, objectProperty stamping and the visitor-token ties. A request (one event or a batch)
  * is first validated and resolved completely in memory, then written as one db.batch, so a refused request
  * writes nothing and an accepted one is never half-written.
@@ -32,7 +32,7 @@ type ErrorDetail = { message: string; code: string; in: string; context: Record<
 const targetKey = (t: Target) => (t.kind === "id" ? `id:${t.id}` : t.kind === "email" ? `email:${t.email}` : "pending");
 
 // ---------------------------------------------------------------------------------------------------------
-// Property values (spec 2.7: String, Numeric, Enumeration, Date as epoch ms)
+// Property values (String, Numeric, Enumeration, Date as epoch ms)
 
 const NUMERIC = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 const EPOCH_MS = /^-?\d{1,15}$/;
@@ -158,14 +158,14 @@ interface PlannedEvent {
 }
 
 interface Plan {
-  /** Contacts created by this write (spec 2.8 rule 2): lower-cased email -> email as sent. */
+  /** Contacts created by this write (an unknown email creates a contact): lower-cased email -> email as sent. */
   newContacts: Map<string, string>;
-  /** Contacts whose email this write changes (spec 2.8 rule 5): id -> email as sent. */
+  /** Contacts whose email this write changes (objectId plus a new email): id -> email as sent. */
   emailChanges: Map<number, string>;
   /** Visitor tokens this write ties to a contact. */
   ties: Map<string, Target>;
   events: PlannedEvent[];
-  /** objectProperty stamps merged per record (spec 2.7). */
+  /** objectProperty stamps merged per record: a property's value is also set on that record property. */
   stamps: Map<string, { target: Target; patch: Record<string, string> }>;
 }
 
@@ -192,7 +192,7 @@ function plan(inputs: EventInput[], ctx: Awaited<ReturnType<typeof loadContext>>
     let target: Target;
     const recordType = RECORD_TYPE[type.objectType];
     if (type.objectType !== "CONTACT") {
-      // spec 2.8: objectId is required for COMPANY and DEAL types and must name an existing record.
+      // objectId is required for COMPANY and DEAL types and must name an existing record.
       if (input.objectId == null) {
         throw badRequest(`Invalid body: ${prefix}objectId is required for ${type.objectType} event types`, {
           errors: [{ message: `${prefix}objectId is required`, code: "REQUIRED", in: "body", context: { propertyName: [`${prefix}objectId`] } }],
@@ -202,12 +202,12 @@ function plan(inputs: EventInput[], ctx: Awaited<ReturnType<typeof loadContext>>
       if (!rec || rec.objectType !== recordType) throw notFound(`${prefix}${recordType} ${input.objectId} not found`);
       target = { kind: "id", id: rec.id };
     } else if (input.objectId != null) {
-      // spec 2.8 rules 1 and 3: objectId wins, and never creates a contact (spec 7.7).
+      // objectId comes first of objectId, utk and email, and never creates a contact.
       const rec = ctx.records.get(input.objectId);
       if (!rec || rec.objectType !== "contacts") throw notFound(`${prefix}contacts ${input.objectId} not found`);
       target = { kind: "id", id: rec.id };
       if (input.email) {
-        // spec 2.8 rule 5: a new email with the objectId of an existing contact updates that contact's email.
+        // A new email with the objectId of an existing contact updates that contact's email.
         const lower = input.email.trim().toLowerCase();
         const current = emailOfContact.get(rec.id) ?? null;
         if (current !== lower) {
@@ -223,10 +223,10 @@ function plan(inputs: EventInput[], ctx: Awaited<ReturnType<typeof loadContext>>
       }
       if (input.utk && !tieByUtk.has(input.utk)) tie(input.utk, target);
     } else if (input.utk && tieByUtk.has(input.utk)) {
-      // spec 2.8 rule 1: utk before email.
+      // A tied utk comes before email.
       target = tieByUtk.get(input.utk)!;
     } else if (input.email) {
-      // spec 2.8 rule 2: the contact with that email, or a new contact holding only the email.
+      // Emails are unique per contact: the contact with that email, or a new contact holding only the email.
       const lower = input.email.trim().toLowerCase();
       let found = contactByEmail.get(lower);
       if (!found) {
@@ -235,10 +235,10 @@ function plan(inputs: EventInput[], ctx: Awaited<ReturnType<typeof loadContext>>
         contactByEmail.set(lower, found);
       }
       target = found;
-      // The recommended email + utk pair (spec 2.8 rule 4) ties the token, which reveals its pending events.
+      // The recommended email + utk pair ties the token, which reveals its pending events.
       if (input.utk) tie(input.utk, target);
     } else if (input.utk) {
-      // spec 2.8 rule 4, 7.6: an unknown token creates nothing; the event waits, invisible, for a tie.
+      // A utk alone never creates a contact: an unknown token creates nothing; the event waits, invisible, for a tie.
       target = { kind: "pending" };
     } else {
       throw badRequest(`Invalid body: ${prefix}an event needs objectId, utk or email to find its record`, {
@@ -334,7 +334,7 @@ function eventStatement(db: Db, portalId: number, ev: PlannedEvent, now: number,
   // The v3 face keeps events immutable (docs/reference/timeline.md): a repeated id never replaces the stored event.
   if (!replace) return insert.onConflictDoNothing();
   return insert.onConflictDoUpdate({
-    // spec 2.8: the event id is the idempotency key; the same id replaces the stored event. Without a new
+    // The event id is the idempotency key; the same id replaces the stored event. Without a new
     // timestamp the original one is kept, so a retried write does not move the event on the timeline.
     target: [timelineEvents.portalId, timelineEvents.eventTypeId, timelineEvents.eventId],
     set: hasTimestamp ? { ...fields, timestamp: input.timestamp! } : fields,
@@ -423,9 +423,10 @@ export async function writeEventsEach(db: Db, control: Db, portalId: number, app
 }
 
 /**
- * Ties a visitor token to the contact with that email, creating the contact if needed (spec 2.8 rule 4:
- * "associated with the token by other means"). A token already tied is re-tied: the browser now belongs to
- * this contact. Its pending events appear on the contact; events already on a contact stay where they are.
+ * Ties a visitor token to the contact with that email, creating the contact if needed: the "other means"
+ * by which a token sent alone gets a contact and its waiting events become visible. A token already tied is
+ * re-tied: the browser now belongs to this contact. Its pending events appear on the contact; events already
+ * on a contact stay where they are.
  */
 export async function identifyVisitor(db: Db, portalId: number, utk: string, email: string, now: number) {
   const lower = email.trim().toLowerCase();
@@ -455,7 +456,7 @@ export async function getEvent(db: Db, portalId: number, eventTypeId: number, ev
   return row;
 }
 
-/** reference §11: the stored event, custom values as strings at the top level. */
+/** The stored event, custom values as strings at the top level (docs/reference/timeline.md). */
 export function presentEvent(row: EventRow) {
   const out: Record<string, unknown> = {
     ...row.properties,

@@ -1,7 +1,7 @@
 /**
  * @module A record's rendered timeline: its events newest first, each rendered by its event type's templates
- * (timeline/render.ts). One indexed query per page (timeline_events_record) on the account's shard, then one
- * read of the page's event types on the control plane (issue 16: the two live in different databases).
+ * (src/services/timeline/render.ts). One indexed query per page (timeline_events_record) on the account's
+ * shard, then one read of the page's event types on the control plane (the two live in different databases).
  */
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -66,8 +66,8 @@ export async function recordTimeline(
         .all()
     : [];
   const typeById = new Map(types.map((t) => [t.id, t]));
-  // Deleting an event type deletes its events on every shard (timeline/types.ts), so a missing type is
-  // only the instant between the two; such an event is left out, as the former inner join did.
+  // Deleting an event type deletes its events on every shard (src/services/timeline/types.ts), so a missing type
+  // is only the instant between the two; such an event is left out, as an inner join would.
   const results = page.flatMap((row) => {
     const type = typeById.get(row.eventTypeId);
     if (!type) return [];

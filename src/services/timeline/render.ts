@@ -1,5 +1,5 @@
 /**
- * @module Rendering one timeline event to HTML (spec 2.6; reference §4.5): the event type's Handlebars
+ * @module Rendering one timeline event to HTML (docs/reference/timeline.md): the event type's Handlebars
  * templates are evaluated with the event's properties as data (extraData only in the detail template), then
  * the Markdown result is turned into HTML. Pure: the API's timeline and the record page both call it.
  *
@@ -89,7 +89,10 @@ function template(source: string): Template {
   return tpl;
 }
 
-/** The data templates see: custom properties plus the event's own fields (property names never clash, spec 2.7). */
+/**
+ * The data templates see: custom properties plus the event's own fields (they never clash: a property cannot
+ * take an event field's name).
+ */
 export function templateData(type: RenderableType, event: RenderableEvent, withExtraData: boolean): Record<string, unknown> {
   const data: Record<string, unknown> = {
     ...event.properties,
@@ -101,7 +104,7 @@ export function templateData(type: RenderableType, event: RenderableEvent, withE
   };
   if (event.email) data.email = event.email;
   if (event.utk) data.utk = event.utk;
-  // spec 2.6: extraData is visible to the detail template only.
+  // extraData is visible to the detail template only.
   if (withExtraData && event.extraData !== null && event.extraData !== undefined) data.extraData = event.extraData;
   return data;
 }

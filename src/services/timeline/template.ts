@@ -1,11 +1,11 @@
 /**
- * @module Timeline templates (spec 2.6): Handlebars syntax, parsed with `Handlebars.parse` and evaluated by
+ * @module Timeline templates: Handlebars syntax, parsed with `Handlebars.parse` and evaluated by
  * the small interpreter below, because `Handlebars.compile` needs eval, which workerd forbids. Supported:
  * `{{path}}` (`a.b`, `../x`, `this`, `@index`/`@key`/`@first`/`@last`/`@root`), `#if`/`else`, `#unless`,
  * `#each` (arrays and objects, block params), `#with`, mustache sections, `#formatDate` and `lookup`.
  * The interpreter only reads own properties of JSON data and has a step and output budget, so a template
  * can neither reach prototypes nor spin forever. Escaping is not done here: the Markdown renderer
- * (timeline/render.ts) is the one place that turns text into HTML.
+ * (src/services/timeline/render.ts) is the one place that turns text into HTML.
  */
 // The parser alone: the package's main entry also bundles the runtime, the code generator and source-map,
 // none of which run here (a third of the Worker's dependencies by size).
@@ -15,7 +15,7 @@ export type Template = hbs.AST.Program;
 
 export class TemplateError extends Error {}
 
-/** Helpers the interpreter knows; `log` and `lookup` are why those names are reserved (spec 2.7). */
+/** Helpers the interpreter knows; `log` and `lookup` are why no property may take those names. */
 const HELPERS = new Set(["if", "unless", "each", "with", "formatDate", "lookup", "log"]);
 
 export function parseTemplate(source: string): Template {
@@ -46,7 +46,7 @@ function* walk(node: AnyNode | null | undefined): Generator<AnyNode> {
 }
 
 /**
- * Save-time check (spec 2.6): the template must parse, must not use partials or decorators (there is
+ * Save-time check: the template must parse, must not use partials or decorators (there is
  * nothing to resolve them against), and a header template may not reference extraData.
  */
 export function checkTemplate(source: string, kind: "header" | "detail"): string | null {
@@ -69,7 +69,8 @@ export function checkTemplate(source: string, kind: "header" | "detail"): string
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// formatDate (reference §4.5): UTC, `Nov 18, 2014 3:47:11 PM` by default, `11/18/14 3:47 PM` when short.
+// formatDate, as the real service formats dates: UTC, `Nov 18, 2014 3:47:11 PM` by default,
+// `11/18/14 3:47 PM` when short.
 
 const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];

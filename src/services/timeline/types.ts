@@ -1,6 +1,7 @@
 /**
- * @module Timeline event types and their properties (spec 2.6, 2.7, 4.3, 8): owned by a developer app and
- * read and written only with that app's developer key. Every query is scoped by appId.
+ * @module Timeline event types and their properties (docs/reference/timeline.md): owned by a developer app and
+ * read and written with that app's developer key or an OAuth token of one of its installs. Every query is
+ * scoped by appId.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -17,13 +18,16 @@ import type { Principal } from "../../lib/principal";
 import { checkTemplate } from "./template";
 import { MAX_PROPERTIES_PER_TYPE } from "../../schemas/timeline/events";
 
-/** spec 8. */
+/** At most 750 event types per application (the real service's limit). */
 export const MAX_EVENT_TYPES_PER_APP = 750;
 
 export type EventTypeRow = typeof timelineEventTypes.$inferSelect;
 export type PropertyRow = typeof timelineEventProperties.$inferSelect;
 
-/** Response shape (reference §4.2) plus `usableInLists`: only contact event types feed lists and workflows (spec 2.6). */
+/**
+ * The real service's event type shape plus `usableInLists`: only contact event types can feed lists and
+ * workflows; company and deal types cannot.
+ */
 export function presentEventType(row: EventTypeRow) {
   return {
     id: row.id,
@@ -36,7 +40,7 @@ export function presentEventType(row: EventTypeRow) {
   };
 }
 
-/** Response shape (reference §4.3): both the legacy `contactProperty` and the newer `objectProperty` key. */
+/** The real service's property shape: both the legacy `contactProperty` and the newer `objectProperty` key. */
 export function presentProperty(row: PropertyRow) {
   return {
     id: row.id,
@@ -54,7 +58,7 @@ function isUniqueViolation(err: unknown): boolean {
   return err instanceof Error && /UNIQUE constraint failed/i.test(err.message + String((err as { cause?: unknown }).cause ?? ""));
 }
 
-/** spec 2.6: templates must parse and a header may not reference extraData. */
+/** Templates must parse and a header may not reference extraData (it is for the detail template only). */
 export function validateTemplates(input: { headerTemplate?: string | null; detailTemplate?: string | null }) {
   const errors: { message: string; code: string; in: string; context: Record<string, unknown> }[] = [];
   for (const [field, kind] of [["headerTemplate", "header"], ["detailTemplate", "detail"]] as const) {
@@ -151,7 +155,7 @@ export async function requireOnlyOwnEvents(env: Env, principal: Principal, event
 }
 
 /**
- * Deletes the type with its properties and every event of it. The events live on every shard (issue 16):
+ * Deletes the type with its properties and every event of it. The events live on every shard:
  * they go first, one statement per shard (fan-out, at most 6 at a time), then the type and its properties
  * in one control-plane batch; a failure part-way leaves the type in place, and repeating the call finishes.
  * Rows of accounts that moved away (fence "moved") are left to the move's purge; an account in the middle
@@ -217,7 +221,7 @@ async function getProperty(db: Db, eventTypeId: number, id: number): Promise<Pro
   return row;
 }
 
-/** reference §4.3: the property is named by the `id` in the body; its name cannot change. */
+/** As in the real service, the property is named by the `id` in the body; its name cannot change. */
 export async function updateProperty(
   db: Db,
   appId: number,

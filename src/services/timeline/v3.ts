@@ -11,8 +11,8 @@
  * | event `eventTemplateId`, `tokens{}`, ISO `timestamp` | `eventTypeId`, top-level values, epoch ms |
  * | iframe `headerLabel`, `url` | `iframeLabel`, `iframeUri` |
  *
- * Decision (docs/reference/timeline.md): v3 events are immutable. A v3 create with the id of a stored event is a 409
- * and leaves the event as it was; the v1 PUT keeps replacing it (spec 2.8).
+ * Decision (docs/reference/timeline.md): v3 events are immutable. A v3 create with the id of a stored event is
+ * a 409 and leaves the event as it was; the v1 PUT keeps replacing it (the event id is v1's idempotency key).
  */
 import { and, eq } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
@@ -147,7 +147,7 @@ export async function updateToken(db: Db, appId: number, eventTypeId: number, na
   return presentToken(row);
 }
 
-/** Stored events keep their values (the reference: "existing events … will still retain the token"). */
+/** Stored events keep their values (the real service: "existing events … will still retain the token"). */
 export async function deleteToken(db: Db, appId: number, eventTypeId: number, name: string) {
   const current = await tokenByName(db, appId, eventTypeId, name);
   await types.deleteProperty(db, appId, eventTypeId, current.id);

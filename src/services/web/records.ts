@@ -1,7 +1,7 @@
 /**
- * @module CRM records as the web app lists them (issue 7): display names, a bounded search by name or
- * email scoped to one account, counts per type, and the names of associated records. Every query is
- * scoped by portalId and walks the `crm_objects_list` index (portal, type, archived, id).
+ * @module CRM records as the web app lists them (docs/reference/web-app.md): display names, a bounded search
+ * by name or email scoped to one account, counts per type, and the names of associated records. Every query
+ * is scoped by portalId and walks the `crm_objects_list` index (portal, type, archived, id).
  */
 import { and, asc, eq, gt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
@@ -9,14 +9,17 @@ import { crmObjects, type ObjectType } from "../../db/tables/crm";
 import { inJson, type CrmRow } from "../crm/records";
 import { SEARCH_MAX_LENGTH } from "../../schemas/web";
 
-/** The record types with pages in the web app: those that show timelines and CRM cards (spec 1.3, 1.4). */
+/**
+ * The record types with pages in the web app: those that show timelines (contacts, companies,
+ * deals) and CRM cards (those and tickets).
+ */
 export const PAGE_TYPES = ["contacts", "companies", "deals", "tickets"] as const satisfies readonly ObjectType[];
 export type PageType = (typeof PAGE_TYPES)[number];
 export const isPageType = (s: string): s is PageType => (PAGE_TYPES as readonly string[]).includes(s);
 
 /**
  * The record types with a record page: the list types, plus products and line items, which the store
- * overview and deals link to (issue 19 §4) but which have no list, timeline or cards of their own.
+ * overview and deals link to but which have no list, timeline or cards of their own.
  */
 export const RECORD_TYPES = [...PAGE_TYPES, "products", "line_items"] as const satisfies readonly ObjectType[];
 export type RecordType = (typeof RECORD_TYPES)[number];

@@ -1,9 +1,10 @@
 /**
- * @module Coalescing a consumer batch's first attempts (docs/reference/webhooks.md "Delivery"): the outbox drain sends one
- * message per app and commit, so a busy sync hands the webhook queue many small messages of one app (a sync
- * batch of 100 objects with 40 new ones makes one of 40 events). The consumer packs the messages of one app
- * that no attempt has been made for yet into deliveries of up to 100 events, as the real service batches
- * its POSTs: fewer POSTs for the integrator, and fewer deliveries to record (deliver.ts handles them in waves).
+ * @module Coalescing a consumer batch's first attempts (docs/reference/webhooks.md "What is sent"): the
+ * outbox drain sends one message per app and commit, so a busy sync hands the webhook queue many small
+ * messages of one app (a sync batch of 100 objects with 40 new ones makes one of 40 events). The consumer
+ * packs the messages of one app that no attempt has been made for yet into deliveries of up to 100 events, as
+ * the real service batches its POSTs: fewer POSTs for the integrator, and fewer deliveries to record
+ * (deliver.ts handles them in waves).
  *
  * A message is never split: it goes whole into one delivery, which is acked or retried with it. A message
  * already attempted (a retry, a throttled wait, a re-send) keeps its delivery log row and goes alone.

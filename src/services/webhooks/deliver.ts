@@ -1,9 +1,9 @@
 /**
- * @module The webhook queue's consumer (docs/reference/webhooks.md "Delivery"): each message is one POST of up to 100
- * events to the app's target URL, through the outbound guard (checked again here), signed, with a 5 s
- * timeout. A failure (connection error, timeout, blocked URL, any status outside 2xx) is retried by sending
- * the same events again with attempt + 1 after retryDelaySeconds, up to MAX_RETRIES; then the delivery is
- * recorded as exhausted, and its developer can re-send it. Every attempt is logged.
+ * @module The webhook queue's consumer (docs/reference/webhooks.md "What is sent", "Retries"): each message
+ * is one POST of up to 100 events to the app's target URL, through the outbound guard (checked again here),
+ * signed, with a 5 s timeout. A failure (connection error, timeout, blocked URL, any status outside 2xx) is
+ * retried by sending the same events again with attempt + 1 after retryDelaySeconds, up to MAX_RETRIES; then
+ * the delivery is recorded as exhausted, and its developer can re-send it. Every attempt is logged.
  *
  * Re-checked at delivery: the app still has settings (else the events are dropped, logged), and each event's
  * account still has the app installed (else that event is dropped). At most `maxConcurrentRequests` POSTs
@@ -127,8 +127,8 @@ async function settleUnsent(p: Prepared, deps: DeliveryDeps): Promise<DeliveryOu
  * Handles a wave of deliveries to the end (the caller acks their messages); throws only when D1 or the
  * queue fail. Two control-plane round trips for the whole wave around its POSTs, which run at once: the
  * targets and slots (prepare), then every attempt's record (opening the delivery on its first attempt) with
- * the slots' release. Per delivery that was two round trips each (issue 26: the consumer's D1 work was most
- * of what webhooks cost a sync).
+ * the slots' release, rather than two round trips per delivery: the consumer's D1 work is most of what
+ * webhooks add to the cost of a sync.
  */
 export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise<DeliveryOutcome[]> {
   const prepared = await prepare(wave, deps);

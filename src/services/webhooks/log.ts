@@ -1,6 +1,7 @@
 /**
- * @module The delivery log (docs/reference/webhooks.md "Delivery log"): one row per delivery (up to 100 events of one
- * app) and one per attempt, in the control plane, read by the app's developer and re-sent when exhausted.
+ * @module The delivery log (docs/reference/webhooks.md "The delivery log"): one row per delivery (up to 100
+ * events of one app) and one per attempt, in the control plane, read by the app's developer and re-sent when
+ * exhausted.
  */
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
