@@ -3,7 +3,7 @@ import { seedStatements } from "../src/db/id-ranges";
 import { shardNames } from "../src/db/shards";
 
 // Applies the real SQL migrations in migrations/ (idempotent: already applied ones are skipped) to the
-// control plane and to every shard (issue 16), then starts each database's id counters in its own range, as
+// control plane and to every shard, then starts each database's id counters in its own range, as
 // `npm run migrate` does (the control plane's from 1).
 for (const name of ["DB", ...shardNames(env)]) {
   const d1 = (env as unknown as Record<string, D1Database>)[name]!;

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN, admin, call, expectError, unique } from "../helpers/api";
 
-describe("operator API (issue 2 §4)", () => {
+describe("operator API", () => {
   it("creates accounts, apps, private apps, installs and users with the contract shapes", async () => {
     const acct = await call("POST", "/admin/v1/accounts", { token: ADMIN, body: { name: "Acme", addons: ["transactional-email"] } });
     expect(acct.status).toBe(201);
@@ -70,7 +70,7 @@ describe("operator API (issue 2 §4)", () => {
   });
 });
 
-describe("installing is one write (issue 2: nothing half-written)", () => {
+describe("installing is one write: nothing is left half-written", () => {
   it("when the tokens cannot be written, no install is left behind", async () => {
     const acct = await admin("POST", "/admin/v1/accounts", { name: unique() });
     const app = await admin("POST", "/admin/v1/apps", { name: unique(), redirectUris: ["https://a.example/cb"] });

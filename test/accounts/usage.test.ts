@@ -1,5 +1,5 @@
 /**
- * `GET /admin/v1/accounts/{portalId}/usage` (issue 19 §3): an account's usage from the service's own data,
+ * `GET /admin/v1/accounts/{portalId}/usage`: an account's usage from the service's own data,
  * built through the public API (records, a store and its sync, a timeline event, blog posts), operator only.
  */
 import { describe, expect, it, vi } from "vitest";
@@ -54,7 +54,7 @@ describe("GET /admin/v1/accounts/:portalId/usage", () => {
 
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
     const res = await usage(t.portalId);
-    // Bounded: the directory row on the control plane, then six counts in one D1 batch on the account's shard (issue 16; the request's log line, issue 19 §3).
+    // Bounded, as the request's log line shows: the directory row on the control plane, then six counts in one D1 batch on the account's shard.
     const line = log.mock.calls.map(([l]) => JSON.parse(String(l))).find((l) => l.correlationId === res.headers.get("x-service-correlation-id"));
     log.mockRestore();
     expect(line.d1Statements).toBe(7);

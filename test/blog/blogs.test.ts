@@ -1,4 +1,4 @@
-/** Blogs, blog authors and topics (spec 2.13 references: content_group_id, blog_author_id, topic_ids). */
+/** Blogs, blog authors and topics (a post refers to them by content_group_id, blog_author_id and topic_ids). */
 import { describe, expect, it } from "vitest";
 import { BASE, call, expectError, tenant } from "../helpers/api";
 import { createAuthor, createPost, createTopic, V2 } from "./helpers";

@@ -1,4 +1,4 @@
-/** Public blog pages and the post life cycle through its URL (spec 2.13 url, 3, 7.5). */
+/** Public blog pages and the post life cycle through its URL (a post's url answers 404 until it is published). */
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant, unique } from "../helpers/api";
 import { createPost, page, publish, V2 } from "./helpers";
@@ -29,7 +29,7 @@ describe("post life cycle through the public URL", () => {
       meta_description: 'Says "hi"',
     });
     expect(post.url).toMatch(new RegExp(`/_blog/${t.portalId}/blog/post-`));
-    expect404(await page(post.url)); // spec 7.5: a draft's url is a 404
+    expect404(await page(post.url)); // a draft's url is a 404
 
     const published = await publish(t, post.id);
     expect(published).toMatchObject({ state: "PUBLISHED", is_draft: false, processing_status: "published", published_url: post.url });
@@ -38,7 +38,7 @@ describe("post life cycle through the public URL", () => {
     expect(html).toContain("<p>Body text</p>");
     expect(html).toContain("<title>Hello &lt;World&gt;</title>");
     expect(html).toContain('<meta name="description" content="Says &quot;hi&quot;">');
-    // head_html inside <head>, footer_html right before </body> (spec 2.13).
+    // head_html inside <head>, footer_html right before </body>.
     expect(html).toMatch(/<head>.*<link rel="alternate" href="\/feed"><\/head>/s);
     expect(html).toMatch(/<div id="footer">Footer<\/div><\/body><\/html>$/);
     // Styled by its own stylesheet, which the account's head HTML follows (so it can override it); dated.
@@ -99,7 +99,7 @@ describe("post life cycle through the public URL", () => {
     expectPage(await page(post.url));
   });
 
-  it("keeps an archived post live (spec 2.13: hidden from the dashboard but stays live)", async () => {
+  it("keeps an archived post live (archiving only hides it from the dashboard)", async () => {
     const t = await tenant();
     const post = await createPost(t);
     await publish(t, post.id);
@@ -173,7 +173,7 @@ describe("the public pages' look", () => {
   });
 });
 
-describe("a public page never answers 500 (issue 17 §3)", () => {
+describe("a public page never answers 500", () => {
   it("serves a post whose body the HTML parser finds ambiguous (<select><style>)", async () => {
     const t = await tenant();
     const post = await createPost(t, { post_body: "<p>before</p><select><style>x</style></select><p>after</p>" });

@@ -1,10 +1,10 @@
-/** Blog posts API v2: create, read, update, delete, list (spec 2.13, 4.4; reference §6). */
+/** Blog posts API v2: create, read, update, delete, list, with the real service's blog post fields and shapes. */
 import { describe, expect, it } from "vitest";
 import { BASE, call, expectError, tenant, unique } from "../helpers/api";
 import { BLOG_AUTHOR_V2, BLOG_POST_V2, BLOG_POSTS_CLIENT_QUERY, LIST_V2 } from "../fixtures/legacy-shapes";
 import { createAuthor, createPost, createTopic, expectShape, publish, V2 } from "./helpers";
 
-/** Every field of spec 2.13, plus the extra keys the issue names. */
+/** Every documented blog post field, plus the further keys the real service's response carries. */
 const SPEC_FIELDS = [
   "archived", "blog_author_id", "campaign", "campaign_name", "content_group_id", "created", "deleted_at", "footer_html",
   "head_html", "is_draft", "keywords", "meta_description", "name", "post_body", "post_summary", "publish_date",
@@ -13,7 +13,7 @@ const SPEC_FIELDS = [
 ];
 
 describe("POST /content/api/v2/blog-posts", () => {
-  it("creates a draft in the default blog with every spec 2.13 field", async () => {
+  it("creates a draft in the default blog with every documented blog post field", async () => {
     const t = await tenant();
     const author = await createAuthor(t);
     const topic = await createTopic(t, { name: "News" });
@@ -84,7 +84,7 @@ describe("POST /content/api/v2/blog-posts", () => {
     expect(p.slug).toMatch(/^blog\/-temporary-slug-[0-9a-f-]{36}$/);
   });
 
-  it("accepts the string forms spec 2.13 types (publish_immediately, longs as strings)", async () => {
+  it("accepts the documented string forms (publish_immediately, longs as strings)", async () => {
     const t = await tenant();
     const p = await createPost(t, { publish_immediately: "true", publish_date: "1387580592000", archived: "false" });
     expect(p).toMatchObject({ publish_immediately: true, publish_date: 1387580592000, archived: false });

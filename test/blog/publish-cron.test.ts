@@ -1,4 +1,4 @@
-/** Scheduled publishing by the cron (spec 3; issue 6): bounded, idempotent, only due scheduled posts. */
+/** Scheduled publishing by the cron: bounded, idempotent, only due scheduled posts. */
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { cronJobs } from "../../src/cron";

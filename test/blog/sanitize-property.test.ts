@@ -1,5 +1,5 @@
 /**
- * Property-based test of the post body sanitizer (issue 17 §3): for generated and mutation-XSS HTML it never
+ * Property-based test of the post body sanitizer: for generated and mutation-XSS HTML it never
  * throws, and its output, parsed the way a browser parses it (parse5, a WHATWG-conformant parser independent
  * of the sanitizer's own tokenizer), holds no executable markup. FUZZ_RUNS / FUZZ_SEED as in test/fuzz.
  */
@@ -96,7 +96,7 @@ const PAYLOADS = [
   "<math><style><img src=x onerror=alert(1)></style></math>",
   "<noembed><img src=x onerror=alert(1)></noembed>",
   "<p style=\"background:u\\rl(javascript:alert(1))\">x</p>",
-  // Found by this test: text joined across a removed element into a tag.
+  // Text that joins across a removed element into a tag.
   "<<blink>img src=x onerror=alert(1) x=</blink>",
   "-->'<!--&lt;--!><<mglyph style=\"color:red\">x<!-->-->",
 ];
@@ -127,7 +127,7 @@ const { node } = fc.letrec<{ node: string }>((tie) => ({
   ),
 }));
 
-describe("sanitizeHtml under generated and mutation-XSS input (issue 17 §3)", () => {
+describe("sanitizeHtml under generated and mutation-XSS input", () => {
   it.each(PAYLOADS)("known payload %s: no exception, nothing executable", async (input) => {
     const out = await sanitizeHtml(input);
     expect(executableMarkup(out), out).toEqual([]);

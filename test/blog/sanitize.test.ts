@@ -1,4 +1,4 @@
-/** The allowlist sanitizer applied to post bodies on public pages (issue 6). */
+/** The allowlist sanitizer applied to post bodies on public pages. */
 import { describe, expect, it } from "vitest";
 import { isSafeUrl, sanitizeHtml } from "../../src/lib/sanitize";
 
@@ -35,7 +35,7 @@ describe("sanitizeHtml", () => {
     expect(await sanitizeHtml(input)).toBe(input);
   });
 
-  // Issue 17 §3: never throws; what the tokenizer cannot parse, or what ends unfinished, is shown as text.
+  // Never throws, so a public page never answers 500; what the tokenizer cannot parse, or what ends unfinished, is shown as text.
   it.each([
     ["ambiguous text type (select > style)", "<select><style>x</style></select>", "&lt;select&gt;&lt;style&gt;x&lt;/style&gt;&lt;/select&gt;"],
     ["a kept attribute left open at the end", '<p>a</p><p title="x', "&lt;p&gt;a&lt;/p&gt;&lt;p title=&quot;x"],

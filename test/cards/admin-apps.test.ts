@@ -17,7 +17,7 @@ async function app(scopes: string[]) {
 
 const patch = (appId: number | string, body: unknown, token = ADMIN) => call("PATCH", `/admin/v1/apps/${appId}`, { token, body });
 
-describe("PATCH /admin/v1/apps/:appId: a scope cannot be removed while cards need it (spec 5.4 rule 4)", () => {
+describe("PATCH /admin/v1/apps/:appId: a scope cannot be removed while cards need it", () => {
   it("replaces the scopes of an app without cards", async () => {
     const a = await app(["oauth", "contacts", "tickets"]);
     const res = await patch(a.appId, { scopes: ["oauth", "timeline"] });

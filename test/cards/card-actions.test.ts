@@ -19,7 +19,7 @@ async function setup() {
 const run = (t: Tenant, id: number, cardId: number, action: unknown, userId: unknown = t.userId) =>
   call("POST", actionsPath("contacts", id, cardId), { token: t.oauth, body: { userId, action } });
 
-describe("action hooks (spec 2.11, 4.6, 7.1)", () => {
+describe("action hooks", () => {
   it.each(["GET", "DELETE"])("%s: properties go in the query after the data-fetch parameters, signed", async (method) => {
     const { t, card, id, email, base, base0 } = await setup();
     const path = `${base0}/hook-${method}`;
@@ -93,7 +93,7 @@ describe("action hooks (spec 2.11, 4.6, 7.1)", () => {
       [{ status: 404, body: "" }, { ok: false, integratorStatus: 404, message: "The integrator answered HTTP 404" }],
       [{ status: 503, body: JSON.stringify({ message: "down for maintenance" }) }, { ok: false, integratorStatus: 503, message: "down for maintenance" }],
       [{ status: 500, body: "<html>oops</html>" }, { ok: false, integratorStatus: 500, message: "The integrator's reply (HTTP 500) is not valid JSON" }],
-      // spec 7.1: a 2xx shows success; there is just no message to show when the body is not JSON.
+      // A 2xx shows success; there is just no message to show when the body is not JSON.
       [{ status: 200, body: "OK!" }, { ok: true, integratorStatus: 200, message: null }],
       [{ status: 201, body: "<html>created</html>", headers: { "content-type": "text/html" } }, { ok: true, integratorStatus: 201, message: null }],
       [{ status: 409, body: "conflict" }, { ok: false, integratorStatus: 409, message: "The integrator's reply (HTTP 409) is not valid JSON" }],
@@ -120,7 +120,7 @@ describe("action hooks (spec 2.11, 4.6, 7.1)", () => {
   });
 });
 
-describe("action URIs must lie under the card's baseUris (spec 2.9)", () => {
+describe("action URIs must lie under the card's baseUris", () => {
   it.each([
     ["another host", () => "https://evil.example.com/steal"],
     ["the same host outside the base path", () => `${integratorUrl()}${integratorPath("outside")}`],
@@ -211,7 +211,7 @@ function expectNotOffered(res: Awaited<ReturnType<typeof call>>, what = "") {
   return err;
 }
 
-describe("only actions the integrator offered run (audit: the caller chose what the service signed)", () => {
+describe("only actions the integrator offered run (the caller never chooses what the service signs)", () => {
   it("the card view gives every action a token wherever it appears, and each one runs with it", async () => {
     const { t, card, id, base, base0 } = await setup();
     const iframe = (name: string) => ({ type: "IFRAME", uri: `${base}/${name}`, width: 300, height: 200, label: name });

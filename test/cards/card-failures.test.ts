@@ -6,7 +6,7 @@ import { callWithEnv, createRecord, defineCard, viewPath } from "./helpers";
 
 type Card = { cardId: number; status: string; error?: string; results: unknown[] };
 
-describe("data fetch failures: only the failing card turns ERROR (spec 4.6; platform §2, §5.4)", () => {
+describe("data fetch failures: only the failing card turns ERROR", () => {
   it("invalid JSON, non-2xx, oversize, a redirect to a private address and a wrong format, next to a good card", async () => {
     const t = await tenant();
     const good = await defineCard(t, { title: "good" });
@@ -19,7 +19,7 @@ describe("data fetch failures: only the failing card turns ERROR (spec 4.6; plat
         script: { status: 302, headers: { location: "http://169.254.169.254/latest/meta-data/" } },
         error: "The integrator URL was refused: the host 169.254.169.254 is a private, reserved or internal address",
       },
-      // The newer v3 card payload (reference traffic: datafetch_v3__...) is not this API's format.
+      // The newer v3 card payload (recorded as datafetch_v3, see test/traffic/cards-recorded.test.ts) is not this API's format.
       v3Format: { script: { body: JSON.stringify({ responseVersion: "v3", sections: [] }) }, error: "does not match the data-fetch format: results: results must be an array" },
       noTitle: { script: { body: JSON.stringify({ results: [{ objectId: 1 }] }) }, error: "results.0.title" },
       badObjectId: { script: { body: JSON.stringify({ results: [{ objectId: "abc", title: "x" }] }) }, error: "results.0.objectId" },

@@ -8,7 +8,7 @@ const TOKEN = expect.stringMatching(/^v1\.\d+\.[\w-]{43}$/);
 
 const ok = (body: unknown) => ({ body: JSON.stringify(body) });
 
-describe("data fetch: the signed request the integrator receives (spec 4.6, 5.6)", () => {
+describe("data fetch: the signed request the integrator receives", () => {
   it("sends exactly the documented parameters in order, after the dataFetchUri's own query, signed v2 and v3", async () => {
     const t = await tenant();
     const fetchPath = integratorPath("fetch");
@@ -38,7 +38,7 @@ describe("data fetch: the signed request the integrator receives (spec 4.6, 5.6)
       ["firstname", "Zoë"],
       ["hs_object_id", String(id)],
     ]);
-    // reference §9 gotcha 1: the e-mail's @ travels unescaped, as in the documented URL.
+    // The e-mail's @ travels unescaped, as in the real service's documented URL (the signature covers the URL as sent).
     expect(req.url).toContain(`&userEmail=${t.userEmail}&`);
     // Nothing of the caller's credentials is forwarded.
     expect(req.headers.authorization).toBeUndefined();
@@ -110,7 +110,7 @@ describe("data fetch: the signed request the integrator receives (spec 4.6, 5.6)
     expect(Math.max(...arrivals)).toBeLessThan(firstAnswerSent);
   });
 
-  it("only calls apps whose install was granted the scope the card needs (spec 5.4)", async () => {
+  it("only calls apps whose install was granted the scope the card needs", async () => {
     const t = await tenant();
     const limited = await admin("POST", "/admin/v1/apps", { name: unique("app"), redirectUris: ["https://x.example.com/cb"] });
     await admin("POST", `/admin/v1/accounts/${t.portalId}/installs`, { appId: limited.appId, scopes: ["oauth", "tickets"] });
@@ -129,7 +129,7 @@ describe("data fetch: the signed request the integrator receives (spec 4.6, 5.6)
   });
 });
 
-describe("data fetch: what the card shows (spec 2.10–2.12)", () => {
+describe("data fetch: what the card shows", () => {
   it("passes defined properties, typed item properties and actions through, with confirmation defaults", async () => {
     const t = await tenant();
     const card = await defineCard(t, {
@@ -200,7 +200,7 @@ describe("data fetch: what the card shows (spec 2.10–2.12)", () => {
         { ...confirm, httpMethod: "DELETE", confirmButtonText: "OK", cancelButtonText: "Cancel", actionToken: TOKEN },
       ],
     });
-    // An id sent as a numeric string becomes a number; a missing link is null (spec 2.10).
+    // An id sent as a numeric string becomes a number; a missing link is null.
     expect(c.results[1]).toEqual({ objectId: 988, title: "API-54", link: null, actions: [] });
     expect(c).toMatchObject({
       itemLabel: "See all tickets",

@@ -38,7 +38,7 @@ async function seed(appId: number, n: number) {
   await env.DB.batch(Array.from({ length: n }, (_, i) => stmt.bind(appId, `seeded ${i}`, '["https://example.com/a"]', "https://example.com/fetch")));
 }
 
-describe("record types: create, read, list, update, delete (spec 2.9)", () => {
+describe("record types: create, read, list, update, delete", () => {
   it("creates a full definition and echoes it with an id (200)", async () => {
     const t = await tenant();
     const { body } = cardBody(t, FULL);
@@ -216,7 +216,7 @@ describe("record types: credentials and isolation", () => {
   });
 });
 
-describe("record types: limits and scopes (spec 8, 5.4)", () => {
+describe("record types: limits and scopes", () => {
   it("allows 25 record types per app and refuses the 26th", async () => {
     const t = await tenant();
     await seed(t.appId, 24);

@@ -109,7 +109,7 @@ describe("CRM cards v3", () => {
 
   it("keeps the 25-per-app limit and the scope rule of v1", async () => {
     const t = await tenant();
-    // An app without the tickets scope cannot show cards on tickets (spec 5.4).
+    // An app without the tickets scope cannot show cards on tickets.
     const app = await admin("POST", "/admin/v1/apps", { name: unique("app"), redirectUris: ["https://app.example.com/cb"], scopes: ["contacts"] });
     const noTickets = { ...t, appId: app.appId as number, developerKey: app.developerKey as string };
     const tickets = v3Body({ fetch: { targetUrl: `${integratorUrl()}/x`, objectTypes: [{ name: "tickets", propertiesToSend: [] }] } }).body;

@@ -21,7 +21,7 @@ async function seed(token: string, n: number) {
 /** JSON type of each key, for comparing our shape with the real service's (test/fixtures/legacy-shapes.ts). */
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 
-describe("GET /contacts/v1/lists/all/contacts/all (spec 2.1, 4.1)", () => {
+describe("GET /contacts/v1/lists/all/contacts/all", () => {
   it("answers the real service's shape: every key and JSON type of its response", async () => {
     const t = await tenant();
     await seed(t.pat, 1);
@@ -60,7 +60,7 @@ describe("GET /contacts/v1/lists/all/contacts/all (spec 2.1, 4.1)", () => {
     expect(second.json["has-more"]).toBe(false);
     expect(second.json["vid-offset"]).toBe(ids[22]);
 
-    // reference §2.1 quirk: offset= and vid-offset= are ignored, page 1 comes back.
+    // As in the real service, offset= and vid-offset= are ignored (only vidOffset pages): page 1 comes back.
     for (const q of ["offset=5", `vid-offset=${ids[3]}`]) {
       const res = await call("GET", `${PATH}?count=2&${q}`, { token: t.pat });
       expect(res.json.contacts.map((c: { vid: number }) => c.vid)).toEqual(ids.slice(0, 2));
@@ -123,7 +123,7 @@ describe("GET /contacts/v1/lists/all/contacts/all (spec 2.1, 4.1)", () => {
           return typeof v === "function" ? v.bind(target) : v;
         },
       });
-    // Every database is counted: the control plane and the shards (issue 16).
+    // Every database is counted: the control plane and the shards.
     const counted = { ...env, DB: counting(env.DB), SHARD_1: counting(env.SHARD_1), SHARD_2: counting(env.SHARD_2) };
     for (const count of [1, 30, 100]) {
       queries = 0;

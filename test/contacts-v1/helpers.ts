@@ -1,4 +1,4 @@
-/** Helpers of the v1 contacts tests (issue 18). */
+/** Helpers of the v1 contacts tests. */
 import { call, type Tenant } from "../helpers/api";
 
 export const V1 = "/contacts/v1/contact";

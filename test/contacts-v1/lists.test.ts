@@ -1,4 +1,4 @@
-/** The v1 recent lists and search (issue 18). */
+/** The v1 recent lists and search. */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant, type Tenant } from "../helpers/api";
@@ -11,7 +11,7 @@ const SEARCH = "/contacts/v1/search/query";
 
 /**
  * Sets a contact's clocks, so the order does not depend on how fast the test runs. Ids are unique across
- * every database (issue 16's id ranges), so the update runs wherever the contact lives.
+ * every database (each allocates from its own range, src/db/id-ranges.ts), so the update runs wherever the contact lives.
  */
 const clocks = async (vid: number, createdAt: number, updatedAt: number) => {
   for (const d1 of [env.DB, ...SHARDS.map((name) => env[name])]) {

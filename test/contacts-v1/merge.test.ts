@@ -1,4 +1,4 @@
-/** `POST /contacts/v1/contact/merge-vids/{vid}` (issue 18): what moves, what both records show, the 400s. */
+/** `POST /contacts/v1/contact/merge-vids/{vid}`: what moves, what both records show, the 400s. */
 import { describe, expect, it } from "vitest";
 import { BASE, call, expectError, send, tenant, type Tenant } from "../helpers/api";
 import { createRecord, createType, putEvent, timeline } from "../timeline/helpers";

@@ -1,4 +1,4 @@
-/** Reading v1 contacts (issue 18): one profile by vid, email or utk, and batches by vid or email. */
+/** Reading v1 contacts: one profile by vid, email or utk, and batches by vid or email. */
 import { describe, expect, it } from "vitest";
 import { BASE, call, expectError, tenant } from "../helpers/api";
 import { signIn } from "../helpers/oauth-flow";

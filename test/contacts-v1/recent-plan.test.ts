@@ -1,5 +1,5 @@
 /**
- * The recent lists read the `crm_objects_recent_*` partial indexes (issue 18 "Qualities", docs/reference/contacts-v1.md),
+ * The recent lists read the `crm_objects_recent_*` partial indexes (docs/reference/contacts-v1.md),
  * and other records' writes skip those indexes (bench/README.md: a synced product costs no recent-list
  * index rows).
  */

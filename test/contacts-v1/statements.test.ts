@@ -1,5 +1,5 @@
 /**
- * Issue 18 qualities: every v1 contacts read takes the same small number of D1 statements whatever the
+ * Every v1 contacts read takes the same small number of D1 statements whatever the
  * count (docs/explanation/contacts-v1-queries.md "Statement counts"), and no statement of them walks the account's rows: every
  * plan line is an index SEARCH, the JSON list, the FTS5 index, or a subquery (docs/explanation/contacts-v1-queries.md "Query plans").
  */
@@ -58,7 +58,7 @@ beforeAll(async () => {
   await call("GET", `${V1}/vid/${vids[0]}/profile`, { token: t.pat });
 }, 60_000);
 
-/** The reads of issue 18 with `n` contacts asked for. */
+/** The v1 contacts reads, with `n` contacts asked for. */
 const reads = (n: number): [string, string][] => [
   ["profile by vid", `${V1}/vid/${vids[1]}/profile`],
   ["profile by email", `${V1}/email/s5@example.com/profile`],
@@ -77,7 +77,7 @@ async function run(path: string, seen: Seen[], method = "GET", body?: unknown) {
       headers: { authorization: `Bearer ${t.pat}`, "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     }),
-    // Every database is watched: the control plane and both shards (issue 16).
+    // Every database is watched: the control plane and both shards.
     { ...env, DB: recordingDb(env.DB, seen), SHARD_1: recordingDb(env.SHARD_1, seen), SHARD_2: recordingDb(env.SHARD_2, seen) },
     createExecutionContext(),
   );

@@ -1,4 +1,4 @@
-/** The web app's contact pages show a merged contact correctly (issue 18). */
+/** The web app's contact pages show a merged contact correctly. */
 import { describe, expect, it } from "vitest";
 import { BASE, send, tenant } from "../helpers/api";
 import { page, signIn } from "../web/helpers";

@@ -1,4 +1,4 @@
-/** Writing v1 contacts (issue 18): create, update, createOrUpdate, the atomic batch, delete. */
+/** Writing v1 contacts: create, update, createOrUpdate, the atomic batch, delete. */
 
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant } from "../helpers/api";

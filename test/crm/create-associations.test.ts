@@ -1,5 +1,5 @@
 /**
- * Issue 17 §2: `POST /crm/v3/objects/{type}` honours `associations` as @hubspot/api-client sends them,
+ * `POST /crm/v3/objects/{type}` honours `associations` as @hubspot/api-client sends them,
  * `[{ to: { id }, types: [{ associationCategory, associationTypeId }] }]`, with the v3 HUBSPOT_DEFINED
  * association type ids (src/services/crm/association-types.ts). A target that is not in the account is a 400
  * and nothing is created.
@@ -16,7 +16,7 @@ async function associated(t: Tenant, type: string, id: string, toType: string): 
   return ((res.json.associations?.[toType]?.results ?? []) as { id: string }[]).map((r) => r.id);
 }
 
-describe("CRM v3 create with associations (issue 17 §2)", () => {
+describe("CRM v3 create with associations", () => {
   it("a contact created with a company (279) and a deal (4): both directions are stored", async () => {
     const t = await tenant();
     const company = await idOf(t, "companies", { name: "Acme" });

@@ -3,7 +3,7 @@ import { call, expectError, tenant } from "../helpers/api";
 
 const TYPES = ["contacts", "companies", "deals", "products", "line_items", "tickets"] as const;
 
-describe("CRM objects /crm/v3/objects/{objectType} (issue 2 §5)", () => {
+describe("CRM objects /crm/v3/objects/{objectType}", () => {
   it.each(TYPES)("%s: create 201, read, patch, list, archive 204", async (type) => {
     const t = await tenant();
     const created = await call("POST", `/crm/v3/objects/${type}`, { token: t.pat, body: { properties: { name: "One", amount: 12.5, flag: true } } });

@@ -5,7 +5,7 @@ import { derivedErrorStatuses } from "../../src/http/openapi-responses";
 import { allRoutes } from "../../src/routes";
 import { BASE, call } from "../helpers/api";
 
-describe("GET /openapi.json (issue 2 §7)", () => {
+describe("GET /openapi.json", () => {
   it("is an OpenAPI 3.1 document covering every public route, generated from the zod schemas", async () => {
     const res = await call("GET", "/openapi.json");
     expect(res.status).toBe(200);
@@ -32,7 +32,7 @@ describe("GET /openapi.json (issue 2 §7)", () => {
     expect(res.json.paths["/extensions/ecomm/v2/settings"].put.security).toEqual([{ developerKey: [] }, { bearer: [] }]);
   });
 
-  it("documents the error envelope and the errors each operation can answer with (issue 19 §2)", async () => {
+  it("documents the error envelope and the errors each operation can answer with", async () => {
     const res = await call("GET", "/openapi.json");
     const error = res.json.components.schemas.Error;
     expect(Object.keys(error.properties)).toEqual(expect.arrayContaining(["status", "message", "correlationId", "category", "errors"]));
@@ -50,7 +50,7 @@ describe("GET /openapi.json (issue 2 §7)", () => {
   });
 });
 
-describe("GET /openapi.json describes the whole contract (issue 17 §5)", () => {
+describe("GET /openapi.json describes the whole contract", () => {
   type Doc = { paths: Record<string, Record<string, { parameters?: { name: string; schema?: object }[]; requestBody?: { content: Record<string, { schema: { required?: string[] } }> }; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> }>>; components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }> }; servers: { url: string }[] };
   const get = async () => (await call("GET", "/openapi.json")).json as Doc;
 
@@ -110,7 +110,7 @@ describe("GET /openapi.json describes the whole contract (issue 17 §5)", () => 
   });
 });
 
-describe("error statuses derived from a route definition (issue 17 §5)", () => {
+describe("error statuses derived from a route definition", () => {
   const def = (over: Partial<RouteDef>) =>
     ({ method: "POST", path: "/x", summary: "x", tag: "X", auth: { kinds: [] }, responses: { 200: { description: "ok" } }, handler: () => new Response(), ...over }) as RouteDef;
   it.each([

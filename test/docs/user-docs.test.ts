@@ -1,10 +1,10 @@
 /// <reference types="vite/client" />
 /**
- * What users read speaks to users (issue 29 "Done when"): README.md, every docs/**.md, /openapi.json and
- * the /docs page carry no issue numbers, no references to the design spec's or the reference files'
- * sections, no development history, and no paths to files a clone does not have (../shared). Code
- * comments may keep theirs. The links between the docs lead somewhere: every relative link names a file
- * of README.md or docs/, and every #anchor a heading of it.
+ * What users read speaks to users: README.md, every docs/**.md, /openapi.json and the /docs page carry
+ * no issue numbers, no section numbers of design documents outside the repository, no development
+ * history, and no paths to files outside the repository (code comments are not checked here). The
+ * links between the docs lead somewhere: every relative link names a file of README.md or docs/, and
+ * every #anchor a heading of it.
  */
 import { describe, expect, it } from "vitest";
 import { call } from "../helpers/api";

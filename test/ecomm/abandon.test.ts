@@ -20,7 +20,7 @@ const stageOf = async (o: Origin, ext: string) => {
   return { link, record: (await record(link.service_id!)).properties.dealstage };
 };
 
-/** The cron's sweep: every database that holds account data, as src/cron/index.ts runs it (issue 16). */
+/** The cron's sweep: every database that holds account data (the control plane and each shard), as src/cron/index.ts runs it. */
 const sweep = async (now: number) => {
   const runs = await Promise.all([env.DB, ...SHARDS.map((s) => env[s])].map((d1) => abandonCheckouts(makeDb(d1), now)));
   return { moved: runs.reduce((n, r) => n + r.moved, 0) };
@@ -28,7 +28,7 @@ const sweep = async (now: number) => {
 /** The bounded-sweep tests seed one shard directly (accounts that are not in the directory). */
 const shard1 = makeDb(env.SHARD_1);
 
-describe("checkout abandonment (spec 3)", () => {
+describe("checkout abandonment (24 hours in checkout_pending makes a deal checkout_abandoned)", () => {
   it("moves a deal still in checkout_pending 24 hours after the changedAt that set it, not before", async () => {
     const { origin } = await bridgeTenant();
     const t = base();

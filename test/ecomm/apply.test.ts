@@ -1,4 +1,4 @@
-/** The apply rules of spec 2.2–2.5 and 4.2, driven through the real consumer (worker.queue). */
+/** How sync messages are applied (mappings, required properties, links, last-write-wins, associations, status and errors), driven through the real consumer (worker.queue). */
 import { describe, expect, it } from "vitest";
 import { admin, call, tenant } from "../helpers/api";
 import { accountSettings, appSettings, BRIDGE, fullMappings, store } from "./helpers";
@@ -51,7 +51,7 @@ describe("translation through the mappings", () => {
     expect((await linkRow(origin, type, "x1"))?.service_id).toBeNull();
   });
 
-  it("spec 4.2 rule 3: a contact without email has status lastProcessedAt null, serviceId null and the error", async () => {
+  it("a contact without email fails with MISSING_REQUIRED_PROPERTY: status lastProcessedAt null, serviceId null and the error", async () => {
     const { t, origin } = await bridgeTenant();
     await deliver([qmsg(origin, "CONTACT", { externalObjectId: "c1", changedAt: 1500, properties: { firstname: "A" } })]);
     const res = await call("GET", `${BRIDGE}/sync/status/shop/CONTACT/c1`, { token: t.oauth });
@@ -134,7 +134,7 @@ describe("which settings govern a sync", () => {
 
   it("an OAuth sync of an app without app-level settings uses the token's account's settings, like a private-app sync", async () => {
     const t = await tenant();
-    await accountSettings(t); // account-level only (spec 4.2: no appId when building for a single account)
+    await accountSettings(t); // account-level only (no appId: settings for a single account)
     await store(t.pat);
     const gen = await storeGen(t.portalId, "shop");
     const viaApp = { portalId: t.portalId, appId: t.appId, storeId: "shop", storeGen: gen };
@@ -285,7 +285,7 @@ describe("DELETE", () => {
   });
 });
 
-describe("associations (spec 2.4)", () => {
+describe("associations", () => {
   it("deal -> contacts: many; unknown contacts are ignored without error; a later list replaces the old one", async () => {
     const { origin } = await bridgeTenant();
     await deliver([

@@ -4,7 +4,7 @@ import { call, type Tenant } from "../helpers/api";
 
 export const BRIDGE = "/extensions/ecomm/v2";
 
-/** Mappings that satisfy every required property (spec 2.2), with a few typed extras. */
+/** Mappings that map every required property (CONTACT email, DEAL dealstage, LINE_ITEM deal and product), with a few typed extras. */
 export const fullMappings = () => ({
   CONTACT: {
     properties: [

@@ -1,5 +1,5 @@
 /**
- * Import pages and their end (reference §3.7; docs/reference/ecommerce.md "Imports"): an OAuth app answers the
+ * Import pages and their end (docs/reference/ecommerce.md "Import pages"): an OAuth app answers the
  * import webhook by sending pages keyed by the webhook's importStartedAt, then one end per object type.
  */
 import { describe, expect, it } from "vitest";

@@ -25,7 +25,7 @@ export async function bridgeTenant(over: Record<string, unknown> = {}): Promise<
   return bridgeTenantOn(undefined, over);
 }
 
-/** A bridge tenant placed on a given shard (issue 16); undefined lets the placement policy choose. */
+/** A bridge tenant placed on a given shard; undefined lets the placement policy choose. */
 export async function bridgeTenantOn(shard: string | undefined, over: Record<string, unknown> = {}): Promise<{ t: Tenant; origin: Origin }> {
   const t = await tenant({ shard });
   await appSettings(t, over);

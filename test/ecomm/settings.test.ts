@@ -49,7 +49,7 @@ describe("PUT/GET/DELETE /settings", () => {
     const t = await tenant();
     const body = {
       enabled: false,
-      importOnInstall: true, // real clients send it (reference §3.2)
+      importOnInstall: true, // the php client sends it
       webhookUri: null,
       mappings: { CONTACT: { properties: [{ externalPropertyName: "customer_email", hubspotPropertyName: "email" }] } },
     };
@@ -63,7 +63,7 @@ describe("PUT/GET/DELETE /settings", () => {
     expect(res.json).not.toHaveProperty("importOnInstall");
   });
 
-  it("saving settings creates no CRM properties or records (spec 2.2)", async () => {
+  it("saving settings creates no CRM properties or records", async () => {
     const t = await tenant();
     await call("PUT", SETTINGS, { token: t.pat, body: settingsBody() });
     const list = await call("GET", "/crm/v3/objects/contacts", { token: t.pat });
@@ -170,7 +170,7 @@ describe("settings: authentication and isolation", () => {
   });
 });
 
-describe("sunset (spec 9.2)", () => {
+describe("sunset (the bridge was retired on 1 December 2022)", () => {
   it("every bridge response carries Deprecation and Sunset, errors included, and keeps working", async () => {
     const t = await tenant();
     const responses = [

@@ -37,7 +37,7 @@ describe("GET /sync/status/:storeId/:objectType/:externalObjectId", () => {
       errors: [],
       numErrors: 0,
     });
-    // The real service's status fields, with the spec's names (hubspotId -> serviceId).
+    // The real service's status fields, with this API's neutral names (hubspotId -> serviceId).
     const expected = SYNC_STATUS_KEYS.map((k) => (k === "hubspotId" ? "serviceId" : k));
     for (const k of expected) expect(res.json).toHaveProperty(k);
     expect((await status(t.pat, "PRODUCT", "p/1 x")).json.serviceId).toBe(res.json.serviceId); // any token of the account
@@ -226,7 +226,7 @@ describe("GET /sync/errors/app/:appId", () => {
     expect(ids(await call("GET", path, { token: t.oauth }))).toEqual(["x"]);
   });
 
-  it("with an OAuth token of the app (spec 5.2): only the token's account's errors; the developer key still sees every account's", async () => {
+  it("with an OAuth token of the app: only the token's account's errors; the developer key still sees every account's", async () => {
     const t = await tenant();
     const other = await tenant();
     // The same app installed in a second account, and another app installed in the first.
@@ -269,7 +269,7 @@ describe("GET /sync/errors/app/:appId", () => {
   });
 });
 
-describe("GET /sync/errors (OAuth: the token's app in the token's account; reference §1.1, §3.6)", () => {
+describe("GET /sync/errors (OAuth: the token's app in the token's account)", () => {
   it("lists the errors of syncs under the token's app in its account: not account-level ones, not other accounts'", async () => {
     const t = await tenant();
     const other = await tenant();

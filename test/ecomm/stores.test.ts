@@ -51,7 +51,7 @@ describe("PUT/GET/DELETE /stores", () => {
     expect(stages.results.map((s) => s.stage_id)).toEqual(["checkout_abandoned", "checkout_pending", "checkout_completed", "processed", "shipped", "cancelled"]);
   });
 
-  it("if a setup step fails, nothing is created: no store and no pipeline (spec 7 rule 4)", async () => {
+  it("if a setup step fails, nothing is created: no store and no pipeline", async () => {
     const t = await tenant();
     // A leftover stage row makes the stages insert of the setup fail (primary key conflict).
     await (await accountD1(t.portalId)).prepare("insert into ecomm_pipeline_stages (portal_id, stage_id, label, display_order) values (?, 'processed', 'x', 0)").bind(t.portalId).run();
@@ -126,7 +126,7 @@ describe("stores: authentication and isolation", () => {
   });
 });
 
-describe("import webhook (spec 6 rule 2)", () => {
+describe("import webhook", () => {
   it("creating a store with an OAuth app whose settings carry a webhookUri sends one signed import request", async () => {
     const t = await tenant();
     const path = integratorPath("import");

@@ -1,5 +1,5 @@
 /**
- * fast-check arbitraries derived from the routes' zod schemas (issue 9): the schema's input JSON Schema
+ * fast-check arbitraries derived from the routes' zod schemas: the schema's input JSON Schema
  * (z.toJSONSchema) gives near-valid values, and `mutated` breaks one part of them at a time, so the
  * generated requests probe every field's validation rather than failing at the first one.
  */

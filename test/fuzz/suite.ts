@@ -1,5 +1,5 @@
 /**
- * Property-based bad-input suite (issue 9): for every route of the route table, requests generated from
+ * Property-based bad-input suite: for every route of the route table, requests generated from
  * its own zod schemas (near-valid values with one part broken) must never produce a 5xx, must answer
  * errors in the one envelope, and must write nothing when rejected. Seed and run count come from
  * FUZZ_SEED / FUZZ_RUNS (printed); CI runs 200 cases per endpoint. Half of the path ids and id fields
@@ -41,7 +41,7 @@ async function snapshot(): Promise<string> {
       .join(" || ',' || ");
     snapshotSql = `select ${counts} || ',' || (select coalesce(max(updated_at), 0) from crm_objects) as s`;
   }
-  // The control plane and every shard (issue 16).
+  // The control plane and every shard.
   const rows = await Promise.all([env.DB, ...SHARDS.map((n) => env[n])].map((d1) => d1.prepare(snapshotSql!).first<{ s: string }>()));
   return rows.map((r) => r?.s ?? "").join("|");
 }

@@ -62,7 +62,7 @@ export interface Tenant {
   privateAppId: number;
   userId: number;
   userEmail: string;
-  /** The shard the account was placed on (issue 16). */
+  /** The shard the account was placed on. */
   shard: string;
 }
 
@@ -93,7 +93,7 @@ export async function tenant(opts: { addons?: string[]; scopes?: string[]; rateL
   };
 }
 
-/** Asserts the one error envelope (issue 2 §2) and returns the body. */
+/** Asserts the one error envelope (JSON `status: "error"`, `message`, `correlationId`, `category`) and returns the body. */
 export function expectError(res: Awaited<ReturnType<typeof call>>, status: number, category: string) {
   expect(res.status, res.text).toBe(status);
   expect(res.headers.get("content-type")).toBe("application/json;charset=utf-8");

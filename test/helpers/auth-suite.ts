@@ -1,5 +1,5 @@
 /**
- * The shared authentication suite (issue 2 "Done when"): for each account-level route, no token, an
+ * The shared authentication suite: for each account-level route, no token, an
  * unknown token, an expired token, an account hapikey, a developer key, and a token without the needed
  * scope are each refused with the right envelope.
  */

@@ -1,5 +1,5 @@
 /**
- * @module Test access to an account's own database (issue 16): account tables live on the account's shard,
+ * @module Test access to an account's own database: account tables live on the account's shard,
  * so a test that checks rows reads them there, never through `env.DB` (the control plane).
  */
 import { env } from "cloudflare:test";

@@ -29,12 +29,12 @@ export interface World {
   forbidden: string[];
   ids: {
     contact: number;
-    /** A's contact's email, and a visitor token tied to that contact (the v1 contact reads, issue 18). */
+    /** A's contact's email, and a visitor token tied to that contact (for the legacy v1 contact reads). */
     contactEmail: string;
     utk: string;
     company: number;
     bContact: number;
-    /** A contact of B's with an email (issue 18 fixtures: a write that would take it is refused with a 409). */
+    /** A contact of B's with an email (a v1 contact write that would take its email is refused with a 409). */
     bEmailContact: number;
     bEmail: string;
     bCompany: number;
@@ -79,7 +79,7 @@ export async function buildWorld(): Promise<World> {
     if (res.status !== status) throw new Error(`fixture set-up failed: ${res.status} ${res.text}`);
     return res.json;
   };
-  // A and B live on different shards (issue 16 §3): the suites' guarantees must hold across databases.
+  // A and B live on different shards: the suites' guarantees must hold across databases.
   const a = await tenant({ addons: ["transactional-email"], rateLimit: 100_000, shard: "SHARD_1" });
   const b = await tenant({ addons: ["transactional-email"], rateLimit: 100_000, shard: "SHARD_2" });
   forbidden.push(a.oauth, a.refresh, a.pat, a.developerKey, a.clientSecret, a.userEmail);

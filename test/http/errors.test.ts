@@ -4,7 +4,7 @@ import { route } from "../../src/http/route";
 import { buildRouter } from "../../src/router";
 import { call, expectError, tenant } from "../helpers/api";
 
-describe("one error format (issue 2 §2)", () => {
+describe("one error format", () => {
   it("unknown route → 404 with X-Service-NotFound", async () => {
     const body = expectError(await call("GET", "/no/such/route"), 404, "OBJECT_NOT_FOUND");
     expect(body.message).toContain("/no/such/route");

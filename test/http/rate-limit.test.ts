@@ -7,7 +7,7 @@ import { createRecord, defineCard, viewPath } from "../cards/helpers";
 
 const LIST = "/contacts/v1/lists/all/contacts/all";
 
-describe("rate limits (reference §1.4)", () => {
+describe("rate limits", () => {
   it("every limited response carries the X-Service-RateLimit-* headers", async () => {
     const t = await tenant();
     const res = await call("GET", LIST, { token: t.pat });
@@ -33,7 +33,7 @@ describe("rate limits (reference §1.4)", () => {
     expect((await call("GET", LIST, { token: other.pat })).status).toBe(200);
   });
 
-  // A GET runs alongside its count (issue 8); the outcome must be the same as if the count came first.
+  // A GET runs alongside its count; the outcome must be the same as if the count came first.
   it("a limited GET answers 429 even when its handler, run alongside the count, found nothing (404)", async () => {
     const t = await tenant({ rateLimit: 1 });
     expect((await call("GET", "/crm/v3/objects/contacts/999999999", { token: t.pat })).status).toBe(404);

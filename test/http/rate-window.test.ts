@@ -1,5 +1,5 @@
 /**
- * Issue 17 §4: a limit means what it says. Whatever the timing, leases and window boundaries, no rolling
+ * A limit means what it says. Whatever the timing, leases and window boundaries, no rolling
  * window of RATE_INTERVAL_MS ever holds more served requests than the limit: from one isolate, and (with
  * the lease design of src/durable-objects/rate-lease.ts) from several isolates sharing a caller. Each LeaseBook plays
  * one isolate; the object is the real Durable Object; time is passed in explicitly.
@@ -42,7 +42,7 @@ function mostInAnyWindow(times: number[]): number {
   return most;
 }
 
-describe("rate limits hold in every rolling window (issue 17 §4)", () => {
+describe("rate limits hold in every rolling window", () => {
   it("an account limited to 10 gets no 11th request across a window boundary", async () => {
     const p = caller(10);
     const book = new LeaseBook();

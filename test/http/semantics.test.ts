@@ -1,7 +1,7 @@
 /**
- * Issue 17 §2: HTTP semantics every route gets from the router, read from the route table so that routes
- * added later get them too: HEAD on every GET route (RFC 9110 §9.3.2), OPTIONS with `Allow` on every
- * route (§9.3.7), and `WWW-Authenticate: Bearer` on every 401 (RFC 6750 §3).
+ * HTTP semantics every route gets from the router, read from the route table so that routes
+ * added later get them too: HEAD on every GET route (RFC 9110 section 9.3.2), OPTIONS with `Allow` on every
+ * route (section 9.3.7), and `WWW-Authenticate: Bearer` on every 401 (RFC 6750 section 3).
  */
 import { describe, expect, it } from "vitest";
 import { allRoutes } from "../../src/routes";
@@ -16,7 +16,7 @@ const comparable = (h: Headers) => [...h.entries()].filter(([k]) => !VOLATILE.ha
 
 const getRoutes = allRoutes.filter((r) => r.method === "GET");
 
-describe("HEAD on every GET route (issue 17 §2)", () => {
+describe("HEAD on every GET route", () => {
   it.each(getRoutes.map((r) => [r.path, r] as const))("HEAD %s: the GET's status and headers, no body", async (_p, r) => {
     const path = concrete(r.path);
     const get = await call("GET", path);
@@ -45,7 +45,7 @@ describe("HEAD on every GET route (issue 17 §2)", () => {
   });
 });
 
-describe("OPTIONS on every route (issue 17 §2)", () => {
+describe("OPTIONS on every route", () => {
   const paths = [...new Set(allRoutes.map((r) => r.path))];
   it.each(paths)("OPTIONS %s → 204 with Allow listing its methods", async (p) => {
     const path = concrete(p);
@@ -69,7 +69,7 @@ describe("OPTIONS on every route (issue 17 §2)", () => {
   });
 });
 
-describe("every 401 carries WWW-Authenticate: Bearer (RFC 6750 §3)", () => {
+describe("every 401 carries WWW-Authenticate: Bearer (RFC 6750 section 3)", () => {
   const LIST = "/crm/v3/objects/contacts";
   it("no credential: a bare Bearer challenge, no error code", async () => {
     const res = await call("GET", LIST);

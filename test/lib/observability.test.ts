@@ -1,5 +1,5 @@
 /**
- * Logs and usage metrics for operators (issue 19 §3): one JSON log line per request, queue batch and cron
+ * Logs and usage metrics for operators: one JSON log line per request, queue batch and cron
  * run with the fields an operator filters on, and one Analytics Engine data point per request and per
  * synced message, indexed by portalId. The data points are read from the real `USAGE` binding's
  * `writeDataPoint` (miniflare's local dataset keeps nothing, so the test watches the calls).
@@ -194,7 +194,7 @@ describe("queue batch and cron lines", () => {
         abandonCheckouts: { ok: true, shards: {} },
       },
     });
-    // Every job ran on the control plane and on each shard (issue 16), each with its own outcome.
+    // Every job ran on the control plane and on each shard, each with its own outcome.
     const jobs = line!.jobs as Record<string, { shards: Record<string, unknown> }>;
     for (const db of ["DB", "SHARD_1", "SHARD_2"]) {
       expect(jobs["publish-scheduled-posts"]!.shards[db]).toEqual({ ok: true, durationMs: expect.any(Number), result: expect.any(Number) });

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { signableQuery, signatureHeaders, signV2, signV3, verifySignature } from "../../src/lib/signature";
 
-// reference §9: test vectors, all with this client secret.
+// Known-answer signature vectors (the v2 webhook ones are the real service's documented examples), all with this client secret.
 const SECRET = "yyyyyyyy-yyyy-yyyy-yyyy-yyyyyyyyyyyy";
 
-describe("signatures (spec 5.6, reference §9 vectors)", () => {
+describe("signatures (docs/how-to/verify-signatures.md), against known vectors", () => {
   it.each([
     ["GET", "https://www.example.com/webhook_uri", "", "eee2dddcc73c94d699f5e395f4b9d454a069a6855fbfa152e91e88823087200e"],
     ["POST", "https://www.example.com/webhook_uri", '{"example_field":"example_value"}', "9569219f8ba981ffa6f6f16aa0f48637d35d728c7e4d93d0d52efaa512af7900"],
@@ -18,7 +18,7 @@ describe("signatures (spec 5.6, reference §9 vectors)", () => {
     expect(await signV2(SECRET, method, uri, body)).toBe(expected);
   });
 
-  it("v3 matches the reference vector", async () => {
+  it("v3 matches the known-answer vector", async () => {
     expect(await signV3(SECRET, "POST", "https://www.example.com/webhook_uri", '{"example_field":"example_value"}', 1700000000000)).toBe(
       "rQEKkaNUiu+1qGF//O/pw4BCzstSqO1PyUnGICmf+7o=",
     );

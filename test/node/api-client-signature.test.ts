@@ -1,9 +1,9 @@
 /**
  * @hubspot/api-client 14.0.1's `Signature.isValid` verifying the v2 and v3 signatures the Worker puts on its
- * outbound card requests (spec 5.6; reference §9), as captured by the local integrator: the data fetch
+ * outbound card requests (docs/how-to/verify-signatures.md), as captured by the local integrator: the data fetch
  * (GET, empty body) and an action hook (POST, JSON body).
  *
- * The SDK's v3 check hashes the URL it is given as is; the documented v3 algorithm (reference §9 v3 step 2)
+ * The SDK's v3 check hashes the URL it is given as is; the documented v3 algorithm
  * first decodes %3A %2F %3F %40 %21 %24 %27 %28 %29 %2A %2C %3B. The Worker leaves those characters
  * unescaped in what it builds, so both agree — except where the URL serialiser itself must escape one on the
  * wire: `'` in a query becomes %27. Then the SDK passes only when the caller applies the documented decoding
@@ -74,7 +74,7 @@ describe("@hubspot/api-client 14.0.1: Signature.isValid on the Worker's outbound
     const [req] = await capturedRequests(fetchPath);
     expect(req!.method).toBe("GET");
     expect(req!.body).toBe("");
-    // The documented query, `@` unescaped as in the reference URL.
+    // The documented query, `@` unescaped as in the real service's documented example URL.
     expect(req!.url).toBe(
       `${integratorUrl()}${fetchPath}?userId=${t.userId}&userEmail=${t.userEmail}&associatedObjectId=${contactId}&associatedObjectType=CONTACT&portalId=${t.portalId}&email=sig@example.com&firstname=Sig`,
     );

@@ -1,5 +1,5 @@
 /**
- * The official SDK @hubspot/api-client 14.0.1, unmodified, pointed at the Worker with `basePath` (issue 10).
+ * The official SDK @hubspot/api-client 14.0.1, unmodified, pointed at the Worker with `basePath`.
  * Its generic `apiRequest` returns the fetch Response whatever the status (so statuses are asserted), sends
  * `Content-Type: application/json` on every call, puts the developer key in `?hapikey=` and the access token
  * in `Authorization: Bearer`, and joins array `qs` values with commas. Its generated API classes throw an
@@ -97,7 +97,7 @@ describe("@hubspot/api-client 14.0.1: apiRequest against the v1 paths", () => {
     expect(stored.status).toBe(200);
     expect(await stored.json()).toMatchObject({ id: "order-1", eventTypeId: type.id, email: "buyer@example.com", total: "42" });
 
-    // The developer key alone cannot write events (spec 5.3).
+    // The developer key alone cannot write events: it only sets up event types; events need the account's OAuth token.
     const refused = await client.apiRequest({ method: "PUT", path: `/integrations/v1/${t.appId}/timeline/event`, authType: "developerApiKey", body: { id: "x", eventTypeId: type.id, email: "x@example.com" } });
     expect(refused.status).toBe(403);
     expect(await refused.json()).toMatchObject({ status: "error", category: "FORBIDDEN" });
@@ -258,7 +258,7 @@ describe("@hubspot/api-client 14.0.1: CRM objects client against /crm/v3/objects
     expect(read.associations?.deals?.results.map((r) => r.id)).toEqual([deal.id]);
   });
 
-  it("create with associations, as the SDK sends them (issue 17 §2): stored both ways; an unknown target is a 400 that creates nothing", async () => {
+  it("create with associations, as the SDK sends them: stored both ways; an unknown target is a 400 that creates nothing", async () => {
     const t = await tenant();
     const client = sdk(t);
     const company = await client.crm.companies.basicApi.create({ properties: { name: "Acme" }, associations: [] });
@@ -332,7 +332,7 @@ describe("@hubspot/api-client 14.0.1: OAuth helpers", () => {
     expect(tokens).toMatchObject({ tokenType: "bearer", expiresIn: 1800 });
     expect(tokens.accessToken).toEqual(expect.any(String));
     expect(tokens.refreshToken).toEqual(expect.any(String));
-    expect(tokens.refreshToken).toBe(t.refresh); // stable, as in the real service (issue 17 §1)
+    expect(tokens.refreshToken).toBe(t.refresh); // stable by default, as in the real service
 
     const info = await client.oauth.accessTokensApi.get(tokens.accessToken);
     expect(info).toMatchObject({ token: tokens.accessToken, hubId: t.portalId, appId: t.appId, tokenType: "access" });
@@ -360,7 +360,7 @@ describe("@hubspot/api-client 14.0.1: OAuth helpers", () => {
     expect(wrong.code).toBe(400);
     expect(wrong.body.message).toEqual(expect.any(String));
     expect(wrong.body.correlationId).toEqual(expect.any(String));
-    // The OAuth fields reach ApiException.body too (docs/reference/clients.md once said they did not; issue 17 §1).
+    // The OAuth fields (error, error_description) reach ApiException.body too.
     expect(wrong.body).toMatchObject({ status: "BAD_CLIENT_SECRET", error: "invalid_client", error_description: expect.any(String) });
   });
 });
@@ -377,7 +377,7 @@ describe("@hubspot/api-client 14.0.1: what the Worker does not serve (docs/refer
     expect(byName.body).toMatchObject({ category: "VALIDATION_ERROR" });
   });
 
-  it("a 429 reaches the SDK with policyName TEN_SECONDLY_ROLLING and Retry-After (reference §10 #5)", async () => {
+  it("a 429 reaches the SDK with policyName TEN_SECONDLY_ROLLING and Retry-After, which clients retry on", async () => {
     const client = new Client({ accessToken: await rateLimitedToken(), basePath: workerUrl() });
     const first = await client.apiRequest({ path: "/contacts/v1/lists/all/contacts/all" });
     expect(first.status).toBe(200);

@@ -78,7 +78,10 @@ export async function received(path: string): Promise<{ method: string; url: str
   return (await (await fetch(`${integratorUrl()}/__requests?path=${encodeURIComponent(path)}`)).json()) as { method: string; url: string; body: string }[];
 }
 
-/** A page the integrator serves as HTML: `buttons` post their message to the parent window (spec 4.6). */
+/**
+ * A page the integrator serves as HTML: its Done and Cancel buttons post a JSON string whose `action` is
+ * DONE or CANCEL to the parent window, which closes the modal.
+ */
 export function iframePage(title: string, extraScript = ""): Script {
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body>
 <h1>${title}</h1><p>Integrator page.</p>

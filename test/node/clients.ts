@@ -1,5 +1,5 @@
 /**
- * Helpers for the tests that run real, unmodified npm clients (issue 10) against the Worker: plain HTTP
+ * Helpers for the tests that run real, unmodified npm clients against the Worker: plain HTTP
  * set-up calls the clients have no methods for, and a poll for the asynchronous ecommerce sync.
  */
 import { expect } from "vitest";
@@ -27,7 +27,7 @@ export async function createContacts(t: NodeTenant, props: Record<string, string
   return ids;
 }
 
-/** Polls until `check` returns a value (the ecommerce sync is applied by the queue consumer, spec 4.2 rule 1). */
+/** Polls until `check` returns a value (a sync request only queues its messages; the queue consumer applies them later). */
 export async function eventually<T>(check: () => Promise<T | undefined>, what: string, tries = 100): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const v = await check();

@@ -1,5 +1,5 @@
 /**
- * One case per operation of the OpenAPI document (issue 17 §5): the request that succeeds, and the requests
+ * One case per operation of the OpenAPI document: the request that succeeds, and the requests
  * for the error statuses the generic provocations of the contract test cannot reach. A case is keyed
  * `METHOD /path/{param}` as the document names the operation; an operation without a case fails the guard.
  */
@@ -148,7 +148,7 @@ export const CASES: Record<string, Case> = {
       return { token: adminToken(), params: { portalId: acct.json.portalId, appId: f.t.appId } };
     },
   },
-  // Issue 16: shards and account moves. A move starts on a fresh account so the shared fixtures never move.
+  // Shards and account moves. A move starts on a fresh account so the shared fixtures never move.
   "GET /admin/v1/shards": { ok: () => ({ token: adminToken() }), errors: { 400: () => ({ token: adminToken(), query: { check: "everything" } }) } },
   // Reopening an open shard changes nothing, so the shared fixtures' placement is never affected.
   "PATCH /admin/v1/shards/{name}": {
@@ -233,7 +233,7 @@ export const CASES: Record<string, Case> = {
   "POST /oauth/v1/token": {
     ok: async (f) => ({ form: { grant_type: "refresh_token", refresh_token: (await freshInstall(f.t)).refresh_token, client_id: f.t.clientId, client_secret: f.t.clientSecret } }),
     // The client's credentials travel in the form, so leaving out a bearer token is no 401; a wrong secret
-    // over HTTP Basic is (issue 17 §1: 401 invalid_client; in the form it stays the recorded 400).
+    // over HTTP Basic is (401 invalid_client; a wrong secret in the form stays the 400 the real service answers).
     errors: {
       401: async (f) => ({
         form: { grant_type: "refresh_token", refresh_token: (await freshInstall(f.t)).refresh_token },
@@ -276,7 +276,7 @@ export const CASES: Record<string, Case> = {
     ok: (f) => ({ token: f.t.pat, query: { count: "5", propertyMode: "value_only", formSubmissionMode: "none" } }),
     errors: { 400: (f) => ({ token: f.t.pat, query: { count: "many" } }) },
   },
-  // Legacy v1 contacts (issue 18).
+  // Legacy v1 contacts.
   "GET /contacts/v1/lists/all/contacts/recent": {
     ok: (f) => ({ token: f.t.pat, query: { count: "5", property: "email" } }),
     errors: { 400: (f) => ({ token: f.t.pat, query: { timeOffset: "yesterday" } }) },
@@ -360,7 +360,7 @@ export const CASES: Record<string, Case> = {
     ok: (f) => ({ token: f.t.pat, params: { ...crm(f), toObjectType: "companies", toObjectId: f.company } }),
   },
 
-  // CRM v3 search, batch, properties and associations v4 (docs/reference/crm-v3.md).
+  // CRM v3 search, batch, properties and associations v4 (docs/reference/crm.md).
   "POST /crm/v3/objects/{objectType}/search": {
     ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { filterGroups: [{ filters: [{ propertyName: "firstname", operator: "HAS_PROPERTY" }] }], limit: 1 } }),
   },

@@ -1,5 +1,5 @@
 /**
- * Fixtures of the OpenAPI contract test (issue 17 §5), made through the Worker's own API over HTTP: one
+ * Fixtures of the OpenAPI contract test, made through the Worker's own API over HTTP: one
  * account owning a resource of every kind, a private app with too few scopes (403), and an account whose
  * rate limit is 1 request per 10 s (429).
  */
@@ -84,7 +84,7 @@ const map = (externalPropertyName: string, servicePropertyName: string) => ({ ex
 export const settingsBody = () => ({
   enabled: true,
   webhookUri: `${integratorUrl()}/${uniq("webhook")}`,
-  // enabled needs every object type's required properties mapped (spec 2.2).
+  // enabled needs every object type's required properties mapped (CONTACT email, DEAL dealstage, LINE_ITEM its deal and product).
   mappings: {
     CONTACT: { properties: [map("customer_email", "email")] },
     PRODUCT: { properties: [map("title", "name")] },

@@ -1,5 +1,5 @@
 /**
- * The demo of `npm run dev` (issue 19 "Done when"): scripts/demo/seed.mjs seeds a demo account into the
+ * The demo of `npm run dev`: scripts/demo/seed.mjs seeds a demo account into the
  * Worker started by unstable_startWorker, through the public and operator APIs, with the demo integrator
  * (scripts/demo/integrator.mjs) answering its CRM card. Chromium then signs in as the demo user and finds
  * what the demo promises: timeline entries, a card with items whose actions work, a synced deal with its

@@ -1,5 +1,5 @@
 /**
- * The API reference page (issue 19 §2) in a real browser: GET /docs renders every operation of
+ * The API reference page in a real browser: GET /docs renders every operation of
  * /openapi.json with Swagger UI served from this origin, makes no request that leaves the origin, breaks
  * no rule of its Content-Security-Policy, and the web app's header links to it.
  */
@@ -19,7 +19,7 @@ describe("GET /docs in Chromium", () => {
       const requested: string[] = [];
       const problems: string[] = [];
       page.on("request", (r) => requested.push(r.url()));
-      // The favicon is issue 19 §4's (served for every page); any other failed load or console error counts.
+      // The favicon is checked by the demo test (test/node/demo.test.ts); any other failed load or console error counts.
       page.on("response", (r) => {
         if (r.status() >= 400 && new URL(r.url()).pathname !== "/favicon.ico") problems.push(`${r.status()} ${r.url()}`);
       });

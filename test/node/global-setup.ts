@@ -1,8 +1,7 @@
 /**
  * Starts the real Worker for Node-side tests (npm clients, browser): wrangler's unstable_startWorker on
  * 127.0.0.1 with a fresh local state directory migrated by `npm run migrate -- --local` (the control plane
- * and every shard, issue 16), the
- * test operator token, and loopback outbound allowed (the local integrator lives on 127.0.0.1).
+ * and every shard), the test operator token, and loopback outbound allowed (the local integrator lives on 127.0.0.1).
  * Wrangler logs at "warn" (or at WRANGLER_LOG when set): its banner, binding table, one line per request and
  * per queue batch, and the Worker's own console.log lines (the structured request log), stay out of the
  * test output; the Worker's warnings and errors, and wrangler's, still show.

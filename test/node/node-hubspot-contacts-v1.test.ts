@@ -1,6 +1,6 @@
 /**
  * node-hubspot 2.3.14 (npm `hubspot`), unmodified, runs every one of its `contacts.*` methods against the
- * Worker (issue 18) except `addSecondaryEmail` and the properties sub-API; @hubspot/api-client 14.0.1's
+ * Worker except `addSecondaryEmail` and the properties sub-API; @hubspot/api-client 14.0.1's
  * generic `apiRequest` reaches the same routes.
  */
 import { Client } from "@hubspot/api-client";

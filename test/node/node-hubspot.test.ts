@@ -1,6 +1,6 @@
 /**
  * node-hubspot (npm `hubspot` 2.3.14, MadKudu/node-hubspot), unmodified, pointed at the Worker with
- * `baseUrl` (issue 10; reference §10). It sends `?hapikey=` for `apiKey` and `Authorization: Bearer` for
+ * `baseUrl`. It sends `?hapikey=` for `apiKey` and `Authorization: Bearer` for
  * `accessToken`, JSON bodies through `request-promise`, and rejects non-2xx answers with a StatusCodeError.
  */
 import Hubspot from "hubspot";
@@ -70,14 +70,14 @@ describe("node-hubspot 2.3.14: contacts", () => {
     expect(page["has-more"]).toBe(false);
   });
 
-  it("the wrong paging names are ignored and page 1 comes back, as in the real service (reference §10 #3)", async () => {
+  it("the wrong paging names vid-offset and offset are ignored and page 1 comes back, as in the real service (only vidOffset pages)", async () => {
     const t = await tenant();
     const vids = await createContacts(t, [{ email: "a@example.com" }, { email: "b@example.com" }]);
     const page = (await withToken(t.oauth).contacts.get({ count: 1, "vid-offset": vids[0], offset: vids[0] })) as V1Page;
     expect(page.contacts.map((c) => c.vid)).toEqual([vids[0]]);
   });
 
-  it("an account API key (apiKey) is refused with 401 pointing to the Authorization header (spec 5.2)", async () => {
+  it("an account API key (apiKey) is refused with 401 pointing to the Authorization header: account keys are no longer supported", async () => {
     const t = await tenant();
     const err = await rejection(withKey(t.pat).contacts.get({ count: 1 }));
     expect(err.name).toBe("StatusCodeError");
@@ -86,7 +86,7 @@ describe("node-hubspot 2.3.14: contacts", () => {
     expect(String(err.error.message)).toContain("Authorization header");
   });
 
-  it("a 429 rejects with policyName TEN_SECONDLY_ROLLING, which node-hubspot users retry on (reference §10 #5)", async () => {
+  it("a 429 rejects with policyName TEN_SECONDLY_ROLLING, which node-hubspot users retry on", async () => {
     const hs = withToken(await rateLimitedToken());
     expect(((await hs.contacts.get()) as V1Page).contacts).toEqual([]);
     const err = await rejection(hs.contacts.get());
@@ -129,7 +129,7 @@ describe("node-hubspot 2.3.14: timelines", () => {
       objectType: "CONTACT",
     });
     expect(type.id).toEqual(expect.any(Number));
-    expect(devLast().statusCode).toBe(200); // create answers 200 with the saved type (reference §0.2)
+    expect(devLast().statusCode).toBe(200); // create answers 200 (not 201) with the saved type, as the real service does
     const typeId = type.id as number;
 
     // node-hubspot's update sends only what it is given (plus applicationId): a partial update.
@@ -141,7 +141,7 @@ describe("node-hubspot 2.3.14: timelines", () => {
     const seats = (await dev.timelines.createEventTypeProperty(t.appId, typeId, t.userId, { name: "seats", label: "Seats", propertyType: "Numeric" })) as Record<string, unknown>;
     expect(seats.id).toEqual(expect.any(Number));
 
-    // The property id travels in the body, not the path (reference §10 #6).
+    // The property id travels in the body, not the path, as the real service expects.
     const relabelled = (await dev.timelines.updateEventTypeProperty(t.appId, typeId, seats.id as number, { name: "seats", label: "Seat count", propertyType: "Numeric" })) as Record<string, unknown>;
     expect(relabelled).toMatchObject({ id: seats.id, name: "seats", label: "Seat count", propertyType: "Numeric" });
 
@@ -159,7 +159,7 @@ describe("node-hubspot 2.3.14: timelines", () => {
     const stored = (await oauth.apiRequest({ path: `/integrations/v1/${t.appId}/timeline/event/${typeId}/signup-1` })) as Record<string, unknown>;
     expect(stored).toMatchObject({ id: "signup-1", eventTypeId: typeId, email: "webinar@example.com", title: "Edge APIs", seats: "3" });
 
-    // The event created the contact (spec 2.8 rule 2) and renders on its timeline.
+    // The event created the contact (an unknown email creates one holding only that email) and renders on its timeline.
     const contacts = (await oauth.contacts.get({ property: "email" })) as V1Page;
     expect(contacts.contacts.map((c) => c.properties.email?.value)).toEqual(["webinar@example.com"]);
     const feed = (await oauth.apiRequest({ path: `/crm/v3/objects/contacts/${stored.objectId}/timeline` })) as { results: { id: string; headerHtml: string; detailHtml: string }[] };
@@ -215,7 +215,7 @@ describe("node-hubspot 2.3.14: apiRequest for the ecommerce bridge", () => {
     const store = (await oauth.apiRequest({ method: "PUT", path: "/extensions/ecomm/v2/stores", body: { id: "shop-1", label: "Shop", adminUri: "https://shop.example.com/admin" } })) as Record<string, unknown>;
     expect(store).toEqual({ id: "shop-1", label: "Shop", adminUri: "https://shop.example.com/admin" });
 
-    // Queued, not applied: 204 with no body (reference §0.1).
+    // Queued, not applied: 204 with no body (clients fail to parse a body on a 204).
     const queued = await oauth.apiRequest({
       method: "PUT",
       path: "/extensions/ecomm/v2/sync/messages",
@@ -240,7 +240,7 @@ describe("node-hubspot 2.3.14: apiRequest for the ecommerce bridge", () => {
     const contacts = (await oauth.contacts.get({ property: ["email", "firstname"] })) as V1Page;
     expect(contacts.contacts.map((c) => [c.vid, c.properties.email?.value, c.properties.firstname?.value])).toEqual([[ok.serviceId, "buyer@example.com", "Bo"]]);
 
-    // A contact without an email fails with MISSING_REQUIRED_PROPERTY (spec 4.2 rule 3).
+    // A contact without an email fails with MISSING_REQUIRED_PROPERTY.
     const failed = await eventually(async () => {
       const s = (await oauth.apiRequest({ path: "/extensions/ecomm/v2/sync/status/shop-1/CONTACT/c-2" }).catch(() => undefined)) as Status | undefined;
       return s?.errors.length ? s : undefined;
@@ -335,7 +335,7 @@ describe("node-hubspot 2.3.14: OAuth", () => {
     const tokens = (await hs.refreshAccessToken()) as unknown as Record<string, unknown>;
     expect(tokens).toMatchObject({ token_type: "bearer", expires_in: 1800 });
     expect(tokens.access_token).toEqual(expect.any(String));
-    expect(tokens.refresh_token).toBe(t.refresh); // stable, as in the real service (issue 17 §1)
+    expect(tokens.refresh_token).toBe(t.refresh); // stable by default, as in the real service
 
     // refreshAccessToken put the new token on the client.
     const info = (await hs.oauth.getPortalInfo()) as Record<string, unknown>;

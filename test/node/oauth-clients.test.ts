@@ -1,5 +1,5 @@
 /**
- * Unmodified OAuth client libraries from npm against the Worker (issue 17 §1): node-hubspot with a stored
+ * Unmodified OAuth client libraries from npm against the Worker: node-hubspot with a stored
  * `refreshToken` (stable refresh tokens), simple-oauth2 with its defaults (HTTP Basic client
  * authentication), passport-oauth2's whole authorization-code flow with state and PKCE (its own
  * middleware, driven by a tiny Node HTTP server), and passport-hubspot-oauth2's token exchange.
@@ -21,7 +21,7 @@ async function works(token: string): Promise<boolean> {
   return (await http(token, "GET", "/crm/v3/objects/contacts")).status === 200;
 }
 
-describe("node-hubspot 2.3.14 with a stored refreshToken (issue 17 §1)", () => {
+describe("node-hubspot 2.3.14 with a stored refreshToken (refresh tokens are stable)", () => {
   it("two clients constructed with the same refreshToken: both refreshAccessToken() calls succeed", async () => {
     const t = await tenant();
     const options = { clientId: t.clientId, clientSecret: t.clientSecret, redirectUri: REDIRECT_URI, refreshToken: t.refresh, baseUrl: workerUrl() };

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document against the running Worker (issue 17 §5). The document must be valid OpenAPI 3.1
+ * The OpenAPI document against the running Worker. The document must be valid OpenAPI 3.1
  * (@seriousme/openapi-schema-validator), and every operation in it is called: its success request and a
  * request for each error status it documents, each answer checked against the document with ajv (JSON
  * Schema 2020-12, as OpenAPI 3.1 uses). The test fails when an answer's status is not documented for the
@@ -188,7 +188,7 @@ async function exhaust(token: string) {
   for (let i = 0; i < 2; i++) await fetch(`${workerUrl()}/crm/v3/objects/contacts?limit=1`, { headers: { authorization: `Bearer ${token}` } });
 }
 
-describe("the OpenAPI document (issue 17 §5)", () => {
+describe("the OpenAPI document", () => {
   it("is valid OpenAPI 3.1", async () => {
     const result = await new Validator().validate(doc as unknown as Parameters<Validator["validate"]>[0]);
     expect(result.errors ?? [], JSON.stringify(result.errors, null, 1)?.slice(0, 2000)).toEqual([]);
@@ -220,7 +220,7 @@ describe("the OpenAPI document (issue 17 §5)", () => {
   });
 });
 
-describe("every operation answers what the document describes (issue 17 §5)", () => {
+describe("every operation answers what the document describes", () => {
   const keys = Object.keys(CASES);
   it.each(keys)("%s", async (key) => {
     const op = ops.find((o) => o.key === key);

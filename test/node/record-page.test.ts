@@ -1,5 +1,5 @@
 /**
- * The record page in a real browser (issue 7): Debian's Chromium through playwright-core against the
+ * The record page in a real browser: Debian's Chromium through playwright-core against the
  * Worker (unstable_startWorker) and the local integrator, which answers the card data fetches and action
  * hooks and serves the iframe pages from another origin (its own port). Screenshots of the record page at
  * 1280 and 360 px wide go to test-results/screenshots/.
@@ -45,7 +45,7 @@ let contactId: number;
 let companyId: number;
 let recordPath: string;
 
-/** The data fetch answer of the tickets card (spec 2.12), its actions under the card's base URI. */
+/** The data fetch answer of the tickets card, with every kind of action, each under the card's base URI. */
 function ticketsAnswer() {
   const base = `${integratorUrl()}${paths.actions}`;
   const iframe = (uri: string, label: string) => ({ type: "IFRAME", width: 600, height: 400, uri: `${base}${uri}`, label, associatedObjectProperties: ["firstname"] });
@@ -96,7 +96,7 @@ beforeAll(async () => {
   await api("PUT", `/crm/v3/objects/contacts/${contactId}/associations/companies/${companyId}`, t.pat);
   recordPath = `/app/contacts/${contactId}`;
 
-  // A timeline event with a detail and an iframe (spec 2.6, 2.8).
+  // A timeline event with a detail template and an iframe link.
   const type = await api<{ id: number }>("POST", `/integrations/v1/${t.appId}/timeline/event-types`, t.developerKey, {
     name: "Webinar",
     objectType: "CONTACT",
@@ -253,7 +253,7 @@ describe("the record page in Chromium", () => {
     expect(await billing.getByRole("button", { name: "Try again" }).isVisible()).toBe(true);
     expect(await card(page, "Orders").textContent()).toContain("No Orders to show.");
 
-    // The data fetch was made for the signed-in user and the record (spec 4.6).
+    // The data fetch was made for the signed-in user and the record.
     const [req] = (await received(paths.tickets)).slice(-1);
     const q = new URL(req!.url).searchParams;
     expect([q.get("userId"), q.get("userEmail"), q.get("associatedObjectId"), q.get("associatedObjectType")]).toEqual([String(t.userId), t.userEmail, String(contactId), "CONTACT"]);

@@ -1,5 +1,5 @@
 /**
- * @module Starts the Worker with the `wrangler dev` command itself, as a developer does (issue 17 §6), on
+ * @module Starts the Worker with the `wrangler dev` command itself, as a developer does, on
  * free ports and a fresh local state directory migrated like `npm run dev` migrates it. Used by the test of
  * the documented local cron trigger (test/node/local-crons.test.ts).
  */
@@ -40,7 +40,7 @@ export const START_TIMEOUT_MS = 300_000;
 
 export async function startWranglerDev(extraArgs: string[] = []): Promise<WranglerDev> {
   const persist = mkdtempSync(join(tmpdir(), "crm-edge-dev-"));
-  // The control plane and every shard, as `npm run migrate -- --local` does for `npm run dev` (issue 16).
+  // The control plane and every shard, as `npm run migrate -- --local` does for `npm run dev`.
   const migrate = spawnSync("node", ["scripts/migrate.mjs", "--local", "--persist-to", persist], {
     env: { ...process.env, CI: "true" },
     encoding: "utf8",

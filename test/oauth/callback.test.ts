@@ -1,5 +1,5 @@
 /**
- * The OAuth walkthrough's redirect page (GET /oauth-callback, issue 29 §2): after consent the browser
+ * The OAuth walkthrough's redirect page (GET /oauth-callback): after consent the browser
  * lands on it; it shows the code and the curl that exchanges it, and that curl, run with the app's client
  * id and secret, returns tokens that work.
  */

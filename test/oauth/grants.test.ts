@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ADMIN, BASE, call, expectError, tenant } from "../helpers/api";
 import { authorize, challenge, exchange, form, REDIRECT, refresh, signIn } from "../helpers/oauth-flow";
 
-describe("OAuth 2.0 (reference §8; RFC 9700)", () => {
+describe("OAuth 2.0 (the v1 endpoints; RFC 9700)", () => {
   it("authorization code flow: consent, code, tokens, introspection", async () => {
     const t = await tenant();
     const code = await authorize(t);
@@ -50,7 +50,7 @@ describe("OAuth 2.0 (reference §8; RFC 9700)", () => {
     expect(((await downgrade.json()) as { error: string }).error).toBe("invalid_grant");
   });
 
-  it("refresh rotates (opted in, issue 17 §1); reusing a rotated refresh token revokes the whole family", async () => {
+  it("refresh rotates when the app opts in; reusing a rotated refresh token revokes the whole family", async () => {
     const t = await tenant();
     expect((await call("PATCH", `/admin/v1/apps/${t.appId}`, { token: ADMIN, body: { refreshTokenRotation: true } })).status).toBe(200);
     const first = (await (await refresh(t, t.refresh)).json()) as Record<string, string>;
@@ -88,12 +88,12 @@ describe("OAuth 2.0 (reference §8; RFC 9700)", () => {
     const db = makeDb(d1);
     const input = { refreshToken: t.refresh, client: { clientId: t.clientId, clientSecret: t.clientSecret, via: "body" as const }, now: Date.now() };
     const answers = await Promise.allSettled([refreshService(db, input), refreshService(db, input)]);
-    // Before the fix both were served, each with a live, independent token pair.
+    // At most one is served: two served would each hold a live, independent token pair.
     expect(answers.filter((a) => a.status === "fulfilled").length).toBeLessThanOrEqual(1);
     for (const a of answers.filter((x) => x.status === "rejected")) {
       expect((a.reason as ApiError).init.extra).toMatchObject({ status: "BAD_REFRESH_TOKEN", error: "invalid_grant" });
     }
-    // RFC 9700 §4.14.2: a rotated token was presented again, so nothing of its family may still work,
+    // RFC 9700 section 4.14.2: a rotated token was presented again, so nothing of its family may still work,
     // including a pair written after the revocation.
     const family = await env.DB.prepare("select family_id from credentials where token_hash = ?").bind(await sha256Hex(t.refresh)).first<string>("family_id");
     const live = await env.DB.prepare("select count(*) as n from credentials where family_id = ? and revoked_at is null").bind(family).first<number>("n");
@@ -112,7 +112,7 @@ describe("OAuth 2.0 (reference §8; RFC 9700)", () => {
     expect((await call("GET", `/oauth/v1/access-tokens/${next.access_token}`)).json.scopes).not.toContain("content");
   });
 
-  it("malformed token requests get the OAuth error fields too (reference §10 #13), not only the generic envelope", async () => {
+  it("malformed token requests get the OAuth error fields too (error, error_description), not only the generic envelope", async () => {
     const t = await tenant();
     const cases: [Record<string, string>, string, string][] = [
       [{}, "BAD_GRANT_TYPE", "unsupported_grant_type"],

@@ -1,8 +1,8 @@
 /**
- * Issue 17 §1: OAuth as integrations use it. Refresh tokens are stable by default (the real service never
+ * OAuth as integrations use it. Refresh tokens are stable by default (the real service never
  * rotates them), rotation with reuse detection is an opt-in per app; HTTP Basic client authentication on
- * the token endpoint (RFC 6749 §2.3.1, §5.2); a replayed authorization code revokes what it issued
- * (RFC 6749 §4.1.2).
+ * the token endpoint (RFC 6749 sections 2.3.1 and 5.2); a replayed authorization code revokes what it issued
+ * (RFC 6749 section 4.1.2).
  */
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -20,13 +20,13 @@ async function tokenRequest(fields: Record<string, string>, headers: Record<stri
   return { status: res.status, headers: res.headers, json: (await res.json()) as Record<string, unknown> };
 }
 
-/** RFC 6749 §2.3.1: both parts form-urlencoded, then joined with ":" and base64-encoded. */
+/** RFC 6749 section 2.3.1: both parts form-urlencoded, then joined with ":" and base64-encoded. */
 const basic = (id: string, secret: string) =>
   `Basic ${btoa(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`)}`;
 
 const setRotation = (t: Tenant, on: boolean) => call("PATCH", `/admin/v1/apps/${t.appId}`, { token: ADMIN, body: { refreshTokenRotation: on } });
 
-describe("refresh tokens are stable by default (issue 17 §1)", () => {
+describe("refresh tokens are stable by default", () => {
   it("a refresh returns the same refresh token; it works again and again; earlier access tokens stay valid", async () => {
     const t = await tenant();
     const first = await tokenRequest({ grant_type: "refresh_token", refresh_token: t.refresh, client_id: t.clientId, client_secret: t.clientSecret });
@@ -78,7 +78,7 @@ describe("refresh tokens are stable by default (issue 17 §1)", () => {
   });
 });
 
-describe("HTTP Basic client authentication on POST /oauth/v1/token (RFC 6749 §2.3.1)", () => {
+describe("HTTP Basic client authentication on POST /oauth/v1/token (RFC 6749 section 2.3.1)", () => {
   it("authorization code and refresh with the client in the Authorization header", async () => {
     const t = await tenant();
     const code = await authorize(t);
@@ -107,7 +107,7 @@ describe("HTTP Basic client authentication on POST /oauth/v1/token (RFC 6749 §2
     ["a wrong secret", (t: Tenant) => basic(t.clientId, "wrong")],
     ["a header that is not base64 of id:secret", () => "Basic !!!"],
     ["a header without the colon", () => `Basic ${btoa("just-an-id")}`],
-  ])("%s over Basic → 401 invalid_client with WWW-Authenticate: Basic (RFC 6749 §5.2)", async (_what, header) => {
+  ])("%s over Basic → 401 invalid_client with WWW-Authenticate: Basic (RFC 6749 section 5.2)", async (_what, header) => {
     const t = await tenant();
     const res = await tokenRequest({ grant_type: "refresh_token", refresh_token: t.refresh }, { authorization: header(t) });
     expect(res.status).toBe(401);
@@ -123,7 +123,7 @@ describe("HTTP Basic client authentication on POST /oauth/v1/token (RFC 6749 §2
   });
 });
 
-describe("a replayed authorization code (RFC 6749 §4.1.2)", () => {
+describe("a replayed authorization code (RFC 6749 section 4.1.2)", () => {
   it("is refused and revokes the tokens issued from that code, and nothing else", async () => {
     const t = await tenant();
     const code = await authorize(t);

@@ -1,11 +1,11 @@
 /**
- * The authentication matrix, generated over the whole route table (issue 9; platform §5.2, §5.3 API2 and
- * API5): every account-level route refuses no credential, unknown, malformed, expired and revoked
- * (uninstalled) tokens, refresh tokens, account hapikeys, developer keys, and tokens without the scope;
- * every developer-key route refuses account tokens; a route of one app (`:appId`) that takes the app's
- * developer key and its OAuth token (spec 5.2) still takes the key; every operator route refuses
- * everything but the operator token. The requests are the owner's own valid requests, so nothing but the
- * credential is wrong.
+ * The authentication matrix, generated over the whole route table (against broken authentication and broken
+ * function-level authorization, OWASP API2 and API5): every account-level route refuses no credential,
+ * unknown, malformed, expired and revoked (uninstalled) tokens, refresh tokens, account hapikeys, developer
+ * keys, and tokens without the scope; every developer-key route refuses account tokens; a route of one app
+ * (`:appId`) that takes the app's developer key and its OAuth token (timeline setup, app sync errors) still
+ * takes the key; every operator route refuses everything but the operator token. The requests are the
+ * owner's own valid requests, so nothing but the credential is wrong.
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +21,7 @@ const key = (r: RouteDef) => `${r.method} ${r.path}`;
 const kinds = (r: RouteDef) => r.auth.kinds as readonly string[];
 const accountRoutes = allRoutes.filter((r) => kinds(r).includes("oauth") || kinds(r).includes("private_app"));
 const developerRoutes = allRoutes.filter((r) => kinds(r).length === 1 && kinds(r)[0] === "developer");
-/** Account routes that also take the developer key of the path's app (spec 5.2: timeline setup, app sync errors). */
+/** Account routes that also take the developer key of the path's app (timeline setup, app sync errors). */
 const appRoutes = accountRoutes.filter((r) => kinds(r).includes("developer") && /\/:appId(\/|$)/.test(r.path));
 const adminRoutes = allRoutes.filter((r) => kinds(r).includes("admin"));
 /** The web app's pages and their JSON helpers: a signed-in session, never a bearer token. */
@@ -50,7 +50,7 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
     "PUT /crm/v4/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }],
   };
   if (key(r) === "GET /crm/v3/objects/:objectType/:objectId/cards") path += `?userId=${w.a.userId}`;
-  // The v1 contact batch reads and search take their keys in the query (issue 18).
+  // The v1 contact batch reads and search take their keys in the query.
   const v1Query: Record<string, string> = {
     "GET /contacts/v1/contact/vids/batch": `?vid=${ids.contact}`,
     "GET /contacts/v1/contact/emails/batch": `?email=${encodeURIComponent(ids.contactEmail)}`,

@@ -1,5 +1,5 @@
 /**
- * The fault injector is test-only (issue 9): the production bundle, built by `wrangler deploy --dry-run`
+ * The fault injector is test-only: the production bundle, built by `wrangler deploy --dry-run`
  * exactly as a deploy builds it (minified), resolves the consumers' seam to the no-op, which the minifier
  * then removes with its call sites, and carries none of the injector.
  */

@@ -58,7 +58,7 @@ const accountOnly = (w: World): Cred[] => [
 ];
 
 /**
- * Routes of one app that take its developer key or an OAuth token of it (spec 5.2: timeline setup, app
+ * Routes of one app that take its developer key or an OAuth token of it (timeline setup, app
  * sync errors): B's credentials minus A's app installed in B. That token *is* A's app: on A's app path it
  * acts for the app, not for another tenant (event types are the app's, shared by its installs; its
  * app errors are its own account's, checked below with status 200 and none of A's data).
@@ -80,8 +80,8 @@ const C1 = "/contacts/v1/contact";
  * A's with B's own, so a check that looks at only one of them is caught too.
  */
 export const FIXTURES: Record<string, Fixture> = {
-  // The web app (issue 7): B's signed-in user on A's record and A's card.
-  // issue 19 §4: one store's synced records of A, seen by B.
+  // The web app: B's signed-in user on A's record and A's card.
+  // The store page: one store's synced records of A, seen by B.
   "GET /app/stores/:storeId": (w) => [{ path: `/app/stores/${w.ids.store}` }, { path: `/app/stores/${w.ids.store}?type=CONTACT` }],
   "GET /app/:objectType/:objectId": (w) => [{ path: `/app/contacts/${w.ids.contact}` }, { path: `/app/companies/${w.ids.company}` }],
   // (A's app is also installed in B's account, so its card on B's own records is B's to see: not a target.)
@@ -170,7 +170,7 @@ export const FIXTURES: Record<string, Fixture> = {
     { path: `/crm/v3/objects/contacts/${w.ids.bContact}/cards/${w.ids.card}/actions`, body: { userId: w.b.userId, action: w.ids.cardAction }, status: 400 },
   ],
 
-  // Legacy v1 contacts (issue 18): A's vid, email and visitor token.
+  // Legacy v1 contacts: A's vid, email and visitor token.
   "GET /contacts/v1/contact/vid/:vid/profile": (w) => [{ path: `${C1}/vid/${w.ids.contact}/profile` }],
   "GET /contacts/v1/contact/email/:email/profile": (w) => [{ path: `${C1}/email/${enc(w.ids.contactEmail)}/profile` }],
   "GET /contacts/v1/contact/utk/:utk/profile": (w) => [{ path: `${C1}/utk/${enc(w.ids.utk)}/profile` }],
@@ -199,7 +199,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "GET /extensions/ecomm/v2/sync/errors/portal/:portalId": (w) => [{ path: `${BRIDGE}/sync/errors/portal/${w.a.portalId}` }],
   "GET /extensions/ecomm/v2/sync/errors/app/:appId": (w) => [
     { path: `${BRIDGE}/sync/errors/app/${w.a.appId}`, tokens: otherApps(w) },
-    // A's app's token for B's account: its own install's errors only, none of A's account (spec 5.2 decision).
+    // A's app's token for B's account: its own install's errors only, none of A's account (only the developer key reads every account's errors).
     { path: `${BRIDGE}/sync/errors/app/${w.a.appId}?includeResolved=true`, status: 200, tokens: aAppInB(w) },
   ],
 
@@ -392,17 +392,17 @@ export const BODY_ID_FIXTURES: Record<string, Fixture> = {
     { path: "/crm/v3/objects/contacts/batch/update", body: { inputs: [{ id: String(w.ids.contact), properties: { firstname: "B was here" } }] }, status: 207 },
   ],
   "POST /crm/v3/objects/:objectType/batch/archive": (w) => [{ path: "/crm/v3/objects/contacts/batch/archive", body: { inputs: [{ id: String(w.ids.contact) }] }, status: 204 }],
-  // Legacy v1 contacts (issue 18): A's ids in the query are left out of the map; in a batch write, a 400.
+  // Legacy v1 contacts: A's ids in the query are left out of the map; in a batch write, a 400.
   "GET /contacts/v1/contact/vids/batch": (w) => [{ path: `${C1}/vids/batch?vid=${w.ids.contact}&vid=${w.ids.bContact}`, status: 200 }],
   "GET /contacts/v1/contact/emails/batch": (w) => [{ path: `${C1}/emails/batch?email=${enc(w.ids.contactEmail)}`, status: 200 }],
   "POST /contacts/v1/contact/batch": (w) => [
     { path: `${C1}/batch`, body: [{ vid: w.ids.contact, properties: [{ property: "firstname", value: "B was here" }] }], status: 400 },
   ],
-  // reference §3.3: an unknown store is a 400 of the request.
+  // A sync for a store the caller's account does not have is a 400 of the whole request.
   "PUT /extensions/ecomm/v2/sync/messages": (w) => [
     { path: `${BRIDGE}/sync/messages`, body: { storeId: w.ids.store, objectType: "CONTACT", messages: [{ externalObjectId: "x", action: "UPSERT", properties: {} }] }, status: 400 },
   ],
-  // reference §3.7: an import of a store the caller's account does not have is a 400 of the request.
+  // An import of a store the caller's account does not have is a 400 of the request.
   "POST /extensions/ecomm/v2/imports/page": (w) => [
     { path: `${BRIDGE}/imports/page`, body: { importStartedAt: 1, pageNumber: 1, storeId: w.ids.store, objectType: "PRODUCT", messages: [{ externalObjectId: "x" }] }, status: 400 },
   ],

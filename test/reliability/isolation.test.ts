@@ -1,5 +1,5 @@
 /**
- * Tenant isolation, generated over the route table (issue 9; platform §5.3 API1 BOLA): for every route
+ * Tenant isolation, generated over the route table (against broken object-level authorization, OWASP API1): for every route
  * whose path takes an id, account B's credentials of every kind the route accepts — and developer keys of
  * another app on developer-key routes — on A's ids get the documented refusal (404 unless the fixture
  * says otherwise), no byte of A's data, and change nothing in the database. A route that takes an id and
@@ -31,7 +31,7 @@ async function snapshot(portals: number[], apps: number[]): Promise<string> {
   if (!tableSql.has(key)) {
     const tables = (
       await env.DB.prepare(
-        // contact_search (FTS5, issue 18) and its shadow tables only mirror crm_objects, which is compared.
+        // contact_search (FTS5) and its shadow tables only mirror crm_objects, which is compared.
         "select name from sqlite_master where type = 'table' and name not like '\\_%' escape '\\' and name not like 'd1_%' and name not like 'sqlite_%' and name not like 'contact_search%'",
       ).all<{ name: string }>()
     ).results.map((t) => t.name);
@@ -53,7 +53,7 @@ async function snapshot(portals: number[], apps: number[]): Promise<string> {
     tableSql.set(key, `select ${parts.join(" || char(10) || ")} as s`);
   }
   const sql = tableSql.get(key)!;
-  // The control plane and every shard (issue 16): a refused request may change none of them.
+  // The control plane and every shard: a refused request may change none of them.
   const parts = await Promise.all([env.DB, ...SHARDS.map((n) => env[n])].map(async (d1) => (await d1.prepare(sql).first<{ s: string }>())?.s ?? ""));
   return parts.join("\n--\n");
 }

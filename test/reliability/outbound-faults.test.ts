@@ -1,5 +1,5 @@
 /**
- * Outbound faults and SSRF through every entry point (issue 9; platform §5.4): redirect chains longer than
+ * Outbound faults and SSRF through every entry point: redirect chains longer than
  * three hops, redirects to a private address from a card action hook, a data fetch and the import
  * webhook, oversize answers, and integrator-supplied URLs in every encoding of this machine's addresses
  * — card dataFetchUri and baseUris on create and update, action URIs, the settings webhookUri, and the
@@ -215,7 +215,7 @@ describe("SSRF through every entry point never reaches a socket", () => {
         await call("POST", TYPES, { token: t.developerKey, body: { ...definition, baseUris: [url], dataFetchUri: `${integratorUrl()}${c.fetchPath}` } }),
         await call("PUT", `${TYPES}/${c.id}`, { token: t.developerKey, body: { dataFetchUri: url } }),
         await call("PUT", `${BRIDGE}/settings?appId=${t.appId}`, { token: t.developerKey, body: settingsBody({ webhookUri: url }) }),
-        // An action URI outside the card's baseUris is refused before any call (spec 2.9).
+        // An action URI outside the card's baseUris is refused before any call.
         await runAction(t, record, c.id, hook(url)),
       ];
       statuses.push(`${host}: ${attempts.map((a) => a.status).join(",")}`);

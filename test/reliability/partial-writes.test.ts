@@ -1,6 +1,6 @@
 /**
- * A write that fails half-way leaves nothing behind (issue 9; BRIEF: multi-statement writes are one
- * db.batch). The fault is real: the second statement's table is briefly missing.
+ * A write that fails half-way leaves nothing behind (a multi-statement write is one
+ * db.batch, which commits all or nothing). The fault is real: the second statement's table is briefly missing.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";

@@ -1,6 +1,7 @@
 /**
- * Queue faults (issue 9; platform §6): the sync consumer crashes at injected points — before the ordering
- * decision, between the decision and the D1 commit, at the commit, after the commit but before the acks —
+ * Queue faults (Cloudflare Queues deliver at least once, in no fixed order): the sync consumer crashes at
+ * injected points — before the ordering decision, between the decision and the D1 commit, at the commit,
+ * after the commit but before the acks —
  * and the dead-letter consumer crashes before recording. The simulated queue (queue-sim.ts) redelivers as
  * Cloudflare Queues does, and the final D1 state must equal the last-write-wins oracle: every message
  * settled once, one CRM record per object, poison messages dead-lettered after max_retries and visible as
@@ -60,7 +61,7 @@ interface Link {
   deleted: number;
 }
 
-/** Rows of the account's own shard (issue 16); every query here binds the portalId first. */
+/** Rows of the account's own shard; every query here binds the portalId first. */
 async function rows<T>(sqlText: string, portalId: number, ...binds: unknown[]): Promise<T[]> {
   return (await (await accountD1(portalId)).prepare(sqlText).bind(portalId, ...binds).all<T>()).results;
 }

@@ -1,7 +1,7 @@
 /**
- * A small simulation of Cloudflare Queues' delivery around the real consumer (platform §6): batches go to
- * `worker.queue(createMessageBatch(...))`, `getQueueResult` says what the consumer acked and retried, and
- * the simulation redelivers as the queue would: retried messages, and every message not explicitly acked
+ * A small simulation of Cloudflare Queues' delivery (at least once, unordered) around the real consumer:
+ * batches go to `worker.queue(createMessageBatch(...))`, `getQueueResult` says what the consumer acked and
+ * retried, and the simulation redelivers as the queue would: retried messages, and every message not explicitly acked
  * when the handler threw, come back with attempts + 1; after `maxRetries` retries a message goes to the
  * dead-letter list instead. The queue keeps no order, so each batch is a random pick of what is pending.
  */

@@ -1,10 +1,10 @@
 /**
- * Secrets never leak (issue 9; platform §5.3 API3): a scripted session creates and uses every kind of
+ * Secrets never leak (OWASP API3, excessive data exposure): a scripted session creates and uses every kind of
  * secret — operator token, client secret, developer key, install and OAuth-flow access and refresh
  * tokens, private-app token, authorization code, session cookie, user password, SMTP passwords — through
  * success and error paths (bad logins, refused tokens, 500s forced through a test route and through a
  * missing table). Every console line the Worker writes is captured (it runs in this isolate), among them
- * the structured line of every request, queue batch and cron run (issue 19 §3), and every exchange is
+ * the structured line of every request, queue batch and cron run, and every exchange is
  * recorded. No secret may appear in any log line, and none in any response except its one
  * reveal (the response that created it) and the introspection of that same token.
  */
@@ -122,7 +122,7 @@ beforeAll(async () => {
   // Operator provisioning: every credential is revealed once, in the response that creates it.
   const password = keep("user password", `pw-${crypto.randomUUID()}`);
   const acct = (await http("create account", "POST", "/admin/v1/accounts", { bearer: ADMIN, json: { name: unique("acct"), addons: ["transactional-email"] } })).json;
-  // Rotation opted in (issue 17 §1), so that a rotated refresh token and its replay pass through the logs too.
+  // Rotation opted in (refresh tokens are otherwise stable), so that a rotated refresh token and its replay pass through the logs too.
   const app = (await http("create app", "POST", "/admin/v1/apps", { bearer: ADMIN, json: { name: unique("app"), redirectUris: [REDIRECT], refreshTokenRotation: true } })).json;
   keep("client secret", app.clientSecret);
   keep("developer key", app.developerKey);
@@ -160,7 +160,7 @@ beforeAll(async () => {
   expect((await http("replay rotated refresh", "POST", "/oauth/v1/token", { form: { ...client, grant_type: "refresh_token", refresh_token: firstRefresh } })).status).toBe(400);
   expect((await http("revoked family in use", "GET", "/crm/v3/objects/contacts", { bearer: rotatedAccess })).status).toBe(401);
   await http("revoke refresh", "DELETE", `/oauth/v1/refresh-tokens/${rotatedRefresh}`);
-  // Last: a replayed code revokes what it issued (RFC 6749 §4.1.2).
+  // Last: a replayed code revokes what it issued (RFC 6749 section 4.1.2).
   expect((await http("code replay", "POST", "/oauth/v1/token", { form: { ...client, grant_type: "authorization_code", code } })).status).toBe(400);
 
   // Using the credentials, and refused uses of them.
@@ -204,7 +204,7 @@ beforeAll(async () => {
   expect(appFails.status).toBe(500);
   appFailureId = appFails.json.correlationId;
 
-  // Work outside requests logs its own lines (issue 19 §3): a sync batch carrying a secret as a property
+  // Work outside requests logs its own lines: a sync batch carrying a secret as a property
   // value, a dead letter, and a cron run.
   const body = {
     v: 1, id: `000000000000001-${unique("m")}-000`, portalId: acct.portalId, appId: app.appId, storeId: "shop", storeGen: "g",
@@ -235,7 +235,7 @@ describe("secrets in a scripted session", () => {
     );
     expect(logs.filter((l) => l.includes("unhandled error")).length).toBeGreaterThanOrEqual(5); // the five 500s
     expect(exchanges.length).toBeGreaterThanOrEqual(40);
-    // The structured lines (issue 19 §3) were captured too: one per exchange, per queue batch, per cron run.
+    // The structured lines were captured too: one per exchange, per queue batch, per cron run.
     const structured = (type: string) => logs.filter((l) => l.startsWith(`log: {"type":"${type}"`));
     expect(structured("request")).toHaveLength(exchanges.length);
     expect(structured("queue_batch")).toHaveLength(2);

@@ -1,5 +1,5 @@
 /**
- * A failing shard (issue 16 §3) and app-level reads across shards (§1): a shard that fails gives its own
+ * A failing shard and app-level reads across shards: a shard that fails gives its own
  * accounts a retryable 503, never a 500, while other shards' accounts and queue messages keep working; the
  * developer key's sync-error listing merges every shard's errors in one global order and pages through
  * them with a cursor.

@@ -76,7 +76,7 @@ describe("GET /admin/v1/shards?check=ids", () => {
     const x = await account(unique(), "SHARD_1");
     const z = await account(unique(), "SHARD_2");
     const zId = await contact(z.pat);
-    // What the old mover left behind: SHARD_1 handed out Z's id, and one above SHARD_2's counter.
+    // What versions without id counters left behind (docs/how-to/recover-ids-held-twice.md): SHARD_1 handed out Z's id, and one above SHARD_2's counter.
     const ahead = zId + 1_000;
     await env.SHARD_1.batch([
       env.SHARD_1.prepare("insert into account_fences (portal_id, state, created_at, unlocked) values (?, 'incoming', 0, 1)").bind(x.portalId),

@@ -1,7 +1,7 @@
 /**
- * Property test of moves (src/services/moves, src/db/id-ranges.ts): random sequences of writes and moves
- * over three shards and the control plane, with writes also landing in the middle of moves. After every
- * run:
+ * Property test of moves (src/services/shards/moves.ts, src/durable-objects/account-mover/,
+ * src/db/id-ranges.ts): random sequences of writes and moves over three shards and the control plane, with
+ * writes also landing in the middle of moves. After every run:
  *   - every new id on a database lies in that database's range;
  *   - no id is held by two databases;
  *   - every move succeeds (the account ends on its target);

@@ -1,5 +1,5 @@
 /**
- * Moving an account between shards (issue 16 §2): a writer keeps creating records during the move and
+ * Moving an account between shards: a writer keeps creating records during the move and
  * every record that got a 201 exists afterwards; a move that fails part-way leaves the account whole on
  * its source and says why; sync messages during the move land on the new shard; the fence triggers
  * refuse every write to a fenced account, in the database itself.

@@ -1,4 +1,4 @@
-/** Operator API for shards and accounts (issue 16 §2): placement, listing, detail, move refusals. */
+/** Operator API for shards and accounts: placement, listing, detail, move refusals. */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { admin, ADMIN, call, expectError, tenant, unique } from "../helpers/api";

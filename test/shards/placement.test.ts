@@ -1,5 +1,5 @@
 /**
- * Placement control (issue 29 §4; docs/explanation/scaling.md "Placement"): an operator closes a shard to new accounts
+ * Placement control (docs/explanation/scaling.md, "Placement and balancing"): an operator closes a shard to new accounts
  * and reopens it (PATCH /admin/v1/shards/{name}); the placement policy chooses among the open shards with
  * weights that favour emptier shards without sending every new account to a new, empty one.
  */

@@ -1,5 +1,5 @@
 /**
- * Query load per shard in GET /admin/v1/shards (issue 16 §2; src/services/shards/load.ts): summed from the
+ * Query load per shard in GET /admin/v1/shards (src/services/shards/load.ts): summed from the
  * usage data points through the Analytics Engine SQL API, which the operator opts into. The API is played
  * by the local integrator (a real HTTP server), which records what the Worker sent and answers as scripted.
  */

@@ -1,4 +1,4 @@
-/** SMTP API tokens (spec 2.14, 4.5, 5.5; reference §7): one-time passwords, add-on and credential rules. */
+/** SMTP API tokens: one-time passwords, add-on and credential rules. */
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { verifySmtpCredentials } from "../../src/services/smtp/tokens";
@@ -43,7 +43,7 @@ describe("POST /email/public/v1/smtpapi/tokens", () => {
 
   it("accepts the documented request body (no createContact) and defaults createdBy", async () => {
     const t = await tenant(ADDON);
-    // The documented request carries createdBy and campaignName only (test/traffic/content-smtp-tokens.test.ts
+    // The documented request carries createdBy and campaignName only (test/traffic/content-replays.test.ts
     // sends the documented example itself).
     const res = await call("POST", TOKENS, { token: t.oauth, body: { createdBy: "ops@example.com", campaignName: "Receipts" } });
     expect(res.status, res.text).toBe(201);
@@ -187,7 +187,7 @@ describe("SMTP API tokens: credentials, add-on and isolation", () => {
     const noScope = await tenant({ ...ADDON, scopes: ["content", "contacts"] });
     for (const [method, path, body] of routes(token.userName)) {
       expectError(await call(method, path, { body }), 401, "INVALID_AUTHENTICATION");
-      // spec 5.5: OAuth only; a private app token or the developer key is refused even with the scope.
+      // OAuth only: a private app token or the developer key is refused even with the scope.
       expectError(await call(method, path, { body, token: t.pat }), 403, "FORBIDDEN");
       expectError(await call(method, path, { body, token: t.developerKey }), 403, "FORBIDDEN");
       const err = expectError(await call(method, path, { body, token: noScope.oauth }), 403, "MISSING_SCOPES");

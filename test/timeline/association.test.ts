@@ -1,4 +1,4 @@
-/** Association rules (spec 2.8 rules 1–5, 7.6, 7.7), visitor identification and objectProperty stamping. */
+/** How timeline events find their record (docs/reference/timeline.md), visitor identification and objectProperty stamping. */
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant, type Tenant } from "../helpers/api";
 import { createProp, createRecord, createType, expectStored, findContact, getEvent, putEvent, readRecord, storedNames, timeline } from "./helpers";
@@ -7,8 +7,8 @@ const contactCount = async (t: Tenant) => (await call("GET", "/crm/v3/objects/co
 const timelineIds = async (t: Tenant, type: string, id: number) => (await timeline(t, type, id)).json.results.map((r: { id: string }) => r.id);
 const identify = (t: Tenant, utk: string, email: string, token = t.pat) => call("POST", "/tracking/v1/identify", { token, body: { utk, email } });
 
-describe("contact association (spec 2.8)", () => {
-  it("rule 2: a new email creates a contact holding only the email", async () => {
+describe("contact association: objectId, then a tied utk, then email", () => {
+  it("a new email creates a contact holding only the email", async () => {
     const t = await tenant();
     const type = await createType(t);
     await expectStored(t, { id: "e", eventTypeId: type.id, email: "New.Person@Example.com" });
@@ -19,7 +19,7 @@ describe("contact association (spec 2.8)", () => {
     expect(await timelineIds(t, "contacts", Number(contact!.id))).toEqual(["e"]);
   });
 
-  it("rule 2: an existing email (any case) uses that contact and creates none", async () => {
+  it("an existing email (any case) uses that contact and creates none", async () => {
     const t = await tenant();
     const type = await createType(t);
     const id = await createRecord(t, "contacts", { email: "ann@example.com", firstname: "Ann" });
@@ -28,7 +28,7 @@ describe("contact association (spec 2.8)", () => {
     expect((await getEvent(t, type.id, "e")).json.objectId).toBe(id);
   });
 
-  it("rule 3 / 7.7: an objectId that names no contact is a 404 and creates nothing", async () => {
+  it("an objectId that names no contact is a 404 and creates nothing", async () => {
     const t = await tenant();
     const type = await createType(t);
     const company = await createRecord(t, "companies", { name: "Co" });
@@ -47,7 +47,7 @@ describe("contact association (spec 2.8)", () => {
     expectError(await putEvent(t, { id: "e", eventTypeId: type.id, objectId: id }), 404, "OBJECT_NOT_FOUND");
   });
 
-  it("rule 5: a new email with the objectId of a contact updates that contact's email", async () => {
+  it("a new email with the objectId of a contact updates that contact's email", async () => {
     const t = await tenant();
     const type = await createType(t);
     const id = await createRecord(t, "contacts", { email: "old@example.com", firstname: "Kim" });
@@ -63,7 +63,7 @@ describe("contact association (spec 2.8)", () => {
     expect((await readRecord(t, "contacts", bare, ["email"])).email).toBe("first@example.com");
   });
 
-  it("rule 5: an email that belongs to another contact is a 409 and changes nothing", async () => {
+  it("an email that belongs to another contact is a 409 and changes nothing", async () => {
     const t = await tenant();
     const type = await createType(t);
     const a = await createRecord(t, "contacts", { email: "a@example.com" });
@@ -73,7 +73,7 @@ describe("contact association (spec 2.8)", () => {
     expectError(await getEvent(t, type.id, "e"), 404, "OBJECT_NOT_FOUND");
   });
 
-  it("rule 1: objectId wins over utk and email; utk wins over email", async () => {
+  it("objectId wins over utk and email; utk wins over email", async () => {
     const t = await tenant();
     const type = await createType(t);
     const byId = await createRecord(t, "contacts", { email: "id@example.com" });
@@ -87,7 +87,7 @@ describe("contact association (spec 2.8)", () => {
     expect(await timelineIds(t, "contacts", byEmail)).toEqual(["3"]);
   });
 
-  it("rule 4 / 7.6: utk alone creates nothing; the event stays invisible until the token is tied", async () => {
+  it("utk alone creates nothing; the event stays invisible until the token is tied", async () => {
     const t = await tenant();
     const type = await createType(t);
     await expectStored(t, { id: "anon-1", eventTypeId: type.id, utk: "visitor-1", timestamp: 1000 });
@@ -108,7 +108,7 @@ describe("contact association (spec 2.8)", () => {
     expect(await contactCount(t)).toBe(2);
   });
 
-  it("rule 4: email with utk ties the token, which also reveals its earlier events (even within one batch)", async () => {
+  it("email with utk ties the token, which also reveals its earlier events (even within one batch)", async () => {
     const t = await tenant();
     const type = await createType(t);
     await expectStored(t, { id: "before", eventTypeId: type.id, utk: "v2", timestamp: 1 });
@@ -139,7 +139,7 @@ describe("contact association (spec 2.8)", () => {
   });
 });
 
-describe("company and deal events (spec 2.8)", () => {
+describe("company and deal events: objectId names the record", () => {
   it.each([
     ["COMPANY", "companies"],
     ["DEAL", "deals"],
@@ -160,7 +160,7 @@ describe("company and deal events (spec 2.8)", () => {
   });
 });
 
-describe("objectProperty stamping (spec 2.7)", () => {
+describe("objectProperty stamping", () => {
   it("writes the event's value onto the associated contact, existing or new", async () => {
     const t = await tenant();
     const type = await createType(t);

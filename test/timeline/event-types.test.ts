@@ -1,4 +1,4 @@
-/** Event types `/integrations/v1/{appId}/timeline/event-types` (spec 2.6, 4.3, 8; reference §4.1–4.2). */
+/** Event types `/integrations/v1/{appId}/timeline/event-types` (docs/reference/timeline.md). */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { admin, call, expectError, tenant } from "../helpers/api";
@@ -46,7 +46,7 @@ describe("POST event-types", () => {
     ["DEAL", "DEAL", false],
     ["deal", "DEAL", false],
     ["CONTACT", "CONTACT", true],
-  ])("objectType %s is stored as %s; usableInLists %s (spec 2.6)", async (given, stored, usable) => {
+  ])("objectType %s is stored as %s; usableInLists %s (only contact events can be used in lists)", async (given, stored, usable) => {
     const t = await tenant();
     const type = await createType(t, { objectType: given });
     expect(type).toMatchObject({ objectType: stored, usableInLists: usable });
@@ -167,7 +167,7 @@ describe("event-types credentials", () => {
     expectError(await call("GET", typesPath(t.appId)), 401, "INVALID_AUTHENTICATION");
   });
 
-  it("refuses a private-app token with 403: a private app has no developer app behind it (spec 5.2 decision)", async () => {
+  it("refuses a private-app token with 403: a private app has no developer app behind it", async () => {
     const t = await tenant();
     const type = await createType(t);
     const err = expectError(await call("POST", typesPath(t.appId), { token: t.pat, body: { name: "x" } }), 403, "FORBIDDEN");
@@ -199,7 +199,7 @@ describe("event-types credentials", () => {
   });
 });
 
-describe("event types and properties with an OAuth access token of the app (spec 5.2)", () => {
+describe("event types and properties with an OAuth access token of the app", () => {
   const oauth = (token: string, method: string, path: string, body?: unknown) => call(method, path, { token, body });
 
   it("the app's own token creates, lists, reads, updates and deletes types and properties; the developer key sees the same", async () => {
@@ -299,7 +299,7 @@ describe("event types and properties with an OAuth access token of the app (spec
   });
 });
 
-describe("limit: 750 event types per app (spec 8)", () => {
+describe("limit: 750 event types per app", () => {
   it("refuses the 751st with an API_LIMIT error, and other apps are unaffected", async () => {
     const t = await tenant();
     const other = await tenant();

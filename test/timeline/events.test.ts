@@ -1,4 +1,4 @@
-/** Timeline events: writes, reads, value validation, idempotency, batches and credentials (spec 2.8, 4.3, 5.3, 9.4). */
+/** Timeline events: writes, reads, value validation, idempotency, batches and credentials (docs/reference/timeline.md). */
 import { describe, expect, it } from "vitest";
 import { admin, call, expectError, tenant, type Tenant } from "../helpers/api";
 import { createProp, createRecord, createType, eventPath, expectStored, getEvent, putEvent } from "./helpers";
@@ -227,7 +227,7 @@ describe("PUT event/batch", () => {
   });
 });
 
-describe("event credentials (spec 4.3, 5.3)", () => {
+describe("event credentials: only an OAuth token of the account, with the timeline scope", () => {
   it("requires a credential", async () => {
     const t = await tenant();
     const { typeId, contact } = await setup(t);

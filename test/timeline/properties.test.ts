@@ -1,4 +1,7 @@
-/** Event type properties `/event-types/{id}/properties` (spec 2.7, 8; reference §4.3, §10 #6). */
+/**
+ * Event type properties `/event-types/{id}/properties` (docs/reference/timeline.md). An update names the
+ * property by the `id` in its body, not in the path, as real clients send it.
+ */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant } from "../helpers/api";
@@ -145,7 +148,7 @@ describe("GET, PUT, DELETE properties", () => {
 });
 
 describe("properties credentials", () => {
-  it("requires the app's developer key or an OAuth token of the app (spec 5.2); a private-app token is 403", async () => {
+  it("requires the app's developer key or an OAuth token of the app; a private-app token is 403", async () => {
     const t = await tenant();
     const type = await createType(t);
     const body = { name: "p", label: "P", propertyType: "String" };
@@ -170,7 +173,7 @@ describe("properties credentials", () => {
   });
 });
 
-describe("limit: 500 properties per event type (spec 8)", () => {
+describe("limit: 500 properties per event type", () => {
   it("refuses the 501st with an API_LIMIT error", async () => {
     const t = await tenant();
     const type = await createType(t);

@@ -163,7 +163,7 @@ describe("the interpreter", () => {
   });
 });
 
-describe("save-time template checks (spec 2.6)", () => {
+describe("save-time template checks", () => {
   it.each([
     ["{{#if x}}", "header", /^template does not parse: Parse error on line 1/],
     ["{{/if}}", "detail", /^template does not parse/],

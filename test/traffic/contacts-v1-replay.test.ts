@@ -1,7 +1,8 @@
 /**
- * Replays of the recorded v1 contact exchanges (issue 18; ../shared/reference/traffic/hubspot-ruby-contacts-v1,
- * VCR cassettes of a real portal): every recorded request of the routes issue 18 builds is sent to the
- * Worker, in a fresh account holding what the request needs (its vids substituted by ours), and the answer
+ * Replays of the recorded v1 contact exchanges (../shared/reference/traffic/hubspot-ruby-contacts-v1, VCR
+ * cassettes of a real portal, in the recorded traffic beside the repository, which a clone does not have):
+ * every recorded request of the legacy v1 contact routes the Worker serves is sent to the Worker, in a
+ * fresh account holding what the request needs (its vids substituted by ours), and the answer
  * must have the recorded status and the recorded keys with their JSON types (exact bodies where they do not
  * depend on the portal). This suite reads ../shared, so it belongs to `npm run test:traffic`.
  */
@@ -66,7 +67,7 @@ const index = (await recording<IndexRow[]>("index.json")).filter((r) => r.file.s
 const recs = await Promise.all(index.map(async (r) => [r.file.slice(DIR.length), r.endpoint, await recording<Rec>(r.file)] as const));
 
 describe("recorded v1 contact exchanges, replayed", () => {
-  it("the recordings are there (the whole set of issue 18's routes)", () => {
+  it("the recordings are there (every v1 contact route the Worker serves)", () => {
     expect(new Set(recs.map(([, e]) => e))).toEqual(
       new Set([
         "contacts_v1_contact_batch",

@@ -1,6 +1,6 @@
 /**
- * Content API requests and bodies of the real service's recordings, replayed as recorded (moved out of the
- * main suite by issue 17 §6; the main suite checks the same shapes through test/fixtures/legacy-shapes.ts).
+ * Content API requests and bodies of the real service's recordings, replayed as recorded. Kept out of the
+ * main suite, which has no recordings; it checks the same shapes through test/fixtures/legacy-shapes.ts.
  */
 import { describe, expect, it } from "vitest";
 import { createAuthor, createPost, createTopic, expectSameShape, publish, TOKENS, V2 } from "../blog/helpers";

@@ -1,7 +1,7 @@
 /**
- * Ecommerce bridge requests of the recordings, replayed as recorded (moved out of the main suite by issue 17
- * §6): hubspot3's settings mock, @hubspot/api-client's wire request, the php client's sync request, the
- * node mocks' store.
+ * Ecommerce bridge requests of the recordings, replayed as recorded (traffic suite only: the main suite has
+ * no recordings): hubspot3's settings mock, @hubspot/api-client's wire request, the php client's sync
+ * request, the node mocks' store.
  */
 import { describe, expect, it } from "vitest";
 import { appSettings, BRIDGE, fullMappings, processed, status, store, waitForStatus } from "../ecomm/helpers";
@@ -26,7 +26,7 @@ describe("settings: the recorded client requests", () => {
     expect(ok.status, ok.text).toBe(200);
   });
 
-  it("the recorded @hubspot/api-client developer-key-only request is refused: enabling needs the required mappings (spec 2.2)", async () => {
+  it("the recorded @hubspot/api-client developer-key-only request is refused: enabling needs the required mappings (CONTACT email, DEAL dealstage, LINE_ITEM its deal and product)", async () => {
     const wire = wireRequests();
     const rec = wire.find((r) => r.label === "api-client(devKey only) apiRequest PUT ecomm settings") as WireRequest | undefined;
     if (!rec) throw new Error("the recorded api-client settings request is missing from clients_wire/probe_out.json");

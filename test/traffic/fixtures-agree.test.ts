@@ -1,6 +1,6 @@
 /**
  * The facts the main suite keeps in test/fixtures/legacy-shapes.ts agree with the recorded traffic they were
- * learned from (issue 17 §6): if a fixture drifted from the real service, this fails in CI (which has
+ * learned from: if a fixture drifted from the real service, this fails in CI (which has
  * shared/reference/traffic), while `npm test` itself needs nothing beside the repository.
  */
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 /**
- * GET /contacts/v1/lists/all/contacts/all against its recordings (moved out of the main suite by issue 17
- * §6; the main suite checks the same shape through test/fixtures/legacy-shapes.ts).
+ * GET /contacts/v1/lists/all/contacts/all against its recordings (traffic suite only: the main suite has no
+ * recordings and checks the same shape through test/fixtures/legacy-shapes.ts).
  */
 import { describe, expect, it } from "vitest";
 import { call, tenant } from "../helpers/api";

@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 /**
- * @module Recorded traffic of the real service for the traffic suite (`npm run test:traffic`, issue 17 §6).
+ * @module Recorded traffic of the real service for the traffic suite (`npm run test:traffic`).
  * The recordings live in shared/reference/traffic beside the repository (CI has them; a clone does not) and
  * are read in place, never copied into the repository. Two globs because shared/ sits beside a clone's root
  * (`../shared`) but one level further up from a worktree under wt/; at most one of them matches. The main

@@ -1,6 +1,8 @@
 /**
- * What real clients send (reference §10 #1, #6, #7; traffic suite, issue 17 §6): node-hubspot's timeline requests as captured on the wire
- * (clients_wire/probe_out.json) and its unit-test mocks, replayed against this Worker with ids swapped in.
+ * What real clients send, and expect back: an event write answers 204 with no body, a property update
+ * carries the property id in the body rather than the path, and writes pass `userId` in the query.
+ * node-hubspot's timeline requests as captured on the wire (clients_wire/probe_out.json) and its unit-test
+ * mocks, replayed against this Worker with ids swapped in (traffic suite only).
  */
 import { describe, expect, it } from "vitest";
 import { call, tenant } from "../helpers/api";

@@ -1,6 +1,6 @@
 /**
- * The timeline documentation's request examples and node-hubspot's update mock, sent as recorded (moved out of
- * the main suite by issue 17 §6; the main suite sends bodies of the same form in its own words).
+ * The timeline documentation's request examples and node-hubspot's update mock, sent as recorded (traffic
+ * suite only: the main suite has no recordings and sends bodies of the same form in its own words).
  */
 import { describe, expect, it } from "vitest";
 import { tenant } from "../helpers/api";

@@ -1,5 +1,5 @@
 /**
- * The record page's JSON endpoints (issue 7): one card per request and card actions, authenticated by
+ * The record page's JSON endpoints: one card per request and card actions, authenticated by
  * the session cookie, CSRF-checked on POST, scoped to the session's account, rate limited per user.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -1,4 +1,4 @@
-/** The web app's pages (issue 7): sign-in redirect, start page, lists with search, record pages, store overview. */
+/** The web app's pages: sign-in redirect, start page, lists with search, record pages, store overview. */
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant, unique, type Tenant } from "../helpers/api";
 import { defineCard } from "../cards/helpers";

@@ -1,5 +1,5 @@
 /**
- * What record pages show people (issue 19 §4): a deal's pipeline stage by its label, and dates as people
+ * What record pages show people: a deal's pipeline stage by its label, and dates as people
  * read them with the exact value on hover, instead of raw ISO strings and epoch milliseconds.
  */
 import { describe, expect, it } from "vitest";

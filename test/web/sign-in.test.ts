@@ -171,7 +171,7 @@ describe("throttled sign-in", () => {
     await fail(t.userEmail, LOGIN_FAILURES_PER_EMAIL);
     for (let i = 0; i < 5; i++) expect((await login({ email: t.userEmail, password: "x" })).status).toBe(429);
     const stub = env.RATE_LIMITER.get(env.RATE_LIMITER.idFromName(`login-email:${await sha256Hex(t.userEmail)}`));
-    // The rolling window is exact (issue 17 §4): the ten failures, made at `start`, count until a window later.
+    // The rolling window is exact, not approximated: the ten failures, made at `start`, count until a window later.
     expect(await runInDurableObject(stub, (_l: RateLimiter, state) => state.storage.kv.get("log"))).toEqual([[start + LOGIN_WINDOW_MS, LOGIN_FAILURES_PER_EMAIL]]);
     vi.setSystemTime(start + LOGIN_WINDOW_MS - 1);
     expect((await login({ email: t.userEmail, password: "x" })).status).toBe(429);

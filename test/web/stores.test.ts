@@ -1,5 +1,5 @@
 /**
- * The store overview's synced records and the store page (issue 19 §4): each store lists the records it
+ * The store overview's synced records and the store page: each store lists the records it
  * synced, linked to their record pages (products and line items included), errors link to their record,
  * and `/app/stores/{storeId}` pages one object type at a time; another account's store is the 404 page.
  */

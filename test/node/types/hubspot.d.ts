@@ -28,7 +28,7 @@ declare module "hubspot" {
   class Contact {
     get(opts?: Record<string, unknown>): RequestPromise;
     getAll(opts?: Record<string, unknown>): RequestPromise;
-    // The rest of the v1 contacts methods (issue 18); addSecondaryEmail and `properties` are not served.
+    // The rest of the v1 contacts methods; addSecondaryEmail and `properties` are not served.
     getRecentlyModified(opts: Record<string, unknown>): RequestPromise;
     getRecentlyCreated(opts: Record<string, unknown>): RequestPromise;
     getByEmail(email: string): RequestPromise;

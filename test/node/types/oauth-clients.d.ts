@@ -1,5 +1,5 @@
 /**
- * Type-checking views of the OAuth client libraries the node tests run unmodified (issue 17 §1). None of
+ * Type-checking views of the OAuth client libraries the node tests run unmodified. None of
  * them ships typings (the @types packages would be further dependencies for three calls each); the
  * signatures below are those of the packages' own sources: simple-oauth2 5.1.0 (lib/client, lib/access-token),
  * passport-oauth2 1.8.0 (lib/strategy.js), passport-hubspot-oauth2 1.0.3 (lib/passport-hubspot-oauth/oauth2.js)
