@@ -19,6 +19,21 @@ const byPortal = (name: string): AccountTable => ({ name, where: "portal_id = ?"
 /** A webhook delivery whose every event is of the account (`d` or the table itself). */
 const ONLY_EVENTS_OF = "not exists (select 1 from json_each(events) e where e.value ->> 'portalId' is not ?)";
 
+/**
+ * One app's events of one moment are delivered together, so a webhook delivery can hold events of several
+ * accounts. Deleting an account keeps such a delivery for the others and takes the account's events out
+ * of it (its log row and every later attempt then carry only the others'), up to 100 deliveries a
+ * statement; the deliveries made only of the account's events are deleted (ACCOUNT_CONTROL_TABLES).
+ * Bind the portalId once.
+ */
+export const STRIP_SHARED_DELIVERIES = `update webhook_deliveries
+  set events = (select json_group_array(json(k.value)) from (select value from json_each(webhook_deliveries.events) where value ->> 'portalId' is not ?1 order by key) k),
+      event_count = (select count(*) from json_each(webhook_deliveries.events) where value ->> 'portalId' is not ?1)
+  where id in (select d.id from webhook_deliveries d
+    where exists (select 1 from json_each(d.events) where value ->> 'portalId' = ?1)
+      and exists (select 1 from json_each(d.events) where value ->> 'portalId' is not ?1)
+    limit 100)`;
+
 export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("crm_objects"),
   byPortal("crm_associations"),

@@ -10,7 +10,8 @@
  *   purging  → every account table (the move's list, src/db/account-tables.ts) on every database, in
  *              chunks; the search index and derived tables follow through their triggers;
  *   control  → the control plane's rows of the account (ACCOUNT_CONTROL_TABLES), the fences, and last
- *              the account itself: from then on it is a 404.
+ *              the account itself: from then on it is a 404. Webhook deliveries shared with other
+ *              accounts stay, without the account's events (STRIP_SHARED_DELIVERIES).
  *
  * Every database is purged, not only the account's shard: a past move leaves its fence on the source.
  * The account's portalId is never handed out again: accounts.portal_id is AUTOINCREMENT.
@@ -21,7 +22,7 @@ import { accounts, type DeletionState } from "../../db/tables/tenancy";
 import { cacheTtlMs } from "../../lib/credential-cache";
 import { DIRECTORY_TTL_MS } from "../../db/directory";
 import { deleteChunks } from "./copy";
-import { ACCOUNT_CONTROL_TABLES, ACCOUNT_TABLES } from "../../db/account-tables";
+import { ACCOUNT_CONTROL_TABLES, ACCOUNT_TABLES, STRIP_SHARED_DELIVERIES } from "../../db/account-tables";
 
 export interface DeletionProgress {
   portalId: number;
@@ -74,6 +75,11 @@ export async function deletionStep(env: Env, p: DeletionProgress): Promise<Delet
         for (const name of dbs) await shardBinding(env, name).prepare("delete from account_fences where portal_id = ?").bind(p.portalId).run();
       }
       if (!table) return null;
+      if (table.name === "webhook_attempts") {
+        // Before the deliveries made only of the account's events go, the shared ones lose its events.
+        const stripped = await env.DB.prepare(STRIP_SHARED_DELIVERIES).bind(p.portalId).run();
+        if (stripped.meta.changes) return p;
+      }
       const n = await deleteChunks(env.DB, [table], p.portalId);
       const deleted = n ? { ...p.deleted, [table.name]: (p.deleted[table.name] ?? 0) + n } : p.deleted;
       return n === 0 ? { ...p, deleted, table: p.table + 1 } : { ...p, deleted };

@@ -33,14 +33,19 @@ interface AppTarget {
 }
 
 /**
- * The app's target and secret, with the events' accounts that still have it installed (a JSON list), in one
- * statement; no row when the app has no settings.
+ * The app's target and secret (null when it has no settings), the events' accounts that still have it
+ * installed, and those that still exist, as JSON lists, in one statement. An account being deleted counts
+ * as neither: its events are never sent again, nor written to a delivery log that outlives it.
  */
-const targetStatement = (control: Db, appId: number, events: WebhookEvent[]) =>
-  rawStatement(control, sql`select w.target_url, a.client_secret,
-      (select json_group_array(i.portal_id) from installs i where i.app_id = w.app_id
-        and i.portal_id in (select value from json_each(${JSON.stringify([...new Set(events.map((e) => e.portalId))])}))) as installed
-    from webhook_settings w join apps a on a.app_id = w.app_id where w.app_id = ${appId}`);
+const targetStatement = (control: Db, appId: number, events: WebhookEvent[]) => {
+  const portals = JSON.stringify([...new Set(events.map((e) => e.portalId))]);
+  return rawStatement(control, sql`select w.target_url, a.client_secret,
+      (select json_group_array(i.portal_id) from installs i join accounts ac on ac.portal_id = i.portal_id
+        where i.app_id = ${appId} and ac.status <> 'deleting' and i.portal_id in (select value from json_each(${portals}))) as installed,
+      (select json_group_array(ac.portal_id) from accounts ac
+        where ac.status <> 'deleting' and ac.portal_id in (select value from json_each(${portals}))) as present
+    from (select 1) left join webhook_settings w on w.app_id = ${appId} left join apps a on a.app_id = w.app_id`);
+};
 
 /** One POST; never throws. */
 export async function postEvents(target: AppTarget, events: WebhookEvent[], attempt: number, allowLoopback: boolean): Promise<Omit<AttemptOutcome, "attemptNumber">> {
@@ -68,11 +73,15 @@ export interface DeliveryDeps {
 
 export type DeliveryOutcome = "delivered" | "retry" | "exhausted" | "dropped" | "throttled";
 
-/** A delivery of a wave with what the control plane said of it: its target, the events still installed, its slot. */
+/**
+ * A delivery of a wave with what the control plane said of it: its target, the events still installed, the
+ * events of accounts that still exist (what a dropped delivery may log), its slot.
+ */
 interface Prepared {
   m: WebhookQueueMessage;
   target: AppTarget | null;
   events: WebhookEvent[];
+  present: WebhookEvent[];
   slot: string | null;
 }
 
@@ -94,14 +103,20 @@ async function prepare(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise
   ]);
   const targets = new Map(
     apps.map((appId, i) => {
-      const row = (results[i]?.results as { target_url: string; client_secret: string; installed: string }[])[0];
-      const target: AppTarget | null = row ? { targetUrl: row.target_url, clientSecret: row.client_secret } : null;
-      return [appId, { target, installed: new Set(row ? (JSON.parse(row.installed) as number[]) : []) }] as const;
+      const row = (results[i]?.results as { target_url: string | null; client_secret: string | null; installed: string; present: string }[])[0]!;
+      const target: AppTarget | null = row.target_url !== null && row.client_secret !== null ? { targetUrl: row.target_url, clientSecret: row.client_secret } : null;
+      return [appId, { target, installed: new Set(JSON.parse(row.installed) as number[]), present: new Set(JSON.parse(row.present) as number[]) }] as const;
     }),
   );
   return wave.map((m, i) => {
-    const { target, installed } = targets.get(m.appId)!;
-    return { m, target, events: m.events.filter((e) => installed.has(e.portalId)), slot: results[apps.length + i]?.meta.changes ? leases[i]! : null };
+    const { target, installed, present } = targets.get(m.appId)!;
+    return {
+      m,
+      target,
+      events: m.events.filter((e) => installed.has(e.portalId)),
+      present: m.events.filter((e) => present.has(e.portalId)),
+      slot: results[apps.length + i]?.meta.changes ? leases[i]! : null,
+    };
   });
 }
 
@@ -113,7 +128,9 @@ async function settleUnsent(p: Prepared, deps: DeliveryDeps): Promise<DeliveryOu
   if (why) {
     console.warn(`webhook delivery of ${m.events.length} event(s) for app ${m.appId} dropped: ${why}`);
     if (p.slot) await releaseStatement(control, m.appId, p.slot, deps.now()).run();
-    const id = m.deliveryId ?? (await openDelivery(control, m.appId, m.events, deps.now()));
+    // The log keeps what it may: a delivery made only of deleted accounts' events leaves no row.
+    if (m.deliveryId === null && !p.present.length) return "dropped";
+    const id = m.deliveryId ?? (await openDelivery(control, m.appId, p.present, deps.now()));
     await setDeliveryStatus(control, id, "dropped", why, deps.now());
     return "dropped";
   }
@@ -207,6 +224,14 @@ export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env
   return outcomes;
 }
 
+/** The events whose account exists and is not being deleted: only those may be written to the delivery log. */
+async function ofLiveAccounts(control: Db, events: WebhookEvent[]): Promise<WebhookEvent[]> {
+  const portals = JSON.stringify([...new Set(events.map((e) => e.portalId))]);
+  const { results } = await rawStatement(control, sql`select portal_id from accounts where status <> 'deleting' and portal_id in (select value from json_each(${portals}))`).all<{ portal_id: number }>();
+  const live = new Set(results.map((r) => r.portal_id));
+  return events.filter((e) => live.has(e.portalId));
+}
+
 /**
  * The webhook dead-letter queue: a message whose handling crashed on every queue retry. Its delivery is
  * recorded as exhausted (so the developer sees it and can re-send it), as the sync DLQ records its errors.
@@ -219,7 +244,12 @@ export async function consumeWebhookDeadLetters(batch: MessageBatch<unknown>, en
     if (parsed.success) {
       const m = parsed.data;
       const now = Date.now();
-      const id = m.deliveryId ?? (await openDelivery(control, m.appId, m.events, now));
+      const kept = m.deliveryId === null ? await ofLiveAccounts(control, m.events) : [];
+      if (m.deliveryId === null && !kept.length) {
+        msg.ack();
+        continue;
+      }
+      const id = m.deliveryId ?? (await openDelivery(control, m.appId, kept, now));
       await setDeliveryStatus(control, id, "exhausted", "the delivery could not be processed after the queue's retries", now);
       console.warn(`dead letter: webhook delivery ${id} for app ${m.appId} recorded as exhausted`);
       recorded++;
