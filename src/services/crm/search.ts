@@ -70,15 +70,17 @@ const fieldError = (at: string, message: string) =>
   badRequest(`${at}: ${message}`, { errors: [{ message: `${at}: ${message}`, code: "INVALID_FILTER", in: "body", context: { propertyName: [at] } }] });
 
 /** A filter value as compared: a number (a date may be epoch milliseconds or ISO 8601), or text. */
-function param(kind: Kind, value: string, at: string, def: PropertyDef): SQL {
+function compared(kind: Kind, value: string, at: string, def: PropertyDef): number | string {
   if (kind === "number") {
     const dated = def.type === "date" || def.type === "datetime";
     const n = /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : dated ? Date.parse(value) : NaN;
     if (!Number.isFinite(n)) throw fieldError(at, `${JSON.stringify(value)} is not a ${dated ? "date (epoch milliseconds or ISO 8601)" : "number"}`);
-    return sql`${n}`;
+    return n;
   }
-  return sql`${kind === "text" ? value.toLowerCase() : value}`;
+  return kind === "text" ? value.toLowerCase() : value;
 }
+
+const param = (kind: Kind, value: string, at: string, def: PropertyDef): SQL => sql`${compared(kind, value, at, def)}`;
 
 /** CONTAINS_TOKEN's pattern: `*` is a wildcard; without one, the token may sit anywhere in the value. */
 function likePattern(value: string): string {
@@ -112,10 +114,12 @@ function condition(type: ObjectType, props: Map<string, PropertyDef>, portalId: 
     if (v === undefined) throw fieldError(`${at}.${key}`, `required for ${f.operator}`);
     return v;
   };
+  // The values go as one JSON parameter: D1 binds at most 100 parameters per statement, and a search may
+  // carry several lists of up to 100 values each.
   const list = (): SQL => {
     if (!f.values || f.values.length === 0) throw fieldError(`${at}.values`, `required for ${f.operator}`);
-    const values = f.values.map((v, i) => param(o.kind, v, `${at}.values.${i}`, def));
-    return sql`(${sql.join(values, sql`, `)})`;
+    const values = f.values.map((v, i) => compared(o.kind, v, `${at}.values.${i}`, def));
+    return sql`(select value from json_each(${JSON.stringify(values)}))`;
   };
   // The contact email column is lower-cased and indexed (crm_objects_contact_email): equality uses it.
   if (type === "contacts" && f.propertyName === "email" && f.operator === "EQ") return sql`c.email = ${need("value").trim().toLowerCase()}`;
