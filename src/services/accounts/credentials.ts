@@ -10,7 +10,7 @@ import { accounts, apps, authCodes, credentials, privateApps, sessions, users, t
 import { forgetCredentials } from "../../lib/credential-cache";
 import { hashPassword, randomToken, sha256Hex } from "../../lib/crypto";
 import { conflict, notFound } from "../../lib/errors";
-import { requireAccount } from "./tenancy";
+import { requireAccount, requireWritableAccount } from "./tenancy";
 
 /** Suspends or resumes the account. A deleting account can be neither (409). */
 export async function setAccountStatus(db: Db, portalId: number, status: Exclude<AccountStatus, "deleting">): Promise<void> {
@@ -39,6 +39,7 @@ async function requirePrivateApp(db: Db, portalId: number, privateAppId: number)
 
 /** Deletes the private app and its token (the token then gets 401). */
 export async function deletePrivateApp(db: Db, portalId: number, privateAppId: number): Promise<void> {
+  await requireWritableAccount(db, portalId);
   await requirePrivateApp(db, portalId, privateAppId);
   await db.batch([
     db.delete(credentials).where(and(eq(credentials.privateAppId, privateAppId), eq(credentials.portalId, portalId))),
@@ -49,6 +50,7 @@ export async function deletePrivateApp(db: Db, portalId: number, privateAppId: n
 
 /** A new token for the private app, the old one deleted in the same batch (it then gets 401). */
 export async function rotatePrivateApp(db: Db, portalId: number, privateAppId: number): Promise<{ token: string }> {
+  await requireWritableAccount(db, portalId);
   const app = await requirePrivateApp(db, portalId, privateAppId);
   const token = randomToken("pat-na1-", 32);
   await db.batch([
@@ -97,12 +99,14 @@ const endUserSessions = (db: Db, portalId: number, userId: number) =>
 
 /** Deletes the user: its sessions end and its pending authorization codes go with it. */
 export async function deleteUser(db: Db, portalId: number, userId: number): Promise<void> {
+  await requireWritableAccount(db, portalId);
   await requireUser(db, portalId, userId);
   await db.batch([...endUserSessions(db, portalId, userId), db.delete(users).where(eq(users.userId, userId))]);
 }
 
 /** Sets a new password; the user's existing sessions end (whoever knew the old one is signed out). */
 export async function setUserPassword(db: Db, portalId: number, userId: number, password: string): Promise<void> {
+  await requireWritableAccount(db, portalId);
   await requireUser(db, portalId, userId);
   const passwordHash = await hashPassword(password);
   await db.batch([db.update(users).set({ passwordHash }).where(eq(users.userId, userId)), ...endUserSessions(db, portalId, userId)]);

@@ -38,6 +38,16 @@ export async function requireAccount(db: Db, portalId: number) {
 }
 
 /**
+ * An account that takes the operator's writes. One being deleted answers 409, as its move, export and
+ * suspension do: what was added now would be left behind by the deletion's sweep, or swept half-made.
+ */
+export async function requireWritableAccount(db: Db, portalId: number) {
+  const row = await requireAccount(db, portalId);
+  if (row.status === "deleting") throw conflict(`Account ${portalId} is being deleted`);
+  return row;
+}
+
+/**
  * The app and its developer key in one batch (nothing half-written): the key's row takes the app's id
  * from last_insert_rowid(), the id the app's insert just assigned inside the same transaction.
  */
@@ -64,7 +74,7 @@ export async function createApp(db: Db, input: { name: string; redirectUris: str
 
 /** The private app and its token in one batch, as createApp. */
 export async function createPrivateApp(db: Db, portalId: number, input: { name: string; scopes?: string[] }) {
-  await requireAccount(db, portalId);
+  await requireWritableAccount(db, portalId);
   const token = randomToken("pat-na1-", 32);
   const scopes = input.scopes ?? ALL_SCOPES;
   const [inserted] = await db.batch([
@@ -83,7 +93,7 @@ export async function installApp(
   userId: number | null,
   now: number,
 ): Promise<IssuedTokens> {
-  await requireAccount(db, portalId);
+  await requireWritableAccount(db, portalId);
   const app = await db.select().from(apps).where(eq(apps.appId, appId)).get();
   if (!app) throw notFound(`App ${appId} not found`);
   const granted = scopes ?? app.scopes;
@@ -98,7 +108,7 @@ export async function installApp(
  * the two leaves the install in place, and repeating the call finishes it (the clean-ups are idempotent).
  */
 export async function uninstallApp(env: Env, db: Db, portalId: number, appId: number, now: number) {
-  const account = await requireAccount(db, portalId);
+  const account = await requireWritableAccount(db, portalId);
   const install = await db
     .select()
     .from(installs)
@@ -116,7 +126,7 @@ export async function uninstallApp(env: Env, db: Db, portalId: number, appId: nu
 }
 
 export async function createUser(db: Db, portalId: number, input: { email: string; password?: string }) {
-  await requireAccount(db, portalId);
+  await requireWritableAccount(db, portalId);
   const email = input.email.toLowerCase();
   const existing = await db
     .select({ id: users.userId })
