@@ -80,7 +80,7 @@ export const webhookRoutes = [
     auth: developer,
     params: s.appParams,
     body: s.createSubscriptionBody,
-    responses: { 201: { description: "The new subscription", schema: s.subscriptionResponse }, 400: { description: "Unknown eventType, propertyName missing, or the 1,000 subscriptions limit" } },
+    responses: { 201: { description: "The new subscription", schema: s.subscriptionResponse }, 400: { description: "Unknown eventType, propertyName missing, or the 1,000 subscriptions limit" }, 409: { description: "The app already has a subscription to this event type and property" } },
     handler: async ({ control, principal, params, body, now }) => {
       requireOwnApp(principal, params.appId);
       return json(settings.presentSubscription(await settings.createSubscription(control, params.appId, body, now)), 201);

@@ -2,10 +2,10 @@
  * @module Webhook settings and subscriptions of an app (docs/reference/webhooks.md), in the control plane. The target
  * URL passes the outbound guard when it is stored (and again at each delivery).
  */
-import { and, asc, count, eq } from "drizzle-orm";
+import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { webhookSettings, webhookSubscriptions } from "../../db/tables/webhooks";
-import { badRequest, notFound } from "../../lib/errors";
+import { badRequest, conflict, notFound } from "../../lib/errors";
 import { checkOutboundUrl, OutboundError } from "../../lib/outbound";
 
 export type SettingsRow = typeof webhookSettings.$inferSelect;
@@ -68,11 +68,23 @@ export async function createSubscription(db: Db, appId: number, input: { eventTy
   if ((existing?.n ?? 0) >= MAX_SUBSCRIPTIONS_PER_APP) {
     throw badRequest(`Couldn't create another subscription. You've reached the maximum number allowed per application (${MAX_SUBSCRIPTIONS_PER_APP}).`);
   }
-  return db
-    .insert(webhookSubscriptions)
-    .values({ appId, eventType: input.eventType, propertyName: input.propertyName ?? null, active: input.active ?? true, createdAt: now, updatedAt: now })
-    .returning()
-    .get();
+  // One subscription per event type and property: a second would deliver every change twice. The insert
+  // is conditional, so two identical requests at once still make one.
+  const propertyName = input.propertyName ?? null;
+  const inserted = await db.get<{ id: number } | undefined>(sql`insert into webhook_subscriptions (app_id, event_type, property_name, active, created_at, updated_at)
+    select ${appId}, ${input.eventType}, ${propertyName}, ${input.active ?? true ? 1 : 0}, ${now}, ${now}
+    where not exists (select 1 from webhook_subscriptions where app_id = ${appId} and event_type = ${input.eventType} and property_name is ${propertyName})
+    returning id`);
+  if (!inserted) {
+    const same = await db
+      .select({ id: webhookSubscriptions.id })
+      .from(webhookSubscriptions)
+      .where(and(eq(webhookSubscriptions.appId, appId), eq(webhookSubscriptions.eventType, input.eventType), propertyName === null ? isNull(webhookSubscriptions.propertyName) : eq(webhookSubscriptions.propertyName, propertyName)))
+      .get();
+    const what = propertyName === null ? input.eventType : `${input.eventType} of ${propertyName}`;
+    throw conflict(`A subscription to ${what} already exists (id ${same?.id ?? "unknown"}): each event type and property can be subscribed to once.`);
+  }
+  return (await db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, inserted.id)).get())!;
 }
 
 export async function setActive(db: Db, appId: number, id: number, active: boolean, now: number): Promise<SubscriptionRow> {
