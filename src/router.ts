@@ -14,7 +14,7 @@ import { consume, rateHeaders } from "./http/rate-limit";
 import { DEFAULT_MAX_BODY, parseJsonText, queryObject, readBody, validate } from "./lib/http";
 import { caller, logLine, type RateLog } from "./lib/observability";
 import type { Principal } from "./lib/principal";
-import type { Ctx, RouteDef } from "./http/route";
+import { bodyOptional, type Ctx, type RouteDef } from "./http/route";
 import { allRoutes } from "./routes";
 import { openapiRoutes } from "./routes/docs/openapi";
 import { shardOfPrincipal, usageRecorder } from "./services/accounts/metering";
@@ -96,7 +96,8 @@ async function context(def: RouteDef, req: Req, env: Env, exec: ExecutionContext
   let body: unknown;
   if (def.body) {
     const text = await readBody(req, def.maxBodyBytes ?? DEFAULT_MAX_BODY);
-    const raw = def.bodyFormat === "form" ? Object.fromEntries(new URLSearchParams(text)) : parseJsonText(text);
+    // A JSON body whose every field is optional or has a default may be left out, as an empty object.
+    const raw = def.bodyFormat === "form" ? Object.fromEntries(new URLSearchParams(text)) : text.trim() === "" && bodyOptional(def) ? {} : parseJsonText(text);
     body = validate(def.body, raw, "body");
   }
   const db = dbFor(env, principal, control, req.meter);

@@ -92,3 +92,6 @@ export function route<PS extends z.ZodType, QS extends z.ZodType, BS extends z.Z
 ): RouteDef {
   return def as unknown as RouteDef;
 }
+
+/** Whether a route's JSON body may be left out (read as `{}`): an empty object passes its schema. */
+export const bodyOptional = (def: RouteDef) => def.body !== undefined && def.bodyFormat !== "form" && def.body.safeParse({}).success;

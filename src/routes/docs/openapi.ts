@@ -9,7 +9,7 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import type { RouteDef } from "../../http/route";
 import { DEFAULT_MAX_BODY, json } from "../../lib/http";
-import { route } from "../../http/route";
+import { bodyOptional, route } from "../../http/route";
 import { allRoutes } from "../index";
 import { errorEnvelope, operationResponses } from "../../http/openapi-responses";
 
@@ -55,7 +55,7 @@ export function buildDocument(routes: RouteDef[]) {
     if (r.body) {
       const type = r.bodyFormat === "form" ? "application/x-www-form-urlencoded" : "application/json";
       // The size limit over which the body is refused with 413 (src/lib/http.ts readBody).
-      op.requestBody = { required: true, content: { [type]: { schema: r.body } }, "x-max-body-bytes": r.maxBodyBytes ?? DEFAULT_MAX_BODY };
+      op.requestBody = { required: !bodyOptional(r), content: { [type]: { schema: r.body } }, "x-max-body-bytes": r.maxBodyBytes ?? DEFAULT_MAX_BODY };
     }
     const item = (paths[path] ??= {});
     (item as Record<string, unknown>)[r.method.toLowerCase()] = op;
