@@ -34,12 +34,38 @@ interface Schema {
 
 const small = (n: number | undefined, cap: number) => Math.min(n ?? cap, cap);
 
-function fromSchema(s: Schema, depth = 0): fc.Arbitrary<Json> {
+/**
+ * With `edges`, every documented limit is met exactly or passed by one, half of the time each: arrays of
+ * maxItems and maxItems + 1, strings of maxLength and maxLength + 1, numbers at their bounds and one past.
+ * The limit must be answered as documented and one past it with a 4xx: never a 5xx.
+ */
+function fromSchema(s: Schema, depth = 0, edges = false): fc.Arbitrary<Json> {
+  const plain = fromSchemaPlain(s, depth, edges);
+  if (!edges) return plain;
+  const type = Array.isArray(s.type) ? s.type[0] : s.type;
+  const at: Json[] = [];
+  if ((type === "integer" || type === "number") && s.enum === undefined && s.const === undefined) {
+    if (s.maximum !== undefined) at.push(s.maximum, s.maximum + 1);
+    if (s.minimum !== undefined) at.push(s.minimum, s.minimum - 1);
+  }
+  if (type === "string" && s.maxLength !== undefined && s.maxLength <= 100_000 && !s.pattern && !s.format && !s.enum) {
+    at.push("x".repeat(s.maxLength), "x".repeat(s.maxLength + 1));
+  }
+  if (type === "array" && s.maxItems !== undefined && s.maxItems <= 1000) {
+    // The items themselves stay small: a list at its limit of lists at theirs would be megabytes.
+    const item = (s.items ? fromSchema(s.items, depth + 1) : fc.jsonValue({ maxDepth: 1 })) as fc.Arbitrary<Json>;
+    const exactly = (n: number) => fc.array(item, { minLength: n, maxLength: n }) as fc.Arbitrary<Json>;
+    return fc.oneof(plain, exactly(s.maxItems), exactly(s.maxItems + 1));
+  }
+  return at.length ? fc.oneof(plain, fc.constantFrom(...at)) : plain;
+}
+
+function fromSchemaPlain(s: Schema, depth: number, edges: boolean): fc.Arbitrary<Json> {
   if (s.const !== undefined) return fc.constant(s.const);
   if (s.enum) return fc.constantFrom(...s.enum);
   const alts = s.anyOf ?? s.oneOf;
-  if (alts?.length) return fc.oneof(...alts.map((a) => fromSchema(a, depth + 1)));
-  if (s.allOf?.length) return fromSchema(s.allOf[0]!, depth + 1);
+  if (alts?.length) return fc.oneof(...alts.map((a) => fromSchema(a, depth + 1, edges)));
+  if (s.allOf?.length) return fromSchema(s.allOf[0]!, depth + 1, edges);
   const type = Array.isArray(s.type) ? s.type[0] : s.type;
   switch (type) {
     case "object": {
@@ -48,15 +74,15 @@ function fromSchema(s: Schema, depth = 0): fc.Arbitrary<Json> {
       const keys = Object.keys(props);
       if (keys.length) {
         const rec: Record<string, fc.Arbitrary<Json>> = {};
-        for (const k of keys) rec[k] = fromSchema(props[k]!, depth + 1);
+        for (const k of keys) rec[k] = fromSchema(props[k]!, depth + 1, edges);
         return fc.record(rec, { requiredKeys: s.required ?? [] }) as fc.Arbitrary<Json>;
       }
-      const value = typeof s.additionalProperties === "object" ? fromSchema(s.additionalProperties, depth + 1) : fc.jsonValue({ maxDepth: 1 });
+      const value = typeof s.additionalProperties === "object" ? fromSchema(s.additionalProperties, depth + 1, edges) : fc.jsonValue({ maxDepth: 1 });
       const key = s.propertyNames?.pattern ? fc.stringMatching(new RegExp(s.propertyNames.pattern)) : fc.string({ maxLength: 10 });
       return fc.dictionary(key.filter((k) => k.length > 0 && k.length <= 100), value as fc.Arbitrary<Json>, { maxKeys: 4 });
     }
     case "array":
-      return fc.array((s.items ? fromSchema(s.items, depth + 1) : fc.jsonValue({ maxDepth: 1 })) as fc.Arbitrary<Json>, {
+      return fc.array((s.items ? fromSchema(s.items, depth + 1, edges) : fc.jsonValue({ maxDepth: 1 })) as fc.Arbitrary<Json>, {
         minLength: s.minItems ?? 0,
         maxLength: Math.max(s.minItems ?? 0, small(s.maxItems, 4)),
       }) as fc.Arbitrary<Json>;
@@ -88,10 +114,13 @@ function fromSchema(s: Schema, depth = 0): fc.Arbitrary<Json> {
   }
 }
 
-export function schemaArbitrary(schema: z.ZodType): fc.Arbitrary<Json> {
+export function schemaArbitrary(schema: z.ZodType, edges = false): fc.Arbitrary<Json> {
   const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Schema;
-  return fromSchema(json);
+  return fromSchema(json, 0, edges);
 }
+
+/** Values at every documented limit and one past it (see fromSchema), for a share of the cases. */
+export const atLimits = (schema: z.ZodType) => schemaArbitrary(schema, true);
 
 /** Wrong-typed or hostile values to put where a valid one was. */
 const hostile = fc.oneof(
