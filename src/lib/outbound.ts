@@ -156,6 +156,61 @@ export function classifyHost(hostname: string): HostClass {
   return "public";
 }
 
+/** Answers the addresses (A and AAAA) a host name resolves to. */
+export type Resolver = (host: string) => Promise<string[]>;
+
+/** What one DNS-over-HTTPS JSON answer holds that matters here: type 1 is A, 28 is AAAA. */
+interface DohAnswer {
+  Status?: number;
+  Answer?: { type: number; data: string }[];
+}
+
+/**
+ * A resolver over DNS-over-HTTPS in the JSON form public resolvers serve (`GET ?name=&type=` with
+ * `accept: application/dns-json`). Set `OUTBOUND_DNS_URL` to use one (docs/reference/configuration.md).
+ */
+export function dohResolver(endpoint: string, timeoutMs = 2_000): Resolver {
+  return async (host) => {
+    const addresses: string[] = [];
+    for (const type of ["A", "AAAA"]) {
+      const res = await fetch(`${endpoint}?name=${encodeURIComponent(host)}&type=${type}`, { headers: { accept: "application/dns-json" }, signal: AbortSignal.timeout(timeoutMs) });
+      if (!res.ok) throw new OutboundError("blocked", `the DNS resolver answered ${res.status} for ${host}`);
+      const body = (await res.json()) as DohAnswer;
+      for (const a of body.Answer ?? []) if (a.type === 1 || a.type === 28) addresses.push(a.data);
+    }
+    return addresses;
+  };
+}
+
+/** The resolver the deployment configured, if any. */
+export const outboundResolver = (env: { OUTBOUND_DNS_URL?: string }): Resolver | undefined => (env.OUTBOUND_DNS_URL ? dohResolver(env.OUTBOUND_DNS_URL) : undefined);
+
+/**
+ * With a resolver, a host name is also judged by every address it resolves to: one private, reserved or
+ * internal address refuses it (loopback only where loopback is allowed), and so does a name that does not
+ * resolve. This closes what judging names as written leaves open (wildcard DNS services no list names,
+ * names pointed at internal addresses). Deployed on Cloudflare, the platform's own fetch refuses such
+ * addresses anyway; `wrangler dev` does not, which is where a resolver matters most.
+ */
+export async function checkResolved(url: URL, allowLoopback: boolean, resolver: Resolver | undefined): Promise<void> {
+  if (!resolver) return;
+  const host = url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  if (parseV4(host) !== null || host.includes(":") || classifyHost(host) === "loopback") return; // judged by checkOutboundUrl
+  let addresses: string[];
+  try {
+    addresses = await resolver(host);
+  } catch (err) {
+    if (err instanceof OutboundError) throw err;
+    throw new OutboundError("blocked", `the host ${host} could not be resolved`);
+  }
+  if (!addresses.length) throw new OutboundError("blocked", `the host ${host} does not resolve`);
+  for (const address of addresses) {
+    const cls = classifyHost(address);
+    if (cls === "public" || (cls === "loopback" && allowLoopback)) continue;
+    throw new OutboundError("blocked", `the host ${host} resolves to ${address}, a private, reserved or internal address`);
+  }
+}
+
 /** Parses and checks a URL the service is about to call; throws OutboundError("blocked") with a reason. */
 export function checkOutboundUrl(raw: string, allowLoopback: boolean): URL {
   let url: URL;
@@ -188,6 +243,8 @@ export interface OutboundRequest {
 
 export interface OutboundOptions {
   allowLoopback: boolean;
+  /** Resolves each host name before it is called (checkResolved); none: names are judged as written. */
+  resolver?: Resolver;
   timeoutMs: number;
   maxBytes: number;
   /** Redirects followed (GET only), each hop re-validated; 0 means a redirect is an error. */
@@ -208,6 +265,7 @@ export async function guardedFetch(req: OutboundRequest, opts: OutboundOptions):
   let target = checkOutboundUrl(req.url, opts.allowLoopback);
   const maxRedirects = req.method === "GET" ? (opts.maxRedirects ?? 3) : 0;
   for (let hop = 0; ; hop++) {
+    await checkResolved(target, opts.allowLoopback, opts.resolver);
     let res: Response;
     try {
       res = await fetch(target.toString(), {

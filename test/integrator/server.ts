@@ -36,6 +36,26 @@ export function startIntegrator(): Promise<{ server: Server; url: string }> {
       res.writeHead(204).end();
       return;
     }
+    if (url.pathname === "/__dns-query") {
+      // A stub DNS-over-HTTPS resolver (JSON form) for the outbound guard's tests: it answers a fixed table,
+      // so no test ever asks a real resolver, and the tests only call the names it maps to refused addresses.
+      const name = (url.searchParams.get("name") ?? "").toLowerCase();
+      const type = url.searchParams.get("type") === "AAAA" ? 28 : 1;
+      const table: Record<string, [number, string][]> = {
+        "hooks.private-net.test": [[1, "10.20.30.40"]],
+        "metadata.rebind.test": [[1, "169.254.169.254"]],
+        "mixed.rebind.test": [[1, "93.184.216.34"], [28, "::1"]],
+        "loop.rebind.test": [[1, "127.0.0.1"]],
+        "public.example.test": [[1, "93.184.216.34"], [28, "2606:2800:220:1:248:1893:25c8:1946"]],
+      };
+      if (name === "broken.resolver.test") {
+        res.writeHead(503).end();
+        return;
+      }
+      const answers = (table[name] ?? []).filter(([t]) => t === type).map(([t, data]) => ({ name, type: t, TTL: 60, data }));
+      res.writeHead(200, { "content-type": "application/dns-json" }).end(JSON.stringify({ Status: table[name] ? 0 : 3, Answer: answers }));
+      return;
+    }
     if (url.pathname.startsWith("/__traffic/")) {
       const file = resolve(TRAFFIC, decodeURIComponent(url.pathname.slice("/__traffic/".length)));
       if (!file.startsWith(TRAFFIC + sep)) {

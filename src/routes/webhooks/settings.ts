@@ -6,7 +6,7 @@
 import type { AuthRule } from "../../http/auth";
 import { requireOwnApp } from "../../lib/principal";
 import { json, noContent } from "../../lib/http";
-import { loopbackAllowed } from "../../lib/outbound";
+import { loopbackAllowed, outboundResolver } from "../../lib/outbound";
 import { route } from "../../http/route";
 import * as settings from "../../services/webhooks/settings";
 import * as s from "../../schemas/webhooks/settings";
@@ -40,7 +40,7 @@ export const webhookRoutes = [
     responses: { 200: { description: "The stored settings", schema: s.settingsResponse }, 400: { description: "A field is invalid, or the target URL is refused by the outbound guard" } },
     handler: async ({ control, principal, params, body, env, now }) => {
       requireOwnApp(principal, params.appId);
-      settings.checkTargetUrl(body.targetUrl, loopbackAllowed(env));
+      await settings.checkTargetUrl(body.targetUrl, loopbackAllowed(env), outboundResolver(env));
       const row = await settings.putSettings(control, params.appId, { targetUrl: body.targetUrl, ...body.throttling }, now);
       return json(settings.presentSettings(row));
     },

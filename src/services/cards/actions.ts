@@ -9,7 +9,7 @@
  * values appended.
  */
 import { badRequest, describeCause, type ApiError } from "../../lib/errors";
-import { guardedFetch, loopbackAllowed, OutboundError } from "../../lib/outbound";
+import { guardedFetch, loopbackAllowed, OutboundError, outboundResolver } from "../../lib/outbound";
 import { signableQuery, signatureHeaders } from "../../lib/signature";
 import { actionKey, checkActionToken } from "./action-token";
 import { conflictingQueryParam, underBaseUris, type PostedAction } from "../../schemas/cards/response";
@@ -128,7 +128,7 @@ export async function runAction(v: Viewer, card: InstalledCard, action: PostedAc
     if (!inQuery) headers["content-type"] = "application/json";
     const res = await guardedFetch(
       { method, url, headers, body: inQuery ? undefined : body },
-      { allowLoopback: loopbackAllowed(env), timeoutMs, maxBytes: CARD_MAX_BYTES },
+      { allowLoopback: loopbackAllowed(env), resolver: outboundResolver(env), timeoutMs, maxBytes: CARD_MAX_BYTES },
     );
     return outcomeOf(res.status, res.text);
   } catch (err) {

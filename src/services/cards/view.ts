@@ -9,7 +9,7 @@ import type { Db } from "../../db/client";
 import { cardTypes, type CardObjectType } from "../../db/tables/cards";
 import { apps, installs, type users } from "../../db/tables/tenancy";
 import { describeCause } from "../../lib/errors";
-import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../../lib/outbound";
+import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError, outboundResolver } from "../../lib/outbound";
 import { signableQuery, signatureHeaders } from "../../lib/signature";
 import { actionKey, mintActionToken, type ActionBinding } from "./action-token";
 import { conflictingQueryParam, parseCardResponse, type Action, type CardBody } from "../../schemas/cards/response";
@@ -195,7 +195,7 @@ export async function fetchCard(v: Viewer, card: InstalledCard, env: Env, now: n
     const headers = await signatureHeaders(card.clientSecret, "GET", url, "", now);
     const res = await guardedFetch(
       { method: "GET", url, headers: { ...headers, accept: "application/json" } },
-      { allowLoopback: loopbackAllowed(env), timeoutMs, maxBytes: CARD_MAX_BYTES },
+      { allowLoopback: loopbackAllowed(env), resolver: outboundResolver(env), timeoutMs, maxBytes: CARD_MAX_BYTES },
     );
     if (res.status < 200 || res.status > 299) return failed(`The integrator answered HTTP ${res.status}`);
     const parsed = parseCardResponse(res.text, { ...card, queryConflict: (a) => queryConflict(v, card, a) });

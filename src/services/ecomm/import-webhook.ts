@@ -18,7 +18,7 @@ import type { Db } from "../../db/client";
 import { newId } from "../../db/id-ranges";
 import { apps } from "../../db/tables/tenancy";
 import { ECOMM_OBJECT_TYPES, ecommImports } from "../../db/tables/ecomm";
-import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../../lib/outbound";
+import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError, outboundResolver } from "../../lib/outbound";
 import { signatureHeaders } from "../../lib/signature";
 import { getSettings } from "./settings";
 
@@ -65,7 +65,7 @@ export async function sendImport(db: Db, control: Db, env: Env, t: ImportTrigger
     const allowLoopback = loopbackAllowed(env);
     const url = checkOutboundUrl(webhookUri, allowLoopback).toString(); // sign exactly what is sent
     const headers = { "content-type": "application/json", ...(await signatureHeaders(app.secret, "POST", url, body, now)) };
-    const res = await guardedFetch({ method: "POST", url, headers, body }, { allowLoopback, timeoutMs: IMPORT_TIMEOUT_MS, maxBytes: IMPORT_MAX_BYTES, maxRedirects: 0 });
+    const res = await guardedFetch({ method: "POST", url, headers, body }, { allowLoopback, resolver: outboundResolver(env), timeoutMs: IMPORT_TIMEOUT_MS, maxBytes: IMPORT_MAX_BYTES, maxRedirects: 0 });
     httpStatus = res.status;
     if (res.status >= 200 && res.status < 300) {
       outcome = "DELIVERED";

@@ -12,7 +12,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { controlDb } from "../../db/shards";
-import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError } from "../../lib/outbound";
+import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError, outboundResolver, type Resolver } from "../../lib/outbound";
 import { deliveryBody, webhookQueueMessage, type WebhookEvent, type WebhookQueueMessage } from "./message";
 import { attemptStatements, openDelivery, setDeliveryStatus, type AttemptOutcome } from "./log";
 import { MAX_RETRIES, retryBaseSeconds, retryDelaySeconds } from "./retry";
@@ -48,14 +48,14 @@ const targetStatement = (control: Db, appId: number, events: WebhookEvent[]) => 
 };
 
 /** One POST; never throws. */
-export async function postEvents(target: AppTarget, events: WebhookEvent[], attempt: number, allowLoopback: boolean): Promise<Omit<AttemptOutcome, "attemptNumber">> {
+export async function postEvents(target: AppTarget, events: WebhookEvent[], attempt: number, allowLoopback: boolean, resolver?: Resolver): Promise<Omit<AttemptOutcome, "attemptNumber">> {
   const startedAt = Date.now();
   const done = (statusCode: number | null, error: string | null) => ({ statusCode, error, durationMs: Date.now() - startedAt });
   try {
     const url = checkOutboundUrl(target.targetUrl, allowLoopback).toString();
     const body = deliveryBody(events, attempt);
     const headers = { "content-type": "application/json", ...(await webhookSignatureHeaders(target.clientSecret, url, body, Date.now())) };
-    const res = await guardedFetch({ method: "POST", url, headers, body }, { allowLoopback, timeoutMs: DELIVERY_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES, maxRedirects: 0 });
+    const res = await guardedFetch({ method: "POST", url, headers, body }, { allowLoopback, resolver, timeoutMs: DELIVERY_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES, maxRedirects: 0 });
     return res.status >= 200 && res.status < 300 ? done(res.status, null) : done(res.status, `the target answered ${res.status}`);
   } catch (err) {
     if (err instanceof OutboundError) return done(null, `${err.kind}: ${err.message}`);
@@ -67,6 +67,7 @@ export interface DeliveryDeps {
   control: Db;
   queue: Queue;
   allowLoopback: boolean;
+  resolver?: Resolver;
   retryBase: number;
   now: () => number;
 }
@@ -156,7 +157,7 @@ export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDep
     else outcomes[i] = await settleUnsent(p, deps);
   }
   if (!posting.length) return outcomes;
-  const results = await Promise.all(posting.map(({ p }) => postEvents(p.target, p.events, p.m.attempt, deps.allowLoopback)));
+  const results = await Promise.all(posting.map(({ p }) => postEvents(p.target, p.events, p.m.attempt, deps.allowLoopback, deps.resolver)));
   const now = deps.now();
   const statuses = posting.map(({ p }, k) => (results[k]!.error === null ? "delivered" : p.m.attempt >= MAX_RETRIES ? "exhausted" : "retrying"));
   // Each delivery's statements start with the one that opens it on a first attempt (log.ts attemptStatements).
@@ -191,6 +192,7 @@ export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env
     control: controlDb(env, meter),
     queue: env.WEBHOOK_QUEUE,
     allowLoopback: loopbackAllowed(env),
+    resolver: outboundResolver(env),
     retryBase: retryBaseSeconds(env),
     now: () => Date.now(),
   };

@@ -6,16 +6,17 @@ import { and, asc, count, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { webhookSettings, webhookSubscriptions } from "../../db/tables/webhooks";
 import { badRequest, conflict, notFound } from "../../lib/errors";
-import { checkOutboundUrl, OutboundError } from "../../lib/outbound";
+import { checkOutboundUrl, checkResolved, OutboundError, type Resolver } from "../../lib/outbound";
 
 export type SettingsRow = typeof webhookSettings.$inferSelect;
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 
 export const MAX_SUBSCRIPTIONS_PER_APP = 1000;
 
-export function checkTargetUrl(url: string, allowLoopback: boolean): void {
+/** The target passes the outbound guard: as written, and by where it resolves when a resolver is configured. */
+export async function checkTargetUrl(url: string, allowLoopback: boolean, resolver?: Resolver): Promise<void> {
   try {
-    checkOutboundUrl(url, allowLoopback);
+    await checkResolved(checkOutboundUrl(url, allowLoopback), allowLoopback, resolver);
   } catch (err) {
     if (!(err instanceof OutboundError)) throw err;
     throw badRequest(`Invalid body: targetUrl: ${err.message}`, {
