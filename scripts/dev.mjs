@@ -10,6 +10,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { setInterval } from "node:timers";
 import { startDemoIntegrator } from "./demo/integrator.mjs";
@@ -22,6 +23,25 @@ const LOG_FILE = ".wrangler/dev.log";
 const STOP_GRACE_MS = 2_000;
 // The demo integrator answers the demo's CRM card on loopback (ALLOW_LOOPBACK_OUTBOUND below lets the Worker call it).
 const INTEGRATOR_PORT = Number(process.env.DEMO_INTEGRATOR_PORT ?? PORT + 1);
+
+/** Whether nothing listens on the port, on either loopback address (wrangler binds "localhost"). */
+async function portFree(port) {
+  for (const host of ["127.0.0.1", "::1"]) {
+    const free = await new Promise((resolve) => {
+      const probe = createServer();
+      probe.once("error", (/** @type {NodeJS.ErrnoException} */ err) => resolve(err.code !== "EADDRINUSE"));
+      probe.listen(port, host, () => probe.close(() => resolve(true)));
+    });
+    if (!free) return false;
+  }
+  return true;
+}
+for (const [port, variable] of [[PORT, "PORT"], [INTEGRATOR_PORT, "DEMO_INTEGRATOR_PORT"]]) {
+  if (!(await portFree(port))) {
+    console.error(`crm-edge: port ${port} is already in use by another program. Choose another with ${variable}, e.g. ${variable}=${port + 10} npm run dev`);
+    process.exit(1);
+  }
+}
 
 if (!existsSync(".dev.vars")) copyFileSync(".dev.vars.example", ".dev.vars");
 const adminToken = /^ADMIN_TOKEN=(.*)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1]?.trim();
