@@ -157,7 +157,10 @@ try {
   const demo = await demoAccount();
   await refreshAccessToken(BASE, demo);
   writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2));
-  console.log(summary(BASE, demo, { adminToken, demoFile: DEMO_FILE, logFile: LOG_FILE, integratorUrl: integrator.url }));
+  // On a second start the demo's pending order may already be abandoned: the summary says which.
+  const pending = await fetch(`${BASE}/crm/v3/objects/deals/${demo.pendingDealId}?properties=dealstage`, { headers: { authorization: `Bearer ${demo.privateAppToken}` } });
+  const pendingAbandoned = pending.ok && (await pending.json()).properties?.dealstage === "checkout_abandoned";
+  console.log(summary(BASE, demo, { adminToken, demoFile: DEMO_FILE, logFile: LOG_FILE, integratorUrl: integrator.url, pendingAbandoned }));
 } catch (e) {
   console.error(`crm-edge: ${e instanceof Error ? e.message : e}; see ${LOG_FILE}`);
   await stop(1);

@@ -379,7 +379,7 @@ export function demoEnv(baseUrl, demo, adminToken) {
  * rest (the client secret, the refresh token, ids) is in the demo file it names.
  * @param {string} baseUrl
  * @param {Demo} demo
- * @param {{ adminToken: string, demoFile: string, logFile?: string, integratorUrl: string }} o
+ * @param {{ adminToken: string, demoFile: string, logFile?: string, integratorUrl: string, pendingAbandoned?: boolean }} o
  */
 export function summary(baseUrl, demo, o) {
   const authorize = `${baseUrl}/oauth/authorize?client_id=${demo.clientId}&redirect_uri=${encodeURIComponent(`${baseUrl}/oauth-callback`)}&scope=crm.objects.contacts.read`;
@@ -396,7 +396,8 @@ Open (sign in as ${demo.userEmail} / ${demo.userPassword}):
       OAuth consent for the demo app; the redirect page shows the code and the curl to exchange it
 
 Credentials: paste these lines into your shell; the examples of README.md and docs/ use them
-(the OAuth access token lasts 30 minutes and is fresh on every start; all of it is also in ${o.demoFile}):
+(the OAuth access token lasts 30 minutes and is fresh on every start; \`eval "$(npm run -s token)"\` gives a
+fresh one; all of it is also in ${o.demoFile}):
 ${Object.entries(demoEnv(baseUrl, demo, o.adminToken)).map(([k, v]) => `  export ${k}='${v}'`).join("\n")}
 
 App webhooks: the demo app is subscribed to contact changes, and the demo integrator logs each signed delivery
@@ -407,7 +408,7 @@ to the log file below. Change a contact, then read the service's delivery log:
 
 Try:
   curl -fsS "$BASE/contacts/v1/lists/all/contacts/all?count=10" -H "Authorization: Bearer $PRIVATE_APP_TOKEN"
-  curl -fsS "$BASE/cdn-cgi/local/scheduled"   # runs the crons: order ${demo.pendingDealId} becomes checkout_abandoned
+  curl -fsS "$BASE/cdn-cgi/local/scheduled"   # runs the crons${o.pendingAbandoned ? ` (order ${demo.pendingDealId} is already checkout_abandoned)` : `: order ${demo.pendingDealId} becomes checkout_abandoned`}
   Walkthroughs for every API: docs/README.md
 ${o.logFile ? `
 Logs (wrangler, requests, the demo integrator): ${o.logFile}. Stop with Ctrl-C.
