@@ -3,7 +3,7 @@
  * `npm run bench` — the service measured against the platform's own primitives and limits, in one
  * Miniflare (bench/README.md explains every figure).
  *
- *   node bench/run.mjs            full run (about 9 minutes on 2 cores); writes bench/results.json and bench/ratios.svg
+ *   node bench/run.mjs            full run (about 15 minutes on 2 cores); writes bench/results.json and bench/ratios.svg
  *   node bench/run.mjs --quick    small sizes for CI (about 20 s): fails only on correctness (LWW oracle, 5xx), never
  *                                 on timings; its chart goes to bench/.build/ratios.svg, the committed one stays
  *   node bench/run.mjs --soak     the 60 s soak only; writes bench/results-soak.json

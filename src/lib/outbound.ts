@@ -5,9 +5,11 @@
  * literal in a private, loopback, link-local, CGNAT or reserved range in any encoding (the WHATWG URL parser
  * normalises decimal, hex and octal IPv4 first), redirects re-validated hop by hop, a total timeout, a
  * response size cap, and fresh headers so the caller's credentials are never forwarded.
- * Names are judged as written, never resolved: reserved and internal suffixes are refused, names of the
- * wildcard DNS services by the address they spell, and the public loopback names count as loopback. What
- * a name resolves to when the platform connects is the platform's to police.
+ * Names are judged as written first: reserved and internal suffixes are refused, names of the wildcard DNS
+ * services by the address they spell, and the public loopback names count as loopback. With a resolver
+ * (`OUTBOUND_DNS_URL`) they are also judged by every address they resolve to (checkResolved); without one,
+ * what a name resolves to when the platform connects is the platform's to police (deployed, Cloudflare's
+ * fetch refuses private addresses).
  * `ALLOW_LOOPBACK_OUTBOUND=true` (local development and tests only) admits 127.0.0.0/8, ::1, localhost
  * and the loopback names.
  */
