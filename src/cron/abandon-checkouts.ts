@@ -1,6 +1,6 @@
 /**
  * @module Checkout abandonment: deals still in checkout_pending 24 hours after they entered it (the
- * changedAt of the message that set the stage) move to checkout_abandoned (docs/reference/ecommerce.md).
+ * changedAt of the message that set the stage) move to checkout_abandoned (docs/reference/ecomm.md).
  *
  * Bounded and indexed: at most MAX_PER_RUN deals per run, found through the (stage, stage_entered_at)
  * index, oldest first; the next run takes the rest. Both statements select the same rows inside one

@@ -1,6 +1,6 @@
 /**
  * @module Per-object last-write-wins ordering for ecommerce sync: of the messages for one externalObjectId,
- * the one with the most recent changedAt wins (docs/reference/ecommerce.md "Last-write-wins rules").
+ * the one with the most recent changedAt wins (docs/reference/ecomm.md "Last-write-wins rules").
  *
  * One object per shard of (account, store, store generation, object type); an `lww` table in the object's
  * SQLite holds, per externalObjectId, the (changedAt, messageId) of the winning message. The consumer sends

@@ -1,4 +1,4 @@
-/** @module zod schemas of the ecommerce bridge `/extensions/ecomm/v2` (docs/reference/ecommerce.md). */
+/** @module zod schemas of the ecommerce bridge `/extensions/ecomm/v2` (docs/reference/ecomm.md). */
 import { z } from "zod";
 import { DATA_TYPES, ECOMM_OBJECT_TYPES, SYNC_ERROR_STATUSES, type EcommObjectType } from "../db/tables/ecomm";
 

@@ -1,4 +1,4 @@
-/** @module zod schemas of the SMTP API token endpoints (docs/reference/content.md). */
+/** @module zod schemas of the SMTP API token endpoints (docs/reference/smtp.md). */
 import { z } from "zod";
 import { afterCursor, pagingSchema } from "../lib/paging";
 
@@ -25,7 +25,7 @@ export const userNameParams = z.object({
     .pipe(z.string().min(1).max(200)),
 });
 
-/** A token. `password` only at creation and reset; `passwordHash` is always null (docs/reference/content.md). */
+/** A token. `password` only at creation and reset; `passwordHash` is always null (docs/reference/smtp.md). */
 export const tokenResponse = z.object({
   portalId: z.number(),
   userName: z.string(),

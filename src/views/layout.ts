@@ -1,5 +1,5 @@
 /**
- * @module The signed-in web app's page shell (docs/reference/web-app.md): navigation, the sign-out form, the
+ * @module The signed-in web app's page shell (docs/reference/web.md): navigation, the sign-out form, the
  * CSRF token for scripts, and the Content-Security-Policy of each page. No inline script or style anywhere:
  * scripts are modules under /static/ (Workers static assets), so `script-src 'self'` and `style-src 'self'`
  * hold.

@@ -1,5 +1,5 @@
 /**
- * @module HTML of the record pages (docs/reference/web-app.md): the start page, a list per object type with
+ * @module HTML of the record pages (docs/reference/web.md): the start page, a list per object type with
  * search, and a record page with its properties, associations, rendered timeline events and the CRM cards
  * column, whose cards the browser loads one by one (public/static/record.js). Every value is escaped
  * here; the only HTML passed through is the timeline renderer's output (services/timeline/render.ts,

@@ -1,5 +1,5 @@
 /**
- * @module HTML of the store overview and of one store's synced records (docs/reference/web-app.md): the
+ * @module HTML of the store overview and of one store's synced records (docs/reference/web.md): the
  * ecommerce bridge's stores, synced record counts, the records most recently synced and the open sync
  * errors, each linked to its CRM record.
  */

@@ -111,9 +111,9 @@ describe("texts for users carry no development references", () => {
   it("every relative link leads to a doc and an anchor to its heading", () => {
     expect([...FILES].flatMap(([file, text]) => brokenLinks(file, text))).toEqual([]);
     // The check itself: a missing file and a missing heading are found, a good link is not.
-    expect(brokenLinks("docs/README.md", "[a](reference/nope.md) [b](reference/crm-v3.md#nope) [c](reference/crm-v3.md#search) [d](how-to/operator-runbooks.md)")).toEqual([
+    expect(brokenLinks("docs/README.md", "[a](reference/nope.md) [b](reference/crm.md#nope) [c](reference/crm.md#search) [d](how-to/operator-runbooks.md)")).toEqual([
       "docs/README.md: reference/nope.md (no such file)",
-      "docs/README.md: reference/crm-v3.md#nope (no heading #nope)",
+      "docs/README.md: reference/crm.md#nope (no heading #nope)",
     ]);
   });
 

@@ -1,5 +1,5 @@
 /**
- * Import pages and their end (docs/reference/ecommerce.md "Import pages"): an OAuth app answers the
+ * Import pages and their end (docs/reference/ecomm.md "Import pages"): an OAuth app answers the
  * import webhook by sending pages keyed by the webhook's importStartedAt, then one end per object type.
  */
 import { describe, expect, it } from "vitest";

@@ -15,7 +15,7 @@ export interface Keyword {
   keyword_guid: string;
 }
 
-/** A blog (content group). Each account gets one default blog, created lazily (docs/reference/content.md). */
+/** A blog (content group). Each account gets one default blog, created lazily (docs/reference/blog.md). */
 export const blogs = sqliteTable(
   "blogs",
   {

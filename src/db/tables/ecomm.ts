@@ -1,5 +1,5 @@
 /**
- * @module Ecommerce bridge tables (docs/reference/ecommerce.md). Settings, stores, the per-account ecommerce
+ * @module Ecommerce bridge tables (docs/reference/ecomm.md). Settings, stores, the per-account ecommerce
  * pipeline, the link of each synced external object to its CRM record (with the last-write-wins watermark
  * the D1 writes are guarded by), the latest sync error per object, and import-webhook outcomes.
  */
@@ -174,7 +174,7 @@ export const ecommImportEnds = sqliteTable(
 
 /**
  * Objects with a queued sync message, so the sync status answers 200 as soon as the sync was accepted,
- * before the queue consumer has applied it (docs/reference/ecommerce.md). Written after the queue took the
+ * before the queue consumer has applied it (docs/reference/ecomm.md). Written after the queue took the
  * messages; the status reads it only while the object has neither a link nor an error, so a row left after
  * processing is never seen. Removed with its store.
  */

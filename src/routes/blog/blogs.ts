@@ -1,4 +1,4 @@
-/** @module Blog content API v2: blogs, blog authors and topics (docs/reference/content.md), scope `content`. */
+/** @module Blog content API v2: blogs, blog authors and topics (docs/reference/blog.md), scope `content`. */
 import type { AuthRule } from "../../http/auth";
 import { portalOf } from "../../http/auth";
 import { json } from "../../lib/http";

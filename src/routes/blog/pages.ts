@@ -1,6 +1,6 @@
 /**
  * @module Public blog pages `GET /_blog/{portalId}/{slug}`: what a post's `url` shows
- * (docs/reference/content.md "Public pages"). Only a published, live post has a page; a draft, scheduled or
+ * (docs/reference/blog.md "Public pages"). Only a published, live post has a page; a draft, scheduled or
  * deleted post's URL is a 404, as the real service answers an unpublished post's URL. Archived posts stay live
  * (an archived post is "hidden from the dashboard but stays live").
  *

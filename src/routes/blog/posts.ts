@@ -1,4 +1,4 @@
-/** @module Blog posts API v2 `/content/api/v2/blog-posts` (docs/reference/content.md), scope `content`. */
+/** @module Blog posts API v2 `/content/api/v2/blog-posts` (docs/reference/blog.md), scope `content`. */
 import type { Db } from "../../db/client";
 import { portalOf } from "../../http/auth";
 import { json, noContent } from "../../lib/http";

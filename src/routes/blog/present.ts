@@ -1,5 +1,5 @@
 /**
- * @module Wire shapes of the blog content API v2 (docs/reference/content.md). A post carries every key of the
+ * @module Wire shapes of the blog content API v2 (docs/reference/blog.md). A post carries every key of the
  * real service's recorded 2014 body (hubspot-ruby's fixture `blog_posts.yml`) with the same JSON types, plus
  * the later keys the API documents (published_at, tag_ids, topic_names, parent_blog, ...). Legacy features this
  * service does not have (stylesheets, personas, page expiry, A/B tests) get their empty or null value, as the

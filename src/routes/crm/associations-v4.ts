@@ -1,5 +1,5 @@
 /**
- * @module Associations v4 `/crm/v4/objects/{objectType}/{objectId}/associations/...` (docs/reference/crm-v3.md
+ * @module Associations v4 `/crm/v4/objects/{objectType}/{objectId}/associations/...` (docs/reference/crm.md
  * "Associations v4"): create, default, page and archive, over the associations v3 writes. Only the
  * HUBSPOT_DEFINED type ids of src/services/crm/association-types.ts exist; labels do not.
  */

@@ -1,5 +1,5 @@
 /**
- * @module `POST /crm/v3/objects/{objectType}/batch/{create,read,update,upsert,archive}` (docs/reference/crm-v3.md
+ * @module `POST /crm/v3/objects/{objectType}/batch/{create,read,update,upsert,archive}` (docs/reference/crm.md
  * "Batch"): at most 100 inputs; bad input anywhere is a 400 before anything is written; inputs naming no
  * record are a 207 with `errors` and `numErrors` beside the results.
  */

@@ -1,4 +1,4 @@
-/** @module CRM objects API `/crm/v3/objects/{objectType}` (docs/reference/crm-v3.md). */
+/** @module CRM objects API `/crm/v3/objects/{objectType}` (docs/reference/crm.md). */
 import type { z } from "zod";
 import type { Db } from "../../db/client";
 import type { ObjectType } from "../../db/tables/crm";

@@ -1,6 +1,6 @@
 /**
  * @module `/crm/v3/properties/{objectType}`: list, create, read, update and archive property definitions
- * (docs/reference/crm-v3.md "Properties"). Built-in properties are listed and read, never changed.
+ * (docs/reference/crm.md "Properties"). Built-in properties are listed and read, never changed.
  */
 import type { z } from "zod";
 import type { AuthRule } from "../../http/auth";

@@ -1,4 +1,4 @@
-/** @module `POST /crm/v3/objects/{objectType}/search` (docs/reference/crm-v3.md "Search"). */
+/** @module `POST /crm/v3/objects/{objectType}/search` (docs/reference/crm.md "Search"). */
 import type { z } from "zod";
 import type { ObjectType } from "../../db/tables/crm";
 import { portalOf, requireScopes } from "../../http/auth";

@@ -1,5 +1,5 @@
 /**
- * @module The ecommerce bridge `/extensions/ecomm/v2` (docs/reference/ecommerce.md). Retired in the real
+ * @module The ecommerce bridge `/extensions/ecomm/v2` (docs/reference/ecomm.md). Retired in the real
  * service (no new developers from 14 July 2022, sunset on 1 December 2022) but kept working: every
  * response, errors included, carries Deprecation and Sunset.
  */

@@ -1,5 +1,5 @@
 /**
- * @module SMTP API tokens `/email/public/v1/smtpapi/tokens` (docs/reference/content.md): OAuth access
+ * @module SMTP API tokens `/email/public/v1/smtpapi/tokens` (docs/reference/smtp.md): OAuth access
  * tokens only, scope `transactional-email`, and the account needs the transactional email add-on (else 403).
  * Passwords appear only in the create and reset responses; never in lists, logs or error bodies.
  */

@@ -1,5 +1,5 @@
 /**
- * @module JSON endpoints of the record page's script (docs/reference/web-app.md), authenticated by the
+ * @module JSON endpoints of the record page's script (docs/reference/web.md), authenticated by the
  * session cookie: one card's data (so each card loads, fails and reloads on its own), whose actions carry
  * the tokens that let the signed-in user run them on this record, and running such an action
  * (docs/reference/cards.md "Actions").

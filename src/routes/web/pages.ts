@@ -1,5 +1,5 @@
 /**
- * @module The signed-in web app (docs/reference/web-app.md): the start page, record lists with search,
+ * @module The signed-in web app (docs/reference/web.md): the start page, record lists with search,
  * record pages with their timeline events and CRM cards, and the store overview of the ecommerce bridge.
  * Pages need a session (signed-out visitors go to /login and come back); everything is scoped to the
  * session's account. The JSON endpoints the record page's script calls are in routes/web/api.ts.

@@ -1,4 +1,4 @@
-/** @module zod schemas of associations v4 (docs/reference/crm-v3.md "Associations v4"). */
+/** @module zod schemas of associations v4 (docs/reference/crm.md "Associations v4"). */
 import { z } from "zod";
 import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
 

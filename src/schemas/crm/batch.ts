@@ -1,4 +1,4 @@
-/** @module zod schemas of `POST /crm/v3/objects/{objectType}/batch/*` (docs/reference/crm-v3.md "Batch"). */
+/** @module zod schemas of `POST /crm/v3/objects/{objectType}/batch/*` (docs/reference/crm.md "Batch"). */
 import { z } from "zod";
 import { ARCHIVED_PARAM, ASKED_PROPERTIES_DOC, askedProperties, createBody, objectResponse, propertiesInput } from "./objects";
 

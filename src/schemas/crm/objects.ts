@@ -89,7 +89,7 @@ export const ARCHIVED_PARAM = booleanQuery("archived")
 /**
  * Sent by @hubspot/api-client on every read. `properties` picks what comes back; `archived=true` reads only
  * archived records, as the real API's "only results that have been archived"; `propertiesWithHistory` is
- * accepted and not applied: no history is kept (docs/reference/crm-v3.md).
+ * accepted and not applied: no history is kept (docs/reference/crm.md).
  */
 const readParams = {
   properties: propertyList.optional().meta({ description: `${ASKED_PROPERTIES_DOC} (the parameter repeated, or comma-separated)` }),

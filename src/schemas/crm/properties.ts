@@ -1,4 +1,4 @@
-/** @module zod schemas of `/crm/v3/properties/{objectType}` (docs/reference/crm-v3.md "Properties"). */
+/** @module zod schemas of `/crm/v3/properties/{objectType}` (docs/reference/crm.md "Properties"). */
 import { z } from "zod";
 
 import { typeParams } from "./objects";

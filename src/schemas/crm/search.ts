@@ -1,4 +1,4 @@
-/** @module zod schemas of `POST /crm/v3/objects/{objectType}/search` and its documented limits (docs/reference/crm-v3.md). */
+/** @module zod schemas of `POST /crm/v3/objects/{objectType}/search` and its documented limits (docs/reference/crm.md). */
 import { z } from "zod";
 
 import { ASKED_PROPERTIES_DOC, askedProperties } from "./objects";

@@ -1,5 +1,5 @@
 /**
- * @module Associations v4 (`/crm/v4/objects/{from}/{id}/associations/...`, docs/reference/crm-v3.md "Associations
+ * @module Associations v4 (`/crm/v4/objects/{from}/{id}/associations/...`, docs/reference/crm.md "Associations
  * v4"): the same rows v3 writes (`crm_associations`, both directions), read one page at a time.
  */
 import { and, asc, eq, gt } from "drizzle-orm";

@@ -1,5 +1,5 @@
 /**
- * @module `POST /crm/v3/objects/{objectType}/batch/{create,read,update,upsert,archive}` (docs/reference/crm-v3.md
+ * @module `POST /crm/v3/objects/{objectType}/batch/{create,read,update,upsert,archive}` (docs/reference/crm.md
  * "Batch"). Each batch reads what it needs in one query, then runs every record's write (the statements
  * the single-record routes run, src/services/crm/records.ts) in ONE db.batch: all of it lands, or none of it.
  * Inputs that name no record are reported as errors beside the results (the route's 207).

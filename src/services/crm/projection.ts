@@ -2,7 +2,7 @@
  * @module The asked properties of v3 reads (the list and the search), picked by SQLite: each stored one is
  * `json_extract`ed from the record's JSON inside `json_object`, so only the asked properties leave D1. A
  * record's whole JSON is never shipped, parsed and dropped again, which is most of a page's cost once
- * records hold many properties (docs/reference/crm-v3.md "Properties a read returns").
+ * records hold many properties (docs/reference/crm.md "Properties a read returns").
  */
 import { isPropertyName } from "../../schemas/crm/objects";
 

@@ -1,7 +1,7 @@
 /**
  * @module Property definitions of `/crm/v3/properties/{objectType}`: the built-in properties of each
  * object type (not stored) and an account's custom ones (`crm_properties`). Search accepts the names
- * defined here; record writes accept any name, defined or not (docs/reference/crm-v3.md "Properties").
+ * defined here; record writes accept any name, defined or not (docs/reference/crm.md "Properties").
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";

@@ -1,5 +1,5 @@
 /**
- * @module `POST /crm/v3/objects/{objectType}/search` (docs/reference/crm-v3.md "Search"): filter groups ORed, the
+ * @module `POST /crm/v3/objects/{objectType}/search` (docs/reference/crm.md "Search"): filter groups ORed, the
  * filters of a group ANDed, `query`, one sort and offset paging, compiled to ONE statement that also counts
  * the matches (a count over the same matches). Without `query` the statement walks the account's records of the type in
  * the `crm_objects_list` index; a contact `query` is driven by the full-text index `contact_search`

@@ -1,5 +1,5 @@
 /**
- * @module The import webhook (docs/reference/ecommerce.md): the service asks the integrator to start an
+ * @module The import webhook (docs/reference/ecomm.md): the service asks the integrator to start an
  * import of an account's data into a store by POSTing to the settings' webhookUri.
  *
  * Imports exist only for OAuth apps, as in the real service: the request is signed with the app's client secret

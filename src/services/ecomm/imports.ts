@@ -2,7 +2,7 @@
  * @module Import pages and their end (`POST /imports/page`, `POST /imports/end`; imports exist only for
  * OAuth apps). An integrator answers the import webhook (import-webhook.ts) by sending the store's
  * existing records in pages keyed by the webhook's `importStartedAt`, then one end call per object type.
- * Decisions (docs/reference/ecommerce.md):
+ * Decisions (docs/reference/ecomm.md):
  *   - a page goes through the same validation, queue, consumer and last-write-wins as PUT /sync/messages;
  *   - a message without changedAt is dated `importStartedAt`, not the receive time: an import is a snapshot
  *     taken when it started, so it never overwrites a live sync message sent meanwhile (dated later);

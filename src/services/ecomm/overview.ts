@@ -1,5 +1,5 @@
 /**
- * @module The store overview of the web app (docs/reference/web-app.md): per store of an account, how many
+ * @module The store overview of the web app (docs/reference/web.md): per store of an account, how many
  * records of each object type the bridge keeps in sync, and its open sync errors with their details.
  * Four reads in one db.batch; the error list is bounded per store, the count of open errors is not.
  */

@@ -1,5 +1,5 @@
 /**
- * @module Ecommerce settings (docs/reference/ecommerce.md "Settings"). Two owners: an app (developer key +
+ * @module Ecommerce settings (docs/reference/ecomm.md "Settings"). Two owners: an app (developer key +
  * appId) and an account (its own token). Which settings govern a sync is decided when the consumer
  * processes it (`governingSettings`): a sync sent with an OAuth access token uses its app's settings when
  * the app has any, otherwise the token's account's (the settings API takes no appId "when building for a

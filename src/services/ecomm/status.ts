@@ -1,5 +1,5 @@
 /**
- * @module Sync status and sync errors (docs/reference/ecommerce.md "Status and errors"). Times go out as
+ * @module Sync status and sync errors (docs/reference/ecomm.md "Status and errors"). Times go out as
  * strings of epoch ms. The status lists the object's latest error whatever its status (the real service
  * does not clear the errors array after a later success); `numErrors` counts the OPEN ones.
  */

@@ -1,5 +1,5 @@
 /**
- * @module The synced records of a store as the web app shows them (docs/reference/web-app.md): each
+ * @module The synced records of a store as the web app shows them (docs/reference/web.md): each
  * external object the bridge links (one CRM record per externalObjectId) with its CRM record, so the store
  * overview and the store page link to the records, and the deal stage's label for the deal page. Reads walk the `ecomm_links_key` index
  * (portal, store, type, external id) or the primary key; pages are bounded.

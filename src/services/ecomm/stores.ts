@@ -1,5 +1,5 @@
 /**
- * @module Stores (docs/reference/ecommerce.md "Stores"). The first store of an account performs the setup,
+ * @module Stores (docs/reference/ecomm.md "Stores"). The first store of an account performs the setup,
  * the ecommerce deal pipeline with its six stages, in the same db.batch as the store itself: if any step
  * fails, nothing is created, not even the store. Deleting a store (or uninstalling the app that created it) removes its
  * sync state; the CRM records it synced stay, they are CRM data.

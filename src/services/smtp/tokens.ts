@@ -1,5 +1,5 @@
 /**
- * @module SMTP API tokens for transactional email (docs/reference/content.md). A token is a userName/password
+ * @module SMTP API tokens for transactional email (docs/reference/smtp.md). A token is a userName/password
  * pair an SMTP relay accepts for one account. The password is shown once (at creation and at each reset)
  * and stored only as a PBKDF2 record; a reset replaces the record, so the old password stops verifying at
  * once. `verifySmtpCredentials` is the one credential check a relay calls.

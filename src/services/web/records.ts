@@ -1,5 +1,5 @@
 /**
- * @module CRM records as the web app lists them (docs/reference/web-app.md): display names, a bounded search
+ * @module CRM records as the web app lists them (docs/reference/web.md): display names, a bounded search
  * by name or email scoped to one account, counts per type, and the names of associated records. Every query
  * is scoped by portalId and walks the `crm_objects_list` index (portal, type, archived, id).
  */
