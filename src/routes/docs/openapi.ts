@@ -17,7 +17,7 @@ import { errorEnvelope, operationResponses } from "../../http/openapi-responses"
 export const LOCAL_SERVER = "http://localhost:8787";
 
 const DESCRIPTION = [
-  "Every error is the `Error` envelope (docs/reference/endpoints.md, \"Errors\"); each operation lists the statuses it can answer.",
+  "Every error is the `Error` envelope below (its `category` is the machine-readable code); each operation lists the statuses it can answer.",
   "A method a path does not offer answers 405 METHOD_NOT_ALLOWED with an `Allow` header, and an unknown path 404,",
   "both in the same envelope. The first server is the origin this document was fetched from: one deployment",
   "serves many hosts.",
