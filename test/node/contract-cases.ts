@@ -597,6 +597,13 @@ export const CASES: Record<string, Case> = {
       const t = await tenant();
       return { token: t.developerKey, params: { appId: t.appId }, json: { eventType: "contact.propertyChange", propertyName: "email", active: false } };
     },
+    // The app's subscription to deal.creation exists already.
+    errors: {
+      409: async () => {
+        const { t } = await hookSubscription();
+        return { token: t.developerKey, params: { appId: t.appId }, json: { eventType: "deal.creation" } };
+      },
+    },
   },
   "POST /webhooks/v3/{appId}/subscriptions/batch/update": {
     ok: async () => {
