@@ -73,7 +73,7 @@ describe("no import circle", () => {
       ["f.ts", ["f.ts"]],
       ["g.ts", ["a.ts"]],
     ]);
-    expect(circlesOf(graph)).toEqual([["a.ts", "b.ts"], ["c.ts", "d.ts", "e.ts"], ["f.ts"]]);
+    expect(circlesOf(graph).map((c) => c.join(" ")).sort()).toEqual(["a.ts b.ts", "c.ts d.ts e.ts", "f.ts"]);
     expect(circlesOf(new Map([["a.ts", ["b.ts"]], ["b.ts", []]]))).toEqual([]);
   });
 
