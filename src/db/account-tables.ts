@@ -48,6 +48,7 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("blog_topics"),
   byPortal("blog_posts"),
   { ...byPortal("smtp_tokens"), secrets: ["password_hash"] },
+  byPortal("sent_emails"),
   { name: "ecomm_settings", where: "owner_kind = 'portal' and owner_id = ?" },
   byPortal("ecomm_stores"),
   byPortal("ecomm_pipelines"),

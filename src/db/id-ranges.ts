@@ -31,6 +31,7 @@ export const ID_TABLES = {
   ecomm_imports: "id",
   timeline_events: "row_id",
   webhook_outbox: "id",
+  sent_emails: "id",
 } as const satisfies Record<string, string>;
 export type IdTable = keyof typeof ID_TABLES;
 

@@ -152,3 +152,36 @@ export const smtpTokens = sqliteTable(
   },
   (t) => [index("smtp_tokens_portal").on(t.portalId, t.deleted, t.id)],
 );
+
+/**
+ * Mail an account sent: over SMTP with one of its tokens (`token_user_name` names it) or through
+ * `POST /marketing/v3/transactional/single-email/send` (null). Addresses are JSON arrays of strings. The
+ * HTTP send names a stored email (`email_id`) instead of carrying a subject and body; what it gives beside
+ * (contactProperties, customProperties, replyTo, sendId) is kept in `extra`. Bodies are capped by the
+ * schemas (src/schemas/smtp.ts), so a row stays well under D1's row limit.
+ */
+export const sentEmails = sqliteTable(
+  "sent_emails",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    tokenUserName: text("token_user_name"),
+    fromAddress: text("from_address"),
+    toAddresses: text("to_addresses", { mode: "json" }).$type<string[]>().notNull(),
+    ccAddresses: text("cc_addresses", { mode: "json" }).$type<string[]>().notNull(),
+    bccAddresses: text("bcc_addresses", { mode: "json" }).$type<string[]>().notNull(),
+    subject: text("subject"),
+    textBody: text("text_body"),
+    htmlBody: text("html_body"),
+    emailId: integer("email_id"),
+    extra: text("extra", { mode: "json" }).$type<Record<string, unknown>>(),
+    /** PENDING, PROCESSING, CANCELED or COMPLETE: the client's EmailSendStatusView statuses. */
+    status: text("status").notNull(),
+    /** The client's EmailSendStatusView sendResult: SENT, or UNDELIVERABLE when the relay refused it. */
+    sendResult: text("send_result"),
+    /** Why the relay refused it, when it did (for operators; never shown to the API caller). */
+    statusDetail: text("status_detail"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("sent_emails_portal").on(t.portalId, t.id)],
+);
