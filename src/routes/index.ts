@@ -29,6 +29,7 @@ import { oauthCallbackRoutes } from "./oauth/callback";
 import { sessionRoutes } from "./web/session";
 import { smtpTokenRoutes } from "./smtp/tokens";
 import { smtpTokenV3Routes } from "./smtp/v3";
+import { smtpMailRoutes } from "./smtp/mail";
 import { timelineRoutes } from "./timeline/events";
 import { timelineV3Routes } from "./timeline/v3";
 import { webRoutes } from "./web/pages";
@@ -59,6 +60,7 @@ export const allRoutes: RouteDef[] = [
   ...smtpTokenRoutes,
   ...blogPostV3Routes,
   ...smtpTokenV3Routes,
+  ...smtpMailRoutes,
   ...cardTypeRoutes,
   ...adminAppRoutes,
   ...cardViewRoutes,
