@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import { setInterval } from "node:timers";
 import { startDemoIntegrator } from "./demo/integrator.mjs";
 import { demoExists, pointCardAt, refreshAccessToken, seedDemo, summary } from "./demo/seed.mjs";
+import { startSmtpServer } from "./smtp-server.mjs";
 
 const PORT = Number(process.env.PORT ?? 8787);
 const BASE = `http://localhost:${PORT}`;
@@ -23,6 +24,8 @@ const LOG_FILE = ".wrangler/dev.log";
 const STOP_GRACE_MS = 2_000;
 // The demo integrator answers the demo's CRM card on loopback (ALLOW_LOOPBACK_OUTBOUND below lets the Worker call it).
 const INTEGRATOR_PORT = Number(process.env.DEMO_INTEGRATOR_PORT ?? PORT + 1);
+// The local SMTP endpoint (scripts/smtp-server.mjs), loopback only: mail sent with an account's SMTP API token.
+const SMTP_PORT = Number(process.env.SMTP_PORT ?? 2525);
 
 /** Whether nothing listens on the port, on either loopback address (wrangler binds "localhost"). */
 async function portFree(port) {
@@ -36,7 +39,7 @@ async function portFree(port) {
   }
   return true;
 }
-for (const [port, variable] of [[PORT, "PORT"], [INTEGRATOR_PORT, "DEMO_INTEGRATOR_PORT"]]) {
+for (const [port, variable] of [[PORT, "PORT"], [INTEGRATOR_PORT, "DEMO_INTEGRATOR_PORT"], [SMTP_PORT, "SMTP_PORT"]]) {
   if (!(await portFree(port))) {
     console.error(`crm-edge: port ${port} is already in use by another program. Choose another with ${variable}, e.g. ${variable}=${port + 10} npm run dev`);
     process.exit(1);
@@ -71,6 +74,8 @@ const dev = spawn(
 );
 
 let integrator;
+/** @type {Awaited<ReturnType<typeof startSmtpServer>> | undefined} */
+let smtp;
 let stopping = false;
 /** Stops wrangler's whole process group and the integrator, then exits with `code`. */
 async function stop(code) {
@@ -90,6 +95,7 @@ async function stop(code) {
   }
   group("SIGKILL"); // workerd children that outlived wrangler, if any
   await integrator?.close();
+  await smtp?.close();
   closeSync(logFd);
   process.exit(code);
 }
@@ -154,13 +160,14 @@ async function demoAccount() {
 try {
   integrator = await startDemoIntegrator({ port: INTEGRATOR_PORT, secret: () => secret, log });
   await ready();
+  smtp = await startSmtpServer({ apiBase: BASE, adminToken, port: SMTP_PORT, log });
   const demo = await demoAccount();
   await refreshAccessToken(BASE, demo);
   writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2));
   // On a second start the demo's pending order may already be abandoned: the summary says which.
   const pending = await fetch(`${BASE}/crm/v3/objects/deals/${demo.pendingDealId}?properties=dealstage`, { headers: { authorization: `Bearer ${demo.privateAppToken}` } });
   const pendingAbandoned = pending.ok && (await pending.json()).properties?.dealstage === "checkout_abandoned";
-  console.log(summary(BASE, demo, { adminToken, demoFile: DEMO_FILE, logFile: LOG_FILE, integratorUrl: integrator.url, pendingAbandoned }));
+  console.log(summary(BASE, demo, { adminToken, demoFile: DEMO_FILE, logFile: LOG_FILE, integratorUrl: integrator.url, pendingAbandoned, smtp }));
 } catch (e) {
   console.error(`crm-edge: ${e instanceof Error ? e.message : e}; see ${LOG_FILE}`);
   await stop(1);

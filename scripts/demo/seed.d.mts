@@ -51,4 +51,4 @@ export function demoExists(baseUrl: string, demo: Demo): Promise<boolean>;
 export function refreshAccessToken(baseUrl: string, demo: Demo): Promise<Demo>;
 export function pointCardAt(baseUrl: string, demo: Demo, integratorUrl: string): Promise<void>;
 export function demoEnv(baseUrl: string, demo: Demo, adminToken: string): Record<string, string>;
-export function summary(baseUrl: string, demo: Demo, o: { adminToken: string; demoFile: string; logFile?: string; integratorUrl: string; pendingAbandoned?: boolean }): string;
+export function summary(baseUrl: string, demo: Demo, o: { adminToken: string; demoFile: string; logFile?: string; integratorUrl: string; pendingAbandoned?: boolean; smtp?: { host: string; port: number } }): string;

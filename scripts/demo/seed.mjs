@@ -379,7 +379,7 @@ export function demoEnv(baseUrl, demo, adminToken) {
  * rest (the client secret, the refresh token, ids) is in the demo file it names.
  * @param {string} baseUrl
  * @param {Demo} demo
- * @param {{ adminToken: string, demoFile: string, logFile?: string, integratorUrl: string, pendingAbandoned?: boolean }} o
+ * @param {{ adminToken: string, demoFile: string, logFile?: string, integratorUrl: string, pendingAbandoned?: boolean, smtp?: { host: string, port: number } }} o
  */
 export function summary(baseUrl, demo, o) {
   const authorize = `${baseUrl}/oauth/authorize?client_id=${demo.clientId}&redirect_uri=${encodeURIComponent(`${baseUrl}/oauth-callback`)}&scope=crm.objects.contacts.read`;
@@ -390,6 +390,7 @@ Open (sign in as ${demo.userEmail} / ${demo.userPassword}):
   ${baseUrl}/app/contacts/${demo.contactId}    a contact: timeline and the "Shop orders" card
   ${baseUrl}/app/deals/${demo.dealId}    a synced order: stage, line items, shipments
   ${baseUrl}/app/stores    the store overview and its sync error
+  ${baseUrl}/app/mail    the account's sent mail (SMTP and the transactional send)
   ${baseUrl}${demo.blogPath}    the public blog post
   ${baseUrl}/docs    the API reference
   ${authorize}
@@ -406,7 +407,10 @@ to the log file below. Change a contact, then read the service's delivery log:
     -H 'Content-Type: application/json' -d '{"properties":{"city":"Paris"}}'
   curl -fsS "$BASE/webhooks/v3/$APP_ID/deliveries?hapikey=$DEVELOPER_KEY"
 
-Try:
+${o.smtp ? `SMTP: ${o.smtp.host}:${o.smtp.port} (loopback, AUTH PLAIN or LOGIN, no TLS) accepts mail sent with the demo's SMTP API token
+  user ${demo.smtpUserName}, password ${demo.smtpPassword}; it shows in ${baseUrl}/app/mail (docs/how-to/send-mail.md).
+
+` : ""}Try:
   curl -fsS "$BASE/contacts/v1/lists/all/contacts/all?count=10" -H "Authorization: Bearer $PRIVATE_APP_TOKEN"
   curl -fsS "$BASE/cdn-cgi/local/scheduled"   # runs the crons${o.pendingAbandoned ? ` (order ${demo.pendingDealId} is already checkout_abandoned)` : `: order ${demo.pendingDealId} becomes checkout_abandoned`}
   Walkthroughs for every API: docs/README.md

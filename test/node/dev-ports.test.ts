@@ -19,9 +19,9 @@ async function busyPort(): Promise<number> {
 }
 
 describe("npm run dev on a busy port", () => {
-  it.each(["PORT", "DEMO_INTEGRATOR_PORT"])("names the port and %s, and exits before starting anything", async (variable) => {
+  it.each(["PORT", "DEMO_INTEGRATOR_PORT", "SMTP_PORT"])("names the port and %s, and exits before starting anything", async (variable) => {
     const busy = await busyPort();
-    const env = { ...process.env, PORT: String(busy + 2), DEMO_INTEGRATOR_PORT: String(busy + 3), [variable]: String(busy) };
+    const env = { ...process.env, PORT: String(busy + 2), DEMO_INTEGRATOR_PORT: String(busy + 3), SMTP_PORT: String(busy + 4), [variable]: String(busy) };
     const run = spawnSync(process.execPath, ["scripts/dev.mjs"], { cwd: root, env, encoding: "utf8", timeout: 30_000 });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`port ${busy} is already in use by another program. Choose another with ${variable}`);
