@@ -33,6 +33,11 @@ export const storeParams = z.object({
       }
     }),
 });
+/** `/app/mail`: the id of the last mail of the previous page (newest first). */
+export const mailQuery = z.object({
+  after: z.string().regex(/^\d{1,15}$/, "after must be a mail id").transform(Number).optional(),
+});
+
 export const storeQuery = z.object({
   type: z.enum(ECOMM_OBJECT_TYPES, { error: `type must be one of ${ECOMM_OBJECT_TYPES.join(", ")}` }).optional(),
   after: z.string().min(1).max(100, "after must be an external object id").optional(),

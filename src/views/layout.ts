@@ -12,7 +12,7 @@ export interface ShellUser {
   csrfToken: string;
 }
 
-export type Section = "home" | "contacts" | "companies" | "deals" | "tickets" | "stores";
+export type Section = "home" | "contacts" | "companies" | "deals" | "tickets" | "stores" | "mail";
 
 const NAV: [Section, string, string][] = [
   ["contacts", "Contacts", "/app/contacts"],
@@ -20,6 +20,7 @@ const NAV: [Section, string, string][] = [
   ["deals", "Deals", "/app/deals"],
   ["tickets", "Tickets", "/app/tickets"],
   ["stores", "Stores", "/app/stores"],
+  ["mail", "Sent mail", "/app/mail"],
 ];
 
 /**

@@ -23,6 +23,8 @@ import { ECOMM_OBJECT_TYPES } from "../../db/tables/ecomm";
 import { appPage, notFoundPage } from "../../views/layout";
 import { homeBody, listBody, recordBody, type TimelineEntry } from "../../views/records";
 import { storePageBody, storesBody } from "../../views/stores";
+import { mailBody } from "../../views/mail";
+import { pageSentEmails } from "../../services/smtp/mail";
 import { webApiRoutes } from "./api";
 import * as s from "../../schemas/web";
 
@@ -34,6 +36,8 @@ const page = { 200: { description: "HTML page" }, 302: { description: "Not signe
 const TIMELINE_PAGE = 20;
 /** Associated records named per type on a record page. */
 const ASSOCIATIONS_SHOWN = 25;
+/** Sent mail per page of /app/mail. */
+const MAIL_PAGE = 25;
 
 const pageRoutes = [
   route({
@@ -63,6 +67,22 @@ const pageRoutes = [
       const user = await pageSession(control, request, url, now);
       if (user instanceof Response) return user;
       return appPage({ title: "Stores", section: "stores", user, body: storesBody(await storeOverview(db, user.portalId)), scripts: ["app.js"] });
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/app/mail",
+    summary: "The account's sent mail (SMTP API tokens and the transactional send), newest first",
+    tag,
+    auth: session,
+    query: s.mailQuery,
+    hidden: true,
+    responses: page,
+    handler: async ({ db, control, request, url, now, query }) => {
+      const user = await pageSession(control, request, url, now);
+      if (user instanceof Response) return user;
+      const { rows, next } = await pageSentEmails(db, user.portalId, { after: query.after, limit: MAIL_PAGE });
+      return appPage({ title: "Sent mail", section: "mail", user, body: mailBody({ rows, after: query.after ?? 0, next }) });
     },
   }),
   route({
