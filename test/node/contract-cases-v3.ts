@@ -110,4 +110,7 @@ export const V3_CASES: Record<string, Case> = {
   "GET /marketing/v3/transactional/smtp-tokens/{tokenId}": { ok: (f) => ({ token: f.t.oauth, params: { tokenId: f.smtpUser } }) },
   "POST /marketing/v3/transactional/smtp-tokens/{tokenId}/password-reset": { ok: async (f) => ({ token: f.t.oauth, params: { tokenId: await newSmtp(f) } }) },
   "DELETE /marketing/v3/transactional/smtp-tokens/{tokenId}": { ok: async (f) => ({ token: f.t.oauth, params: { tokenId: await newSmtp(f) } }) },
+  "POST /marketing/v3/transactional/single-email/send": {
+    ok: (f) => ({ token: f.t.oauth, json: { emailId: 1, message: { to: "buyer@example.com", sendId: uniq("send") } } }),
+  },
 };

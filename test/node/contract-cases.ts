@@ -31,6 +31,11 @@ export interface Case {
 }
 
 const V2 = "/content/api/v2";
+/** A fresh SMTP API token's userName and password, for the operator's SMTP operations. */
+const newSmtpCredentials = async (f: Fixtures) => {
+  const token = (await ok(api("POST", "/email/public/v1/smtpapi/tokens", { token: f.t.oauth, json: { campaignName: "c" } }), 201)).json;
+  return { userName: token.userName as string, password: token.password as string };
+};
 const dev = (f: Fixtures) => f.t.developerKey;
 const appParams = (f: Fixtures) => ({ appId: f.t.appId });
 const typeParams = (f: Fixtures) => ({ appId: f.t.appId, eventTypeId: f.eventType });
@@ -174,6 +179,14 @@ export const CASES: Record<string, Case> = {
     },
   },
   "GET /admin/v1/accounts/{portalId}/usage": { ok: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId } }) },
+  "GET /admin/v1/accounts/{portalId}/emails": { ok: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId }, query: { limit: "1" } }) },
+  "POST /admin/v1/smtp/verify": {
+    ok: async (f) => ({ token: adminToken(), json: await newSmtpCredentials(f) }),
+    errors: { 401: async (f) => ({ token: adminToken(), json: { ...(await newSmtpCredentials(f)), password: "wrong" } }) },
+  },
+  "POST /admin/v1/smtp/messages": {
+    ok: async (f) => ({ token: adminToken(), json: { ...(await newSmtpCredentials(f)), from: "shop@example.com", to: ["buyer@example.com"], subject: "s", text: "t" } }),
+  },
   "POST /admin/v1/accounts/{portalId}/users": { ok: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId }, json: { email: `${uniq("u")}@example.com` } }) },
   "PATCH /admin/v1/apps/{appId}": {
     ok: async () => {
