@@ -67,6 +67,15 @@ describe("GET /admin/v1/accounts/{portalId}/export", () => {
       }),
     );
     expect(merged.status, await merged.text()).toBe(200);
+    // Sent mail: one through the API, one over SMTP with a token of the account.
+    const single = await call("POST", "/marketing/v3/transactional/single-email/send", { token: w.a.oauth, body: { emailId: 1, message: { to: "buyer@example.com" } } });
+    expect(single.status, single.text).toBe(200);
+    const token = await call("POST", "/marketing/v3/transactional/smtp-tokens", { token: w.a.oauth, body: { createContact: false, campaignName: "export" } });
+    const mailed = await call("POST", "/admin/v1/smtp/messages", {
+      token: ADMIN,
+      body: { userName: token.json.id, password: token.json.password, from: "shop@example.com", to: ["buyer@example.com"], subject: "s", html: "<p>h</p>" },
+    });
+    expect(mailed.status, mailed.text).toBe(201);
     // A webhook event still waiting in the outbox (the drain takes them out within seconds, so one is written
     // here as a write with a subscription would leave it).
     const home = await accountD1(w.a.portalId);
