@@ -275,6 +275,20 @@ export async function seedDemo(o) {
   });
   await api("POST", "/cms/v3/blogs/posts/schedule", oauth, { id: post.id, publishDate: new Date(now).toISOString() });
   const smtp = await api("POST", "/email/public/v1/smtpapi/tokens", oauth, { campaignName: "Demo order confirmations", createdBy: user.email });
+  // Sent mail for /app/mail: one message as an SMTP relay records it with the token, one transactional send.
+  await admin("POST", "/admin/v1/smtp/messages", {
+    userName: smtp.userName,
+    password: smtp.password,
+    from: "orders@demo-coffee.example",
+    to: ["ada@example.com"],
+    subject: "Your order #1001 has shipped",
+    text: "Hello Ada,\n\nyour order #1001 is on its way with Parcel Express.\n",
+  });
+  await api("POST", "/marketing/v3/transactional/single-email/send", oauth, {
+    emailId: 1001,
+    message: { to: "grace@example.com", from: "orders@demo-coffee.example", sendId: "demo-welcome-grace" },
+    contactProperties: { firstname: "Grace" },
+  });
 
   log("demo: app webhooks for contact changes, delivered to the demo integrator");
   await api("PUT", `/webhooks/v3/${app.appId}/settings`, devKey, webhookSettings(integratorUrl));

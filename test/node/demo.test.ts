@@ -180,6 +180,20 @@ describe("the demo in Chromium", () => {
     expect(failed).toEqual([]);
     await page.close();
   });
+
+  it("shows the demo's sent mail: one message over SMTP with its token, one transactional send", async () => {
+    const { page, failed } = await open("/app/mail");
+    const rows = page.locator("table.mail tbody tr");
+    expect(await rows.count()).toBe(2);
+    expect(await rows.nth(0).innerText()).toContain("Email 1001");
+    expect(await rows.nth(1).innerText()).toContain("Your order #1001 has shipped");
+    expect(await rows.nth(1).innerText()).toContain(demo.smtpUserName);
+    await rows.nth(1).locator("summary").click();
+    expect(await rows.nth(1).locator("pre.mail-body").innerText()).toContain("your order #1001 is on its way");
+    await screenshot(page, "demo-mail.png");
+    expect(failed).toEqual([]);
+    await page.close();
+  });
 });
 
 describe("the rest of the demo", () => {
