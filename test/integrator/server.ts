@@ -47,6 +47,9 @@ export function startIntegrator(): Promise<{ server: Server; url: string }> {
         "mixed.rebind.test": [[1, "93.184.216.34"], [28, "::1"]],
         "loop.rebind.test": [[1, "127.0.0.1"]],
         "public.example.test": [[1, "93.184.216.34"], [28, "2606:2800:220:1:248:1893:25c8:1946"]],
+        // Names a rebinding service and a wildcard service no fixed list knows answer with (probes found them).
+        "7f000001.a9fea9fe.rbndr.us": [[1, "169.254.169.254"]],
+        "169.254.169.254.xip.name": [[1, "169.254.169.254"]],
       };
       if (name === "broken.resolver.test") {
         res.writeHead(503).end();

@@ -8,7 +8,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { checkResolved, dohResolver, guardedFetch } from "../../src/lib/outbound";
+import { checkOutboundUrl, checkResolved, dohResolver, guardedFetch } from "../../src/lib/outbound";
 import { BASE, tenant } from "../helpers/api";
 import { integratorUrl } from "../helpers/integrator";
 import { hooks } from "../webhooks/helpers";
@@ -26,6 +26,8 @@ describe("names judged by where they resolve", () => {
     ["https://metadata.rebind.test/latest", "resolves to 169.254.169.254"],
     ["https://mixed.rebind.test/in", "resolves to ::1"],
     ["https://loop.rebind.test/in", "resolves to 127.0.0.1"],
+    ["https://7f000001.a9fea9fe.rbndr.us/in", "resolves to 169.254.169.254"],
+    ["https://169.254.169.254.xip.name/latest/meta-data", "resolves to 169.254.169.254"],
     ["https://nowhere.test/in", "does not resolve"],
     ["https://broken.resolver.test/in", "the DNS resolver answered 503"],
   ])("%s is refused before any connection (%s)", async (url, why) => {
@@ -38,7 +40,9 @@ describe("names judged by where they resolve", () => {
   it("admits public answers, loopback answers only with the loopback flag, and leaves IP literals to the written check", async () => {
     await expect(checkResolved(new URL("https://public.example.test/in"), false, resolver())).resolves.toBeUndefined();
     await expect(checkResolved(new URL("https://loop.rebind.test/in"), true, resolver())).resolves.toBeUndefined();
-    // No resolver: names are judged as written (the platform's fetch refuses private addresses when deployed).
+    // No resolver: names are judged as written (the platform's fetch refuses private addresses when deployed),
+    // and a rebinding name passes that check.
+    expect(() => checkOutboundUrl("https://7f000001.a9fea9fe.rbndr.us/in", false)).not.toThrow();
     await expect(checkResolved(new URL("https://hooks.private-net.test/in"), false, undefined)).resolves.toBeUndefined();
     // A literal is never sent to the resolver: the stub would not know it, and the answer would be "does not resolve".
     await expect(checkResolved(new URL("https://93.184.216.34/in"), false, resolver())).resolves.toBeUndefined();
@@ -58,6 +62,8 @@ describe("names judged by where they resolve", () => {
       await waitOnExecutionContext(ctx);
       return { status: res.status, json: (await res.json()) as { message: string; errors?: { context?: { propertyName?: string[] } }[] } };
     };
+    // As written, these names pass: no list of wildcard services can be complete.
+    expect((await put("https://7f000001.a9fea9fe.rbndr.us/in")).status).toBe(400);
     const refused = await put("https://hooks.private-net.test/webhooks");
     expect(refused.status).toBe(400);
     expect(refused.json.message).toBe("Invalid body: targetUrl: the host hooks.private-net.test resolves to 10.20.30.40, a private, reserved or internal address");
