@@ -1,13 +1,21 @@
 /**
- * @module CRM records: contacts, companies, deals, products, line items and tickets share one
- * table with JSON string properties; associations are stored once per direction so either side is one
+ * @module CRM records: contacts, companies, deals, products, line items, tickets, activities and leads
+ * share one table with JSON string properties; associations are stored once per direction so either side is one
  * indexed read.
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
-export const OBJECT_TYPES = ["contacts", "companies", "deals", "products", "line_items", "tickets"] as const;
+export const OBJECT_TYPES = [
+  "contacts", "companies", "deals", "products", "line_items", "tickets",
+  // Activities (the real service's engagements) and leads: ordinary CRM objects with the same faces.
+  "notes", "tasks", "calls", "meetings", "emails", "communications", "postal_mail", "leads",
+] as const;
 export type ObjectType = (typeof OBJECT_TYPES)[number];
+
+/** The activity types: they carry `hs_timestamp` and show on the timeline of the records they are associated with. */
+export const ACTIVITY_TYPES = ["notes", "tasks", "calls", "meetings", "emails", "communications", "postal_mail"] as const satisfies readonly ObjectType[];
+export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
 export const crmObjects = sqliteTable(
   "crm_objects",

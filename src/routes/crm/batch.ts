@@ -12,6 +12,7 @@ import { route } from "../../http/route";
 import * as crm from "../../services/crm/records";
 import * as batch from "../../services/crm/batch";
 import { answeredProperties } from "../../services/crm/properties";
+import { checkValues } from "../../services/crm/values";
 import { writeWithEvents } from "../../services/webhooks/write";
 import { associationTargets, present } from "./objects";
 import * as s from "../../schemas/crm/batch";
@@ -48,6 +49,7 @@ export const crmBatchRoutes = [
       const type: ObjectType = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "write")]);
       const portalId = portalOf(principal);
+      await checkValues(ctx, portalId, type, body.inputs.map((input, i) => ({ properties: input.properties, at: `inputs.${i}.` })));
       const inputs: batch.CreateInput[] = [];
       for (const [i, input] of body.inputs.entries()) {
         const targets = await associationTargets(db, principal, portalId, type, input.associations ?? [], `inputs.${i}.`);
@@ -94,6 +96,8 @@ export const crmBatchRoutes = [
       requireScopes(principal, [crm.scopeFor(type, "write")]);
       const inputs = body.inputs.map((inp, i) => ({ ...inp, idProperty: batch.idPropertyOf(type, inp.idProperty, `inputs.${i}.idProperty`) }));
       const portalId = portalOf(principal);
+      // An id given by another idProperty is checked without the record's current values.
+      await checkValues(ctx, portalId, type, inputs.map((input, i) => ({ properties: input.properties, at: `inputs.${i}.`, id: input.idProperty === "hs_object_id" && /^\d{1,15}$/.test(input.id) ? Number(input.id) : undefined })));
       const out = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpdate(db, portalId, type, inputs, now, outbox));
       return answer(now, out.results.map((r) => present(r)), out.errors, 200);
     },
@@ -117,6 +121,7 @@ export const crmBatchRoutes = [
         });
       }
       const portalId = portalOf(principal);
+      await checkValues(ctx, portalId, type, body.inputs.map((input, i) => ({ properties: input.properties, at: `inputs.${i}.` })));
       const rows = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpsert(db, portalId, type, body.inputs, now, outbox));
       return answer(now, rows.map((r) => ({ ...present(r.row), new: r.created })), [], 200);
     },

@@ -14,6 +14,7 @@ import * as crm from "../../services/crm/records";
 import { associateRecords, dissociateRecords } from "../../services/crm/associations";
 import { idPropertyOf } from "../../services/crm/batch";
 import { answeredProperties, systemPropertyValue } from "../../services/crm/properties";
+import { checkValues } from "../../services/crm/values";
 import { writeWithEvents } from "../../services/webhooks/write";
 import { presentAssociations, recordText, splitAnswered } from "./record-text";
 import * as s from "../../schemas/crm/objects";
@@ -137,6 +138,7 @@ export const crmObjectRoutes = [
       const { db, principal, params, body, now } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
       const portalId = portalOf(principal);
+      await checkValues(ctx, portalId, params.objectType, [{ properties: body.properties, at: "" }]);
       const targets = await associationTargets(db, principal, portalId, params.objectType, body.associations ?? []);
       const row = await writeWithEvents(ctx, portalId, (outbox) => crm.createObject(db, portalId, params.objectType, body.properties, now, targets, outbox));
       return json(present(row), 201);
@@ -211,6 +213,7 @@ export const crmObjectRoutes = [
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
       const portalId = portalOf(principal);
       const { id } = await recordOf(db, portalId, params.objectType, params.objectId, query.idProperty);
+      await checkValues(ctx, portalId, params.objectType, [{ properties: body.properties, at: "", id }]);
       const row = await writeWithEvents(ctx, portalId, (outbox) => crm.updateObject(db, portalId, params.objectType, id, body.properties, now, outbox));
       return json(present(row));
     },

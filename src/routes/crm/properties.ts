@@ -9,6 +9,7 @@ import { json, noContent } from "../../lib/http";
 import { route } from "../../http/route";
 import * as crm from "../../services/crm/records";
 import * as props from "../../services/crm/properties";
+import { withLiveOptions } from "../../services/crm/values";
 import { typeParams } from "../../schemas/crm/objects";
 import * as s from "../../schemas/crm/properties";
 
@@ -50,9 +51,11 @@ export const crmPropertyRoutes = [
     auth: account,
     params: typeParams,
     responses: { 200: { description: "The properties", schema: s.propertyListResponse } },
-    handler: async ({ db, principal, params }) => {
+    handler: async (ctx) => {
+      const { db, principal, params } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
-      const all = await props.listProperties(db, portalOf(principal), params.objectType);
+      const portalId = portalOf(principal);
+      const all = await withLiveOptions(ctx, portalId, params.objectType, await props.listProperties(db, portalId, params.objectType));
       return json({ results: all.map(presentProperty) });
     },
   }),
@@ -82,9 +85,12 @@ export const crmPropertyRoutes = [
     auth: account,
     params: s.propertyParams,
     responses: { 200: { description: "The property", schema: s.propertyResponse } },
-    handler: async ({ db, principal, params }) => {
+    handler: async (ctx) => {
+      const { db, principal, params } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
-      return json(presentProperty(await props.getProperty(db, portalOf(principal), params.objectType, params.propertyName)));
+      const portalId = portalOf(principal);
+      const [def] = await withLiveOptions(ctx, portalId, params.objectType, [await props.getProperty(db, portalId, params.objectType, params.propertyName)]);
+      return json(presentProperty(def!));
     },
   }),
   route({

@@ -12,6 +12,14 @@ export const TYPE_IDS: Record<ObjectType, string> = {
   tickets: "0-5",
   products: "0-7",
   line_items: "0-8",
+  notes: "0-46",
+  tasks: "0-27",
+  calls: "0-48",
+  meetings: "0-47",
+  emails: "0-49",
+  communications: "0-18",
+  postal_mail: "0-116",
+  leads: "0-136",
 };
 
 

@@ -4,8 +4,11 @@
  */
 import type { ObjectType } from "../../db/tables/crm";
 
-/** The CRM object type of the API (`contacts`) → its name in event types (`contact`). */
-export const EVENT_OBJECT: Record<ObjectType, string> = {
+/**
+ * The CRM object type of the API (`contacts`) → its name in event types (`contact`). Activities and leads
+ * have no classic subscription types on the real service.
+ */
+export const EVENT_OBJECT: Partial<Record<ObjectType, string>> = {
   contacts: "contact",
   companies: "company",
   deals: "deal",
@@ -17,7 +20,7 @@ export const EVENT_OBJECT: Record<ObjectType, string> = {
 export const EVENT_KINDS = ["creation", "deletion", "propertyChange", "merge"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-export const EVENT_TYPES = Object.values(EVENT_OBJECT).flatMap((o) => EVENT_KINDS.map((k) => `${o}.${k}`));
+export const EVENT_TYPES = Object.values(EVENT_OBJECT as Record<string, string>).flatMap((o) => EVENT_KINDS.map((k) => `${o}.${k}`));
 
 export const isPropertyChange = (eventType: string) => eventType.endsWith(".propertyChange");
 

@@ -9,6 +9,7 @@
 import type { ObjectType } from "../../db/tables/crm";
 
 /** [from, to, unlabeled id, primary id or null]. */
+// A function declaration (hoisted) builds the activity rows; PAIRS is read only after the module ran.
 const PAIRS: [ObjectType, ObjectType, number, number | null][] = [
   ["contacts", "companies", 279, 1],
   ["companies", "contacts", 280, 2],
@@ -24,7 +25,28 @@ const PAIRS: [ObjectType, ObjectType, number, number | null][] = [
   ["companies", "tickets", 340, 25],
   ["deals", "tickets", 27, null],
   ["tickets", "deals", 28, null],
+  // Activities to and from contacts, companies, deals and tickets.
+  ...activityPairs("notes", { contacts: [202, 201], companies: [190, 189], deals: [214, 213], tickets: [228, 227] }),
+  ...activityPairs("calls", { contacts: [194, 193], companies: [182, 181], deals: [206, 205], tickets: [220, 219] }),
+  ...activityPairs("emails", { contacts: [198, 197], companies: [186, 185], deals: [210, 209], tickets: [224, 223] }),
+  ...activityPairs("meetings", { contacts: [200, 199], companies: [188, 187], deals: [212, 211], tickets: [226, 225] }),
+  ...activityPairs("tasks", { contacts: [204, 203], companies: [192, 191], deals: [216, 215], tickets: [230, 229] }),
+  ...activityPairs("communications", { contacts: [82, 81], companies: [88, 87], deals: [86, 85], tickets: [84, 83] }),
+  ...activityPairs("postal_mail", { contacts: [454, 453], companies: [456, 455], deals: [458, 457], tickets: [460, 459] }),
+  // A lead's contact: 608 (578 names the primary one); its company 610.
+  ["leads", "contacts", 608, 578],
+  ["contacts", "leads", 607, null],
+  ["leads", "companies", 610, null],
+  ["companies", "leads", 609, null],
 ];
+
+/** [activity → record, record → activity] ids of one activity type. */
+function activityPairs(activity: ObjectType, ids: Partial<Record<ObjectType, [number, number]>>): [ObjectType, ObjectType, number, null][] {
+  return Object.entries(ids).flatMap(([to, [out, back]]) => [
+    [activity, to as ObjectType, out, null],
+    [to as ObjectType, activity, back, null],
+  ]);
+}
 
 const BY_ID = new Map<number, { from: ObjectType; to: ObjectType }>(
   PAIRS.flatMap(([from, to, id, primary]) => [[id, { from, to }] as const, ...(primary === null ? [] : [[primary, { from, to }] as const])]),

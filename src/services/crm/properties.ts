@@ -7,8 +7,9 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crmProperties, type ObjectType, type PropertyOption } from "../../db/tables/crm";
 import { badRequest, conflict, notFound } from "../../lib/errors";
+import { ACTIVITY_BUILT_IN, ACTIVITY_DEFAULTS, ACTIVITY_GROUP, ACTIVITY_SEARCHABLE, type BuiltIn, type BuiltInType } from "./activity-properties";
 
-export type PropertyType = "string" | "number" | "date" | "datetime" | "enumeration" | "bool";
+export type PropertyType = BuiltInType;
 
 export interface PropertyDef {
   name: string;
@@ -35,10 +36,11 @@ export const DEFAULT_GROUP: Record<ObjectType, string> = {
   products: "productinformation",
   line_items: "lineiteminformation",
   tickets: "ticketinformation",
+  ...ACTIVITY_GROUP,
 };
 
 /** System properties every record answers from its columns (src/routes/crm/objects.ts present). */
-const SYSTEM: [string, PropertyType][] = [
+const SYSTEM: BuiltIn[] = [
   ["hs_object_id", "number"],
   ["createdate", "datetime"],
   ["lastmodifieddate", "datetime"],
@@ -46,7 +48,7 @@ const SYSTEM: [string, PropertyType][] = [
 ];
 
 /** Built-in stored properties per type: name and type (strings unless said otherwise). */
-const BUILT_IN: Record<ObjectType, [string, PropertyType][]> = {
+const BUILT_IN: Record<ObjectType, BuiltIn[]> = {
   contacts: [
     ["email", "string"], ["firstname", "string"], ["lastname", "string"], ["phone", "string"], ["mobilephone", "string"],
     ["fax", "string"], ["company", "string"], ["website", "string"], ["jobtitle", "string"], ["address", "string"],
@@ -58,6 +60,7 @@ const BUILT_IN: Record<ObjectType, [string, PropertyType][]> = {
   products: [["name", "string"], ["description", "string"], ["price", "number"], ["hs_sku", "string"]],
   line_items: [["name", "string"], ["description", "string"], ["price", "number"], ["quantity", "number"], ["hs_sku", "string"], ["hs_product_id", "number"]],
   tickets: [["subject", "string"], ["content", "string"], ["hs_pipeline", "enumeration"], ["hs_pipeline_stage", "enumeration"], ["hs_ticket_priority", "enumeration"], ["hs_ticket_category", "enumeration"]],
+  ...ACTIVITY_BUILT_IN,
 };
 
 
@@ -69,12 +72,20 @@ export const DEFAULT_PROPERTIES: Record<ObjectType, string[]> = {
   products: ["createdate", "description", "hs_lastmodifieddate", "hs_object_id", "name", "price"],
   line_items: ["createdate", "hs_lastmodifieddate", "hs_object_id", "name", "price", "quantity"],
   tickets: ["content", "createdate", "hs_lastmodifieddate", "hs_object_id", "hs_pipeline", "hs_pipeline_stage", "hs_ticket_priority", "subject"],
+  notes: ACTIVITY_DEFAULTS,
+  tasks: ACTIVITY_DEFAULTS,
+  calls: ACTIVITY_DEFAULTS,
+  meetings: ACTIVITY_DEFAULTS,
+  emails: ACTIVITY_DEFAULTS,
+  communications: ACTIVITY_DEFAULTS,
+  postal_mail: ACTIVITY_DEFAULTS,
+  leads: ACTIVITY_DEFAULTS,
 };
 
 /** A column-backed property's v3 value (the id, or the record's ISO dates); undefined for a stored one. */
 export function systemPropertyValue(name: string, id: number, createdAt: string, updatedAt: string): string | undefined {
   if (name === "hs_object_id") return String(id);
-  if (name === "createdate") return createdAt;
+  if (name === "createdate" || name === "hs_createdate") return createdAt;
   if (name === "lastmodifieddate" || name === "hs_lastmodifieddate") return updatedAt;
   return undefined;
 }
@@ -97,21 +108,25 @@ export const SEARCHABLE: Record<ObjectType, string[]> = {
   products: ["name", "description", "price", "hs_sku"],
   line_items: ["name", "description", "price", "quantity", "hs_sku"],
   tickets: ["subject", "content", "hs_pipeline_stage", "hs_ticket_category"],
+  ...ACTIVITY_SEARCHABLE,
 };
 
 const labelOf = (name: string) => name.replace(/^hs_/, "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 const fieldTypeOf = (type: PropertyType) =>
   ({ string: "text", number: "number", date: "date", datetime: "date", enumeration: "select", bool: "booleancheckbox" })[type];
 
+const optionsOf = (values: string[] = []): PropertyOption[] =>
+  values.map((value, i) => ({ label: value.charAt(0) + value.slice(1).toLowerCase().replace(/_/g, " "), value, description: "", displayOrder: i, hidden: false }));
+
 function builtIns(type: ObjectType): PropertyDef[] {
-  return [...SYSTEM, ...BUILT_IN[type]].map(([name, t], i) => ({
+  return [...SYSTEM, ...BUILT_IN[type]].map(([name, t, values], i) => ({
     name,
     label: labelOf(name),
     type: t,
     fieldType: fieldTypeOf(t),
     groupName: DEFAULT_GROUP[type],
     description: "",
-    options: [],
+    options: optionsOf(values),
     displayOrder: i,
     hidden: false,
     formField: !SYSTEM.some(([s]) => s === name),
@@ -125,6 +140,9 @@ const BUILT_IN_DEFS = new Map<ObjectType, Map<string, PropertyDef>>(
 );
 
 export const isBuiltIn = (type: ObjectType, name: string) => BUILT_IN_DEFS.get(type)!.has(name);
+
+/** A built-in property's definition; undefined for a custom or unknown name. */
+export const builtInDefinition = (type: ObjectType, name: string) => BUILT_IN_DEFS.get(type)!.get(name);
 
 type Row = typeof crmProperties.$inferSelect;
 const fromRow = (r: Row): PropertyDef => ({

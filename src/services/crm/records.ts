@@ -72,6 +72,15 @@ const SCOPE_OF: Record<ObjectType, { read: Scope; write: Scope }> = {
   products: { read: "e-commerce", write: "e-commerce" },
   line_items: { read: "e-commerce", write: "e-commerce" },
   tickets: { read: "tickets", write: "tickets" },
+  // Activities are read and written with the contacts scopes, as on the real service; leads have their own.
+  notes: { read: "crm.objects.contacts.read", write: "crm.objects.contacts.write" },
+  tasks: { read: "crm.objects.contacts.read", write: "crm.objects.contacts.write" },
+  calls: { read: "crm.objects.contacts.read", write: "crm.objects.contacts.write" },
+  meetings: { read: "crm.objects.contacts.read", write: "crm.objects.contacts.write" },
+  emails: { read: "crm.objects.contacts.read", write: "crm.objects.contacts.write" },
+  communications: { read: "crm.objects.contacts.read", write: "crm.objects.contacts.write" },
+  postal_mail: { read: "crm.objects.contacts.read", write: "crm.objects.contacts.write" },
+  leads: { read: "crm.objects.leads.read", write: "crm.objects.leads.write" },
 };
 
 export const scopeFor = (type: ObjectType, access: "read" | "write"): Scope => SCOPE_OF[type][access];

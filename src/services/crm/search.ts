@@ -50,6 +50,7 @@ interface Operand {
 const COLUMNS: Record<string, SQL> = {
   hs_object_id: sql`c.id`,
   createdate: sql`c.created_at`,
+  hs_createdate: sql`c.created_at`,
   lastmodifieddate: sql`c.updated_at`,
   hs_lastmodifieddate: sql`c.updated_at`,
 };
@@ -91,6 +92,7 @@ function likePattern(value: string): string {
 /** The `associations.{type}` pseudo-property: records associated with the given id(s). */
 const ASSOCIATION_TYPES: Record<string, ObjectType> = {
   contact: "contacts", company: "companies", deal: "deals", product: "products", line_item: "line_items", ticket: "tickets",
+  note: "notes", task: "tasks", call: "calls", meeting: "meetings", email: "emails", communication: "communications", lead: "leads",
   ...Object.fromEntries(OBJECT_TYPES.map((t) => [t, t])),
 };
 

@@ -32,6 +32,14 @@ export const TYPE_LABEL: Record<ObjectType, { one: string; many: string }> = {
   tickets: { one: "Ticket", many: "Tickets" },
   products: { one: "Product", many: "Products" },
   line_items: { one: "Line item", many: "Line items" },
+  notes: { one: "Note", many: "Notes" },
+  tasks: { one: "Task", many: "Tasks" },
+  calls: { one: "Call", many: "Calls" },
+  meetings: { one: "Meeting", many: "Meetings" },
+  emails: { one: "Email", many: "Emails" },
+  communications: { one: "Communication", many: "Communications" },
+  postal_mail: { one: "Postal mail", many: "Postal mail" },
+  leads: { one: "Lead", many: "Leads" },
 };
 
 /** The property shown beside the name in lists. */

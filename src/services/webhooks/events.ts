@@ -60,6 +60,8 @@ function propertyRows(targets: WebhookTarget[], type: string, id: ObjectRef, bef
 
 function rowsOf(targets: WebhookTarget[], c: RecordChange): Row[] {
   const object = EVENT_OBJECT[c.objectType];
+  // A type without classic subscription types (activities, leads) has no events of this kind.
+  if (!object) return [];
   const plain = (kind: string, x?: Row["x"]) =>
     targets.filter((t) => t.eventType === `${object}.${kind}`).map((t) => ({ a: t.appId, s: t.subscriptionId, t: t.eventType, ...ref(c.id), ...(x ? { x } : {}) }));
   const changes = `${object}.propertyChange`;

@@ -1,0 +1,96 @@
+/**
+ * @module Checks of the values a record write carries, run before anything is written (create, update,
+ * batch create, update and upsert). Most properties take any string, as the real service takes any value
+ * of a text property; the properties with a closed set of values are checked, as the real service checks
+ * them: an enumeration's fixed options, and the properties whose options are the account's own data
+ * (owners, pipelines and stages), each by its own check below. A failure is one 400 naming every bad
+ * field (`context.propertyName`) and the allowed values, and nothing is written.
+ *
+ * The same sources answer the options the properties API lists (`withLiveOptions`), so what a read says is
+ * allowed is what a write accepts.
+ */
+import type { Db } from "../../db/client";
+import { ACTIVITY_TYPES, type ObjectType, type PropertyOption } from "../../db/tables/crm";
+import { badRequest, type ErrorDetail } from "../../lib/errors";
+import { builtInDefinition, type PropertyDef } from "./properties";
+
+/** The databases a check may read: the account's shard and the control plane (users live there). */
+export interface ValueSource {
+  db: Db;
+  control: Db;
+}
+
+/** One record's written properties; `at` prefixes field names in errors (`inputs.3.`); `id` is set on updates. */
+export interface WrittenValues {
+  properties: Record<string, string>;
+  at: string;
+  id?: number;
+}
+
+/** A check of one concern: the errors of the writes it finds wrong (none: an empty list). */
+export type ValueCheck = (src: ValueSource, portalId: number, type: ObjectType, writes: WrittenValues[]) => Promise<ErrorDetail[]> | ErrorDetail[];
+
+/** The options of the properties whose values are the account's data (`hubspot_owner_id`, `dealstage`, …). */
+export interface OptionSource {
+  covers: (type: ObjectType, name: string) => boolean;
+  options: (src: ValueSource, portalId: number, type: ObjectType, name: string) => Promise<PropertyOption[]>;
+}
+
+/** The error detail of one bad value, in the shape every check uses. */
+export function invalidValue(at: string, name: string, value: string, allowed: string[], code = "INVALID_OPTION"): ErrorDetail {
+  const shown = allowed.length > 20 ? `${allowed.slice(0, 20).join(", ")}, …` : allowed.join(", ");
+  return {
+    message: `${JSON.stringify(value)} was not one of the allowed options for ${name}: ${shown || "(none)"}`,
+    code,
+    in: "body",
+    context: { propertyName: [`${at}properties.${name}`] },
+  };
+}
+
+/**
+ * Built-in enumerations with fixed options (`hs_task_status`, `hs_call_direction`, …): the value must be
+ * one of them. An empty string clears the property and is always allowed, as on the real service.
+ */
+const fixedOptions: ValueCheck = (_src, _portalId, type, writes) => {
+  const errors: ErrorDetail[] = [];
+  for (const w of writes) {
+    for (const [name, value] of Object.entries(w.properties)) {
+      if (value === "") continue;
+      const def = builtInDefinition(type, name);
+      if (!def || def.type !== "enumeration" || def.options.length === 0) continue;
+      if (!def.options.some((o) => o.value === value)) errors.push(invalidValue(w.at, name, value, def.options.map((o) => o.value)));
+    }
+  }
+  return errors;
+};
+
+/** An activity is created with its time (`hs_timestamp`), which the real service requires: it orders the timeline. */
+const activityTime: ValueCheck = (_src, _portalId, type, writes) =>
+  (ACTIVITY_TYPES as readonly string[]).includes(type)
+    ? writes
+        .filter((w) => w.id === undefined && !w.properties.hs_timestamp)
+        .map((w) => ({ message: `hs_timestamp is required to create ${type}`, code: "REQUIRED_FIELD", in: "body", context: { propertyName: [`${w.at}properties.hs_timestamp`] } }))
+    : [];
+
+const CHECKS: ValueCheck[] = [fixedOptions, activityTime];
+
+const OPTION_SOURCES: OptionSource[] = [];
+
+/** Runs every check over the writes; throws one 400 listing every bad value. */
+export async function checkValues(src: ValueSource, portalId: number, type: ObjectType, writes: WrittenValues[]): Promise<void> {
+  const errors: ErrorDetail[] = [];
+  for (const check of CHECKS) errors.push(...(await check(src, portalId, type, writes)));
+  if (errors.length === 0) return;
+  const names = [...new Set(errors.flatMap((e) => (e.context?.propertyName as string[] | undefined) ?? []))];
+  throw badRequest(`Property values were not valid: ${names.join(", ")}`, { errors });
+}
+
+/** The definitions as the properties API answers them: a property whose values are the account's data lists them as its options. */
+export async function withLiveOptions(src: ValueSource, portalId: number, type: ObjectType, defs: PropertyDef[]): Promise<PropertyDef[]> {
+  return Promise.all(
+    defs.map(async (d) => {
+      const source = OPTION_SOURCES.find((o) => o.covers(type, d.name));
+      return source ? { ...d, options: await source.options(src, portalId, type, d.name) } : d;
+    }),
+  );
+}
