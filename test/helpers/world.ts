@@ -33,6 +33,8 @@ export interface World {
     contactEmail: string;
     utk: string;
     company: number;
+    /** A's note on A's contact (activities are CRM objects of their own type). */
+    note: number;
     bContact: number;
     /** A contact of B's with an email (a v1 contact write that would take its email is refused with a 409). */
     bEmailContact: number;
@@ -90,6 +92,18 @@ export async function buildWorld(): Promise<World> {
   forbidden.push(email);
   const contact = Number((await ok(await call("POST", "/crm/v3/objects/contacts", { token: a.pat, body: { properties: { email, firstname: mark("firstname") } } }), 201)).id);
   const company = Number((await ok(await call("POST", "/crm/v3/objects/companies", { token: a.pat, body: { properties: { name: mark("company") } } }), 201)).id);
+  const noteBody = mark("note-body");
+  const note = Number(
+    (
+      await ok(
+        await call("POST", "/crm/v3/objects/notes", {
+          token: a.pat,
+          body: { properties: { hs_timestamp: "2026-01-01T00:00:00.000Z", hs_note_body: noteBody }, associations: [{ to: { id: String(contact) }, types: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 202 }] }] },
+        }),
+        201,
+      )
+    ).id,
+  );
   const bContact = Number((await ok(await call("POST", "/crm/v3/objects/contacts", { token: b.pat, body: { properties: { firstname: "b" } } }), 201)).id);
   const bCompany = Number((await ok(await call("POST", "/crm/v3/objects/companies", { token: b.pat, body: { properties: { name: "b" } } }), 201)).id);
   const utk = mark("utk");
@@ -155,6 +169,7 @@ export async function buildWorld(): Promise<World> {
       contactEmail: email,
       utk,
       company,
+      note,
       bContact,
       bEmailContact,
       bEmail,

@@ -121,9 +121,11 @@ export const FIXTURES: Record<string, Fixture> = {
   "GET /crm/v3/objects/:objectType/:objectId": (w) => [
     { path: `/crm/v3/objects/contacts/${w.ids.contact}` },
     { path: `/crm/v3/objects/companies/${w.ids.company}` },
+    { path: `/crm/v3/objects/notes/${w.ids.note}?properties=hs_note_body` },
     { path: `/crm/v3/objects/contacts/${enc(w.ids.contactEmail)}?idProperty=email` },
   ],
   "PATCH /crm/v3/objects/:objectType/:objectId": (w) => [
+    { path: `/crm/v3/objects/notes/${w.ids.note}`, body: { properties: { hs_note_body: "B was here" } } },
     { path: `/crm/v3/objects/contacts/${w.ids.contact}`, body: { properties: { firstname: "B was here" } } },
     { path: `/crm/v3/objects/contacts/${enc(w.ids.contactEmail)}?idProperty=email`, body: { properties: { firstname: "B was here" } } },
   ],
@@ -142,14 +144,18 @@ export const FIXTURES: Record<string, Fixture> = {
     { path: `/crm/v4/objects/contacts/${w.ids.bContact}/associations/default/companies/${w.ids.company}` },
     { path: `/crm/v4/objects/contacts/${w.ids.contact}/associations/default/companies/${w.ids.bCompany}` },
   ],
-  "GET /crm/v4/objects/:objectType/:objectId/associations/:toObjectType": (w) => [{ path: `/crm/v4/objects/contacts/${w.ids.contact}/associations/companies` }],
+  "GET /crm/v4/objects/:objectType/:objectId/associations/:toObjectType": (w) => [
+    { path: `/crm/v4/objects/contacts/${w.ids.contact}/associations/companies` },
+    { path: `/crm/v4/objects/notes/${w.ids.note}/associations/contacts` },
+  ],
   "DELETE /crm/v4/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": (w) => [
     { path: `/crm/v4/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.company}` },
     { path: `/crm/v4/objects/contacts/${w.ids.bContact}/associations/companies/${w.ids.company}` },
     { path: `/crm/v4/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.bCompany}` },
   ],
-  "DELETE /crm/v3/objects/:objectType/:objectId": (w) => [{ path: `/crm/v3/objects/contacts/${w.ids.contact}` }],
+  "DELETE /crm/v3/objects/:objectType/:objectId": (w) => [{ path: `/crm/v3/objects/contacts/${w.ids.contact}` }, { path: `/crm/v3/objects/notes/${w.ids.note}` }],
   "PUT /crm/v3/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": (w) => [
+    { path: `/crm/v3/objects/contacts/${w.ids.bContact}/associations/notes/${w.ids.note}` },
     { path: `/crm/v3/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.company}` },
     { path: `/crm/v3/objects/contacts/${w.ids.bContact}/associations/companies/${w.ids.company}` },
     { path: `/crm/v3/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.bCompany}` },
