@@ -4,6 +4,7 @@
  * Engine instead: docs/reference/operations.md.
  */
 import { z } from "zod";
+import { OBJECT_TYPES } from "../../db/tables/crm";
 import type { AuthRule } from "../../http/auth";
 import { json } from "../../lib/http";
 import { route } from "../../http/route";
@@ -16,7 +17,7 @@ const counts = <K extends string>(keys: readonly K[]) => z.object(Object.fromEnt
 const usageResponse = z.object({
   portalId: z.number().int(),
   name: z.string(),
-  records: counts(["contacts", "companies", "deals", "products", "line_items", "tickets"]).meta({ description: "Live (not archived) records per object type" }),
+  records: counts(OBJECT_TYPES).meta({ description: "Live (not archived) records per object type" }),
   stores: z.number().int(),
   syncMessages: counts(["pending", "errored", "resolvedErrors"]).meta({
     description: "pending: accepted objects not processed yet; errored: objects whose latest sync error is open",
