@@ -9,6 +9,10 @@ import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqli
 export const ACCOUNT_STATUSES = ["active", "suspended", "deleting"] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
+/** What the account is, as `/account-info/v3/details` answers it; set by the operator (docs/reference/account-info.md). */
+export const ACCOUNT_TYPES = ["STANDARD", "DEVELOPER_TEST", "SANDBOX"] as const;
+export type AccountType = (typeof ACCOUNT_TYPES)[number];
+
 export const DELETION_PHASES = ["marking", "draining", "purging", "control"] as const;
 export interface DeletionState {
   state: (typeof DELETION_PHASES)[number];
@@ -45,6 +49,11 @@ export const accounts = sqliteTable(
   status: text("status", { enum: ACCOUNT_STATUSES }).notNull().default("active"),
   /** The state of the account's deletion while it runs (the operator's `deletion`); null otherwise. */
   deletion: text("deletion", { mode: "json" }).$type<DeletionState>(),
+  /** The account's settings that `/account-info/v3/details` answers; the operator sets them (constant defaults: added by ALTER TABLE). */
+  timeZone: text("time_zone").notNull().default("UTC"),
+  companyCurrency: text("company_currency").notNull().default("USD"),
+  additionalCurrencies: text("additional_currencies", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+  accountType: text("account_type", { enum: ACCOUNT_TYPES }).notNull().default("STANDARD"),
   },
   // Placement counts accounts per shard and the operator lists a shard's accounts.
   (t) => [index("accounts_shard").on(t.shard, t.portalId)],
@@ -106,6 +115,46 @@ export const users = sqliteTable(
     createdAt: integer("created_at").notNull().default(now),
   },
   (t) => [uniqueIndex("users_portal_email").on(t.portalId, t.email)],
+);
+
+/**
+ * The CRM face of a user: its owner id (what `hubspot_owner_id` holds, never the user id) and the profile
+ * the settings API edits (names, role, teams). Made with the user; when the user is deleted the row stays,
+ * archived, because records keep naming the owner (docs/reference/owners.md). No foreign key to users for
+ * that reason. Owner ids start above 100,000,000 (the migration moves the counter), so an owner id is
+ * never mistaken for a user id.
+ */
+export const owners = sqliteTable(
+  "owners",
+  {
+    ownerId: integer("owner_id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    userId: integer("user_id").notNull(),
+    /** A copy of the user's email (it never changes), kept for the archived owner. */
+    email: text("email").notNull(),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    /** One of the built-in roles (src/schemas/users.ts ROLES); null: none. */
+    roleId: text("role_id"),
+    primaryTeamId: integer("primary_team_id"),
+    secondaryTeamIds: text("secondary_team_ids", { mode: "json" }).$type<number[]>().notNull().default(sql`'[]'`),
+    archived: integer("archived", { mode: "boolean" }).notNull().default(false),
+    createdAt: integer("created_at").notNull().default(now),
+    updatedAt: integer("updated_at").notNull().default(now),
+  },
+  (t) => [index("owners_portal").on(t.portalId, t.archived, t.ownerId), uniqueIndex("owners_user").on(t.userId)],
+);
+
+/** An account's teams: the operator makes and removes them; the settings API puts users in them. */
+export const teams = sqliteTable(
+  "teams",
+  {
+    teamId: integer("team_id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    name: text("name").notNull(),
+    createdAt: integer("created_at").notNull().default(now),
+  },
+  (t) => [uniqueIndex("teams_portal_name").on(t.portalId, t.name)],
 );
 
 /**
