@@ -84,6 +84,8 @@ export const CONTROL_TABLES = [
   "webhook_deliveries",
   "webhook_attempts",
   "webhook_inflight",
+  "owners",
+  "teams",
 ] as const;
 
 /**
@@ -96,6 +98,9 @@ export const ACCOUNT_CONTROL_TABLES: AccountTable[] = [
   { ...byPortal("auth_codes"), notExported: true },
   { ...byPortal("sessions"), notExported: true },
   { ...byPortal("users"), secrets: ["password_hash"] },
+  // Owners (archived ones too: records name them) and teams are the account's, like its users.
+  byPortal("owners"),
+  byPortal("teams"),
   byPortal("private_apps"),
   // The app's webhook delivery log (docs/reference/webhooks.md) holds the account's events: a delivery made only of
   // them goes, its attempts first. The log belongs to the app's developer, so it is not exported.

@@ -35,6 +35,10 @@ import { timelineV3Routes } from "./timeline/v3";
 import { webRoutes } from "./web/pages";
 import { webhookRoutes } from "./webhooks/settings";
 import { webhookDeliveryRoutes } from "./webhooks/deliveries";
+import { adminTeamRoutes } from "./admin/teams";
+import { ownerRoutes } from "./owners";
+import { userRoutes } from "./users";
+import { accountInfoRoutes } from "./account-info";
 
 export const allRoutes: RouteDef[] = [
   ...adminRoutes,
@@ -69,4 +73,8 @@ export const allRoutes: RouteDef[] = [
   ...cardV3Routes,
   ...webRoutes,
   ...healthRoutes,
+  ...adminTeamRoutes,
+  ...ownerRoutes,
+  ...userRoutes,
+  ...accountInfoRoutes,
 ];

@@ -10,6 +10,7 @@ import * as creds from "../../services/accounts/credentials";
 import { exportAccount } from "../../services/accounts/export";
 import { startDeletion } from "../../services/shards/moves";
 import { getAccount } from "../../services/shards/directory";
+import { setAccountSettings } from "../../services/accounts/tenancy";
 import { appParams } from "./apps";
 import { accountDetail, portalParams, privateAppResponse } from "../../schemas/accounts/operator";
 import * as s from "../../schemas/accounts/lifecycle";
@@ -21,7 +22,7 @@ export const adminLifecycleRoutes = [
   route({
     method: "PATCH",
     path: "/admin/v1/accounts/:portalId",
-    summary: "Suspend or resume an account: while suspended, every credential of the account gets 403",
+    summary: "Suspend or resume an account (while suspended, every credential of the account gets 403), or set its time zone, currencies and type",
     tag,
     auth: admin,
     params: portalParams,
@@ -31,7 +32,9 @@ export const adminLifecycleRoutes = [
       409: { description: "The account is being deleted" },
     },
     handler: async ({ db, params, body }) => {
-      await creds.setAccountStatus(db, params.portalId, body.status);
+      const { status, ...settings } = body;
+      await setAccountSettings(db, params.portalId, settings);
+      if (status !== undefined) await creds.setAccountStatus(db, params.portalId, status);
       return json(await getAccount(db, params.portalId));
     },
   }),
@@ -115,8 +118,8 @@ export const adminLifecycleRoutes = [
     auth: admin,
     params: s.userParams,
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ db, params }) => {
-      await creds.deleteUser(db, params.portalId, params.userId);
+    handler: async ({ db, params, now }) => {
+      await creds.deleteUser(db, params.portalId, params.userId, now);
       return noContent();
     },
   }),

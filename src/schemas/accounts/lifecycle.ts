@@ -1,10 +1,15 @@
 /** @module zod schemas of the operator's account lifecycle (docs/how-to/account-lifecycle.md: a contract, keep these shapes). */
 import { z } from "zod";
 import { deletionState, portalParams } from "./operator";
+import { accountSettings } from "../account-info";
 
-export const statusBody = z.object({
-  status: z.enum(["active", "suspended"]).meta({ description: "suspended: every credential of the account gets 403; active: they work again" }),
-});
+/** The status, the account's settings (docs/reference/account-info.md), or both: at least one field. */
+export const statusBody = z
+  .object({
+    status: z.enum(["active", "suspended"]).optional().meta({ description: "suspended: every credential of the account gets 403; active: they work again" }),
+    ...accountSettings,
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), { message: "Give status, timeZone, companyCurrency, additionalCurrencies or accountType", path: ["status"] });
 
 export const deletionStarted = z.object({ portalId: z.number().int(), deletion: deletionState });
 

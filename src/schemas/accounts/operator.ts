@@ -1,7 +1,8 @@
 /** @module zod schemas of the operator API (operators' scripts depend on it: keep these shapes). */
 import { z } from "zod";
-import { ACCOUNT_STATUSES, DELETION_PHASES } from "../../db/tables/tenancy";
+import { ACCOUNT_STATUSES, ACCOUNT_TYPES, DELETION_PHASES } from "../../db/tables/tenancy";
 import { SCOPES } from "../../lib/scopes";
+import { accountSettings } from "../account-info";
 
 export const scopeList = z.array(z.enum(SCOPES)).max(SCOPES.length);
 /**
@@ -24,6 +25,7 @@ export const createAccountBody = z.object({
   rateLimit: z.number().int().min(1).max(100_000).optional(),
   /** The shard to place the account on; without it the placement policy picks one. */
   shard: z.string().min(1).max(64).optional(),
+  ...accountSettings,
 });
 export const accountResponse = z.object({ portalId: z.number().int(), name: z.string(), addons: z.array(z.string()), shard: z.string() });
 
@@ -47,6 +49,10 @@ export const accountDetail = accountResponse.extend({
   rateLimit: z.number().int().nullable(),
   createdAt: z.number().int(),
   status: z.enum(ACCOUNT_STATUSES).meta({ description: "active; suspended (every credential of the account gets 403); deleting (a deletion runs)" }),
+  timeZone: z.string(),
+  companyCurrency: z.string(),
+  additionalCurrencies: z.array(z.string()),
+  accountType: z.enum(ACCOUNT_TYPES),
   move: moveState.optional(),
   deletion: deletionState.optional().meta({ description: "The account's deletion while it runs" }),
 });
@@ -147,6 +153,12 @@ export const tokenResponse = z.object({
 });
 export const installParams = portalParams.extend({ appId: canonicalId("appId") });
 
-export const createUserBody = z.object({ email: z.email().max(254), password: z.string().min(8).max(200).optional() });
+export const createUserBody = z.object({
+  email: z.email().max(254),
+  password: z.string().min(8).max(200).optional(),
+  // The user's owner shows these names (docs/reference/owners.md); the settings users API changes them.
+  firstName: z.string().max(100).optional(),
+  lastName: z.string().max(100).optional(),
+});
 export const userResponse = z.object({ userId: z.number().int(), email: z.string() });
 export const moveStarted = z.object({ portalId: z.number().int(), shard: z.string(), move: moveState });

@@ -6,7 +6,7 @@
  */
 import { and, eq, ne } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accounts, apps, authCodes, credentials, privateApps, sessions, users, type AccountStatus } from "../../db/tables/tenancy";
+import { accounts, apps, authCodes, credentials, owners, privateApps, sessions, users, type AccountStatus } from "../../db/tables/tenancy";
 import { forgetCredentials } from "../../lib/credential-cache";
 import { hashPassword, randomToken, sha256Hex } from "../../lib/crypto";
 import { conflict, notFound } from "../../lib/errors";
@@ -98,10 +98,15 @@ const endUserSessions = (db: Db, portalId: number, userId: number) =>
   ] as const;
 
 /** Deletes the user: its sessions end and its pending authorization codes go with it. */
-export async function deleteUser(db: Db, portalId: number, userId: number): Promise<void> {
+export async function deleteUser(db: Db, portalId: number, userId: number, now: number): Promise<void> {
   await requireWritableAccount(db, portalId);
   await requireUser(db, portalId, userId);
-  await db.batch([...endUserSessions(db, portalId, userId), db.delete(users).where(eq(users.userId, userId))]);
+  // The owner stays, archived: records keep naming it, and `archived=true` of the owners API finds it.
+  await db.batch([
+    ...endUserSessions(db, portalId, userId),
+    db.delete(users).where(eq(users.userId, userId)),
+    db.update(owners).set({ archived: true, updatedAt: now }).where(eq(owners.userId, userId)),
+  ]);
 }
 
 /** Sets a new password; the user's existing sessions end (whoever knew the old one is signed out). */

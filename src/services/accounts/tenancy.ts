@@ -4,7 +4,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accounts, apps, credentials, installs, privateApps, users } from "../../db/tables/tenancy";
+import { accounts, apps, credentials, installs, owners, privateApps, users, type AccountType } from "../../db/tables/tenancy";
 import { hashPassword, randomToken, sha256Hex } from "../../lib/crypto";
 import { forgetCredentials } from "../../lib/credential-cache";
 import { ApiError, conflict, notFound } from "../../lib/errors";
@@ -21,14 +21,34 @@ const ALL_SCOPES: string[] = [...SCOPES];
  * picks among the open shards (src/services/shards/placement.ts). Only the directory row is written:
  * account data starts empty.
  */
-export async function createAccount(env: Env, db: Db, input: { name: string; addons?: string[]; rateLimit?: number; shard?: string }) {
+export async function createAccount(env: Env, db: Db, input: { name: string; addons?: string[]; rateLimit?: number; shard?: string } & AccountSettings) {
   const shard = input.shard ?? (await placeAccount(env, db));
   const row = await db
     .insert(accounts)
-    .values({ name: input.name, addons: input.addons ?? [], rateLimit: input.rateLimit ?? null, shard })
+    .values({ name: input.name, addons: input.addons ?? [], rateLimit: input.rateLimit ?? null, shard, ...settingsOf(input) })
     .returning()
     .get();
   return { portalId: row.portalId, name: row.name, addons: row.addons, shard: row.shard ?? CONTROL_SHARD };
+}
+
+/** The account's settings `/account-info/v3/details` answers (docs/reference/account-info.md); each optional. */
+export interface AccountSettings {
+  timeZone?: string;
+  companyCurrency?: string;
+  additionalCurrencies?: string[];
+  accountType?: AccountType;
+}
+
+/** Only the settings given, so an update leaves the others as they are. */
+const settingsOf = (s: AccountSettings): AccountSettings =>
+  Object.fromEntries(Object.entries({ timeZone: s.timeZone, companyCurrency: s.companyCurrency, additionalCurrencies: s.additionalCurrencies, accountType: s.accountType }).filter(([, v]) => v !== undefined));
+
+/** Sets the given settings of an account that takes the operator's writes (409 while it is being deleted). */
+export async function setAccountSettings(db: Db, portalId: number, input: AccountSettings): Promise<void> {
+  const set = settingsOf(input);
+  if (Object.keys(set).length === 0) return;
+  await requireWritableAccount(db, portalId);
+  await db.update(accounts).set(set).where(eq(accounts.portalId, portalId));
 }
 
 export async function requireAccount(db: Db, portalId: number) {
@@ -125,7 +145,22 @@ export async function uninstallApp(env: Env, db: Db, portalId: number, appId: nu
   forgetCredentials();
 }
 
-export async function createUser(db: Db, portalId: number, input: { email: string; password?: string }) {
+/** What a user is made with: the operator's email and password, the settings API's profile. */
+export interface NewUser {
+  email: string;
+  password?: string;
+  firstName?: string;
+  lastName?: string;
+  roleId?: string;
+  primaryTeamId?: number;
+  secondaryTeamIds?: number[];
+}
+
+/**
+ * The user and its owner in one batch: every user is an owner of its account (docs/reference/owners.md),
+ * whichever face made it. The owner's row takes the user's id from last_insert_rowid(), as createApp does.
+ */
+export async function createUser(db: Db, portalId: number, input: NewUser) {
   await requireWritableAccount(db, portalId);
   const email = input.email.toLowerCase();
   const existing = await db
@@ -135,8 +170,20 @@ export async function createUser(db: Db, portalId: number, input: { email: strin
     .get();
   if (existing) throw conflict(`A user with email ${email} already exists in account ${portalId}`);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  const row = await db.insert(users).values({ portalId, email, passwordHash }).returning().get();
-  return { userId: row.userId, email: row.email };
+  const [inserted] = await db.batch([
+    db.insert(users).values({ portalId, email, passwordHash }).returning({ userId: users.userId }),
+    db.insert(owners).values({
+      portalId,
+      userId: sql`last_insert_rowid()`,
+      email,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+      roleId: input.roleId ?? null,
+      primaryTeamId: input.primaryTeamId ?? null,
+      secondaryTeamIds: input.secondaryTeamIds ?? [],
+    }),
+  ]);
+  return { userId: inserted[0]!.userId, email };
 }
 
 export async function findUser(db: Db, portalId: number, userId: number) {

@@ -118,8 +118,15 @@ const fieldTypeOf = (type: PropertyType) =>
 const optionsOf = (values: string[] = []): PropertyOption[] =>
   values.map((value, i) => ({ label: value.charAt(0) + value.slice(1).toLowerCase().replace(/_/g, " "), value, description: "", displayOrder: i, hidden: false }));
 
+/**
+ * The record types people own carry `hubspot_owner_id`, as on the real service (activities and leads list it
+ * among their own); its options are the account's owners (src/services/crm/values.ts).
+ */
+const OWNED: ReadonlySet<ObjectType> = new Set(["contacts", "companies", "deals", "tickets"]);
+const OWNER_PROPERTY: BuiltIn = ["hubspot_owner_id", "enumeration"];
+
 function builtIns(type: ObjectType): PropertyDef[] {
-  return [...SYSTEM, ...BUILT_IN[type]].map(([name, t, values], i) => ({
+  return [...SYSTEM, ...BUILT_IN[type], ...(OWNED.has(type) ? [OWNER_PROPERTY] : [])].map(([name, t, values], i) => ({
     name,
     label: labelOf(name),
     type: t,

@@ -13,6 +13,7 @@ import type { Db } from "../../db/client";
 import { ACTIVITY_TYPES, type ObjectType, type PropertyOption } from "../../db/tables/crm";
 import { badRequest, type ErrorDetail } from "../../lib/errors";
 import { builtInDefinition, type PropertyDef } from "./properties";
+import { liveOwners, ownerOptions } from "../owners/owners";
 
 /** The databases a check may read: the account's shard and the control plane (users live there). */
 export interface ValueSource {
@@ -72,9 +73,32 @@ const activityTime: ValueCheck = (_src, _portalId, type, writes) =>
         .map((w) => ({ message: `hs_timestamp is required to create ${type}`, code: "REQUIRED_FIELD", in: "body", context: { propertyName: [`${w.at}properties.hs_timestamp`] } }))
     : [];
 
-const CHECKS: ValueCheck[] = [fixedOptions, activityTime];
+/**
+ * `hubspot_owner_id` names a live owner of the account (docs/reference/owners.md), on every type that has the
+ * property: an unknown id, another account's and an archived owner's are a 400, as on the real service.
+ */
+const OWNER = "hubspot_owner_id";
+const ownerIds: ValueCheck = async (src, portalId, type, writes) => {
+  if (!builtInDefinition(type, OWNER)) return [];
+  const named = writes.flatMap((w) => (w.properties[OWNER] ? [{ w, value: w.properties[OWNER] }] : []));
+  if (named.length === 0) return [];
+  const ids = named.filter((n) => /^\d{1,15}$/.test(n.value)).map((n) => Number(n.value));
+  const live = new Set((await liveOwners(src.control, portalId, ids)).map((o) => String(o.ownerId)));
+  return named
+    .filter((n) => !live.has(n.value))
+    .map(({ w, value }) => ({
+      message: `${JSON.stringify(value)} is not an owner of this account: hubspot_owner_id takes the id of a live owner (GET /crm/v3/owners)`,
+      code: "INVALID_OPTION",
+      in: "body",
+      context: { propertyName: [`${w.at}properties.${OWNER}`] },
+    }));
+};
 
-const OPTION_SOURCES: OptionSource[] = [];
+const CHECKS: ValueCheck[] = [fixedOptions, activityTime, ownerIds];
+
+const OPTION_SOURCES: OptionSource[] = [
+  { covers: (type, name) => name === OWNER && builtInDefinition(type, OWNER) !== undefined, options: (src, portalId) => ownerOptions(src.control, portalId) },
+];
 
 /** Runs every check over the writes; throws one 400 listing every bad value. */
 export async function checkValues(src: ValueSource, portalId: number, type: ObjectType, writes: WrittenValues[]): Promise<void> {

@@ -101,6 +101,10 @@ export const presentAccount = (a: AccountRow, move?: MoveState | null) => ({
   rateLimit: a.rateLimit,
   createdAt: a.createdAt,
   status: a.status,
+  timeZone: a.timeZone,
+  companyCurrency: a.companyCurrency,
+  additionalCurrencies: a.additionalCurrencies,
+  accountType: a.accountType,
   ...(move ? { move } : {}),
   ...(a.deletion ? { deletion: a.deletion } : {}),
 });

@@ -16,7 +16,7 @@ export const LOAD_WINDOW_MINUTES = 15;
 /** The listing waits this long for the analytics API at most. */
 export const LOAD_TIMEOUT_MS = 5_000;
 
-interface UsageSqlConfig {
+export interface UsageSqlConfig {
   USAGE_SQL_URL?: string;
   USAGE_SQL_ACCOUNT_ID?: string;
   USAGE_SQL_TOKEN?: string;
@@ -39,7 +39,7 @@ export interface LoadReport {
 }
 
 /** ClickHouse-style JSON numbers: the SQL API may send 64-bit sums as strings. */
-const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/)]).transform(Number);
+export const num = z.union([z.number(), z.string().regex(/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/)]).transform(Number);
 const sqlAnswer = z.object({
   data: z.array(z.object({ kind: z.string(), shard: z.string(), points: num, statements: num })),
 });
@@ -52,7 +52,8 @@ WHERE timestamp > NOW() - INTERVAL '${minutes}' MINUTE AND blob5 != ''
 GROUP BY kind, shard
 FORMAT JSON`;
 
-function endpoint(cfg: UsageSqlConfig): string | null {
+/** Where the Analytics Engine SQL API is, for the operator's configuration; null when not configured. */
+export function endpoint(cfg: UsageSqlConfig): string | null {
   if (cfg.USAGE_SQL_URL) return cfg.USAGE_SQL_URL;
   if (cfg.USAGE_SQL_ACCOUNT_ID) return `https://api.cloudflare.com/client/v4/accounts/${encodeURIComponent(cfg.USAGE_SQL_ACCOUNT_ID)}/analytics_engine/sql`;
   return null;
