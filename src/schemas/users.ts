@@ -30,7 +30,22 @@ export const usersQuery = z.object({
   after: afterCursor,
 });
 
-export const userParams = z.object({ userId: z.string().min(1).max(254) });
+/** A user id, or an email with idProperty=EMAIL; percent-decoded (an email's `@` comes encoded). */
+export const userParams = z.object({
+  userId: z
+    .string()
+    .min(1)
+    .max(800)
+    .transform((raw, ctx) => {
+      try {
+        return decodeURIComponent(raw);
+      } catch {
+        ctx.addIssue({ code: "custom", message: "userId is not a valid percent-encoded string" });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.string().max(254)),
+});
 export const userIdQuery = z.object({
   idProperty: z.enum(["USER_ID", "EMAIL"]).default("USER_ID").meta({ description: "USER_ID (default): userId is the user's id; EMAIL: it is the user's email" }),
 });

@@ -30,12 +30,14 @@ export async function accountDetails(control: Db, portalId: number, now: number,
 
 /** The start of the account's day at `now`, and the next one: the daily count resets at local midnight. */
 export function localDay(tz: string, now: number): { start: number; end: number } {
-  const { utcOffsetMilliseconds: off } = utcOffset(tz, now);
-  const local = now + off;
-  const start = local - (((local % 86_400_000) + 86_400_000) % 86_400_000) - off;
-  // A daylight-saving change within the day moves its end by the change; the offset at the end says how much.
-  const end = start + 86_400_000 + off - utcOffset(tz, start + 86_400_000).utcOffsetMilliseconds;
-  return { start, end };
+  const DAY = 86_400_000;
+  const offsetAt = (t: number) => utcOffset(tz, t).utcOffsetMilliseconds;
+  const local = now + offsetAt(now);
+  const midnight = local - (((local % DAY) + DAY) % DAY);
+  // A local time to UTC: the offset is the one in force at that instant, which a daylight-saving change
+  // between it and now makes different from now's; one correction finds it.
+  const toUtc = (localTime: number) => localTime - offsetAt(localTime - offsetAt(now));
+  return { start: toUtc(midnight), end: toUtc(midnight + DAY) };
 }
 
 /** Requests of the account's private-app tokens since `start`, weighted by Analytics Engine's sampling. */
