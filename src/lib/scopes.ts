@@ -16,6 +16,7 @@ export const SCOPES = [
   "settings.users.read",
   "settings.users.write",
   "settings.users.teams.read",
+  "account-info.security.read",
   "contacts",
   "tickets",
   "e-commerce",

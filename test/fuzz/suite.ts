@@ -87,6 +87,8 @@ function ownField(key: string, w: World): string | number | undefined {
       return w.ids.contact;
     case "userId":
       return w.a.userId;
+    case "primaryTeamId":
+      return w.ids.team;
   }
   return undefined;
 }

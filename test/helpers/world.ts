@@ -67,6 +67,9 @@ export interface World {
     /** A's app's webhook subscription (paused, so the suites' writes emit nothing) and a delivery of it. */
     subscription: number;
     delivery: number;
+    /** A's user's owner id, and a team of A's (the operator makes teams). */
+    owner: number;
+    team: number;
   };
 }
 
@@ -157,6 +160,10 @@ export async function buildWorld(): Promise<World> {
     { eventId: 1, subscriptionId: subscription, portalId: a.portalId, appId: a.appId, occurredAt: Date.now(), subscriptionType: "contact.creation", objectId: contact, changeSource: "API" },
   ], Date.now());
 
+  // Owners and teams: A's user is an owner; A has a team whose name B must never see.
+  const owner = Number((await ok(await call("GET", `/crm/v3/owners/${a.userId}?idProperty=userId`, { token: a.pat }))).id);
+  const team = (await admin("POST", `/admin/v1/accounts/${a.portalId}/teams`, { name: mark("team") })).teamId as number;
+
   const bSession = await signIn(b);
   return {
     a,
@@ -195,6 +202,8 @@ export async function buildWorld(): Promise<World> {
       cardAction,
       subscription,
       delivery,
+      owner,
+      team,
     },
   };
 }
@@ -228,6 +237,10 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return String(w.a.privateAppId);
     case "userId":
       return String(w.a.userId);
+    case "ownerId":
+      return String(ids.owner);
+    case "teamId":
+      return String(ids.team);
     case "eventTypeId":
     case "eventTemplateId":
       return String(ids.eventType);

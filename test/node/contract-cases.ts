@@ -6,6 +6,7 @@
 import { integratorUrl, tenant, workerUrl, type NodeTenant } from "./helpers";
 import { adminToken, api, cardBody, freshInstall, ok, script, settingsBody, signIn, uniq, type Fixtures } from "./contract-fixtures";
 import { V3_CASES } from "./contract-cases-v3";
+import { OWNER_CASES } from "./contract-cases-owners";
 
 export interface Req {
   params?: Record<string, string | number>;
@@ -669,6 +670,8 @@ export const CASES: Record<string, Case> = {
   },
   // ---------------------------------------------------------------- v3 faces: timeline, cards, blog, SMTP
   ...V3_CASES,
+  // ---------------------------------------------------------------- owners, settings users, account info
+  ...OWNER_CASES,
 
   // ---------------------------------------------------------------- meta
   "GET /openapi.json": { ok: () => ({}) },

@@ -111,6 +111,21 @@ export const FIXTURES: Record<string, Fixture> = {
   "POST /admin/v1/apps/:appId/rotate-secret": (w) => [{ path: `/admin/v1/apps/${w.a.appId}/rotate-secret`, body: {}, status: 401 }],
   "DELETE /admin/v1/accounts/:portalId/users/:userId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/users/${w.a.userId}`, status: 401 }],
   "POST /admin/v1/accounts/:portalId/users/:userId/password": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/users/${w.a.userId}/password`, body: { password: "long enough" }, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/teams": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/teams`, body: { name: "b's team" }, status: 401 }],
+  "DELETE /admin/v1/accounts/:portalId/teams/:teamId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/teams/${w.ids.team}`, status: 401 }],
+  // Owners and settings users: A's owner and user, by id and by email, are unknown to B.
+  "GET /crm/v3/owners/:ownerId": (w) => [
+    { path: `/crm/v3/owners/${w.ids.owner}` },
+    { path: `/crm/v3/owners/${w.a.userId}?idProperty=userId` },
+    { path: `/crm/v3/owners/${w.ids.owner}?archived=true` },
+  ],
+  "GET /settings/v3/users/:userId": (w) => [{ path: `/settings/v3/users/${w.a.userId}` }, { path: `/settings/v3/users/${encodeURIComponent(w.a.userEmail)}?idProperty=EMAIL` }],
+  "PUT /settings/v3/users/:userId": (w) => [
+    { path: `/settings/v3/users/${w.a.userId}`, body: { firstName: "b" } },
+    // B's own user with A's team: a 400, A's team is unknown in B.
+    { path: `/settings/v3/users/${w.b.userId}`, body: { primaryTeamId: String(w.ids.team) }, status: 400 },
+  ],
+  "DELETE /settings/v3/users/:userId": (w) => [{ path: `/settings/v3/users/${w.a.userId}` }, { path: `/settings/v3/users/${encodeURIComponent(w.a.userEmail)}?idProperty=EMAIL` }],
 
   // OAuth token introspection: the token is the capability. A token of another kind is not one.
   "GET /oauth/v1/access-tokens/:token": (w) => [{ path: `/oauth/v1/access-tokens/${w.a.refresh}` }, { path: `/oauth/v1/access-tokens/${w.a.pat}` }, { path: `/oauth/v1/access-tokens/${w.a.developerKey}` }],
@@ -128,6 +143,8 @@ export const FIXTURES: Record<string, Fixture> = {
     { path: `/crm/v3/objects/notes/${w.ids.note}`, body: { properties: { hs_note_body: "B was here" } } },
     { path: `/crm/v3/objects/contacts/${w.ids.contact}`, body: { properties: { firstname: "B was here" } } },
     { path: `/crm/v3/objects/contacts/${enc(w.ids.contactEmail)}?idProperty=email`, body: { properties: { firstname: "B was here" } } },
+    // B's own record given A's owner: a 400, A's owner is not an owner of B.
+    { path: `/crm/v3/objects/contacts/${w.ids.bContact}`, body: { properties: { hubspot_owner_id: String(w.ids.owner) } }, status: 400 },
   ],
   // CRM v3 properties and associations v4: A's custom property, A's records (mixed with B's).
   "GET /crm/v3/properties/:objectType/:propertyName": (w) => [{ path: `/crm/v3/properties/contacts/${w.ids.crmProperty}` }],
@@ -393,6 +410,10 @@ function webhookFixtures(): Record<string, Fixture> {
 
 /** Routes without an id in the path that take one in the query or body (the same rule applies). */
 export const BODY_ID_FIXTURES: Record<string, Fixture> = {
+  // Owners and settings users: A's owner as a record's owner is a 400; A's email finds no owner in B; A's team is unknown in B.
+  "POST /crm/v3/objects/:objectType": (w) => [{ path: "/crm/v3/objects/deals", body: { properties: { dealname: "b", hubspot_owner_id: String(w.ids.owner) } }, status: 400 }],
+  "GET /crm/v3/owners": (w) => [{ path: `/crm/v3/owners?email=${enc(w.a.userEmail)}`, status: 200 }],
+  "POST /settings/v3/users": (w) => [{ path: "/settings/v3/users", body: { email: "b-new@example.com", primaryTeamId: String(w.ids.team) }, status: 400 }],
   // CRM v3 batches: A's ids are reported as not found (207, no data) and archive ignores them (204).
   "POST /crm/v3/objects/:objectType/batch/read": (w) => [{ path: "/crm/v3/objects/contacts/batch/read", body: { inputs: [{ id: String(w.ids.contact) }] }, status: 207 }],
   "POST /crm/v3/objects/:objectType/batch/update": (w) => [

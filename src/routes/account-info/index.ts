@@ -6,8 +6,11 @@ import { route } from "../../http/route";
 import { accountDetails, dailyPrivateAppUsage } from "../../services/account-info/details";
 import * as s from "../../schemas/account-info";
 
-/** Any credential of the account may read its own details, as on the real service (no scope is required). */
-const auth: AuthRule = { kinds: ["oauth", "private_app"] };
+/**
+ * Every account route here needs a scope (the authentication matrix holds that): the account-info family's
+ * own, `account-info.security.read`, which new apps and private apps get by default.
+ */
+const auth: AuthRule = { kinds: ["oauth", "private_app"], scopes: ["account-info.security.read"] };
 const tag = "Account info";
 
 export const accountInfoRoutes = [

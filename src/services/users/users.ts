@@ -56,7 +56,8 @@ async function findUser(control: Db, portalId: number, key: string, by: "USER_ID
   const row = await joined(control)
     .where(and(eq(users.portalId, portalId), by === "USER_ID" ? eq(users.userId, Number(key)) : eq(users.email, key.toLowerCase())))
     .get();
-  if (!row) throw notFound(`No user ${key} in this account`);
+  // The message does not repeat the key: an email of another account's user is not echoed back.
+  if (!row) throw notFound(by === "USER_ID" ? `No user ${key} in this account` : "No user with that email in this account");
   return row;
 }
 
