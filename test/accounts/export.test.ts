@@ -126,6 +126,9 @@ describe("GET /admin/v1/accounts/{portalId}/export", () => {
     }
     expect(byTable.get("accounts")).toEqual([expect.objectContaining({ portal_id: w.a.portalId, status: "active" })]);
     expect(byTable.get("users")!.length).toBeGreaterThan(0);
+    // Owners (with their profile) and teams go with the users: a restore re-creates them from these rows.
+    expect(byTable.get("owners")).toContainEqual(expect.objectContaining({ owner_id: w.ids.owner, user_id: w.a.userId, archived: 0 }));
+    expect(byTable.get("teams")).toEqual([expect.objectContaining({ team_id: w.ids.team })]);
     for (const secret of [w.a.pat, w.a.oauth, w.a.refresh, w.a.developerKey, w.a.clientSecret, await sha256Hex(w.a.pat), await sha256Hex(w.a.oauth)]) {
       expect(text.includes(secret), "a secret in the export").toBe(false);
     }
