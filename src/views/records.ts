@@ -28,6 +28,8 @@ export interface ListView {
   q: string;
   after: number;
   hasMore: boolean;
+  /** Names of the owners the rows name (`hubspot_owner_id`), by the stored value. */
+  owners?: Map<string, string>;
 }
 
 interface ListColumn {
@@ -38,11 +40,12 @@ interface ListColumn {
 }
 
 /** The columns between the name and the last change: deals show where they stand and what they are worth. */
-function listColumns(type: PageType): ListColumn[] {
+function listColumns(type: PageType, owners = new Map<string, string>()): ListColumn[] {
   if (type === "deals") {
     return [
       { label: "Stage", cell: (r) => (r.properties.dealstage ? `<span class="stage stage-${e(r.properties.dealstage)}">${e(stageLabel(r.properties.dealstage))}</span>` : "") },
       { label: "Amount", numeric: true, cell: (r) => e(formatAmount(r.properties.amount, r.properties.deal_currency_code)) },
+      { label: "Owner", cell: (r) => e(ownerText(r.properties.hubspot_owner_id, owners)) },
     ];
   }
   const summary = SUMMARY_PROPERTY[type];
@@ -58,7 +61,7 @@ export function listBody(v: ListView): string {
     const s = p.toString();
     return s ? `?${s}` : "";
   };
-  const columns = listColumns(v.type);
+  const columns = listColumns(v.type, v.owners);
   const rows = v.rows
     .map(
       (r) =>
@@ -85,6 +88,9 @@ export function listBody(v: ListView): string {
 <label for="q">${searchHint}</label><div class="search-row"><input id="q" name="q" type="search" maxlength="100" value="${e(v.q)}" autocomplete="off"><button type="submit">Search</button></div></form>
 ${table}${pager ? `<nav class="pager" aria-label="Pages">${pager}</nav>` : ""}`;
 }
+
+/** An owner by name; an id that names no owner of the account (written before owners were checked) as stored. */
+const ownerText = (value: string | undefined, owners: Map<string, string>) => (value ? (owners.get(value) ?? value) : "");
 
 export interface TimelineEntry {
   id: string;
@@ -123,6 +129,8 @@ export interface RecordView {
   mergedVids?: number[];
   /** A deal's pipeline and stage labels, when its stage is one of the account's ecommerce pipeline. */
   stage?: { pipeline: string; stage: string; stageId: string } | null;
+  /** Names of the owners the record names (`hubspot_owner_id`), by the stored value. */
+  owners?: Map<string, string>;
 }
 
 function propertiesList(record: CrmRow): string {
@@ -195,6 +203,12 @@ function dealSummary(v: RecordView): string {
   return stage || amount || close ? `<dl class="summary" aria-label="Deal summary">${stage}${amount}${close}</dl>` : "";
 }
 
+/** Whose record it is: the owner's name, shown under the heading (the properties list keeps the id). */
+function ownerLine(v: RecordView): string {
+  const value = v.record.properties.hubspot_owner_id;
+  return value ? `<p class="owner">Owner: <span class="owner-name">${e(ownerText(value, v.owners ?? new Map()))}</span></p>` : "";
+}
+
 export function recordBody(v: RecordView): string {
   const label = TYPE_LABEL[v.type];
   const name = displayName(v.record);
@@ -204,6 +218,7 @@ export function recordBody(v: RecordView): string {
 <div class="record" data-object-type="${v.type}" data-object-id="${v.record.id}">
 <div class="record-main">
 <h1>${e(name)} <span class="muted">${label.one} #${v.record.id}</span></h1>${dealSummary(v)}
+${ownerLine(v)}
 ${v.mergedVids?.length ? `<p class="merged">Merged from ${v.mergedVids.map((m) => `${label.one.toLowerCase()} #${m}`).join(", ")}</p>` : ""}
 <section aria-labelledby="props-h"><h2 id="props-h">Properties</h2>${propertiesList(v.record)}</section>
 <section aria-labelledby="assoc-h"><h2 id="assoc-h">Associations</h2>${associationsList(v)}</section>

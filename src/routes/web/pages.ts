@@ -17,7 +17,7 @@ import { storeOverview } from "../../services/ecomm/overview";
 import { findStore, listStores } from "../../services/ecomm/stores";
 import { TIMELINE_TYPE } from "../../services/timeline/events";
 import { decodeCursor, recordTimeline } from "../../services/timeline/feed";
-import { displayName, isPageType, isRecordType, listRecords, namedRecords, recordCounts, TYPE_LABEL } from "../../services/web/records";
+import { displayName, isPageType, isRecordType, listRecords, namedRecords, ownersOf, recordCounts, TYPE_LABEL } from "../../services/web/records";
 import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
 import { ECOMM_OBJECT_TYPES } from "../../db/tables/ecomm";
 import { appPage, notFoundPage } from "../../views/layout";
@@ -131,7 +131,8 @@ const pageRoutes = [
       const q = query.q?.trim() ?? "";
       const after = query.after ?? 0;
       const { rows, hasMore } = await listRecords(db, user.portalId, type, q || undefined, after);
-      return appPage({ title: TYPE_LABEL[type].many, section: type, user, body: listBody({ type, rows, q, after, hasMore }), scripts: ["app.js"] });
+      const owners = type === "deals" ? await ownersOf(control, user.portalId, rows) : undefined;
+      return appPage({ title: TYPE_LABEL[type].many, section: type, user, body: listBody({ type, rows, q, after, hasMore, owners }), scripts: ["app.js"] });
     },
   }),
   route({
@@ -164,12 +165,13 @@ const pageRoutes = [
         return notFoundPage(user, section, `${TYPE_LABEL[type].one} ${id} was not found.`);
       }
       const timelineType = TIMELINE_TYPE[type];
-      const [assoc, timeline, cards, stage, merges] = await Promise.all([
+      const [assoc, timeline, cards, stage, merges, owners] = await Promise.all([
         associationsOf(db, user.portalId, [id], [...OBJECT_TYPES]),
         timelineType ? recordTimeline(db, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
         isCardRecordType(type) ? installedCards(control, user.portalId, type) : [],
         type === "deals" ? dealStage(db, user.portalId, record) : null,
         type === "contacts" ? mergesOf(db, user.portalId, [id]) : null,
+        ownersOf(control, user.portalId, [record]),
       ]);
       const groups = Object.entries(assoc.get(id) ?? {}) as [ObjectType, number[]][];
       const names = await namedRecords(db, user.portalId, groups.flatMap(([, ids]) => ids.slice(0, ASSOCIATIONS_SHOWN)));
@@ -194,6 +196,7 @@ const pageRoutes = [
           olderLink,
           cards: cards.map((c) => ({ cardId: c.id, title: c.title })),
           mergedVids: (merges?.get(id) ?? []).map((m) => m.mergedVid),
+          owners,
         }),
         scripts: ["record.js"],
         // The iframe modal may open only what this page offers: the cards' baseUris and the timeline's iframes.

@@ -8,6 +8,7 @@ import type { Db } from "../../db/client";
 import { crmObjects, type ObjectType } from "../../db/tables/crm";
 import { inJson, type CrmRow } from "../crm/records";
 import { SEARCH_MAX_LENGTH } from "../../schemas/web";
+import { ownerNames } from "../owners/owners";
 
 /**
  * The record types with pages in the web app: those that show timelines (contacts, companies,
@@ -137,4 +138,15 @@ export async function namedRecords(db: Db, portalId: number, ids: number[], max 
     .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.archived, false), inJson(crmObjects.id, wanted)))
     .all();
   return new Map(rows.map((r) => [r.id, r]));
+}
+
+/**
+ * The names of the owners the rows name in `hubspot_owner_id`, keyed by the value as stored: the pages show
+ * a person, not an owner id. The owners live on the control plane; an archived one is still named.
+ */
+export async function ownersOf(control: Db, portalId: number, rows: Pick<CrmRow, "properties">[]): Promise<Map<string, string>> {
+  const ids = rows.map((r) => r.properties.hubspot_owner_id ?? "").filter((v) => /^\d{1,15}$/.test(v));
+  if (ids.length === 0) return new Map();
+  const names = await ownerNames(control, portalId, ids.map(Number));
+  return new Map([...names].map(([id, name]) => [String(id), name]));
 }
