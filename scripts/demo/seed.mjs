@@ -163,12 +163,13 @@ export async function seedDemo(o) {
   const admin = (/** @type {string} */ method, /** @type {string} */ path, /** @type {unknown} */ body) => call(baseUrl, method, path, adminToken, body);
 
   log("demo: account, app, install, private app and user (operator API)");
-  const account = await admin("POST", "/admin/v1/accounts", { name: "Demo account", addons: ["transactional-email"], rateLimit: o.rateLimit });
+  // A local demo is a developer's test account, as the real service labels one (GET /account-info/v3/details).
+  const account = await admin("POST", "/admin/v1/accounts", { name: "Demo account", addons: ["transactional-email"], rateLimit: o.rateLimit, accountType: "DEVELOPER_TEST" });
   const portalId = account.portalId;
   const app = await admin("POST", "/admin/v1/apps", { name: "Demo shop app", redirectUris: [`${baseUrl}/oauth-callback`] });
   const pat = await admin("POST", `/admin/v1/accounts/${portalId}/private-apps`, { name: "Demo private app" });
   const install = await admin("POST", `/admin/v1/accounts/${portalId}/installs`, { appId: app.appId });
-  const user = await admin("POST", `/admin/v1/accounts/${portalId}/users`, { email: o.userEmail ?? "demo@example.com", password: DEMO_PASSWORD });
+  const user = await admin("POST", `/admin/v1/accounts/${portalId}/users`, { email: o.userEmail ?? "demo@example.com", password: DEMO_PASSWORD, firstName: "Demo", lastName: "User" });
   const devKey = app.developerKey;
   // The integrator verifies every signed call (card requests, webhooks) with the app's secret from now on.
   o.onSecret?.(app.clientSecret);
