@@ -125,7 +125,7 @@ describe("@hubspot/api-client 14.0.1: account info (apiRequest)", () => {
     const client = sdk(t, t.pat);
     const details = await (await client.apiRequest({ method: "GET", path: "/account-info/v3/details" })).json();
     expect(details).toMatchObject({ portalId: t.portalId, accountType: "STANDARD", timeZone: "Europe/Berlin", companyCurrency: "EUR", utcOffset: expect.stringMatching(/^\+0[12]:00$/) });
-    const usage = await (await client.apiRequest({ method: "GET", path: "/account-info/v3/api-usage/daily/private-apps" })).json();
+    const usage = (await (await client.apiRequest({ method: "GET", path: "/account-info/v3/api-usage/daily/private-apps" })).json()) as { results: unknown[] };
     expect(usage.results[0]).toMatchObject({ name: "private-apps-api-calls-daily", fetchStatus: expect.any(String) });
   });
 });
