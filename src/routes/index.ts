@@ -23,6 +23,7 @@ import { crmObjectRoutes } from "./crm/objects";
 import { crmPropertyRoutes } from "./crm/properties";
 import { crmSearchRoutes } from "./crm/search";
 import { ecommRoutes } from "./ecomm";
+import { engagementRoutes } from "./engagements";
 import { healthRoutes } from "./health";
 import { oauthRoutes } from "./oauth/grants";
 import { oauthCallbackRoutes } from "./oauth/callback";
@@ -77,4 +78,5 @@ export const allRoutes: RouteDef[] = [
   ...ownerRoutes,
   ...userRoutes,
   ...accountInfoRoutes,
+  ...engagementRoutes,
 ];
