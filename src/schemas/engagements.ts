@@ -124,7 +124,8 @@ const addresses = z.array(address).max(100);
 export function metadataSchema(type: ActivityType) {
   const shape: Record<string, z.ZodType> = Object.fromEntries(METADATA_FIELDS[type].map(([key, , kind]) => [key, valueOf[kind].nullable().optional()]));
   if (type === "emails") Object.assign(shape, { from: address.nullable().optional(), to: addresses.nullable().optional(), cc: addresses.nullable().optional(), bcc: addresses.nullable().optional() });
-  return z.strictObject(shape, { error: (issue) => (issue.code === "unrecognized_keys" ? `not a metadata field of this engagement type; known: ${Object.keys(shape).join(", ")}` : undefined) });
+  const known = Object.keys(shape).join(", ");
+  return z.strictObject(shape, { error: (issue) => (issue.code === "unrecognized_keys" ? `${issue.keys.join(", ")}: not a metadata field of this engagement type (known: ${known})` : undefined) });
 }
 
 const id = z.number().int().min(1).max(999_999_999_999_999);
