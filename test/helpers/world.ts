@@ -70,6 +70,8 @@ export interface World {
     /** A's user's owner id, and a team of A's (the operator makes teams). */
     owner: number;
     team: number;
+    /** A's note on A's contact, made through the engagements v1 API (its id is the engagement's). */
+    engagement: number;
   };
 }
 
@@ -116,6 +118,8 @@ export async function buildWorld(): Promise<World> {
   const crmProperty = `a_${unique("prop").toLowerCase()}`;
   const propertyBody = { name: crmProperty, label: mark("crm-property"), type: "string", fieldType: "text", groupName: "contactinformation" };
   await ok(await call("POST", "/crm/v3/properties/contacts", { token: a.pat, body: propertyBody }), 201);
+  const engagementBody = { engagement: { type: "NOTE", timestamp: 1 }, associations: { contactIds: [contact] }, metadata: { body: mark("engagement") } };
+  const engagement = (await ok(await call("POST", "/engagements/v1/engagements", { token: a.pat, body: engagementBody }))).engagement.id as number;
 
   // Ecommerce bridge: a store, a synced object and a sync error, through the real consumer.
   await appSettings(a);
@@ -204,6 +208,7 @@ export async function buildWorld(): Promise<World> {
       delivery,
       owner,
       team,
+      engagement,
     },
   };
 }
@@ -269,6 +274,8 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return encodeURIComponent(ids.contactEmail);
     case "utk":
       return encodeURIComponent(ids.utk);
+    case "engagementId":
+      return String(ids.engagement);
     case "name":
       return r.path.startsWith("/admin/v1/shards/") ? "SHARD_1" : undefined;
     case "id":

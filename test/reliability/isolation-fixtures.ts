@@ -374,6 +374,8 @@ export const FIXTURES: Record<string, Fixture> = {
 
   // App webhooks (developer key): A's app in the path, or B's own app with A's subscription or delivery.
   ...webhookFixtures(),
+  // Legacy engagements v1: A's note (an engagement) and A's records, mixed with B's.
+  ...engagementFixtures(),
 };
 
 function webhookFixtures(): Record<string, Fixture> {
@@ -408,6 +410,23 @@ function webhookFixtures(): Record<string, Fixture> {
   };
 }
 
+function engagementFixtures(): Record<string, Fixture> {
+  const E1 = "/engagements/v1/engagements";
+  return {
+    "GET /engagements/v1/engagements/:engagementId": (w) => [{ path: `${E1}/${w.ids.engagement}` }],
+    "PATCH /engagements/v1/engagements/:engagementId": (w) => [{ path: `${E1}/${w.ids.engagement}`, body: { metadata: { body: "B was here" } } }],
+    "DELETE /engagements/v1/engagements/:engagementId": (w) => [{ path: `${E1}/${w.ids.engagement}` }],
+    "GET /engagements/v1/engagements/associated/:objectType/:objectId/paged": (w) => [{ path: `${E1}/associated/CONTACT/${w.ids.contact}/paged` }],
+    "PUT /engagements/v1/engagements/:engagementId/associations/:objectType/:objectId": (w) => [
+      { path: `${E1}/${w.ids.engagement}/associations/CONTACT/${w.ids.bContact}` },
+      { path: `${E1}/${w.ids.engagement}/associations/COMPANY/${w.ids.company}` },
+    ],
+    "DELETE /engagements/v1/engagements/:engagementId/associations/:objectType/:objectId": (w) => [
+      { path: `${E1}/${w.ids.engagement}/associations/CONTACT/${w.ids.contact}` },
+      { path: `${E1}/${w.ids.engagement}/associations/CONTACT/${w.ids.bContact}` },
+    ],
+  };
+}
 /** Routes without an id in the path that take one in the query or body (the same rule applies). */
 export const BODY_ID_FIXTURES: Record<string, Fixture> = {
   // Owners and settings users: A's owner as a record's owner is a 400; A's email finds no owner in B; A's team is unknown in B.
@@ -459,4 +478,6 @@ export const BODY_ID_FIXTURES: Record<string, Fixture> = {
       },
     },
   ],
+  // Engagements v1: a create associated with A's contact is a 400 naming it.
+  "POST /engagements/v1/engagements": (w) => [{ path: "/engagements/v1/engagements", body: { engagement: { type: "NOTE" }, associations: { contactIds: [w.ids.contact] } }, status: 400 }],
 };
