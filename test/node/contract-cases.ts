@@ -673,7 +673,63 @@ export const CASES: Record<string, Case> = {
   // ---------------------------------------------------------------- owners, settings users, account info
   ...OWNER_CASES,
 
+  // ---------------------------------------------------------------- engagements v1
+  ...engagementCases(),
+
   // ---------------------------------------------------------------- meta
   "GET /openapi.json": { ok: () => ({}) },
   "GET /healthz": { ok: () => ({}) },
 };
+
+/** Legacy engagements v1: each documented error status provoked on purpose, with a field the client names. */
+function engagementCases(): Record<string, Case> {
+  /** A fresh note through the engagements v1 API, on the fixture's contact: its engagement id. */
+  const E1 = "/engagements/v1/engagements";
+  const engagement = async (f: Fixtures): Promise<number> => {
+    const made = await ok(api("POST", E1, { token: f.t.pat, json: { engagement: { type: "NOTE", timestamp: 1 }, associations: { contactIds: [f.contact] }, metadata: { body: "n" } } }));
+    return made.json.engagement.id as number;
+  };
+  const onEngagement = async (f: Fixtures) => ({ token: f.t.pat, params: { engagementId: await engagement(f) } });
+  const noEngagement = (f: Fixtures) => ({ token: f.t.pat, params: { engagementId: 999_999_999 } });
+  return {
+    "POST /engagements/v1/engagements": {
+      ok: (f) => ({ token: f.t.pat, json: { engagement: { type: "TASK", timestamp: 1 }, associations: { contactIds: [f.contact] }, metadata: { subject: "s", status: "NOT_STARTED" } } }),
+      errors: { 400: (f) => ({ token: f.t.pat, json: { engagement: { type: "TASK" }, metadata: { status: "SOMEDAY" } } }) },
+    },
+    "GET /engagements/v1/engagements/paged": {
+      ok: (f) => ({ token: f.t.pat, query: { limit: "5" } }),
+      errors: { 400: (f) => ({ token: f.t.pat, query: { limit: "many" } }) },
+    },
+    "GET /engagements/v1/engagements/recent/modified": {
+      ok: (f) => ({ token: f.t.pat, query: { count: "5", since: "1" } }),
+      errors: { 400: (f) => ({ token: f.t.pat, query: { since: "yesterday" } }) },
+    },
+    "GET /engagements/v1/engagements/associated/{objectType}/{objectId}/paged": {
+      ok: async (f) => {
+        await engagement(f);
+        return { token: f.t.pat, params: { objectType: "CONTACT", objectId: f.contact }, query: { limit: "5" } };
+      },
+      errors: {
+        400: (f) => ({ token: f.t.pat, params: { objectType: "LEAD", objectId: f.contact } }),
+        404: (f) => ({ token: f.t.pat, params: { objectType: "DEAL", objectId: 999_999_999 } }),
+      },
+    },
+    "GET /engagements/v1/engagements/{engagementId}": { ok: onEngagement, errors: { 404: noEngagement } },
+    "PATCH /engagements/v1/engagements/{engagementId}": {
+      ok: async (f) => ({ ...(await onEngagement(f)), json: { engagement: { ownerId: 7 }, metadata: { body: "changed" } } }),
+      errors: {
+        400: async (f) => ({ ...(await onEngagement(f)), json: { engagement: { type: "CALL" } } }),
+        404: (f) => ({ ...noEngagement(f), json: { metadata: {} } }),
+      },
+    },
+    "DELETE /engagements/v1/engagements/{engagementId}": { ok: onEngagement, errors: { 404: noEngagement } },
+    "PUT /engagements/v1/engagements/{engagementId}/associations/{objectType}/{objectId}": {
+      ok: async (f) => ({ token: f.t.pat, params: { engagementId: await engagement(f), objectType: "CONTACT", objectId: await newContact(f) } }),
+      errors: { 404: async (f) => ({ token: f.t.pat, params: { engagementId: await engagement(f), objectType: "CONTACT", objectId: 999_999_999 } }) },
+    },
+    "DELETE /engagements/v1/engagements/{engagementId}/associations/{objectType}/{objectId}": {
+      ok: async (f) => ({ token: f.t.pat, params: { engagementId: await engagement(f), objectType: "CONTACT", objectId: f.contact } }),
+      errors: { 404: (f) => ({ token: f.t.pat, params: { ...noEngagement(f).params, objectType: "CONTACT", objectId: f.contact } }) },
+    },
+  };
+}

@@ -3,7 +3,7 @@
  * time the tests load the real, unmodified package. Why: the package ships its typings as `.ts` sources
  * (lib/typescript/*.ts), which `skipLibCheck` does not skip; they import `request-promise` without types and
  * re-export interfaces without `export type`, so they fail our strict compiler settings. The signatures
- * below are copied from those typings (index.d.ts, lib/typescript/{contact,timeline,oauth}.ts; getApiLimit from lib/client.js, untyped there), with
+ * below are copied from those typings (index.d.ts, lib/typescript/{contact,timeline,oauth,engagement}.ts; getApiLimit from lib/client.js, untyped there), with
  * `RequestPromise` as the promise it is.
  */
 declare module "hubspot" {
@@ -61,6 +61,15 @@ declare module "hubspot" {
     getPortalInfo(token?: string): RequestPromise;
   }
 
+  class Engagement {
+    create(data: object): RequestPromise;
+    get(opts?: object): RequestPromise;
+    update(engagementId: string, data: object): RequestPromise;
+    getRecentlyModified(opts?: object): RequestPromise;
+    getAssociated(objectType: string, objectId: number, opts?: object): RequestPromise;
+    getCallDispositions(): RequestPromise;
+  }
+
   class Hubspot {
     constructor(options?: ApiOptions | AccessTokenOptions | AppOptions);
     refreshAccessToken(): RequestPromise;
@@ -69,6 +78,7 @@ declare module "hubspot" {
     contacts: Contact;
     timelines: Timeline;
     oauth: OAuth;
+    engagements: Engagement;
   }
 
   export default Hubspot;
