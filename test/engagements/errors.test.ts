@@ -106,3 +106,13 @@ describe("engagements v1: bad input", () => {
 
 /** Another private app of the same account with every scope, to make the records the narrow one cannot. */
 const allScopes = async (t: Tenant): Promise<Tenant> => ({ ...t, pat: (await admin("POST", `/admin/v1/accounts/${t.portalId}/private-apps`, { name: "all" })).token });
+
+describe("engagements v1: methods the legacy API does not have", () => {
+  it("PUT on an engagement is a 405 naming the methods it takes (the legacy API updates with PATCH)", async () => {
+    const t = await tenant();
+    const id = (await v1Engagement(t, { engagement: { type: "NOTE", timestamp: at } })).engagement.id as number;
+    const res = await call("PUT", `${E1}/${id}`, { token: t.pat, body: { engagement: { type: "NOTE" } } });
+    expectError(res, 405, "METHOD_NOT_ALLOWED");
+    expect(res.headers.get("allow")).toContain("PATCH");
+  });
+});
