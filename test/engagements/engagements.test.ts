@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { call, tenant } from "../helpers/api";
-import { E1, record, v1Engagement } from "./helpers";
+import { E1, ownerOf, record, v1Engagement } from "./helpers";
 
 const at = Date.UTC(2026, 10, 1, 10, 0, 0);
 const iso = new Date(at).toISOString();
@@ -15,13 +15,14 @@ describe("engagements v1: one row with the v3 activity", () => {
     const t = await tenant();
     const ada = await record(t, "contacts", { email: "ada@example.com" });
     const acme = await record(t, "companies", { name: "Acme" });
+    const owner = await ownerOf(t);
     const made = await v1Engagement(t, {
-      engagement: { active: true, type: "NOTE", timestamp: at, ownerId: 42 },
+      engagement: { active: true, type: "NOTE", timestamp: at, ownerId: owner },
       associations: { contactIds: [ada], companyIds: [acme], dealIds: [], ownerIds: [] },
       attachments: [{ id: 7 }],
       metadata: { body: "Called about the renewal" },
     });
-    expect(made.engagement).toMatchObject({ portalId: t.portalId, type: "NOTE", timestamp: at, ownerId: 42, active: true });
+    expect(made.engagement).toMatchObject({ portalId: t.portalId, type: "NOTE", timestamp: at, ownerId: owner, active: true });
     expect(typeof made.engagement.id).toBe("number");
     expect(made.associations).toEqual({ contactIds: [ada], companyIds: [acme], dealIds: [], ownerIds: [], ticketIds: [] });
     expect(made.attachments).toEqual([{ id: 7 }]);
@@ -29,7 +30,7 @@ describe("engagements v1: one row with the v3 activity", () => {
 
     const v3 = await call("GET", `/crm/v3/objects/notes/${made.engagement.id}?properties=hs_note_body,hs_timestamp,hubspot_owner_id,hs_attachment_ids&associations=contacts,companies`, { token: t.pat });
     expect(v3.status, v3.text).toBe(200);
-    expect(v3.json.properties).toMatchObject({ hs_note_body: "Called about the renewal", hs_timestamp: iso, hubspot_owner_id: "42", hs_attachment_ids: "7" });
+    expect(v3.json.properties).toMatchObject({ hs_note_body: "Called about the renewal", hs_timestamp: iso, hubspot_owner_id: String(owner), hs_attachment_ids: "7" });
     expect(v3.json.associations.contacts.results).toEqual([{ id: String(ada), type: "notes_to_contacts" }]);
     expect(v3.json.associations.companies.results.map((r: { id: string }) => r.id)).toEqual([String(acme)]);
     // And from the contact's side, through v3 and v1.
@@ -110,7 +111,7 @@ describe("engagements v1: one row with the v3 activity", () => {
 describe("engagements v1: update, delete and associations", () => {
   it("PATCH writes only the given fields, the v3 read sees them, and null clears one", async () => {
     const t = await tenant();
-    const made = await v1Engagement(t, { engagement: { type: "TASK", timestamp: at, ownerId: 5 }, metadata: { subject: "Draft", body: "Keep me", status: "NOT_STARTED" } });
+    const made = await v1Engagement(t, { engagement: { type: "TASK", timestamp: at, ownerId: await ownerOf(t) }, metadata: { subject: "Draft", body: "Keep me", status: "NOT_STARTED" } });
     const id = made.engagement.id as number;
     const res = await call("PATCH", `${E1}/${id}`, { token: t.pat, body: { engagement: { ownerId: null }, metadata: { subject: "Final", status: "COMPLETED" } } });
     expect(res.status, res.text).toBe(200);

@@ -51,8 +51,10 @@ describe("node-hubspot 2.3.14: engagements", () => {
     const second = (await hs.engagements.get({ limit: 1, offset: first.offset })) as Page;
     expect(second.results[0]!.metadata).toEqual({ toNumber: "+15550100", status: "COMPLETED", durationMilliseconds: 60_000, body: "Booked a demo" });
 
-    const updated = (await hs.engagements.update(String(note.engagement.id), { engagement: { ownerId: 12 }, metadata: { body: "Met at the conference; follow up" } })) as Engagement;
-    expect(updated.engagement.ownerId).toBe(12);
+    // The account's user is an owner; ownerId must name one (GET /crm/v3/owners).
+    const owner = Number((await http(t.oauth, "GET", `/crm/v3/owners?email=${encodeURIComponent(t.userEmail)}`)).body.results[0].id);
+    const updated = (await hs.engagements.update(String(note.engagement.id), { engagement: { ownerId: owner }, metadata: { body: "Met at the conference; follow up" } })) as Engagement;
+    expect(updated.engagement.ownerId).toBe(owner);
     expect(updated.metadata.body).toBe("Met at the conference; follow up");
 
     const recent = (await hs.engagements.getRecentlyModified({ count: 1 })) as Page;

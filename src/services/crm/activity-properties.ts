@@ -27,6 +27,7 @@ export const ACTIVITY_BUILT_IN: Record<ActivityType | "leads", BuiltIn[]> = {
     ["hs_task_type", "enumeration", ["TODO", "CALL", "EMAIL", "LINKED_IN", "MEETING", "LINKED_IN_CONNECT", "LINKED_IN_MESSAGE"]],
     ["hs_task_reminders", "string"],
     ["hs_task_completion_date", "datetime"],
+    ["hs_task_for_object_type", "enumeration", ["CONTACT", "COMPANY", "DEAL", "TICKET"]],
   ],
   calls: [
     ...COMMON,
@@ -39,6 +40,8 @@ export const ACTIVITY_BUILT_IN: Record<ActivityType | "leads", BuiltIn[]> = {
     ["hs_call_direction", "enumeration", ["INBOUND", "OUTBOUND"]],
     ["hs_call_status", "enumeration", ["BUSY", "CALLING_CRM_USER", "CANCELED", "COMPLETED", "CONNECTING", "FAILED", "IN_PROGRESS", "NO_ANSWER", "QUEUED", "RINGING"]],
     ["hs_call_disposition", "string"],
+    ["hs_call_external_id", "string"],
+    ["hs_call_external_account_id", "string"],
   ],
   meetings: [
     ...COMMON,
