@@ -84,8 +84,21 @@ function isSafeStyle(raw: string): boolean {
   return !/url\s*\(|expression|javascript|behavior|@import|\\/.test(value);
 }
 
-function keepAttribute(tag: string, name: string, value: string): boolean {
+/**
+ * Dropped as well from HTML shown inside the app's own pages (`inPage`): an `id` or `name` would let the
+ * markup stand in for the page's own elements in its scripts' lookups (DOM clobbering), and a `class` or
+ * `style` dress it up as the page's own controls.
+ */
+const PAGE_OWNED_ATTRS = new Set(["id", "name", "class", "style"]);
+
+export interface SanitizeOptions {
+  /** The HTML is shown inside a page of the app, beside its scripts (a note on a record page). */
+  inPage?: boolean;
+}
+
+function keepAttribute(tag: string, name: string, value: string, opts: SanitizeOptions = {}): boolean {
   if (name.startsWith("on")) return false;
+  if (opts.inPage && PAGE_OWNED_ATTRS.has(name)) return false;
   if (!GLOBAL_ATTRS.has(name) && !ELEMENT_ATTRS[tag]?.has(name)) return false;
   if (URL_ATTRS.has(name)) return isSafeUrl(value);
   if (name === "style") return isSafeStyle(value);
@@ -96,10 +109,10 @@ function keepAttribute(tag: string, name: string, value: string): boolean {
 class UnfinishedMarkup extends Error {}
 
 /** Returns the sanitized HTML, or the input as escaped text when the tokenizer cannot parse it. */
-export async function sanitizeHtml(input: string): Promise<string> {
+export async function sanitizeHtml(input: string, opts: SanitizeOptions = {}): Promise<string> {
   if (input === "") return "";
   try {
-    return await rewrite(input);
+    return await rewrite(input, opts);
   } catch (err) {
     // Expected for ambiguous or unfinished markup (see @module); the page still renders.
     const reason = err instanceof Error ? err.message.split("\n", 1)[0] : String(err);
@@ -108,7 +121,7 @@ export async function sanitizeHtml(input: string): Promise<string> {
   }
 }
 
-async function rewrite(input: string): Promise<string> {
+async function rewrite(input: string, opts: SanitizeOptions): Promise<string> {
   // The tokenizer passes an unfinished construct at the end of the input through as it is
   // (`<img src=x onerror=alert(1)//`): inside the page the markup after the body would finish it. An end
   // marker only a finished input lets it see as a tag tells the two apart; it cannot be forged because its
@@ -133,7 +146,7 @@ async function rewrite(input: string): Promise<string> {
         // Collected first: removing while iterating would skip attributes.
         const attrs = [...el.attributes] as [string, string][];
         for (const [name, value] of attrs) {
-          if (!keepAttribute(tag, name.toLowerCase(), value)) el.removeAttribute(name);
+          if (!keepAttribute(tag, name.toLowerCase(), value, opts)) el.removeAttribute(name);
         }
         // A link opening a new window must not hand the opener to the target page.
         if (tag === "a" && el.hasAttribute("target")) el.setAttribute("rel", "noopener noreferrer");

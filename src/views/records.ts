@@ -124,6 +124,8 @@ export interface RecordView {
   associations: { type: ObjectType; records: CrmRow[]; total: number }[];
   timeline: { entries: TimelineEntry[]; next: string | null } | null;
   olderLink: string | null;
+  /** The record's activities, rendered (views/activities.ts); null for types that have none. */
+  activitiesHtml?: string | null;
   cards: { cardId: number; title: string }[];
   /** Contacts merged into this one; their ids redirect here. */
   mergedVids?: number[];
@@ -157,11 +159,22 @@ function associationsList(v: RecordView): string {
     .join("");
 }
 
-function timelineSection(v: RecordView): string {
-  if (!v.timeline) return `<p class="empty">${TYPE_LABEL[v.type].many} have no timeline.</p>`;
+function eventsList(v: RecordView): string {
+  if (!v.timeline) return "";
   if (v.timeline.entries.length === 0) return `<p class="empty">No timeline events yet.</p>`;
   const older = v.olderLink ? `<p><a href="${e(v.olderLink)}">Older events</a></p>` : "";
   return `<ol class="timeline">${v.timeline.entries.map(timelineItem).join("")}</ol>${older}`;
+}
+
+/**
+ * The activities (notes, tasks, calls, …) and, for the types that have them, the apps' timeline events:
+ * two lists, since each is ordered and bounded on its own (the events page by a cursor).
+ */
+function timelineSection(v: RecordView): string {
+  if (!v.timeline && v.activitiesHtml == null) return `<p class="empty">${TYPE_LABEL[v.type].many} have no timeline.</p>`;
+  const activities = v.activitiesHtml == null ? "" : `<h3 id="activities-h">Activities</h3>${v.activitiesHtml}`;
+  const events = v.timeline ? `${activities ? `<h3 id="events-h">Events from apps</h3>` : ""}${eventsList(v)}` : "";
+  return activities + events;
 }
 
 function cardsColumn(v: RecordView): string {

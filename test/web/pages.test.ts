@@ -196,14 +196,15 @@ describe("GET /app/:objectType/:objectId (record page)", () => {
     expectError(await page(b, `/app/contacts/${contact}?after=yesterday`), 400, "VALIDATION_ERROR");
   });
 
-  it("shows tickets without a timeline and with their own cards", async () => {
+  it("shows tickets with their activities but no app events, and with their own cards", async () => {
     const t = await tenant();
     const ticket = await create(t, "tickets", { subject: "Broken" });
     const card = await defineCard(t, { title: "Ticket card", associatedHubSpotObjectTypes: ["TICKET"] });
     const b = await signIn(t);
     const res = await page(b, `/app/tickets/${ticket}`);
     expect(res.status).toBe(200);
-    expect(res.text).toContain("Tickets have no timeline.");
+    expect(res.text).toContain(`<h3 id="activities-h">Activities</h3><p class="empty">No activities yet.</p>`);
+    expect(res.text).not.toContain("Events from apps");
     expect(res.text).toContain(`data-card-id="${card.id}"`);
   });
 

@@ -18,7 +18,9 @@ import { findStore, listStores } from "../../services/ecomm/stores";
 import { TIMELINE_TYPE } from "../../services/timeline/events";
 import { decodeCursor, recordTimeline } from "../../services/timeline/feed";
 import { displayName, isPageType, isRecordType, listRecords, namedRecords, ownersOf, recordCounts, TYPE_LABEL } from "../../services/web/records";
-import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
+import { ACTIVITY_TYPES, OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
+import { recordActivities } from "../../services/web/activities";
+import { activitiesHtml, activitiesOnFirstPage } from "../../views/activities";
 import { ECOMM_OBJECT_TYPES } from "../../db/tables/ecomm";
 import { appPage, notFoundPage } from "../../views/layout";
 import { homeBody, listBody, recordBody, type TimelineEntry } from "../../views/records";
@@ -38,6 +40,8 @@ const TIMELINE_PAGE = 20;
 const ASSOCIATIONS_SHOWN = 25;
 /** Sent mail per page of /app/mail. */
 const MAIL_PAGE = 25;
+/** Activities are on the timeline, not among the associations (their names would be "Note #id"). */
+const ASSOCIATION_TYPES = OBJECT_TYPES.filter((t) => !(ACTIVITY_TYPES as readonly string[]).includes(t));
 
 const pageRoutes = [
   route({
@@ -165,9 +169,12 @@ const pageRoutes = [
         return notFoundPage(user, section, `${TYPE_LABEL[type].one} ${id} was not found.`);
       }
       const timelineType = TIMELINE_TYPE[type];
-      const [assoc, timeline, cards, stage, merges, owners] = await Promise.all([
-        associationsOf(db, user.portalId, [id], [...OBJECT_TYPES]),
+      const [assoc, timeline, activities, cards, stage, merges, owners] = await Promise.all([
+        associationsOf(db, user.portalId, [id], ASSOCIATION_TYPES),
         timelineType ? recordTimeline(db, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
+        // The list types' pages show activities (products and line items have none), on the first page
+        // only: the older pages turn the events' cursor, which the activities do not share.
+        isPageType(type) && !query.after ? recordActivities(db, user.portalId, id) : null,
         isCardRecordType(type) ? installedCards(control, user.portalId, type) : [],
         type === "deals" ? dealStage(db, user.portalId, record) : null,
         type === "contacts" ? mergesOf(db, user.portalId, [id]) : null,
@@ -194,6 +201,11 @@ const pageRoutes = [
           associations,
           timeline: timeline ? { entries, next: timeline.next } : null,
           olderLink,
+          activitiesHtml: activities
+            ? await activitiesHtml(activities.rows, activities.total)
+            : isPageType(type)
+              ? activitiesOnFirstPage(`/app/${type}/${id}`)
+              : null,
           cards: cards.map((c) => ({ cardId: c.id, title: c.title })),
           mergedVids: (merges?.get(id) ?? []).map((m) => m.mergedVid),
           owners,

@@ -1,0 +1,105 @@
+/**
+ * @module HTML of the activities on a record page's timeline (docs/reference/web.md, "Record page"): one
+ * entry per note, task, call, meeting, email, communication or postal mail, newest first, each with what a
+ * person looks for in it. Every value is escaped; the only HTML passed through is a body (a note's, a
+ * communication's, a postal mail's), which the API stores as HTML, as the real service does, and which is
+ * sanitised here for a page with scripts (src/lib/sanitize.ts, `inPage`).
+ */
+import type { ActivityType } from "../db/tables/crm";
+import { escapeHtml } from "../lib/html";
+import { sanitizeHtml } from "../lib/sanitize";
+import type { ActivityRow } from "../services/web/activities";
+import { timeTag } from "./time";
+
+const e = escapeHtml;
+
+/** An activity time as stored (epoch ms or an ISO 8601 instant, as the API takes them) as a `<time>`; "" when it is neither. */
+function timeOf(value: string | undefined): string {
+  if (!value) return "";
+  const ms = /^\d{1,15}$/.test(value) ? Number(value) : Date.parse(value);
+  return Number.isNaN(ms) ? "" : timeTag(ms, /^\d+$/.test(value) ? `${new Date(ms).toISOString()} (${value})` : value);
+}
+
+/** `hs_call_duration` is in milliseconds: `3 min 20 s`, `1 h 5 min`, `45 s`. */
+export function durationText(value: string | undefined): string {
+  if (!value || !/^\d{1,12}$/.test(value)) return "";
+  const s = Math.round(Number(value) / 1000);
+  if (s < 60) return `${s} s`;
+  const [h, m, rest] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  return h > 0 ? `${h} h${m ? ` ${m} min` : ""}` : `${m} min${rest ? ` ${rest} s` : ""}`;
+}
+
+/** The task statuses by label, coloured like card STATUS badges (app.css). */
+const TASK_STATUS: Record<string, [string, string]> = {
+  NOT_STARTED: ["Not started", "default"],
+  IN_PROGRESS: ["In progress", "info"],
+  WAITING: ["Waiting", "warning"],
+  COMPLETED: ["Completed", "success"],
+  DEFERRED: ["Deferred", "default"],
+};
+const CALL_DIRECTION: Record<string, string> = { INBOUND: "Inbound call", OUTBOUND: "Outbound call" };
+const EMAIL_DIRECTION: Record<string, string> = { EMAIL: "Sent email", INCOMING_EMAIL: "Received email", FORWARDED_EMAIL: "Forwarded email" };
+const CHANNEL: Record<string, string> = { SMS: "SMS", WHATS_APP: "WhatsApp", LINKEDIN_MESSAGE: "LinkedIn message" };
+
+/** A stored option by its label, or the stored value as it is when it has none. */
+const labelOf = (labels: Record<string, string>, value: string | undefined, fallback: string) => (value ? (labels[value] ?? value) : fallback);
+
+/** The parts of one entry: its title line, the line under it (kind, facts, time), and a body. */
+interface Entry {
+  title: string;
+  meta: string[];
+  body?: string;
+}
+
+async function entryOf(a: ActivityRow): Promise<Entry> {
+  const p = a.properties;
+  const at = timeOf(p.hs_timestamp);
+  const body = async (html: string | undefined) => (html ? sanitizeHtml(html, { inPage: true }) : undefined);
+  switch (a.type) {
+    case "notes":
+      return { title: "Note", meta: [at], body: await body(p.hs_note_body) };
+    case "tasks": {
+      const [label, tone] = TASK_STATUS[p.hs_task_status ?? ""] ?? [p.hs_task_status, "default"];
+      const status = label ? ` <span class="badge badge-${tone}">${e(label)}</span>` : "";
+      return { title: `${e(p.hs_task_subject || "Task")}${status}`, meta: ["Task", at ? `due ${at}` : ""] };
+    }
+    case "calls":
+      return { title: e(p.hs_call_title || "Call"), meta: [e(labelOf(CALL_DIRECTION, p.hs_call_direction, "Call")), e(durationText(p.hs_call_duration)), at] };
+    case "meetings": {
+      const [start, end] = [timeOf(p.hs_meeting_start_time), timeOf(p.hs_meeting_end_time)];
+      const when = start && end ? `${start} – ${end}` : start || at;
+      return { title: e(p.hs_meeting_title || "Meeting"), meta: ["Meeting", when] };
+    }
+    case "emails":
+      return { title: e(p.hs_email_subject || "(no subject)"), meta: [e(labelOf(EMAIL_DIRECTION, p.hs_email_direction, "Email")), at] };
+    case "communications":
+      return { title: e(labelOf(CHANNEL, p.hs_communication_channel_type, "Communication")), meta: [at], body: await body(p.hs_communication_body) };
+    case "postal_mail":
+      return { title: "Postal mail", meta: [at], body: await body(p.hs_postal_mail_body) };
+  }
+}
+
+async function activityItem(a: ActivityRow): Promise<string> {
+  const { title, meta, body } = await entryOf(a);
+  const kind: ActivityType = a.type;
+  return `<li class="event activity activity-${kind}" data-activity-id="${a.id}"><div class="event-summary"><span class="event-head">${title}</span><span class="event-meta">${meta.filter(Boolean).join(" · ")}</span></div>${
+    body ? `<div class="event-detail activity-body">${body}</div>` : ""
+  }</li>`;
+}
+
+/**
+ * The record's activities, newest first, and a line saying how many more there are when the page shows
+ * only the newest (`total` counts them all). Activity types without an entry of their own here have none.
+ */
+export async function activitiesHtml(rows: ActivityRow[], total: number): Promise<string> {
+  if (rows.length === 0) return `<p class="empty">No activities yet.</p>`;
+  const items = await Promise.all(rows.map(activityItem));
+  const more =
+    total > rows.length
+      ? `<p class="muted activities-more" role="note">Showing the newest ${rows.length} of ${total} activities. The API lists them all (the associations of this record).</p>`
+      : "";
+  return `<ol class="timeline activities" aria-labelledby="activities-h">${items.join("")}</ol>${more}`;
+}
+
+/** On the pages of older events: the activities are not read again there. */
+export const activitiesOnFirstPage = (firstPage: string) => `<p class="muted">The activities are on <a href="${escapeHtml(firstPage)}#activities-h">the first page</a>.</p>`;
