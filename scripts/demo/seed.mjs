@@ -186,6 +186,23 @@ export async function seedDemo(o) {
   const company = await api("POST", "/crm/v3/objects/companies", pat.token, { properties: { name: "Analytical Engines Ltd", domain: "engines.example" } });
   for (const id of Object.values(contacts)) await api("PUT", `/crm/v3/objects/contacts/${id}/associations/companies/${company.id}`, pat.token);
 
+  log("demo: a note, a task and a logged call on Ada's timeline (CRM API, with their associations)");
+  // Each made as an integration makes them: one POST per activity, associated with Ada by the activity →
+  // contact association type (notes 202, tasks 204, calls 194).
+  const onAda = (/** @type {number} */ typeId) => [{ to: { id: String(contacts.ada) }, types: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: typeId }] }];
+  await api("POST", "/crm/v3/objects/notes", pat.token, {
+    properties: { hs_timestamp: new Date(now - 6 * DAY).toISOString(), hs_note_body: "<p>Asked about <strong>bulk pricing</strong> for the analytical engine's punch cards.</p>" },
+    associations: onAda(202),
+  });
+  await api("POST", "/crm/v3/objects/tasks", pat.token, {
+    properties: { hs_timestamp: new Date(now + 2 * DAY).toISOString(), hs_task_subject: "Send Ada the bulk price list", hs_task_status: "NOT_STARTED", hs_task_priority: "HIGH", hs_task_type: "EMAIL" },
+    associations: onAda(204),
+  });
+  await api("POST", "/crm/v3/objects/calls", pat.token, {
+    properties: { hs_timestamp: new Date(now - 3 * DAY).toISOString(), hs_call_title: "Follow-up on the order", hs_call_direction: "OUTBOUND", hs_call_duration: "420000", hs_call_status: "COMPLETED", hs_call_body: "Confirmed the delivery address." },
+    associations: onAda(194),
+  });
+
   log("demo: ecommerce settings, a store, and the shop's records through the sync queue");
   await api("PUT", `/extensions/ecomm/v2/settings?appId=${app.appId}`, devKey, { enabled: true, webhookUri: null, mappings: MAPPINGS });
   await api("PUT", "/extensions/ecomm/v2/stores", oauth, { id: STORE_ID, label: "Demo coffee shop", adminUri: "https://shop.example.com/admin" });

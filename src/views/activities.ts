@@ -82,7 +82,7 @@ async function entryOf(a: ActivityRow): Promise<Entry> {
 async function activityItem(a: ActivityRow): Promise<string> {
   const { title, meta, body } = await entryOf(a);
   const kind: ActivityType = a.type;
-  return `<li class="event activity activity-${kind}" data-activity-id="${a.id}"><div class="event-summary"><span class="event-head">${title}</span><span class="event-meta">${meta.filter(Boolean).join(" · ")}</span></div>${
+  return `<li class="activity activity-${kind}" data-activity-id="${a.id}"><div class="event-summary"><span class="event-head">${title}</span><span class="event-meta">${meta.filter(Boolean).join(" · ")}</span></div>${
     body ? `<div class="event-detail activity-body">${body}</div>` : ""
   }</li>`;
 }
@@ -98,7 +98,7 @@ export async function activitiesHtml(rows: ActivityRow[], total: number): Promis
     total > rows.length
       ? `<p class="muted activities-more" role="note">Showing the newest ${rows.length} of ${total} activities. The API lists them all (the associations of this record).</p>`
       : "";
-  return `<ol class="timeline activities" aria-labelledby="activities-h">${items.join("")}</ol>${more}`;
+  return `<ol class="activities" aria-labelledby="activities-h">${items.join("")}</ol>${more}`;
 }
 
 /** On the pages of older events: the activities are not read again there. */

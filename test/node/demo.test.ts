@@ -143,6 +143,28 @@ describe("the demo in Chromium", () => {
     await page.close();
   });
 
+  it("shows Ada's note, task and logged call on her timeline, newest first, each made through the v3 API with its association", async () => {
+    // Made through POST /crm/v3/objects/{notes,tasks,calls} with associations: the contact's v4 pages list them.
+    for (const type of ["notes", "tasks", "calls"]) {
+      const res = await fetch(`${workerUrl()}/crm/v4/objects/contacts/${demo.contactId}/associations/${type}`, { headers: { authorization: `Bearer ${demo.privateAppToken}` } });
+      expect(((await res.json()) as { results: unknown[] }).results, type).toHaveLength(1);
+    }
+    const { page, failed } = await open(`/app/contacts/${demo.contactId}`);
+    const activities = page.locator("ol.activities > li");
+    // The task is due in two days, the call was three days ago, the note six.
+    expect(await activities.evaluateAll((els) => els.map((el) => el.className))).toEqual(["activity activity-tasks", "activity activity-calls", "activity activity-notes"]);
+    const [task, callEntry, note] = [activities.nth(0), activities.nth(1), activities.nth(2)];
+    expect(await task.innerText()).toMatch(/Send Ada the bulk price list\s*Not started[\s\S]*Task · due [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(await task.locator(".badge").textContent()).toBe("Not started");
+    expect(await callEntry.innerText()).toMatch(/Follow-up on the order[\s\S]*Outbound call · 7 min · [A-Z][a-z]{2} \d{1,2}, \d{4}/);
+    expect(await note.locator(".activity-body strong").textContent()).toBe("bulk pricing");
+    // The apps' events are still there, in their own list below.
+    expect(await page.locator(".timeline .event").count()).toBe(2);
+    await screenshot(page, "demo-contact-activities.png");
+    expect(failed).toEqual([]);
+    await page.close();
+  });
+
   it("shows a synced deal with its pipeline stage, line items, shipment timeline and the card", async () => {
     const { page, failed } = await open(`/app/deals/${demo.dealId}`);
     await page.waitForFunction(noCardLoading, undefined, { timeout: 15_000 });

@@ -27,8 +27,8 @@ async function create(t: Tenant, type: string, properties: Record<string, string
 }
 
 /** The timeline's activity entries in page order: `[type, id]`. */
-const entries = (html: string) => [...html.matchAll(/<li class="event activity activity-(\w+)" data-activity-id="(\d+)">/g)].map((m) => [m[1], Number(m[2])]);
-const entry = (html: string, id: number) => new RegExp(`<li class="event activity[^"]*" data-activity-id="${id}">.*?</li>`, "s").exec(html)?.[0] ?? "";
+const entries = (html: string) => [...html.matchAll(/<li class="activity activity-(\w+)" data-activity-id="(\d+)">/g)].map((m) => [m[1], Number(m[2])]);
+const entry = (html: string, id: number) => new RegExp(`<li class="activity[^"]*" data-activity-id="${id}">.*?</li>`, "s").exec(html)?.[0] ?? "";
 
 describe("activities on the record page", () => {
   it("a contact's timeline shows its note, task, call, meeting and email newest first, each with what matters", async () => {
