@@ -51,4 +51,21 @@ describe("@hubspot/api-client 14.0.1: webhooks", () => {
     const none = await rejection<{ code: number }>(client.webhooks.settingsApi.getAll(t.appId));
     expect(none.code).toBe(404);
   });
+
+  it("subscribes to notes through the generic object.creation with objectTypeId, and gets their events with it", async () => {
+    const t = await tenant();
+    const client = new Client({ accessToken: t.oauth, developerApiKey: t.developerKey, basePath: workerUrl() });
+    const path = integratorPath("sdk-generic-hooks");
+    await client.webhooks.settingsApi.configure(t.appId, { targetUrl: `${integratorUrl()}${path}`, throttling: { maxConcurrentRequests: 10 } });
+    // The client's own request model: eventType from its enum, objectTypeId as a string.
+    const created = await client.webhooks.subscriptionsApi.create(t.appId, { eventType: "object.creation", objectTypeId: "0-46", active: true } as never);
+    expect(created).toMatchObject({ eventType: "object.creation", objectTypeId: "0-46", active: true });
+    expect((await client.webhooks.subscriptionsApi.getById(Number(created.id), t.appId)).objectTypeId).toBe("0-46");
+    const note = await client.crm.objects.notes.basicApi.create({ properties: { hs_timestamp: new Date().toISOString(), hs_note_body: "from the client" }, associations: [] });
+    const [req] = await eventually(async () => {
+      const got = await capturedRequests(path);
+      return got.length ? got : undefined;
+    }, "the webhook delivery");
+    expect(JSON.parse(req!.body)).toEqual([expect.objectContaining({ subscriptionType: "object.creation", objectTypeId: "0-46", objectId: Number(note.id), subscriptionId: Number(created.id) })]);
+  });
 });

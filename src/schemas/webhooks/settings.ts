@@ -1,7 +1,7 @@
 /** @module zod schemas of the app webhooks API `/webhooks/v3/{appId}` (docs/reference/webhooks.md). */
 import { z } from "zod";
 import { DELIVERY_STATUSES } from "../../db/tables/webhooks";
-import { EVENT_TYPES, isPropertyChange } from "./event-types";
+import { EVENT_TYPES, GENERIC_EVENT_TYPES, GENERIC_TYPE_IDS, isGeneric, isPropertyChange } from "./event-types";
 
 const numericId = z.union([z.number(), z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number)]).pipe(z.number().int().positive());
 
@@ -30,14 +30,23 @@ export const settingsResponse = z.object({
   updatedAt: z.string(),
 });
 
-const eventType = z.enum(EVENT_TYPES as [string, ...string[]], { error: `eventType must be one of ${EVENT_TYPES.join(", ")}` });
+const ALL_EVENT_TYPES = [...EVENT_TYPES, ...GENERIC_EVENT_TYPES];
+const eventType = z.enum(ALL_EVENT_TYPES as [string, ...string[]], { error: `eventType must be one of ${ALL_EVENT_TYPES.join(", ")}` });
 const propertyName = z.string().min(1).max(200);
+const TYPE_ID_LIST = [...GENERIC_TYPE_IDS].map(([id, type]) => `${id} (${type})`).join(", ");
 
+/**
+ * A generic `object.*` type names its object type by `objectTypeId` (the official client's
+ * SubscriptionCreateRequest carries it); a classic type (`contact.creation`) names it in the type and takes none.
+ */
 export const createSubscriptionBody = z
-  .object({ eventType, propertyName: propertyName.optional(), active: z.boolean().optional(), objectTypeId: z.string().optional() })
+  .object({ eventType, propertyName: propertyName.optional(), active: z.boolean().optional(), objectTypeId: z.string().max(20).optional() })
   .superRefine((b, ctx) => {
     if (isPropertyChange(b.eventType) && !b.propertyName) ctx.addIssue({ code: "custom", path: ["propertyName"], message: "propertyName is required for a propertyChange subscription" });
     if (!isPropertyChange(b.eventType) && b.propertyName) ctx.addIssue({ code: "custom", path: ["propertyName"], message: "propertyName is only allowed on a propertyChange subscription" });
+    if (isGeneric(b.eventType) && !b.objectTypeId) ctx.addIssue({ code: "custom", path: ["objectTypeId"], message: `objectTypeId is required for ${b.eventType}: one of ${TYPE_ID_LIST}` });
+    else if (isGeneric(b.eventType) && !GENERIC_TYPE_IDS.has(b.objectTypeId!)) ctx.addIssue({ code: "custom", path: ["objectTypeId"], message: `objectTypeId must be one of ${TYPE_ID_LIST}; other object types have their own event types (contact.creation, …)` });
+    if (!isGeneric(b.eventType) && b.objectTypeId !== undefined) ctx.addIssue({ code: "custom", path: ["objectTypeId"], message: "objectTypeId is only allowed on an object.* subscription" });
   });
 
 export const patchSubscriptionBody = z.object({ active: z.boolean() });
@@ -45,6 +54,7 @@ export const patchSubscriptionBody = z.object({ active: z.boolean() });
 export const subscriptionResponse = z.object({
   id: z.string(),
   eventType: z.string(),
+  objectTypeId: z.string().optional(),
   propertyName: z.string().optional(),
   active: z.boolean(),
   createdAt: z.string(),

@@ -17,7 +17,8 @@ import { idCounter, newId } from "../../db/id-ranges";
 import type { ObjectType } from "../../db/tables/crm";
 import { webhookOutbox } from "../../db/tables/webhooks";
 import { rawStatement } from "../../db/d1-raw";
-import { EVENT_OBJECT, isPropertyChange } from "../../schemas/webhooks/event-types";
+import { EVENT_OBJECT, isPropertyChange, subscriptionKey } from "../../schemas/webhooks/event-types";
+import { TYPE_IDS } from "../../schemas/crm/associations-v4";
 import type { Outbox, WebhookTarget } from "./targets";
 
 type Props = Record<string, string>;
@@ -51,29 +52,45 @@ function ref(id: ObjectRef): Pick<Row, "o" | "c"> {
   return typeof id === "number" ? { o: id } : { c: id.fromEnd };
 }
 
-/** propertyChange rows for the subscribed properties whose value differs between before and after. */
-function propertyRows(targets: WebhookTarget[], type: string, id: ObjectRef, before: Props, after: Props): Row[] {
+/**
+ * propertyChange rows for the subscribed properties whose value differs between before and after. `key` is
+ * the subscriptions' stored type, `type` the event's `subscriptionType`, `x` fields every event of it carries.
+ */
+function propertyRows(targets: WebhookTarget[], key: string, type: string, id: ObjectRef, before: Props, after: Props, x: Row["x"] = {}): Row[] {
   return targets
-    .filter((t) => t.eventType === type && t.propertyName !== null && (before[t.propertyName] ?? "") !== (after[t.propertyName] ?? ""))
-    .map((t) => ({ a: t.appId, s: t.subscriptionId, t: type, ...ref(id), x: { propertyName: t.propertyName, propertyValue: after[t.propertyName!] ?? "" } }));
+    .filter((t) => t.eventType === key && t.propertyName !== null && (before[t.propertyName] ?? "") !== (after[t.propertyName] ?? ""))
+    .map((t) => ({ a: t.appId, s: t.subscriptionId, t: type, ...ref(id), x: { ...x, propertyName: t.propertyName, propertyValue: after[t.propertyName!] ?? "" } }));
+}
+
+/**
+ * A change's event types: `contact.creation` for a type with classic subscription types; otherwise (activities
+ * and leads) the generic `object.creation` of its object type id, which every event of it carries as
+ * `objectTypeId`, as the real service's generic events do.
+ */
+function namesOf(type: ObjectType): { key: (kind: string) => string; type: (kind: string) => string; x?: Row["x"] } {
+  const object = EVENT_OBJECT[type];
+  if (object) return { key: (k) => `${object}.${k}`, type: (k) => `${object}.${k}` };
+  const objectTypeId = TYPE_IDS[type];
+  return { key: (k) => subscriptionKey(`object.${k}`, objectTypeId), type: (k) => `object.${k}`, x: { objectTypeId } };
 }
 
 function rowsOf(targets: WebhookTarget[], c: RecordChange): Row[] {
-  const object = EVENT_OBJECT[c.objectType];
-  // A type without classic subscription types (activities, leads) has no events of this kind.
-  if (!object) return [];
+  const names = namesOf(c.objectType);
   const plain = (kind: string, x?: Row["x"]) =>
-    targets.filter((t) => t.eventType === `${object}.${kind}`).map((t) => ({ a: t.appId, s: t.subscriptionId, t: t.eventType, ...ref(c.id), ...(x ? { x } : {}) }));
-  const changes = `${object}.propertyChange`;
+    targets.filter((t) => t.eventType === names.key(kind)).map((t) => {
+      const extra = { ...names.x, ...x };
+      return { a: t.appId, s: t.subscriptionId, t: names.type(kind), ...ref(c.id), ...(Object.keys(extra).length ? { x: extra } : {}) };
+    });
+  const changes = (before: Props, after: Props) => propertyRows(targets, names.key("propertyChange"), names.type("propertyChange"), c.id, before, after, names.x);
   switch (c.kind) {
     case "created":
-      return [...plain("creation"), ...propertyRows(targets, changes, c.id, {}, c.properties)];
+      return [...plain("creation"), ...changes({}, c.properties)];
     case "updated":
-      return propertyRows(targets, changes, c.id, c.before, c.after);
+      return changes(c.before, c.after);
     case "deleted":
       return plain("deletion");
     case "merged":
-      return [...plain("merge", { primaryObjectId: c.id, mergedObjectIds: c.mergedIds }), ...propertyRows(targets, changes, c.id, c.before, c.after)];
+      return [...plain("merge", { primaryObjectId: c.id, mergedObjectIds: c.mergedIds }), ...changes(c.before, c.after)];
   }
 }
 

@@ -18,6 +18,8 @@ export const webhookEvent = z.object({
   subscriptionType: z.string(),
   objectId: z.number().int(),
   changeSource: z.string(),
+  /** Generic `object.*` events only (activities, leads): the object type id, `0-46`. Optional, so messages queued before it existed still parse. */
+  objectTypeId: z.string().optional(),
   propertyName: z.string().optional(),
   propertyValue: z.string().optional(),
   primaryObjectId: z.number().int().optional(),
@@ -48,6 +50,7 @@ export function deliveryBody(events: WebhookEvent[], attempt: number): string {
       subscriptionType: e.subscriptionType,
       attemptNumber: attempt,
       objectId: e.objectId,
+      ...(e.objectTypeId !== undefined ? { objectTypeId: e.objectTypeId } : {}),
       changeSource: e.changeSource,
       ...(e.propertyName !== undefined ? { propertyName: e.propertyName, propertyValue: e.propertyValue ?? "" } : {}),
       ...(e.primaryObjectId !== undefined ? { primaryObjectId: e.primaryObjectId, mergedObjectIds: e.mergedObjectIds ?? [] } : {}),

@@ -7,6 +7,7 @@ import type { Db } from "../../db/client";
 import { webhookSettings, webhookSubscriptions } from "../../db/tables/webhooks";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { checkOutboundUrl, checkResolved, OutboundError, type Resolver } from "../../lib/outbound";
+import { GENERIC_TYPE_IDS, parseSubscriptionKey, subscriptionKey } from "../../schemas/webhooks/event-types";
 
 export type SettingsRow = typeof webhookSettings.$inferSelect;
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
@@ -64,7 +65,7 @@ export async function getSubscription(db: Db, appId: number, id: number): Promis
   return row;
 }
 
-export async function createSubscription(db: Db, appId: number, input: { eventType: string; propertyName?: string; active?: boolean }, now: number): Promise<SubscriptionRow> {
+export async function createSubscription(db: Db, appId: number, input: { eventType: string; objectTypeId?: string; propertyName?: string; active?: boolean }, now: number): Promise<SubscriptionRow> {
   const existing = await db.select({ n: count() }).from(webhookSubscriptions).where(eq(webhookSubscriptions.appId, appId)).get();
   if ((existing?.n ?? 0) >= MAX_SUBSCRIPTIONS_PER_APP) {
     throw badRequest(`Couldn't create another subscription. You've reached the maximum number allowed per application (${MAX_SUBSCRIPTIONS_PER_APP}).`);
@@ -72,17 +73,20 @@ export async function createSubscription(db: Db, appId: number, input: { eventTy
   // One subscription per event type and property: a second would deliver every change twice. The insert
   // is conditional, so two identical requests at once still make one.
   const propertyName = input.propertyName ?? null;
+  // A generic type is stored with its object type id (`object.creation/0-46`; event-types.ts says why).
+  const key = subscriptionKey(input.eventType, input.objectTypeId);
   const inserted = await db.get<{ id: number } | undefined>(sql`insert into webhook_subscriptions (app_id, event_type, property_name, active, created_at, updated_at)
-    select ${appId}, ${input.eventType}, ${propertyName}, ${input.active ?? true ? 1 : 0}, ${now}, ${now}
-    where not exists (select 1 from webhook_subscriptions where app_id = ${appId} and event_type = ${input.eventType} and property_name is ${propertyName})
+    select ${appId}, ${key}, ${propertyName}, ${input.active ?? true ? 1 : 0}, ${now}, ${now}
+    where not exists (select 1 from webhook_subscriptions where app_id = ${appId} and event_type = ${key} and property_name is ${propertyName})
     returning id`);
   if (!inserted) {
     const same = await db
       .select({ id: webhookSubscriptions.id })
       .from(webhookSubscriptions)
-      .where(and(eq(webhookSubscriptions.appId, appId), eq(webhookSubscriptions.eventType, input.eventType), propertyName === null ? isNull(webhookSubscriptions.propertyName) : eq(webhookSubscriptions.propertyName, propertyName)))
+      .where(and(eq(webhookSubscriptions.appId, appId), eq(webhookSubscriptions.eventType, key), propertyName === null ? isNull(webhookSubscriptions.propertyName) : eq(webhookSubscriptions.propertyName, propertyName)))
       .get();
-    const what = propertyName === null ? input.eventType : `${input.eventType} of ${propertyName}`;
+    const generic = input.objectTypeId ? `${input.eventType} of ${input.objectTypeId} (${GENERIC_TYPE_IDS.get(input.objectTypeId)})` : null;
+    const what = generic ? `${generic}${propertyName === null ? "" : ` and property ${propertyName}`}` : propertyName === null ? input.eventType : `${input.eventType} of ${propertyName}`;
     throw conflict(`A subscription to ${what} already exists (id ${same?.id ?? "unknown"}): each event type and property can be subscribed to once.`);
   }
   return (await db.select().from(webhookSubscriptions).where(eq(webhookSubscriptions.id, inserted.id)).get())!;
@@ -105,9 +109,11 @@ export async function deleteSubscription(db: Db, appId: number, id: number): Pro
 }
 
 export function presentSubscription(row: SubscriptionRow) {
+  const { eventType, objectTypeId } = parseSubscriptionKey(row.eventType);
   return {
     id: String(row.id),
-    eventType: row.eventType,
+    eventType,
+    ...(objectTypeId ? { objectTypeId } : {}),
     ...(row.propertyName !== null ? { propertyName: row.propertyName } : {}),
     active: row.active,
     createdAt: new Date(row.createdAt).toISOString(),
