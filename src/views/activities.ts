@@ -7,7 +7,7 @@
  */
 import type { ActivityType } from "../db/tables/crm";
 import { escapeHtml } from "../lib/html";
-import { sanitizeHtml } from "../lib/sanitize";
+import { sanitizeMany } from "../lib/sanitize";
 import type { ActivityRow } from "../services/web/activities";
 import { timeTag } from "./time";
 
@@ -51,13 +51,19 @@ interface Entry {
   body?: string;
 }
 
-async function entryOf(a: ActivityRow): Promise<Entry> {
+/** The body an activity shows, as stored (HTML), if it has one. */
+function bodyOf(a: ActivityRow): string | undefined {
+  const p = a.properties;
+  return a.type === "notes" ? p.hs_note_body : a.type === "communications" ? p.hs_communication_body : a.type === "postal_mail" ? p.hs_postal_mail_body : undefined;
+}
+
+/** One entry; `body` is the activity's body already sanitised. */
+function entryOf(a: ActivityRow, body: string | undefined): Entry {
   const p = a.properties;
   const at = timeOf(p.hs_timestamp);
-  const body = async (html: string | undefined) => (html ? sanitizeHtml(html, { inPage: true }) : undefined);
   switch (a.type) {
     case "notes":
-      return { title: "Note", meta: [at], body: await body(p.hs_note_body) };
+      return { title: "Note", meta: [at], body };
     case "tasks": {
       const [label, tone] = TASK_STATUS[p.hs_task_status ?? ""] ?? [p.hs_task_status, "default"];
       const status = label ? ` <span class="badge badge-${tone}">${e(label)}</span>` : "";
@@ -73,14 +79,14 @@ async function entryOf(a: ActivityRow): Promise<Entry> {
     case "emails":
       return { title: e(p.hs_email_subject || "(no subject)"), meta: [e(labelOf(EMAIL_DIRECTION, p.hs_email_direction, "Email")), at] };
     case "communications":
-      return { title: e(labelOf(CHANNEL, p.hs_communication_channel_type, "Communication")), meta: [at], body: await body(p.hs_communication_body) };
+      return { title: e(labelOf(CHANNEL, p.hs_communication_channel_type, "Communication")), meta: [at], body };
     case "postal_mail":
-      return { title: "Postal mail", meta: [at], body: await body(p.hs_postal_mail_body) };
+      return { title: "Postal mail", meta: [at], body };
   }
 }
 
-async function activityItem(a: ActivityRow): Promise<string> {
-  const { title, meta, body } = await entryOf(a);
+function activityItem(a: ActivityRow, sanitized: string | undefined): string {
+  const { title, meta, body } = entryOf(a, sanitized);
   const kind: ActivityType = a.type;
   return `<li class="activity activity-${kind}" data-activity-id="${a.id}"><div class="event-summary"><span class="event-head">${title}</span><span class="event-meta">${meta.filter(Boolean).join(" · ")}</span></div>${
     body ? `<div class="event-detail activity-body">${body}</div>` : ""
@@ -93,7 +99,11 @@ async function activityItem(a: ActivityRow): Promise<string> {
  */
 export async function activitiesHtml(rows: ActivityRow[], total: number): Promise<string> {
   if (rows.length === 0) return `<p class="empty">No activities yet.</p>`;
-  const items = await Promise.all(rows.map(activityItem));
+  // Every body of the page in one pass of the sanitizer (src/lib/sanitize.ts, sanitizeMany).
+  const withBody = rows.filter((a) => bodyOf(a));
+  const sanitized = await sanitizeMany(withBody.map((a) => bodyOf(a)!), { inPage: true });
+  const bodies = new Map(withBody.map((a, i) => [a.id, sanitized[i]]));
+  const items = rows.map((a) => activityItem(a, bodies.get(a.id)));
   const more =
     total > rows.length
       ? `<p class="muted activities-more" role="note">Showing the newest ${rows.length} of ${total} activities. The API lists them all (the associations of this record).</p>`
