@@ -9,7 +9,7 @@
  *   node bench/run.mjs --soak     the 60 s soak only; writes bench/results-soak.json
  *   --closed-readers               soak readers without the 100 ms pause (saturates workerd; see README)
  *   --shards-aa                    figure 7's A/A control: the second cluster is single-database too
- *   --only=ingest,e2e,webhooks,reads,cards,cron,profile,bundle,shards,regression   a subset (debugging); `shards` runs
+ *   --only=ingest,e2e,webhooks,reads,activities,cards,cron,profile,bundle,shards,regression   a subset (debugging); `shards` runs
  *                                 figures 2–4 on the sharded cluster too (with e2e/reads/cards), then scale-out and
  *                                 the probes; `regression` the paired samples of suites/regression.mjs
  *
@@ -35,6 +35,7 @@ import { e2e } from "./suites/e2e.mjs";
 import { ingest } from "./suites/ingest.mjs";
 import { printProfile, profile, rowsPerMessage } from "./suites/profile.mjs";
 import { reads, seedReads } from "./suites/reads.mjs";
+import { activities } from "./suites/activities.mjs";
 import { soak } from "./suites/soak.mjs";
 import { fineRegression } from "./suites/regression.mjs";
 import { probes, regression, scaleOut, SHARDED_LABEL, SHARDS } from "./suites/shards.mjs";
@@ -156,6 +157,8 @@ async function main() {
       const r = await reads(withAlso, seeded);
       results.push(...r.throughput, ...r.d1);
     }
+    // Figure 10: a contact page and a v4 associations page of a contact with 50 activities, each against its floor.
+    if (want("activities")) results.push(...(await activities({ ...ctx, adminToken })));
     // One local integrator for the suites that view cards: their card definitions point at it.
     if (want("cards") || fine) ctx.integrator = withAlso.integrator = await startIntegrator();
     if (want("cards")) results.push(...(await cards(withAlso)));

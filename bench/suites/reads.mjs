@@ -77,10 +77,10 @@ const routesOf = (seeded) => [
 ];
 
 /** Unmeasured rounds before the first run (c=1: requests; c=10: waves), so no endpoint's first requests pay a cold path. */
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 10);
 
 /** A request's method, path and options as the client takes them. */
-const requestOf = (r, tenant) => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body }];
+const requestOf = (r, tenant) => [r.method ?? "GET", r.path, { token: r.token ?? tenant.oauth, body: r.body, headers: r.headers }];
 
 /**
  * Concurrency 10: rounds of waves, each round sending every endpoint one wave (`concurrency` requests at
@@ -91,7 +91,7 @@ const requestOf = (r, tenant) => [r.method ?? "GET", r.path, { token: r.token ??
  * two processes never serve at once, and what one leaves running after a wave (log lines, usage data
  * points) falls on a random neighbour, route or floor alike.
  */
-async function inWaves(measured, rounds, concurrency, http, tenant, onRound) {
+export async function inWaves(measured, rounds, concurrency, http, tenant, onRound) {
   const t = tally(measured, http, tenant);
   const spentMs = Object.fromEntries(measured.map((r) => [r.key, 0]));
   const cpuMs = Object.fromEntries(measured.map((r) => [r.key, 0]));
@@ -170,7 +170,7 @@ function shuffled(list) {
  * Requests/s from the mean latency stay beside it (`meanRps`). The workerd CPU of one request cannot be
  * told apart from its neighbours', so c=1 has no CPU rows.
  */
-async function interleaved(measured, rounds, http, tenant, onRound) {
+export async function interleaved(measured, rounds, http, tenant, onRound) {
   const t = tally(measured, http, tenant);
   for (let i = 0; i < rounds; i++) {
     for (const r of shuffled(measured)) await t.send(r);
@@ -187,10 +187,10 @@ async function interleaved(measured, rounds, http, tenant, onRound) {
 }
 
 /** What a route's runs are summarised by; `meanRps` only at c=1, where `rps` comes from the median latency. */
-const RATE_KEYS = ["rps", "meanRps", "p50", "p99"];
+export const RATE_KEYS = ["rps", "meanRps", "p50", "p99"];
 
 /** Targets of a route's rate against its floor's (service ÷ floor). */
-const FLOOR_TARGET = { 1: 0.9, 10: 0.8 };
+export const FLOOR_TARGET = { 1: 0.9, 10: 0.8 };
 
 /**
  * `ctx.also`: other configurations (the sharded one) whose routes take part in the same rounds, each
@@ -371,7 +371,7 @@ export async function reads(ctx, seeded) {
  * POST only partly shows: reaching the bench Worker directly, the body cost about 0.15 ms; through the
  * front, about 0.3 ms.
  */
-function floorAsRoute(f, ms) {
+export function floorAsRoute(f, ms) {
   const post = f.method === "POST";
   const ownMs = ms(f.id) - ms(post ? "bench_noop_post" : "bench_noop");
   const postMs = post ? ms("front_post") - ms("front_get") : 0;

@@ -9,10 +9,12 @@ export interface RouteSpec {
   body?: unknown;
 }
 
-/** A maker of fresh requests for `spec`, with the probe request's Authorization. */
+/** A maker of fresh requests for `spec`, with the probe request's Authorization (and Cookie, for the web app's pages). */
 export function requestMaker(req: Request, spec: RouteSpec): () => Parameters<typeof app.fetch>[0] {
   const target = new URL(spec.path, req.url);
   const headers = new Headers({ authorization: req.headers.get("authorization") ?? "" });
+  const cookie = req.headers.get("cookie");
+  if (cookie) headers.set("cookie", cookie);
   const body = spec.body === undefined ? undefined : JSON.stringify(spec.body);
   if (body) headers.set("content-type", "application/json");
   return () => new Request(target, { method: spec.method ?? "GET", headers, body }) as Parameters<typeof app.fetch>[0];
