@@ -94,20 +94,19 @@ function activityItem(a: ActivityRow, sanitized: string | undefined): string {
 }
 
 /**
- * The record's activities, newest first, and a line saying how many more there are when the page shows
- * only the newest (`total` counts them all). Activity types without an entry of their own here have none.
+ * The record's activities, newest first, and a line saying that there are older ones when the page shows
+ * only the newest. Activity types without an entry of their own here have none.
  */
-export async function activitiesHtml(rows: ActivityRow[], total: number): Promise<string> {
+export async function activitiesHtml(rows: ActivityRow[], hasMore: boolean): Promise<string> {
   if (rows.length === 0) return `<p class="empty">No activities yet.</p>`;
   // Every body of the page in one pass of the sanitizer (src/lib/sanitize.ts, sanitizeMany).
   const withBody = rows.filter((a) => bodyOf(a));
   const sanitized = await sanitizeMany(withBody.map((a) => bodyOf(a)!), { inPage: true });
   const bodies = new Map(withBody.map((a, i) => [a.id, sanitized[i]]));
   const items = rows.map((a) => activityItem(a, bodies.get(a.id)));
-  const more =
-    total > rows.length
-      ? `<p class="muted activities-more" role="note">Showing the newest ${rows.length} of ${total} activities. The API lists them all (the associations of this record).</p>`
-      : "";
+  const more = hasMore
+    ? `<p class="muted activities-more" role="note">Showing the newest ${rows.length} activities; older ones are not shown here. The API lists them all (the associations of this record).</p>`
+    : "";
   return `<ol class="activities" aria-labelledby="activities-h">${items.join("")}</ol>${more}`;
 }
 

@@ -202,7 +202,7 @@ const pageRoutes = [
           timeline: timeline ? { entries, next: timeline.next } : null,
           olderLink,
           activitiesHtml: activities
-            ? await activitiesHtml(activities.rows, activities.total)
+            ? await activitiesHtml(activities.rows, activities.hasMore)
             : isPageType(type)
               ? activitiesOnFirstPage(`/app/${type}/${id}`)
               : null,
