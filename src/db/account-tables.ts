@@ -62,6 +62,10 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("timeline_utks"),
   // Pending webhook events: a move carries them, so events of changes made before it are still sent.
   byPortal("webhook_outbox"),
+  // Pipelines and stages an account created or changed, and their audit (built-in ones unchanged have no rows).
+  byPortal("pipelines"),
+  byPortal("pipeline_stages"),
+  byPortal("pipeline_audits"),
 ];
 
 /** Control-plane tables: they stay in DB and are never copied (docs/explanation/scaling.md lists both kinds). */

@@ -32,6 +32,9 @@ export const ID_TABLES = {
   timeline_events: "row_id",
   webhook_outbox: "id",
   sent_emails: "id",
+  pipelines: "id",
+  pipeline_stages: "id",
+  pipeline_audits: "id",
 } as const satisfies Record<string, string>;
 export type IdTable = keyof typeof ID_TABLES;
 

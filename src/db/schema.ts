@@ -7,3 +7,4 @@ export * from "./tables/cards";
 export * from "./tables/ecomm";
 export * from "./tables/shards";
 export * from "./tables/webhooks";
+export * from "./tables/pipelines";

@@ -40,6 +40,7 @@ import { adminTeamRoutes } from "./admin/teams";
 import { ownerRoutes } from "./owners";
 import { userRoutes } from "./users";
 import { accountInfoRoutes } from "./account-info";
+import { pipelineRoutes } from "./pipelines";
 
 export const allRoutes: RouteDef[] = [
   ...adminRoutes,
@@ -79,4 +80,5 @@ export const allRoutes: RouteDef[] = [
   ...userRoutes,
   ...accountInfoRoutes,
   ...engagementRoutes,
+  ...pipelineRoutes,
 ];

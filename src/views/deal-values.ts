@@ -1,10 +1,9 @@
 /**
- * @module How deal values read in the web app: an amount with its currency, and a stage by
- * its label. A deal's currency is its `deal_currency_code` property (an ISO 4217 code, as the CRM names
- * it); a deal without one shows the plain number with two decimals, since the CRM records no currency then.
+ * @module How a deal's amount reads in the web app: with its currency. A deal's currency is its
+ * `deal_currency_code` property (an ISO 4217 code, as the CRM names it); a deal without one shows the plain
+ * number with two decimals, since the CRM records no currency then. (A stage reads by its label from the
+ * account's pipelines: src/services/pipelines/read.ts stageNames.)
  */
-import { PIPELINE_STAGES } from "../services/ecomm/model";
-
 const CODE = /^[A-Z]{3}$/;
 
 /** `128.9` with `EUR` → `€128.90`; without a currency → `128.90`; a value that is not a number stays as written. */
@@ -22,11 +21,4 @@ export function formatAmount(amount: string | undefined, currency: string | unde
     }
   }
   return n.toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-}
-
-const STAGE_LABEL = new Map<string, string>(PIPELINE_STAGES.map((s) => [s.stageId, s.label]));
-
-/** The ecommerce pipeline's label of a stage id (its six stages), or the id as stored for any other stage. */
-export function stageLabel(stageId: string | undefined): string {
-  return stageId ? (STAGE_LABEL.get(stageId) ?? stageId) : "";
 }

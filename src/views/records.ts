@@ -8,7 +8,8 @@
 import type { TimelineIFrame } from "../db/tables/timeline";
 import type { ObjectType } from "../db/tables/crm";
 import { escapeHtml } from "../lib/html";
-import { formatAmount, stageLabel } from "./deal-values";
+import { formatAmount } from "./deal-values";
+import type { StageName } from "../services/pipelines/read";
 import { propertyValueHtml, timeTag } from "./time";
 import type { CrmRow } from "../services/crm/records";
 import { displayName, isPageType, isRecordType, PAGE_TYPES, SUMMARY_PROPERTY, TYPE_LABEL, type PageType, type RecordType } from "../services/web/records";
@@ -30,6 +31,8 @@ export interface ListView {
   hasMore: boolean;
   /** Names of the owners the rows name (`hubspot_owner_id`), by the stored value. */
   owners?: Map<string, string>;
+  /** Deals: the account's stages by id, so a stage shows by its label. */
+  stages?: Map<string, StageName>;
 }
 
 interface ListColumn {
@@ -40,10 +43,10 @@ interface ListColumn {
 }
 
 /** The columns between the name and the last change: deals show where they stand and what they are worth. */
-function listColumns(type: PageType, owners = new Map<string, string>()): ListColumn[] {
+function listColumns(type: PageType, owners = new Map<string, string>(), stages?: Map<string, StageName>): ListColumn[] {
   if (type === "deals") {
     return [
-      { label: "Stage", cell: (r) => (r.properties.dealstage ? `<span class="stage stage-${e(r.properties.dealstage)}">${e(stageLabel(r.properties.dealstage))}</span>` : "") },
+      { label: "Stage", cell: (r) => (r.properties.dealstage ? `<span class="stage stage-${e(r.properties.dealstage)}">${e(stages?.get(r.properties.dealstage)?.stage ?? r.properties.dealstage)}</span>` : "") },
       { label: "Amount", numeric: true, cell: (r) => e(formatAmount(r.properties.amount, r.properties.deal_currency_code)) },
       { label: "Owner", cell: (r) => e(ownerText(r.properties.hubspot_owner_id, owners)) },
     ];
@@ -61,7 +64,7 @@ export function listBody(v: ListView): string {
     const s = p.toString();
     return s ? `?${s}` : "";
   };
-  const columns = listColumns(v.type, v.owners);
+  const columns = listColumns(v.type, v.owners, v.stages);
   const rows = v.rows
     .map(
       (r) =>
@@ -129,8 +132,8 @@ export interface RecordView {
   cards: { cardId: number; title: string }[];
   /** Contacts merged into this one; their ids redirect here. */
   mergedVids?: number[];
-  /** A deal's pipeline and stage labels, when its stage is one of the account's ecommerce pipeline. */
-  stage?: { pipeline: string; stage: string; stageId: string } | null;
+  /** A deal's stage and pipeline labels, when its stage is one of the account's pipelines. */
+  stage?: StageName | null;
   /** Names of the owners the record names (`hubspot_owner_id`), by the stored value. */
   owners?: Map<string, string>;
 }

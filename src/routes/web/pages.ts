@@ -10,7 +10,8 @@ import { ApiError } from "../../lib/errors";
 import { route } from "../../http/route";
 import { installedCards } from "../../services/cards/view";
 import { isCardRecordType } from "../../schemas/cards/view";
-import { dealStage, storeCounts, storeRecordsPage } from "../../services/ecomm/store-records";
+import { storeCounts, storeRecordsPage } from "../../services/ecomm/store-records";
+import { stageNames } from "../../services/pipelines/read";
 import { associationsOf, getObject } from "../../services/crm/records";
 import { findContacts, mergesOf } from "../../services/contacts-v1/contacts";
 import { storeOverview } from "../../services/ecomm/overview";
@@ -134,9 +135,9 @@ const pageRoutes = [
       const type = params.objectType;
       const q = query.q?.trim() ?? "";
       const after = query.after ?? 0;
-      const { rows, hasMore } = await listRecords(db, user.portalId, type, q || undefined, after);
+      const [{ rows, hasMore }, stages] = await Promise.all([listRecords(db, user.portalId, type, q || undefined, after), type === "deals" ? stageNames(db, user.portalId, type) : undefined]);
       const owners = type === "deals" ? await ownersOf(control, user.portalId, rows) : undefined;
-      return appPage({ title: TYPE_LABEL[type].many, section: type, user, body: listBody({ type, rows, q, after, hasMore, owners }), scripts: ["app.js"] });
+      return appPage({ title: TYPE_LABEL[type].many, section: type, user, body: listBody({ type, rows, q, after, hasMore, owners, stages }), scripts: ["app.js"] });
     },
   }),
   route({
@@ -176,7 +177,7 @@ const pageRoutes = [
         // only: the older pages turn the events' cursor, which the activities do not share.
         isPageType(type) && !query.after ? recordActivities(db, user.portalId, id) : null,
         isCardRecordType(type) ? installedCards(control, user.portalId, type) : [],
-        type === "deals" ? dealStage(db, user.portalId, record) : null,
+        type === "deals" && record.properties.dealstage ? stageNames(db, user.portalId, type).then((m) => m.get(record.properties.dealstage!) ?? null) : null,
         type === "contacts" ? mergesOf(db, user.portalId, [id]) : null,
         ownersOf(control, user.portalId, [record]),
       ]);

@@ -14,6 +14,7 @@ import { ACTIVITY_TYPES, type ObjectType, type PropertyOption } from "../../db/t
 import { badRequest, type ErrorDetail } from "../../lib/errors";
 import { builtInDefinition, type PropertyDef } from "./properties";
 import { liveOwners, ownerOptions } from "../owners/owners";
+import { coversPipelineProperty, pipelineOptions, pipelineValueErrors } from "../pipelines/values";
 
 /** The databases a check may read: the account's shard and the control plane (users live there). */
 export interface ValueSource {
@@ -118,3 +119,7 @@ export async function withLiveOptions(src: ValueSource, portalId: number, type: 
     }),
   );
 }
+
+// Pipelines and stages of deals and tickets: their values are the account's pipelines (src/services/pipelines/values.ts).
+CHECKS.push((src, portalId, type, writes) => pipelineValueErrors(src.db, portalId, type, writes, invalidValue));
+OPTION_SOURCES.push({ covers: coversPipelineProperty, options: (src, portalId, type, name) => pipelineOptions(src.db, portalId, type, name) });

@@ -24,14 +24,18 @@ export const ASSOC_PROPERTY = {
 export const PIPELINE_ID = "ecommerce";
 export const PIPELINE_LABEL = "Ecommerce Pipeline";
 
-/** The ecommerce pipeline's six stages, in display order: every deal the bridge syncs has one. */
+/**
+ * The ecommerce pipeline's six stages, in display order: every deal the bridge syncs has one. The
+ * pipelines API answers each with its win probability and whether it closes the deal (a completed,
+ * processed or shipped order is won, a cancelled one lost).
+ */
 export const PIPELINE_STAGES = [
-  { stageId: "checkout_abandoned", label: "Checkout Abandoned" },
-  { stageId: "checkout_pending", label: "Checkout Pending" },
-  { stageId: "checkout_completed", label: "Checkout Completed" },
-  { stageId: "processed", label: "Processed" },
-  { stageId: "shipped", label: "Shipped" },
-  { stageId: "cancelled", label: "Cancelled" },
+  { stageId: "checkout_abandoned", label: "Checkout Abandoned", probability: "0.1", isClosed: false },
+  { stageId: "checkout_pending", label: "Checkout Pending", probability: "0.5", isClosed: false },
+  { stageId: "checkout_completed", label: "Checkout Completed", probability: "1.0", isClosed: true },
+  { stageId: "processed", label: "Processed", probability: "1.0", isClosed: true },
+  { stageId: "shipped", label: "Shipped", probability: "1.0", isClosed: true },
+  { stageId: "cancelled", label: "Cancelled", probability: "0.0", isClosed: true },
 ] as const;
 
 /** A deal still in checkout_pending 24 hours after it entered it becomes checkout_abandoned. */

@@ -1,13 +1,13 @@
 /**
  * @module The synced records of a store as the web app shows them (docs/reference/web.md): each
  * external object the bridge links (one CRM record per externalObjectId) with its CRM record, so the store
- * overview and the store page link to the records, and the deal stage's label for the deal page. Reads walk the `ecomm_links_key` index
+ * overview and the store page link to the records. Reads walk the `ecomm_links_key` index
  * (portal, store, type, external id) or the primary key; pages are bounded.
  */
 import { and, asc, desc, eq, gt, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crmObjects } from "../../db/tables/crm";
-import { ECOMM_OBJECT_TYPES, ecommLinks, ecommPipelines, ecommPipelineStages, type EcommObjectType } from "../../db/tables/ecomm";
+import { ECOMM_OBJECT_TYPES, ecommLinks, type EcommObjectType } from "../../db/tables/ecomm";
 import type { CrmRow } from "../crm/records";
 
 /** Synced records per page of the store page. */
@@ -81,19 +81,6 @@ export async function storeRecordsPage(db: Db, portalId: number, storeId: string
     .limit(STORE_RECORDS_PAGE + 1)
     .all();
   return { rows: rows.slice(0, STORE_RECORDS_PAGE).map(normalise), hasMore: rows.length > STORE_RECORDS_PAGE };
-}
-
-/** The deal's pipeline and stage as people read them (labels), when the deal is in the account's ecommerce pipeline. */
-export async function dealStage(db: Db, portalId: number, deal: CrmRow): Promise<{ pipeline: string; stage: string; stageId: string } | null> {
-  const stageId = deal.properties.dealstage;
-  if (!stageId || !deal.properties.pipeline) return null;
-  const row = await db
-    .select({ pipeline: ecommPipelines.label, stage: ecommPipelineStages.label })
-    .from(ecommPipelines)
-    .innerJoin(ecommPipelineStages, and(eq(ecommPipelineStages.portalId, ecommPipelines.portalId), eq(ecommPipelineStages.stageId, stageId)))
-    .where(and(eq(ecommPipelines.portalId, portalId), eq(ecommPipelines.pipelineId, deal.properties.pipeline)))
-    .get();
-  return row ? { ...row, stageId } : null;
 }
 
 /** Linked, not deleted records of one store per type (as the overview counts them), through the links' unique index. */
