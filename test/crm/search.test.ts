@@ -26,8 +26,8 @@ describe("search: filters and operators", () => {
   it("applies every operator, typed by the property definition", async () => {
     const t = await tenant();
     await defineProperty(t, "deals", { name: "score", type: "number", fieldType: "number" });
-    const a = await make(t, "deals", { dealname: "Alpha deal", amount: "10", score: "5", dealstage: "won" });
-    const b = await make(t, "deals", { dealname: "Beta", amount: "200", dealstage: "Lost" });
+    const a = await make(t, "deals", { dealname: "Alpha deal", amount: "10", score: "5", dealstage: "closedwon" });
+    const b = await make(t, "deals", { dealname: "Beta", amount: "200", dealstage: "closedlost" });
     const c = await make(t, "deals", { dealname: "gamma", amount: "30" });
     const cases: [unknown, string[]][] = [
       [{ propertyName: "amount", operator: "EQ", value: "200" }, [b]],
@@ -45,9 +45,9 @@ describe("search: filters and operators", () => {
       [{ propertyName: "dealname", operator: "CONTAINS_TOKEN", value: "deal" }, [a]],
       [{ propertyName: "dealname", operator: "CONTAINS_TOKEN", value: "*ta" }, [b]],
       [{ propertyName: "dealname", operator: "NOT_CONTAINS_TOKEN", value: "a deal" }, [b, c]],
-      // Enumerations compare case-sensitively; strings do not.
-      [{ propertyName: "dealstage", operator: "EQ", value: "Lost" }, [b]],
-      [{ propertyName: "dealstage", operator: "EQ", value: "lost" }, []],
+      // Enumerations compare case-sensitively; strings do not. (A deal's stage is a stage of its pipeline.)
+      [{ propertyName: "dealstage", operator: "EQ", value: "closedlost" }, [b]],
+      [{ propertyName: "dealstage", operator: "EQ", value: "ClosedLost" }, []],
       [{ propertyName: "score", operator: "GT", value: 4 }, [a]],
       [{ propertyName: "hs_object_id", operator: "EQ", value: c }, [c]],
     ];

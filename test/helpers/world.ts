@@ -72,6 +72,9 @@ export interface World {
     team: number;
     /** A's note on A's contact, made through the engagements v1 API (its id is the engagement's). */
     engagement: number;
+    /** A deal pipeline A created (/crm/v3/pipelines) and one of its stages. */
+    pipeline: string;
+    pipelineStage: string;
   };
 }
 
@@ -167,6 +170,11 @@ export async function buildWorld(): Promise<World> {
   // Owners and teams: A's user is an owner; A has a team whose name B must never see.
   const owner = Number((await ok(await call("GET", `/crm/v3/owners/${a.userId}?idProperty=userId`, { token: a.pat }))).id);
   const team = (await admin("POST", `/admin/v1/accounts/${a.portalId}/teams`, { name: mark("team") })).teamId as number;
+  // Pipelines: a deal pipeline of A's with a stage.
+  const madePipeline = await ok(
+    await call("POST", "/crm/v3/pipelines/deals", { token: a.pat, body: { label: mark("pipeline"), displayOrder: 5, stages: [{ label: mark("stage"), displayOrder: 0, metadata: { probability: "0.5" } }, { label: "Second", displayOrder: 1, metadata: { probability: "0.7" } }] } }),
+    201,
+  );
 
   const bSession = await signIn(b);
   return {
@@ -209,6 +217,8 @@ export async function buildWorld(): Promise<World> {
       owner,
       team,
       engagement,
+      pipeline: madePipeline.id as string,
+      pipelineStage: madePipeline.stages[0].id as string,
     },
   };
 }
@@ -220,7 +230,12 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
   switch (name) {
     case "objectType":
     case "fromObjectType":
+      if (r.path.startsWith("/crm/v3/pipelines/")) return "deals";
       return r.path.includes("/sync/status/") ? "CONTACT" : "contacts";
+    case "pipelineId":
+      return ids.pipeline;
+    case "stageId":
+      return ids.pipelineStage;
     case "toObjectType":
       return "companies";
     case "objectId":

@@ -48,6 +48,10 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
     "POST /crm/v3/objects/:objectType/batch/archive": { inputs: [{ id: String(ids.contact) }] },
     "POST /crm/v3/properties/:objectType": { name: "p", label: "P", type: "string", fieldType: "text", groupName: "g" },
     "PUT /crm/v4/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }],
+    "POST /crm/v3/pipelines/:objectType": { label: "P", displayOrder: 0, stages: [{ label: "S", displayOrder: 0, metadata: { probability: "0.5" } }] },
+    "PUT /crm/v3/pipelines/:objectType/:pipelineId": { label: "P", displayOrder: 0, stages: [{ label: "S", displayOrder: 0, metadata: { probability: "0.5" } }] },
+    "POST /crm/v3/pipelines/:objectType/:pipelineId/stages": { label: "S", displayOrder: 0, metadata: { probability: "0.5" } },
+    "PUT /crm/v3/pipelines/:objectType/:pipelineId/stages/:stageId": { label: "S", displayOrder: 0, metadata: { probability: "0.5" } },
   };
   if (key(r) === "GET /crm/v3/objects/:objectType/:objectId/cards") path += `?userId=${w.a.userId}`;
   // The v1 contact batch reads and search take their keys in the query.

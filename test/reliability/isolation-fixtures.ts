@@ -376,6 +376,9 @@ export const FIXTURES: Record<string, Fixture> = {
   ...webhookFixtures(),
   // Legacy engagements v1: A's note (an engagement) and A's records, mixed with B's.
   ...engagementFixtures(),
+  // Pipelines: A's pipeline and stage, under both types' paths (stage ids are per account, so B's own
+  // built-in pipeline holding A's stage id is a 404 too).
+  ...pipelineFixtures(),
 };
 
 function webhookFixtures(): Record<string, Fixture> {
@@ -481,3 +484,30 @@ export const BODY_ID_FIXTURES: Record<string, Fixture> = {
   // Engagements v1: a create associated with A's contact is a 400 naming it.
   "POST /engagements/v1/engagements": (w) => [{ path: "/engagements/v1/engagements", body: { engagement: { type: "NOTE" }, associations: { contactIds: [w.ids.contact] } }, status: 400 }],
 };
+
+/** The pipelines routes' targets: every one on A's pipeline and stage, and A's stage under B's own built-in pipeline. */
+function pipelineFixtures(): Record<string, Fixture> {
+  const P = "/crm/v3/pipelines/deals";
+  const stageBody = { label: "B was here", displayOrder: 0, metadata: { probability: "0.5" } };
+  const pipelineBody = { label: "B was here", displayOrder: 0, stages: [stageBody] };
+  return {
+    "GET /crm/v3/pipelines/:objectType/:pipelineId": (w) => [{ path: `${P}/${w.ids.pipeline}` }],
+    "PUT /crm/v3/pipelines/:objectType/:pipelineId": (w) => [{ path: `${P}/${w.ids.pipeline}`, body: pipelineBody }],
+    "PATCH /crm/v3/pipelines/:objectType/:pipelineId": (w) => [{ path: `${P}/${w.ids.pipeline}`, body: { label: "B was here" } }],
+    "DELETE /crm/v3/pipelines/:objectType/:pipelineId": (w) => [{ path: `${P}/${w.ids.pipeline}` }],
+    "GET /crm/v3/pipelines/:objectType/:pipelineId/audit": (w) => [{ path: `${P}/${w.ids.pipeline}/audit` }],
+    "GET /crm/v3/pipelines/:objectType/:pipelineId/stages": (w) => [{ path: `${P}/${w.ids.pipeline}/stages` }],
+    "POST /crm/v3/pipelines/:objectType/:pipelineId/stages": (w) => [{ path: `${P}/${w.ids.pipeline}/stages`, body: stageBody }],
+    "GET /crm/v3/pipelines/:objectType/:pipelineId/stages/:stageId": (w) => [{ path: `${P}/${w.ids.pipeline}/stages/${w.ids.pipelineStage}` }, { path: `${P}/default/stages/${w.ids.pipelineStage}` }],
+    "PUT /crm/v3/pipelines/:objectType/:pipelineId/stages/:stageId": (w) => [
+      { path: `${P}/${w.ids.pipeline}/stages/${w.ids.pipelineStage}`, body: stageBody },
+      { path: `${P}/default/stages/${w.ids.pipelineStage}`, body: stageBody },
+    ],
+    "PATCH /crm/v3/pipelines/:objectType/:pipelineId/stages/:stageId": (w) => [{ path: `${P}/${w.ids.pipeline}/stages/${w.ids.pipelineStage}`, body: { label: "B was here" } }],
+    "DELETE /crm/v3/pipelines/:objectType/:pipelineId/stages/:stageId": (w) => [{ path: `${P}/${w.ids.pipeline}/stages/${w.ids.pipelineStage}` }, { path: `${P}/default/stages/${w.ids.pipelineStage}` }],
+    "GET /crm/v3/pipelines/:objectType/:pipelineId/stages/:stageId/audit": (w) => [
+      { path: `${P}/${w.ids.pipeline}/stages/${w.ids.pipelineStage}/audit` },
+      { path: `${P}/%7BpipelineId%7D/stages/${w.ids.pipelineStage}/audit` },
+    ],
+  };
+}

@@ -31,12 +31,14 @@ describe("the deal page", () => {
     expect(res.text).toContain(`<div><dt>Close date</dt><dd><time datetime="2026-11-20T14:05:00.000Z" title="2026-11-20T14:05:00.000Z (${closed})" data-local>Nov 20, 2026, 2:05 PM UTC</time></dd></div>`);
   });
 
-  it("shows a stage outside the ecommerce pipeline as it is stored, the amount with two decimals, and no summary for a deal without one", async () => {
+  it("shows a stage of the built-in pipeline by its label, the amount with two decimals, and no summary for a deal without one", async () => {
     const t = await tenant();
     const b = await signIn(t);
     const make = async (properties: Record<string, string>) => Number((await call("POST", "/crm/v3/objects/deals", { token: t.pat, body: { properties } })).json.id);
     const staged = await page(b, `/app/deals/${await make({ dealname: "Manual", dealstage: "appointmentscheduled", pipeline: "default", amount: "1234.5" })}`);
-    expect(staged.text).toContain(`<div><dt>Stage</dt><dd><span class="stage">appointmentscheduled</span></dd></div><div><dt>Amount</dt><dd>1,234.50</dd></div>`);
+    expect(staged.text).toContain(
+      `<div><dt>Stage</dt><dd><span class="stage stage-appointmentscheduled">Appointment Scheduled</span></dd></div><div><dt>Pipeline</dt><dd>Sales Pipeline</dd></div><div><dt>Amount</dt><dd>1,234.50</dd></div>`,
+    );
     expect(staged.text).not.toContain("Ecommerce Pipeline");
     const bare = await page(b, `/app/deals/${await make({ dealname: "Bare" })}`);
     expect(bare.text).not.toContain(`class="summary"`);
@@ -45,10 +47,11 @@ describe("the deal page", () => {
 
 describe("the deals list", () => {
   it("shows each deal's stage by its label and its amount with its currency, in columns of their own", async () => {
-    const t = await tenant();
+    // A store gives the account the ecommerce pipeline, whose stages these deals are in.
+    const { t } = await bridgeTenant();
     const make = (properties: Record<string, string>) => call("POST", "/crm/v3/objects/deals", { token: t.pat, body: { properties } });
-    await make({ dealname: "Euro order", dealstage: "shipped", amount: "128.9", deal_currency_code: "EUR" });
-    await make({ dealname: "Dollar order", dealstage: "checkout_pending", amount: "1234.5", deal_currency_code: "usd" });
+    await make({ dealname: "Euro order", pipeline: "ecommerce", dealstage: "shipped", amount: "128.9", deal_currency_code: "EUR" });
+    await make({ dealname: "Dollar order", pipeline: "ecommerce", dealstage: "checkout_pending", amount: "1234.5", deal_currency_code: "usd" });
     await make({ dealname: "Plain order", dealstage: "appointmentscheduled", amount: "77" });
     await make({ dealname: "Odd order", amount: "about ten", deal_currency_code: "EUR" });
     const html = (await page(await signIn(t), "/app/deals")).text;
@@ -57,8 +60,8 @@ describe("the deals list", () => {
     const cell = (name: string, label: string) => new RegExp(`data-label="${label}"[^>]*><span>(.*?)</span></td>`).exec(row(name))?.[1];
     expect([cell("Euro order", "Stage"), cell("Euro order", "Amount")]).toEqual([`<span class="stage stage-shipped">Shipped</span>`, "€128.90"]);
     expect([cell("Dollar order", "Stage"), cell("Dollar order", "Amount")]).toEqual([`<span class="stage stage-checkout_pending">Checkout Pending</span>`, "$1,234.50"]);
-    // A stage outside the ecommerce pipeline as stored; an amount without a currency as a number.
-    expect([cell("Plain order", "Stage"), cell("Plain order", "Amount")]).toEqual([`<span class="stage stage-appointmentscheduled">appointmentscheduled</span>`, "77.00"]);
+    // A stage of the built-in pipeline by its label too; an amount without a currency as a number.
+    expect([cell("Plain order", "Stage"), cell("Plain order", "Amount")]).toEqual([`<span class="stage stage-appointmentscheduled">Appointment Scheduled</span>`, "77.00"]);
     expect([cell("Odd order", "Stage"), cell("Odd order", "Amount")]).toEqual(["", "about ten"]);
   });
 

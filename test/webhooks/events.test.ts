@@ -68,7 +68,7 @@ describe("CRM v3 objects", () => {
     const company = Number((await call("POST", "/crm/v3/objects/companies", { token: t.oauth, body: { properties: { name: "Acme" } } })).json.id);
     const deal = Number((await call("POST", "/crm/v3/objects/deals", { token: t.oauth, body: { properties: { dealname: "D" } } })).json.id);
     await call("PATCH", `/crm/v3/objects/companies/${company}`, { token: t.oauth, body: { properties: { name: "Acme Inc" } } });
-    await call("PATCH", `/crm/v3/objects/deals/${deal}`, { token: t.oauth, body: { properties: { dealstage: "won" } } });
+    await call("PATCH", `/crm/v3/objects/deals/${deal}`, { token: t.oauth, body: { properties: { dealstage: "closedwon" } } });
     await call("DELETE", `/crm/v3/objects/companies/${company}`, { token: t.oauth });
     await call("DELETE", `/crm/v3/objects/deals/${deal}`, { token: t.oauth });
     const events = await waitForEvents(path, 7);
@@ -79,7 +79,7 @@ describe("CRM v3 objects", () => {
         `company.propertyChange:${company}:Acme Inc`,
         `company.deletion:${company}:`,
         `deal.creation:${deal}:`,
-        `deal.propertyChange:${deal}:won`,
+        `deal.propertyChange:${deal}:closedwon`,
         `deal.deletion:${deal}:`,
       ].sort(),
     );
