@@ -676,6 +676,9 @@ export const CASES: Record<string, Case> = {
   // ---------------------------------------------------------------- engagements v1
   ...engagementCases(),
 
+  // ---------------------------------------------------------------- pipelines
+  ...pipelineCases(),
+
   // ---------------------------------------------------------------- meta
   "GET /openapi.json": { ok: () => ({}) },
   "GET /healthz": { ok: () => ({}) },
@@ -731,5 +734,64 @@ function engagementCases(): Record<string, Case> {
       ok: async (f) => ({ token: f.t.pat, params: { engagementId: await engagement(f), objectType: "CONTACT", objectId: f.contact } }),
       errors: { 404: (f) => ({ token: f.t.pat, params: { ...noEngagement(f).params, objectType: "CONTACT", objectId: f.contact } }) },
     },
+  };
+}
+
+/** The pipelines routes: each on a fresh deal pipeline of the fixtures' account (stages "Open" and "Won"). */
+function pipelineCases(): Record<string, Case> {
+  const PL = "/crm/v3/pipelines";
+  const stage = (label: string) => ({ label, displayOrder: 0, metadata: { probability: "0.5" } });
+  const body = () => ({ label: uniq("pl"), displayOrder: 1, stages: [stage("Open"), { ...stage("Won"), displayOrder: 1 }] });
+  const made = async (f: Fixtures) => (await ok(api("POST", `${PL}/deals`, { token: f.t.pat, json: body() }), 201)).json as { id: string; stages: { id: string }[] };
+  const one = async (f: Fixtures) => ({ objectType: "deals", pipelineId: (await made(f)).id });
+  const withStage = async (f: Fixtures) => {
+    const p = await made(f);
+    return { objectType: "deals", pipelineId: p.id, stageId: p.stages[0]!.id };
+  };
+  /** A stage a deal is in: archiving it is the 400. */
+  const used = async (f: Fixtures) => {
+    const p = await withStage(f);
+    await ok(api("POST", "/crm/v3/objects/deals", { token: f.t.pat, json: { properties: { pipeline: p.pipelineId, dealstage: p.stageId } } }), 201);
+    return p;
+  };
+  return {
+    [`GET ${PL}/{objectType}`]: { ok: (f) => ({ token: f.t.pat, params: { objectType: "deals" } }) },
+    [`POST ${PL}/{objectType}`]: {
+      ok: (f) => ({ token: f.t.pat, params: { objectType: "deals" }, json: body() }),
+      errors: { 409: (f) => ({ token: f.t.pat, params: { objectType: "deals" }, json: { ...body(), label: "Sales Pipeline" } }) },
+    },
+    [`GET ${PL}/{objectType}/{pipelineId}`]: { ok: (f) => ({ token: f.t.pat, params: { objectType: "deals", pipelineId: "default" } }) },
+    [`PUT ${PL}/{objectType}/{pipelineId}`]: {
+      ok: async (f) => ({ token: f.t.pat, params: await one(f), json: body() }),
+      errors: { 409: async (f) => ({ token: f.t.pat, params: await one(f), json: { ...body(), label: "Sales Pipeline" } }) },
+    },
+    [`PATCH ${PL}/{objectType}/{pipelineId}`]: {
+      ok: async (f) => ({ token: f.t.pat, params: await one(f), json: { label: uniq("renamed") } }),
+      errors: { 409: async (f) => ({ token: f.t.pat, params: await one(f), json: { label: "Sales Pipeline" } }) },
+    },
+    [`DELETE ${PL}/{objectType}/{pipelineId}`]: {
+      ok: async (f) => ({ token: f.t.pat, params: await one(f) }),
+      errors: { 400: async (f) => ({ token: f.t.pat, params: { objectType: "deals", pipelineId: (await used(f)).pipelineId } }) },
+    },
+    [`GET ${PL}/{objectType}/{pipelineId}/audit`]: { ok: async (f) => ({ token: f.t.pat, params: await one(f) }) },
+    [`GET ${PL}/{objectType}/{pipelineId}/stages`]: { ok: (f) => ({ token: f.t.pat, params: { objectType: "tickets", pipelineId: "0" } }) },
+    [`POST ${PL}/{objectType}/{pipelineId}/stages`]: {
+      ok: async (f) => ({ token: f.t.pat, params: await one(f), json: stage(uniq("s")) }),
+      errors: { 409: async (f) => ({ token: f.t.pat, params: await one(f), json: stage("Open") }) },
+    },
+    [`GET ${PL}/{objectType}/{pipelineId}/stages/{stageId}`]: { ok: (f) => ({ token: f.t.pat, params: { objectType: "deals", pipelineId: "default", stageId: "closedwon" } }) },
+    [`PUT ${PL}/{objectType}/{pipelineId}/stages/{stageId}`]: {
+      ok: async (f) => ({ token: f.t.pat, params: await withStage(f), json: stage(uniq("s")) }),
+      errors: { 409: async (f) => ({ token: f.t.pat, params: await withStage(f), json: stage("Won") }) },
+    },
+    [`PATCH ${PL}/{objectType}/{pipelineId}/stages/{stageId}`]: {
+      ok: async (f) => ({ token: f.t.pat, params: await withStage(f), json: { label: uniq("s") } }),
+      errors: { 409: async (f) => ({ token: f.t.pat, params: await withStage(f), json: { label: "Won" } }) },
+    },
+    [`DELETE ${PL}/{objectType}/{pipelineId}/stages/{stageId}`]: {
+      ok: async (f) => ({ token: f.t.pat, params: await withStage(f) }),
+      errors: { 400: async (f) => ({ token: f.t.pat, params: await used(f) }) },
+    },
+    [`GET ${PL}/{objectType}/{pipelineId}/stages/{stageId}/audit`]: { ok: async (f) => ({ token: f.t.pat, params: await withStage(f) }) },
   };
 }

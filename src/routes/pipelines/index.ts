@@ -47,6 +47,8 @@ export const pipelineRoutes = [
     auth: account,
     params: s.typeParams,
     responses: { 200: { description: "The pipelines, in display order", schema: s.pipelineList } },
+    // objectType is a closed list (named or by type id): a wrong one is a 400.
+    neverAnswers: [404],
     handler: async ({ db, principal, params }) => {
       const portalId = allowed(principal, params.objectType, "read");
       return json({ results: (await livePipelines(db, portalId, params.objectType)).map(presentPipeline) });
@@ -61,6 +63,7 @@ export const pipelineRoutes = [
     params: s.typeParams,
     body: s.pipelineInput,
     responses: { 201: { description: "Created", schema: s.pipelineResponse }, 409: { description: "A live pipeline of the type has that label (CONFLICT)" } },
+    neverAnswers: [404],
     handler: async ({ db, principal, params, body, now }) => {
       const portalId = allowed(principal, params.objectType, "write");
       return json(presentPipeline(await write.createPipeline(db, portalId, params.objectType, body, now)), 201);
