@@ -39,8 +39,10 @@ async function snapshot(): Promise<string> {
     // says whether a request wrote events whatever the consumer has deleted since.
     const counts = tables.results
       .map((t) => (t.name === "webhook_outbox" ? `coalesce((select seq from id_sequences where name = 'webhook_outbox'), 0)` : `(select count(*) from "${t.name}")`))
-      .join(" || ',' || ");
-    snapshotSql = `select ${counts} || ',' || (select coalesce(max(updated_at), 0) from crm_objects) as s`;
+      .join(", ");
+    // One flat json_array rather than a chain of ||: each || nests the expression one level deeper, and
+    // SQLite refuses expressions deeper than 100, which a few more tables would reach.
+    snapshotSql = `select json_array(${counts}, (select coalesce(max(updated_at), 0) from crm_objects)) as s`;
   }
   // The control plane and every shard.
   const rows = await Promise.all([env.DB, ...SHARDS.map((n) => env[n])].map((d1) => d1.prepare(snapshotSql!).first<{ s: string }>()));
