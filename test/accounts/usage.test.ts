@@ -19,7 +19,7 @@ describe("GET /admin/v1/accounts/:portalId/usage", () => {
     expect(res.json).toEqual({
       portalId: t.portalId,
       name: expect.any(String),
-      records: { contacts: 0, companies: 0, deals: 0, products: 0, line_items: 0, tickets: 0 },
+      records: { contacts: 0, companies: 0, deals: 0, products: 0, line_items: 0, tickets: 0, notes: 0, tasks: 0, calls: 0, meetings: 0, emails: 0, communications: 0, postal_mail: 0, leads: 0 },
       stores: 0,
       syncMessages: { pending: 0, errored: 0, resolvedErrors: 0 },
       timelineEvents: 0,
@@ -60,7 +60,7 @@ describe("GET /admin/v1/accounts/:portalId/usage", () => {
     expect(line.d1Statements).toBe(7);
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({
-      records: { contacts: 2, companies: 1, deals: 0, products: 1, line_items: 0, tickets: 0 },
+      records: { contacts: 2, companies: 1, deals: 0, products: 1, line_items: 0, tickets: 0, notes: 0, tasks: 0, calls: 0, meetings: 0, emails: 0, communications: 0, postal_mail: 0, leads: 0 },
       stores: 1,
       syncMessages: { pending: 0, errored: 1, resolvedErrors: 0 },
       timelineEvents: 2,

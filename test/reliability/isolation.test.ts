@@ -50,7 +50,9 @@ async function snapshot(portals: number[], apps: number[]): Promise<string> {
       if (t === "id_sequences") continue;
       parts.push(`(select '${t}:' || coalesce(json_group_array(json_array(${cols.join(", ")})), '[]') from (select * from "${t}" ${only} order by rowid))`);
     }
-    tableSql.set(key, `select ${parts.join(" || char(10) || ")} as s`);
+    // One flat json_array, not a chain of ||: each || nests the expression a level deeper, and SQLite
+    // refuses expressions deeper than 100, which the number of tables reaches.
+    tableSql.set(key, `select json_array(${parts.join(", ")}) as s`);
   }
   const sql = tableSql.get(key)!;
   // The control plane and every shard: a refused request may change none of them.
