@@ -7,7 +7,7 @@
  * test output; the Worker's warnings and errors, and wrangler's, still show.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
@@ -17,12 +17,18 @@ import "./types";
 export const NODE_ADMIN_TOKEN = "node-admin-token";
 
 export default async function setup(project: TestProject) {
-  const persist = mkdtempSync(join(tmpdir(), "crm-edge-node-"));
-  const migrate = spawnSync("node", ["scripts/migrate.mjs", "--local", "--persist-to", persist], {
+  // `npm run migrate -- --local` runs once, into a directory nothing starts a Worker on: each Worker of the
+  // run (this one, and the `wrangler dev` ones of test/node/wrangler-dev.ts) starts on a copy of it. The
+  // script starts wrangler twice per database, a minute or more on two cores; a copy takes milliseconds
+  // and holds the same files, so every Worker still starts on freshly migrated databases.
+  const migrated = mkdtempSync(join(tmpdir(), "crm-edge-migrated-"));
+  const migrate = spawnSync("node", ["scripts/migrate.mjs", "--local", "--persist-to", migrated], {
     env: { ...process.env, CI: "true" },
     encoding: "utf8",
   });
   if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  const persist = mkdtempSync(join(tmpdir(), "crm-edge-node-"));
+  cpSync(migrated, persist, { recursive: true });
   // Wrangler's log level for the Worker below. `dev.logLevel` governs what wrangler logs while it runs; the
   // log wrangler hands to Miniflare (its queue deliveries, asset rules) takes its level from WRANGLER_LOG
   // when the Worker is created, so that is set for the start too. A WRANGLER_LOG of your own wins.
@@ -47,8 +53,10 @@ export default async function setup(project: TestProject) {
   const url = (await worker.url).toString().replace(/\/$/, "");
   project.provide("workerUrl", url);
   project.provide("adminToken", NODE_ADMIN_TOKEN);
+  project.provide("migratedState", migrated);
   return async () => {
     await worker.dispose();
     rmSync(persist, { recursive: true, force: true });
+    rmSync(migrated, { recursive: true, force: true });
   };
 }

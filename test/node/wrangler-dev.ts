@@ -1,13 +1,16 @@
 /**
  * @module Starts the Worker with the `wrangler dev` command itself, as a developer does, on
- * free ports and a fresh local state directory migrated like `npm run dev` migrates it. Used by the test of
- * the documented local cron trigger (test/node/local-crons.test.ts).
+ * free ports and a fresh local state directory migrated like `npm run dev` migrates it: a copy of the one
+ * test/node/global-setup.ts migrated with `npm run migrate -- --local`. Used by the test of the documented
+ * local cron trigger (test/node/local-crons.test.ts) and by the docs examples.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inject } from "vitest";
+import "./types";
 
 /** A port the system says is free now (a server on port 0, closed again). */
 function freePort(): Promise<number> {
@@ -31,21 +34,16 @@ export interface WranglerDev {
 }
 
 /**
- * How long a start may take: migrating five local databases and starting wrangler took over 120 s once in
- * CI, where these tests share two cores with the traffic replays and the quick bench. A hook that starts
- * it is given START_TIMEOUT_MS.
+ * How long a start may take: generous, for CI, where these tests share two cores with the traffic replays
+ * and the quick bench. A hook that starts it is given START_TIMEOUT_MS.
  */
 const LISTEN_WITHIN_MS = 180_000;
 export const START_TIMEOUT_MS = 300_000;
 
 export async function startWranglerDev(extraArgs: string[] = []): Promise<WranglerDev> {
   const persist = mkdtempSync(join(tmpdir(), "crm-edge-dev-"));
-  // The control plane and every shard, as `npm run migrate -- --local` does for `npm run dev`.
-  const migrate = spawnSync("node", ["scripts/migrate.mjs", "--local", "--persist-to", persist], {
-    env: { ...process.env, CI: "true" },
-    encoding: "utf8",
-  });
-  if (migrate.status !== 0) throw new Error(`migrations failed: ${migrate.stderr}`);
+  // The control plane and every shard, migrated by `npm run migrate -- --local` as for `npm run dev`.
+  cpSync(inject("migratedState"), persist, { recursive: true });
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const adminToken = `dev-cron-${crypto.randomUUID()}`;
   const child = spawn(
