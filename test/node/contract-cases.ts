@@ -719,7 +719,7 @@ function engagementCases(): Record<string, Case> {
     },
     "GET /engagements/v1/engagements/{engagementId}": { ok: onEngagement, errors: { 404: noEngagement } },
     "PATCH /engagements/v1/engagements/{engagementId}": {
-      ok: async (f) => ({ ...(await onEngagement(f)), json: { engagement: { ownerId: 7 }, metadata: { body: "changed" } } }),
+      ok: async (f) => ({ ...(await onEngagement(f)), json: { engagement: { timestamp: 2 }, metadata: { body: "changed" } } }),
       errors: {
         400: async (f) => ({ ...(await onEngagement(f)), json: { engagement: { type: "CALL" } } }),
         404: (f) => ({ ...noEngagement(f), json: { metadata: {} } }),

@@ -3,7 +3,7 @@
  * the profile (names, role, teams) shows on the owner too. Teams come from the operator; roles are fixed.
  */
 import { describe, expect, it } from "vitest";
-import { admin, call, expectError, tenant, unique, type Tenant } from "../helpers/api";
+import { ADMIN, admin, call, expectError, tenant, unique, type Tenant } from "../helpers/api";
 
 const U = "/settings/v3/users";
 const team = async (t: Tenant, name = unique("team")) => (await admin("POST", `/admin/v1/accounts/${t.portalId}/teams`, { name })).teamId as number;
@@ -137,5 +137,16 @@ describe("isolation", () => {
     expectError(await call("POST", `/admin/v1/accounts/${a.portalId}/teams`, { token: "test-admin-token", body: { name: "Same" } }), 409, "CONFLICT");
     expect((await call("POST", `/admin/v1/accounts/${b.portalId}/teams`, { token: "test-admin-token", body: { name: "Same" } })).status).toBe(201);
     expectError(await call("DELETE", `/admin/v1/accounts/${b.portalId}/teams/${x}`, { token: "test-admin-token" }), 404, "OBJECT_NOT_FOUND");
+  });
+});
+
+describe("operator teams: names", () => {
+  it("a name with control characters or a lone surrogate is a 400 naming it, and no team is made", async () => {
+    const t = await tenant();
+    for (const name of ["\u0000x", "a\ud800b"]) {
+      expectError(await call("POST", `/admin/v1/accounts/${t.portalId}/teams`, { token: ADMIN, body: { name } }), 400, "VALIDATION_ERROR");
+    }
+    const teams = await call("GET", "/settings/v3/users/teams", { token: t.pat });
+    expect(teams.json.results).toEqual([]);
   });
 });

@@ -12,7 +12,19 @@ import { portalParams } from "../../schemas/accounts/operator";
 const admin: AuthRule = { kinds: ["admin"] };
 const tag = "Operator";
 
-const teamBody = z.object({ name: z.string().trim().min(1).max(100) });
+/** Text a person reads: no control characters, no lone UTF-16 surrogates (D1 cannot store those as text). */
+const readable = (s: string) => encodeURIComponentSafe(s) && ![...s].some((c) => c < " " || c === "\u007f");
+
+/** False for a string with a lone surrogate (encodeURIComponent throws on one). */
+function encodeURIComponentSafe(s: string): boolean {
+  try {
+    encodeURIComponent(s);
+    return true;
+  } catch {
+    return false;
+  }
+}
+const teamBody = z.object({ name: z.string().trim().min(1).max(100).refine(readable, "name must be text without control characters") });
 const teamResponse = z.object({ teamId: z.number().int(), name: z.string() });
 const teamParams = portalParams.extend({ teamId: z.coerce.number().int().positive() });
 
