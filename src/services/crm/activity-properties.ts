@@ -24,6 +24,7 @@ export const ACTIVITY_BUILT_IN: Record<ActivityType | "leads", BuiltIn[]> = {
     ["hs_task_body", "string"],
     ["hs_task_status", "enumeration", TASK_STATUSES],
     ["hs_task_priority", "enumeration", ["NONE", "LOW", "MEDIUM", "HIGH"]],
+    // "TODO" is the real service's value for a plain to-do task, not a marker.
     ["hs_task_type", "enumeration", ["TODO", "CALL", "EMAIL", "LINKED_IN", "MEETING", "LINKED_IN_CONNECT", "LINKED_IN_MESSAGE"]],
     ["hs_task_reminders", "string"],
     ["hs_task_completion_date", "datetime"],
