@@ -51,6 +51,26 @@ describe("translation through the mappings", () => {
     expect((await linkRow(origin, type, "x1"))?.service_id).toBeNull();
   });
 
+  it("hubspot_owner_id mapped from the store must name a live owner of the account: another value is INVALID_ENUM_PROPERTY", async () => {
+    const mappings = fullMappings();
+    mappings.DEAL.properties.push({ externalPropertyName: "rep", servicePropertyName: "hubspot_owner_id", dataType: "STRING" });
+    const { t, origin } = await bridgeTenant({ mappings });
+    const owner = (await call("GET", "/crm/v3/owners", { token: t.pat })).json.results[0].id as string;
+    const other = await tenant();
+    const othersOwner = (await call("GET", "/crm/v3/owners", { token: other.pat })).json.results[0].id as string;
+    await deliver([
+      qmsg(origin, "DEAL", { externalObjectId: "d1", properties: { stage: "processed", name: "Mine", rep: owner } }),
+      qmsg(origin, "DEAL", { externalObjectId: "d2", changedAt: 77, properties: { stage: "processed", name: "Theirs", rep: othersOwner } }),
+      qmsg(origin, "DEAL", { externalObjectId: "d3", properties: { stage: "processed", name: "Nobody", rep: "12345" } }),
+    ]);
+    expect((await record(await serviceIdOf(origin, "DEAL", "d1"))).properties.hubspot_owner_id).toBe(owner);
+    for (const ext of ["d2", "d3"]) {
+      expect(await errorRow(origin, "DEAL", ext)).toMatchObject({ type: "INVALID_ENUM_PROPERTY", status: "OPEN" });
+      expect((await linkRow(origin, "DEAL", ext))?.service_id).toBeNull();
+    }
+    expect((await errorRow(origin, "DEAL", "d2"))!.details).toContain(othersOwner);
+  });
+
   it("a contact without email fails with MISSING_REQUIRED_PROPERTY: status lastProcessedAt null, serviceId null and the error", async () => {
     const { t, origin } = await bridgeTenant();
     await deliver([qmsg(origin, "CONTACT", { externalObjectId: "c1", changedAt: 1500, properties: { firstname: "A" } })]);

@@ -110,6 +110,44 @@ describe("bad input", () => {
   });
 
   it.each([
+    ["create", "POST", "/contacts/v1/contact"],
+    ["update by vid", "POST", "/contacts/v1/contact/vid/VID/profile"],
+    ["update by email", "POST", "/contacts/v1/contact/email/EMAIL/profile"],
+    ["createOrUpdate", "POST", "/contacts/v1/contact/createOrUpdate/email/EMAIL"],
+  ])("v1 %s: an unknown owner is the legacy 400 with validationResults naming hubspot_owner_id, and nothing is written", async (_n, method, path) => {
+    const t = await tenant();
+    const email = `${unique("v1")}@example.com`;
+    const made = await call("POST", "/contacts/v1/contact", { token: t.pat, body: { properties: [{ property: "email", value: email }, { property: "firstname", value: "Before" }] } });
+    expect(made.status, made.text).toBe(200);
+    const url = path.replace("VID", String(made.json.vid)).replace("EMAIL", encodeURIComponent(path.endsWith("/contact") ? "" : email));
+    const props = [{ property: "firstname", value: "After" }, { property: "hubspot_owner_id", value: "999999999" }];
+    if (path.endsWith("/contact")) props.push({ property: "email", value: `${unique("v1")}@example.com` });
+    const res = await call(method, url, { token: t.pat, body: { properties: props } });
+    const body = expectError(res, 400, "VALIDATION_ERROR");
+    expect(body.message).toBe("Property values were not valid");
+    expect(body.validationResults).toEqual([{ isValid: false, message: expect.stringContaining("999999999"), error: "INVALID_OPTION", name: "hubspot_owner_id" }]);
+    const all = await call("GET", "/crm/v3/objects/contacts?properties=firstname,hubspot_owner_id", { token: t.pat });
+    expect(all.json.results.map((r: { properties: Record<string, string> }) => [r.properties.firstname, r.properties.hubspot_owner_id ?? null])).toEqual([["Before", null]]);
+  });
+
+  it("v1 contact writes accept a live owner; a v1 batch names the index of the entry with a wrong one and writes nothing", async () => {
+    const t = await tenant();
+    const a = await user(t);
+    const ok = await call("POST", "/contacts/v1/contact", { token: t.pat, body: { properties: [{ property: "email", value: `${unique("v1")}@example.com` }, { property: "hubspot_owner_id", value: a.ownerId }] } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json.properties.hubspot_owner_id.value).toBe(a.ownerId);
+    const batch = [
+      { email: `${unique("v1")}@example.com`, properties: [{ property: "hubspot_owner_id", value: a.ownerId }] },
+      { email: `${unique("v1")}@example.com`, properties: [{ property: "hubspot_owner_id", value: "12" }] },
+    ];
+    const res = await call("POST", "/contacts/v1/contact/batch", { token: t.pat, body: batch });
+    const body = expectError(res, 400, "VALIDATION_ERROR");
+    expect(body.context.index).toEqual(["1"]);
+    expect(body.validationResults.map((r: { name: string }) => r.name)).toEqual(["hubspot_owner_id"]);
+    expect((await call("GET", "/crm/v3/objects/contacts", { token: t.pat })).json.results).toHaveLength(1);
+  });
+
+  it.each([
     ["limit over 500", "?limit=501", "limit"],
     ["archived not a boolean", "?archived=maybe", "archived"],
     ["after not a cursor", "?after=abc", "after"],

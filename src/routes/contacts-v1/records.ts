@@ -10,6 +10,7 @@ import { json, jsonText, noContent } from "../../lib/http";
 import { route } from "../../http/route";
 import type { CrmRow } from "../../services/crm/records";
 import { mergeContacts } from "../../services/contacts-v1/merge";
+import { checkContactValues } from "../../services/contacts-v1/values";
 import { writeWithEvents } from "../../services/webhooks/write";
 import {
   batchCreateOrUpdate,
@@ -123,6 +124,7 @@ export const contactRecordRoutes = [
     handler: async (ctx) => {
       const { db, principal, body, url, now } = ctx;
       const portalId = portalOf(principal);
+      await checkContactValues(ctx, portalId, [body.properties]);
       const row = await writeWithEvents(ctx, portalId, (outbox) => createContact(db, portalId, body.properties, now, outbox));
       return json(presentProfile(row, [], url.origin, { history: true, listMemberships: true }));
     },
@@ -139,6 +141,7 @@ export const contactRecordRoutes = [
     handler: async (ctx) => {
       const { db, principal, params, body, now } = ctx;
       const portalId = portalOf(principal);
+      await checkContactValues(ctx, portalId, [body.properties]);
       await writeWithEvents(ctx, portalId, async (outbox) => updateContact(db, portalId, await findOne(db, portalId, { vids: [params.vid] }), body.properties, now, outbox));
       return noContent();
     },
@@ -155,6 +158,7 @@ export const contactRecordRoutes = [
     handler: async (ctx) => {
       const { db, principal, params, body, now } = ctx;
       const portalId = portalOf(principal);
+      await checkContactValues(ctx, portalId, [body.properties]);
       await writeWithEvents(ctx, portalId, async (outbox) => updateContact(db, portalId, await findOne(db, portalId, { emails: [params.email] }), body.properties, now, outbox));
       return noContent();
     },
@@ -172,6 +176,7 @@ export const contactRecordRoutes = [
     handler: async (ctx) => {
       const { db, principal, params, body, now } = ctx;
       const portalId = portalOf(principal);
+      await checkContactValues(ctx, portalId, [body.properties]);
       return json(await writeWithEvents(ctx, portalId, (outbox) => createOrUpdateByEmail(db, portalId, params.email, body.properties, now, outbox)));
     },
   }),
@@ -187,6 +192,7 @@ export const contactRecordRoutes = [
     handler: async (ctx) => {
       const { db, principal, body, now } = ctx;
       const portalId = portalOf(principal);
+      await checkContactValues(ctx, portalId, body.map((e) => e.properties), true);
       await writeWithEvents(ctx, portalId, (outbox) => batchCreateOrUpdate(db, portalId, body, now, outbox));
       return new Response(null, { status: 202 });
     },

@@ -22,6 +22,7 @@ import { decideAll } from "../../durable-objects/sync-order-client";
 import { commitEffects } from "./commit";
 import { sendClaimed, type OutboxRow } from "../webhooks/drain";
 import { webhookTargetsOf, type WebhookTarget } from "../webhooks/targets";
+import { liveOwners } from "../owners/owners";
 import { backoffSeconds, planBatch, readPlanContext, type Effect, type PlanContext } from "./plan";
 import { faultPoint } from "../../lib/fault-seam";
 import { PACK_MAX_MESSAGES, syncMessagesOf, type SyncQueueMessage } from "./sync-message";
@@ -147,7 +148,8 @@ export async function planDeliveries(db: Db, winners: Delivery[], s: Settler, ct
   const bodies = winners.map((d) => d.body);
   // Without the batch's read, this is the message-by-message path after a failed batch write: it reads the
   // owner of every email (the batch's read skips those of linked contacts, see plan-context.ts).
-  const outcomes = await planBatch(db, ctx ?? (await readPlanContext(db, bodies, control, { everyEmailOwner: true })), bodies, attempts);
+  const owners = async (portalId: number, ids: number[]) => new Set((await liveOwners(control, portalId, ids)).map((o) => String(o.ownerId)));
+  const outcomes = await planBatch(db, ctx ?? (await readPlanContext(db, bodies, control, { everyEmailOwner: true })), bodies, attempts, owners);
   const byId = new Map(winners.map((d) => [d.body.id, d]));
   const planned: Planned[] = [];
   for (const [id, outcome] of outcomes) {

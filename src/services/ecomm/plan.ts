@@ -74,7 +74,13 @@ const TYPE_ORDER: Record<EcommObjectType, number> = { CONTACT: 0, PRODUCT: 1, DE
  * Plans every winning message. `attempts` is the delivery count of each message (msg.attempts).
  * Returns an outcome per message id.
  */
-export async function planBatch(db: Db, ctx: PlanContext, msgs: SyncQueueMessage[], attempts: Map<string, number>): Promise<Map<string, Outcome>> {
+export async function planBatch(
+  db: Db,
+  ctx: PlanContext,
+  msgs: SyncQueueMessage[],
+  attempts: Map<string, number>,
+  liveOwners: LiveOwners = async () => new Set(),
+): Promise<Map<string, Outcome>> {
   const ordered = [...msgs].sort((a, b) => TYPE_ORDER[a.objectType] - TYPE_ORDER[b.objectType]);
 
   const translations = new Map<string, Translation | SyncFailure>();
@@ -101,6 +107,8 @@ export async function planBatch(db: Db, ctx: PlanContext, msgs: SyncQueueMessage
     for (const l of await readLinks(db, [...unread.values()])) ctx.links.set(keyString(l), linkState(l));
     for (const k of unread.keys()) ctx.readKeys.add(k);
   }
+
+  const owners = await ownersNamed(translations, msgs, liveOwners);
 
   const out = new Map<string, Outcome>();
   /** Objects that exist now or are upserted earlier in this batch: associations to them resolve. */
@@ -142,11 +150,38 @@ export async function planBatch(db: Db, ctx: PlanContext, msgs: SyncQueueMessage
       out.set(m.id, fail(m, t));
       continue;
     }
+    const owner = t.patch[OWNER];
+    if (owner && !owners.has(`${m.portalId}|${owner}`)) {
+      out.set(m.id, fail(m, { type: "INVALID_ENUM_PROPERTY", details: `${OWNER} ${owner} is not an owner of this account.` }));
+      continue;
+    }
     const outcome = planUpsert(m, t, link ?? null, ctx, available, claimed, attempts.get(m.id) ?? 1);
     if (outcome.kind === "effect" && outcome.effect.kind === "upsert") available.add(keyString(keyOf(m)));
     out.set(m.id, outcome);
   }
   return out;
+}
+
+/** The live owners among `ids` of one account (src/services/owners/owners.ts reads them from the control plane). */
+export type LiveOwners = (portalId: number, ids: number[]) => Promise<Set<string>>;
+
+/**
+ * `hubspot_owner_id` names a live owner of the account on every write face, the sync's too: a message that
+ * maps another value to it is a sync error (INVALID_ENUM_PROPERTY: the property is an enumeration of the
+ * account's owners), and the record is left as it was. One control-plane read per account, and only when
+ * a message of the batch sets an owner; `portalId|ownerId` of each live one.
+ */
+const OWNER = "hubspot_owner_id";
+async function ownersNamed(translations: Map<string, Translation | SyncFailure>, msgs: SyncQueueMessage[], liveOwners: LiveOwners): Promise<Set<string>> {
+  const named = new Map<number, number[]>();
+  for (const m of msgs) {
+    const t = translations.get(m.id);
+    const owner = t && "patch" in t ? t.patch[OWNER] : undefined;
+    if (owner && /^\d{1,15}$/.test(owner)) named.set(m.portalId, [...(named.get(m.portalId) ?? []), Number(owner)]);
+  }
+  const live = new Set<string>();
+  for (const [portalId, ids] of named) for (const id of await liveOwners(portalId, ids)) live.add(`${portalId}|${id}`);
+  return live;
 }
 
 /** An upsert that only patches the record: where planning starts, before the type's rules add to it. */
