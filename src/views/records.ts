@@ -31,7 +31,7 @@ export interface ListView {
   hasMore: boolean;
   /** Names of the owners the rows name (`hubspot_owner_id`), by the stored value. */
   owners?: Map<string, string>;
-  /** Deals: the account's stages by id, so a stage shows by its label. */
+  /** Deals and tickets: the account's stages by id, so a stage shows by its label. */
   stages?: Map<string, StageName>;
 }
 
@@ -44,13 +44,17 @@ interface ListColumn {
 
 /** The columns between the name and the last change: deals show where they stand and what they are worth. */
 function listColumns(type: PageType, owners = new Map<string, string>(), stages?: Map<string, StageName>): ListColumn[] {
+  const stageCell = (id: string | undefined) => (id ? `<span class="stage stage-${e(id)}">${e(stages?.get(id)?.stage ?? id)}</span>` : "");
+  const owner: ListColumn = { label: "Owner", cell: (r) => e(ownerText(r.properties.hubspot_owner_id, owners)) };
   if (type === "deals") {
     return [
-      { label: "Stage", cell: (r) => (r.properties.dealstage ? `<span class="stage stage-${e(r.properties.dealstage)}">${e(stages?.get(r.properties.dealstage)?.stage ?? r.properties.dealstage)}</span>` : "") },
+      { label: "Stage", cell: (r) => stageCell(r.properties.dealstage) },
       { label: "Amount", numeric: true, cell: (r) => e(formatAmount(r.properties.amount, r.properties.deal_currency_code)) },
-      { label: "Owner", cell: (r) => e(ownerText(r.properties.hubspot_owner_id, owners)) },
+      owner,
     ];
   }
+  // Tickets: where each stands (the stage's label from its pipeline) and who works it.
+  if (type === "tickets") return [{ label: "Stage", cell: (r) => stageCell(r.properties.hs_pipeline_stage) }, owner];
   const summary = SUMMARY_PROPERTY[type];
   return [{ label: summary.label, cell: (r) => e(r.properties[summary.name] ?? "") }];
 }
@@ -132,7 +136,7 @@ export interface RecordView {
   cards: { cardId: number; title: string }[];
   /** Contacts merged into this one; their ids redirect here. */
   mergedVids?: number[];
-  /** A deal's stage and pipeline labels, when its stage is one of the account's pipelines. */
+  /** A deal's or ticket's stage and pipeline labels, when its stage is one of the account's pipelines. */
   stage?: StageName | null;
   /** Names of the owners the record names (`hubspot_owner_id`), by the stored value. */
   owners?: Map<string, string>;
@@ -205,18 +209,20 @@ const DIALOGS = `<dialog id="confirm-dialog" class="confirm-dialog" aria-labelle
 <div class="modal-head"><h2 id="iframe-title"></h2><button type="button" class="modal-close" aria-label="Close">×</button></div>
 <div class="modal-frame"></div>${GUARD}</dialog>`;
 
-/** What a person looks for first on a deal: where it stands. */
-function dealSummary(v: RecordView): string {
-  if (v.type !== "deals") return "";
+/** What a person looks for first on a deal or a ticket: where it stands (and a deal's worth). */
+function stageSummary(v: RecordView): string {
+  if (v.type !== "deals" && v.type !== "tickets") return "";
   const p = v.record.properties;
+  const raw = v.type === "deals" ? p.dealstage : p.hs_pipeline_stage;
   const stage = v.stage
     ? `<div><dt>Stage</dt><dd><span class="stage stage-${e(v.stage.stageId)}">${e(v.stage.stage)}</span></dd></div><div><dt>Pipeline</dt><dd>${e(v.stage.pipeline)}</dd></div>`
-    : p.dealstage
-      ? `<div><dt>Stage</dt><dd><span class="stage">${e(p.dealstage)}</span></dd></div>`
+    : raw
+      ? `<div><dt>Stage</dt><dd><span class="stage">${e(raw)}</span></dd></div>`
       : "";
-  const amount = p.amount ? `<div><dt>Amount</dt><dd>${e(formatAmount(p.amount, p.deal_currency_code))}</dd></div>` : "";
-  const close = p.closedate ? `<div><dt>Close date</dt><dd>${propertyValueHtml("closedate", p.closedate, e)}</dd></div>` : "";
-  return stage || amount || close ? `<dl class="summary" aria-label="Deal summary">${stage}${amount}${close}</dl>` : "";
+  const amount = p.amount && v.type === "deals" ? `<div><dt>Amount</dt><dd>${e(formatAmount(p.amount, p.deal_currency_code))}</dd></div>` : "";
+  const close = p.closedate && v.type === "deals" ? `<div><dt>Close date</dt><dd>${propertyValueHtml("closedate", p.closedate, e)}</dd></div>` : "";
+  const what = v.type === "deals" ? "Deal" : "Ticket";
+  return stage || amount || close ? `<dl class="summary" aria-label="${what} summary">${stage}${amount}${close}</dl>` : "";
 }
 
 /** Whose record it is: the owner's name, shown under the heading (the properties list keeps the id). */
@@ -233,7 +239,7 @@ export function recordBody(v: RecordView): string {
   return `<nav class="crumbs" aria-label="Breadcrumb">${crumb}</nav>
 <div class="record" data-object-type="${v.type}" data-object-id="${v.record.id}">
 <div class="record-main">
-<h1>${e(name)} <span class="muted">${label.one} #${v.record.id}</span></h1>${dealSummary(v)}
+<h1>${e(name)} <span class="muted">${label.one} #${v.record.id}</span></h1>${stageSummary(v)}
 ${ownerLine(v)}
 ${v.mergedVids?.length ? `<p class="merged">Merged from ${v.mergedVids.map((m) => `${label.one.toLowerCase()} #${m}`).join(", ")}</p>` : ""}
 <section aria-labelledby="props-h"><h2 id="props-h">Properties</h2>${propertiesList(v.record)}</section>

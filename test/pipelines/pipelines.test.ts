@@ -277,4 +277,17 @@ describe("the web app", () => {
     expect((await call("PATCH", `${P}/deals/default`, { token: t.pat, body: { label: "Direct sales" } })).status).toBe(200);
     expect((await page(b, `/app/deals/${id}`)).text).toContain(`<span class="stage stage-contractsent">Paperwork out</span></dd></div><div><dt>Pipeline</dt><dd>Direct sales</dd>`);
   });
+
+  it("the tickets list and the ticket page show the stage by its label and the pipeline, and a renamed stage renamed", async () => {
+    const t = await tenant();
+    const made = await call("POST", "/crm/v3/objects/tickets", { token: t.pat, body: { properties: { subject: "Printer on fire", hs_pipeline: "0", hs_pipeline_stage: "2" } } });
+    expect(made.status, made.text).toBe(201);
+    const b = await signIn(t);
+    const ticketPage = (await page(b, `/app/tickets/${made.json.id}`)).text;
+    expect(ticketPage).toContain(`<dl class="summary" aria-label="Ticket summary"><div><dt>Stage</dt><dd><span class="stage stage-2">Waiting on contact</span></dd></div><div><dt>Pipeline</dt><dd>Support Pipeline</dd></div></dl>`);
+    const list = (await page(b, "/app/tickets")).text;
+    expect(list).toContain(`<td role="cell" data-label="Stage"><span><span class="stage stage-2">Waiting on contact</span></span></td>`);
+    expect((await call("PATCH", `${P}/tickets/0/stages/2`, { token: t.pat, body: { label: "Waiting on customer" } })).status).toBe(200);
+    expect((await page(b, "/app/tickets")).text).toContain(`<span class="stage stage-2">Waiting on customer</span>`);
+  });
 });

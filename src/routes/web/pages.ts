@@ -4,6 +4,7 @@
  * Pages need a session (signed-out visitors go to /login and come back); everything is scoped to the
  * session's account. The JSON endpoints the record page's script calls are in routes/web/api.ts.
  */
+import type { Db } from "../../db/client";
 import type { AuthRule } from "../../http/auth";
 import { pageSession } from "../../http/app-session";
 import { ApiError } from "../../lib/errors";
@@ -11,7 +12,7 @@ import { route } from "../../http/route";
 import { installedCards } from "../../services/cards/view";
 import { isCardRecordType } from "../../schemas/cards/view";
 import { storeCounts, storeRecordsPage } from "../../services/ecomm/store-records";
-import { stageNames } from "../../services/pipelines/read";
+import { stageNames, type StageName } from "../../services/pipelines/read";
 import { associationsOf, getObject } from "../../services/crm/records";
 import { findContacts, mergesOf } from "../../services/contacts-v1/contacts";
 import { storeOverview } from "../../services/ecomm/overview";
@@ -43,6 +44,13 @@ const ASSOCIATIONS_SHOWN = 25;
 const MAIL_PAGE = 25;
 /** Activities are on the timeline, not among the associations (their names would be "Note #id"). */
 const ASSOCIATION_TYPES = OBJECT_TYPES.filter((t) => !(ACTIVITY_TYPES as readonly string[]).includes(t));
+
+/** A deal's or ticket's stage, named from its pipeline (null when it has none or the stage is not the account's). */
+function stageOf(db: Db, portalId: number, type: string, p: Record<string, string>): Promise<StageName | null> | null {
+  const id = type === "deals" ? p.dealstage : type === "tickets" ? p.hs_pipeline_stage : undefined;
+  if (!id) return null;
+  return stageNames(db, portalId, type as "deals" | "tickets").then((m) => m.get(id) ?? null);
+}
 
 const pageRoutes = [
   route({
@@ -135,8 +143,9 @@ const pageRoutes = [
       const type = params.objectType;
       const q = query.q?.trim() ?? "";
       const after = query.after ?? 0;
-      const [{ rows, hasMore }, stages] = await Promise.all([listRecords(db, user.portalId, type, q || undefined, after), type === "deals" ? stageNames(db, user.portalId, type) : undefined]);
-      const owners = type === "deals" ? await ownersOf(control, user.portalId, rows) : undefined;
+      const staged = type === "deals" || type === "tickets";
+      const [{ rows, hasMore }, stages] = await Promise.all([listRecords(db, user.portalId, type, q || undefined, after), staged ? stageNames(db, user.portalId, type) : undefined]);
+      const owners = staged ? await ownersOf(control, user.portalId, rows) : undefined;
       return appPage({ title: TYPE_LABEL[type].many, section: type, user, body: listBody({ type, rows, q, after, hasMore, owners, stages }), scripts: ["app.js"] });
     },
   }),
@@ -177,7 +186,7 @@ const pageRoutes = [
         // only: the older pages turn the events' cursor, which the activities do not share.
         isPageType(type) && !query.after ? recordActivities(db, user.portalId, id) : null,
         isCardRecordType(type) ? installedCards(control, user.portalId, type) : [],
-        type === "deals" && record.properties.dealstage ? stageNames(db, user.portalId, type).then((m) => m.get(record.properties.dealstage!) ?? null) : null,
+        stageOf(db, user.portalId, type, record.properties),
         type === "contacts" ? mergesOf(db, user.portalId, [id]) : null,
         ownersOf(control, user.portalId, [record]),
       ]);
