@@ -104,6 +104,16 @@ async function fixtures(): Promise<{ fx: Fixtures; developerKey: string }> {
   // Inactive subscriptions of event types the `create` call does not use (it subscribes to contact.creation).
   const newSubscription = async (eventType: string) => String((await setUp(dev, "POST", `/webhooks/v3/${app.appId}/subscriptions`, { eventType, active: false })).id);
   const sharedSubscription = once(() => newSubscription("company.creation"));
+  const owner = once(async () => (await setUp(bearer, "GET", `/crm/v3/owners?email=${encodeURIComponent(`${tag}@meter.example`)}`)) as unknown as { results: { id: string }[] });
+  const stage = (label: string, displayOrder: number) => ({ label, displayOrder, metadata: { probability: "0.5" } });
+  const newPipeline = async () => {
+    const made = (await setUp(bearer, "POST", "/crm/v3/pipelines/deals", { label: unique("meter"), displayOrder: 9, stages: [stage("Open", 0), stage("Next", 1)] })) as unknown as {
+      id: string;
+      stages: { id: string }[];
+    };
+    return { id: made.id, stageId: made.stages[1]!.id };
+  };
+  const sharedPipeline = once(newPipeline);
   const freshTypes = ["deal.creation", "contact.deletion", "company.deletion", "deal.deletion"];
 
   const fx: Fixtures = {
@@ -129,6 +139,8 @@ async function fixtures(): Promise<{ fx: Fixtures; developerKey: string }> {
     event: () => sharedEvent(""),
     card: (fresh) => (fresh ? newCard() : sharedCard("")),
     subscription: (fresh) => (fresh ? newSubscription(freshTypes.shift() ?? "deal.propertyChange") : sharedSubscription("")),
+    owner: async () => (await owner("")).results[0]!.id,
+    pipeline: (fresh) => (fresh ? newPipeline() : sharedPipeline("")),
   };
   return { fx, developerKey: app.developerKey };
 }

@@ -39,6 +39,10 @@ export interface Fixtures {
   event(): Promise<string>;
   card(fresh: boolean): Promise<string>;
   subscription(fresh: boolean): Promise<string>;
+  /** The owner id of the meter's user. */
+  owner(): Promise<string>;
+  /** A deal pipeline of the meter's account with two stages; `fresh` makes one for this call alone. */
+  pipeline(fresh: boolean): Promise<{ id: string; stageId: string }>;
 }
 
 /** The arguments of one call and what could not be made for it. */
@@ -131,6 +135,8 @@ interface Scope {
   notes: string[];
   /** The record type the values are about. */
   type: string | undefined;
+  /** The pipeline the call's `pipelineId` and `stageId` name, once one of them asked. */
+  pipeline?: Promise<{ id: string; stageId: string }>;
 }
 
 /** A fixture's value, or a placeholder and a note when the Worker could not make one. */
@@ -205,6 +211,10 @@ const MODELS: Record<string, (s: Scope) => Promise<unknown>> = {
     primaryObjectId: await seeded(s, `${s.type} record`, () => s.fx.record(s.type!, true)),
     objectIdToMerge: await seeded(s, `${s.type} record`, () => s.fx.record(s.type!, true)),
   }),
+  // A deal stage has a win probability (metadata.probability, 0 to 1), which the Worker requires of deal stages.
+  PipelineStageInput: async () => ({ label: unique("meter"), displayOrder: 0, metadata: { probability: "0.5" } }),
+  PipelineInput: async () => ({ label: unique("meter"), displayOrder: 0, stages: [{ label: "Open", displayOrder: 0, metadata: { probability: "0.5" } }] }),
+  PipelineReplaceInput: async () => ({ label: unique("meter"), displayOrder: 0, stages: [{ label: "Open", displayOrder: 0, metadata: { probability: "0.5" } }] }),
   TimelineEventTemplateToken: async () => ({ name: unique("meter"), label: "Meter", type: "string" }),
   TimelineEventTemplateCreateRequest: async () => ({ name: "Meter", objectType: "contacts", headerTemplate: "Total {{total}}", tokens: [{ name: "total", label: "Total", type: "number" }] }),
   TimelineEventTemplateUpdateRequest: async (s) => ({
@@ -285,8 +295,12 @@ async function pathValue(wire: string, s: Scope): Promise<string> {
   if (wire === "subscriptionId") return seeded(s, "webhook subscription", () => fx.subscription(fresh));
   if (wire === "propertyName") return seeded(s, "property", () => fx.property(fresh));
   if (wire === "groupName") return seeded(s, "property group", () => fx.propertyGroup(fresh));
-  if (wire === "pipelineId") return "default";
-  if (wire === "stageId") return "appointmentscheduled";
+  if (wire === "ownerId") return seeded(s, "owner", () => fx.owner());
+  if (wire === "pipelineId" || wire === "stageId") {
+    // A call that removes or replaces gets a pipeline of its own; the others read the shared one.
+    s.pipeline ??= fx.pipeline(fresh || call.httpMethod === "PUT");
+    return seeded(s, "pipeline", async () => (await s.pipeline!)[wire === "pipelineId" ? "id" : "stageId"]);
+  }
   if (/^(objectType|fromObjectType|toObjectType|objectTypeId)$/.test(wire)) return stringFor(wire, s);
   if (wire === "objectId" || wire === "fromObjectId" || wire === "recordId") return stringFor("id", s);
   if (wire === "toObjectId") return stringFor("toObjectId", s);
