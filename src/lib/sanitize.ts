@@ -49,6 +49,16 @@ const ELEMENT_ATTRS: Record<string, Set<string>> = {
   div: new Set(["align"]),
 };
 const URL_ATTRS = new Set(["href", "src", "cite"]);
+
+/** Elements without content or end tag (of the allowlist). */
+const VOID = new Set(["br", "hr", "img", "col", "wbr"]);
+
+/**
+ * Elements whose end tag HTML lets a parent's end tag imply: left open in a body, the page's own `</div>`
+ * after it closes them, so they get no closer (a closer for one the parser already closed implicitly, as
+ * `<p>a<p>b`, would be a stray `</p>`, which a browser turns into an empty paragraph).
+ */
+const IMPLIED_END = new Set(["p", "li", "dt", "dd", "thead", "tbody", "tfoot", "tr", "th", "td", "caption", "colgroup"]);
 const SAFE_SCHEMES = new Set(["http", "https", "mailto", "tel"]);
 
 const NAMED: Record<string, string> = { colon: ":", tab: "\t", newline: "\n", amp: "&", sol: "/", quest: "?", num: "#", period: "." };
@@ -190,22 +200,50 @@ async function sanitizeManyOnce(inputs: string[], opts: SanitizeOptions): Promis
   return Promise.all(inputs.map((x) => sanitizeHtml(x, opts)));
 }
 
+/**
+ * The elements a body opened and did not close (`<b>bold`, `<a href>link`, `<table>`). Closed at its end,
+ * so that nothing of a body reaches the page after it: the parser would carry an open `<b>` or `<a>` on to
+ * the page's following text (it reopens formatting elements), and an open `<table>` would pull the page's
+ * own markup into the table. Each body has its own list; an end tag removes the innermost of its name.
+ */
+class OpenElements {
+  private open: string[] = [];
+  opened(el: Element) {
+    const tag = el.tagName.toLowerCase();
+    if (VOID.has(tag) || IMPLIED_END.has(tag)) return;
+    const list = this.open;
+    list.push(tag);
+    el.onEndTag(() => {
+      const at = list.lastIndexOf(tag);
+      if (at >= 0) list.splice(at, 1);
+    });
+  }
+  /** The end tags of the body's open elements, innermost first; the next body starts with none. */
+  closers(): string {
+    const out = this.open.reverse().map((t) => `</${t}>`).join("");
+    this.open = [];
+    return out;
+  }
+}
+
 async function rewrite(input: string, opts: SanitizeOptions, separators?: { prefix: string; seen: number[] }): Promise<string> {
   // The tokenizer passes an unfinished construct at the end of the input through as it is
   // (`<img src=x onerror=alert(1)//`): inside the page the markup after the body would finish it. An end
   // marker only a finished input lets it see as a tag tells the two apart; it cannot be forged because its
   // name is new on every call.
   const marker = `crm-end-${crypto.randomUUID()}`;
+  const open = new OpenElements();
   const rewriter = new HTMLRewriter()
     .on("*", {
       element(el) {
         const tag = el.tagName.toLowerCase();
         if (separators && tag.startsWith(separators.prefix)) {
           separators.seen.push(Number(tag.slice(separators.prefix.length)));
+          el.before(open.closers(), { html: true });
           return;
         }
         if (tag === marker) {
-          el.remove();
+          el.replace(open.closers(), { html: true });
           return;
         }
         if (DROP.has(tag)) {
@@ -223,6 +261,7 @@ async function rewrite(input: string, opts: SanitizeOptions, separators?: { pref
         }
         // A link opening a new window must not hand the opener to the target page.
         if (tag === "a" && el.hasAttribute("target")) el.setAttribute("rel", "noopener noreferrer");
+        open.opened(el);
       },
     })
     .onDocument({
