@@ -18,6 +18,8 @@ import { bodyOptional, type Ctx, type RouteDef } from "./http/route";
 import { allRoutes } from "./routes";
 import { openapiRoutes } from "./routes/docs/openapi";
 import { shardOfPrincipal, usageRecorder } from "./services/accounts/metering";
+import { applyFault } from "./services/testkit/faults";
+import { DEFAULT_RATE_LIMIT } from "./durable-objects/rate-limiter";
 
 type Args = [Env, ExecutionContext];
 interface Req extends IRequest {
@@ -50,6 +52,11 @@ async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): P
   const now = Date.now();
   const principal = await authenticate(req, url, def.auth, env, control, now);
   req.principal = principal;
+  // A test account's fault rules act before anything else of the call (docs/reference/testkit.md).
+  if ((principal.kind === "oauth" || principal.kind === "private_app") && principal.testAccount) {
+    const credential = principal.kind === "oauth" ? "oauth" : "private-app";
+    await applyFault(control, { portalId: principal.portalId, method: def.method, path: url.pathname, credential }, principal.rateLimit ?? DEFAULT_RATE_LIMIT, now);
+  }
   const counted = consume(env, principal, now).then(
     (decision) => {
       req.rate = decision ? { decision: "allowed", remaining: decision.remaining, max: decision.max } : { decision: "not_limited" };

@@ -90,6 +90,7 @@ export const CONTROL_TABLES = [
   "webhook_inflight",
   "owners",
   "teams",
+  "fault_rules",
 ] as const;
 
 /**
@@ -105,6 +106,8 @@ export const ACCOUNT_CONTROL_TABLES: AccountTable[] = [
   // Owners (archived ones too: records name them) and teams are the account's, like its users.
   byPortal("owners"),
   byPortal("teams"),
+  // The test kit's controls over the account: not its data, so not exported.
+  { ...byPortal("fault_rules"), notExported: true },
   byPortal("private_apps"),
   // The app's webhook delivery log (docs/reference/webhooks.md) holds the account's events: a delivery made only of
   // them goes, its attempts first. The log belongs to the app's developer, so it is not exported.

@@ -12,6 +12,7 @@ import { safeEqual, sha256Hex } from "../lib/crypto";
 import { cachedPrincipal, cacheTtlMs, rememberPrincipal } from "../lib/credential-cache";
 import type { CredentialKind, CredentialPrincipal, Principal } from "../lib/principal";
 import { missingScopes, type Scope } from "../lib/scopes";
+import { isTestAccountType } from "../services/testkit/account";
 import { readSession } from "./session";
 
 export interface AuthRule {
@@ -105,7 +106,7 @@ async function lookup(db: Db, secret: string, now: number, ttlMs: number): Promi
 
 async function readPrincipal(db: Db, hash: string, now: number): Promise<{ principal: CredentialPrincipal; expiresAt: number | null } | null> {
   const found = await db
-    .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status })
+    .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status, accountType: accounts.accountType })
     .from(credentials)
     .leftJoin(accounts, eq(accounts.portalId, credentials.portalId))
     .where(eq(credentials.tokenHash, hash))
@@ -128,7 +129,10 @@ async function readPrincipal(db: Db, hash: string, now: number): Promise<{ princ
       { context: { "expire time": [new Date(row.expiresAt).toISOString()] } },
     );
   }
-  return { principal: principalOf(row, hash, rateLimit, shard), expiresAt: row.expiresAt };
+  const principal = principalOf(row, hash, rateLimit, shard);
+  // Read in the same statement as the credential: a STANDARD account's calls pay nothing for the test kit.
+  if (isTestAccountType(found.accountType) && principal.kind !== "developer") principal.testAccount = true;
+  return { principal, expiresAt: row.expiresAt };
 }
 
 function principalOf(row: typeof credentials.$inferSelect, hash: string, rateLimit: number | null, shard: string | null): CredentialPrincipal {

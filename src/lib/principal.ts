@@ -16,8 +16,10 @@ export type Principal =
       rateLimit: number | null;
       /** The account's shard (accounts.shard; null = control plane), carried so routing costs no read. */
       shard: string | null;
+      /** The account is a test account (DEVELOPER_TEST or SANDBOX): its calls look up its fault rules. */
+      testAccount?: true;
     }
-  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null; shard: string | null }
+  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null; shard: string | null; testAccount?: true }
   | { kind: "developer"; appId: number; credentialKey: string }
   /** A signed-in user of the web app (session cookie); rateLimit as for an install, counted per user. */
   | { kind: "session"; portalId: number; userId: number; csrfToken: string; rateLimit: number | null; shard: string | null };

@@ -37,6 +37,7 @@ import { webRoutes } from "./web/pages";
 import { webhookRoutes } from "./webhooks/settings";
 import { webhookDeliveryRoutes } from "./webhooks/deliveries";
 import { adminTeamRoutes } from "./admin/teams";
+import { adminTestkitRoutes } from "./admin/testkit";
 import { ownerRoutes } from "./owners";
 import { userRoutes } from "./users";
 import { accountInfoRoutes } from "./account-info";
@@ -76,6 +77,7 @@ export const allRoutes: RouteDef[] = [
   ...webRoutes,
   ...healthRoutes,
   ...adminTeamRoutes,
+  ...adminTestkitRoutes,
   ...ownerRoutes,
   ...userRoutes,
   ...accountInfoRoutes,

@@ -70,8 +70,8 @@ let seq = 0;
 export const unique = (prefix = "t") => `${prefix}${Date.now().toString(36)}${(seq++).toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
 /** A fresh account with an installed app, a private app and a user: tests never share rows. */
-export async function tenant(opts: { addons?: string[]; scopes?: string[]; rateLimit?: number; shard?: string } = {}): Promise<Tenant> {
-  const acct = await admin("POST", "/admin/v1/accounts", { name: unique("acct"), addons: opts.addons, rateLimit: opts.rateLimit, shard: opts.shard });
+export async function tenant(opts: { addons?: string[]; scopes?: string[]; rateLimit?: number; shard?: string; accountType?: string } = {}): Promise<Tenant> {
+  const acct = await admin("POST", "/admin/v1/accounts", { name: unique("acct"), addons: opts.addons, rateLimit: opts.rateLimit, shard: opts.shard, accountType: opts.accountType });
   const app = await admin("POST", "/admin/v1/apps", { name: unique("app"), redirectUris: ["https://app.example.com/callback"] });
   const install = await admin("POST", `/admin/v1/accounts/${acct.portalId}/installs`, { appId: app.appId, scopes: opts.scopes });
   const pa = await admin("POST", `/admin/v1/accounts/${acct.portalId}/private-apps`, { name: "pa", scopes: opts.scopes });

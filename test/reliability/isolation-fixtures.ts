@@ -113,6 +113,9 @@ export const FIXTURES: Record<string, Fixture> = {
   "POST /admin/v1/accounts/:portalId/users/:userId/password": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/users/${w.a.userId}/password`, body: { password: "long enough" }, status: 401 }],
   "POST /admin/v1/accounts/:portalId/teams": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/teams`, body: { name: "b's team" }, status: 401 }],
   "DELETE /admin/v1/accounts/:portalId/teams/:teamId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/teams/${w.ids.team}`, status: 401 }],
+  "PUT /admin/v1/accounts/:portalId/faults": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/faults`, body: { rules: [{ respond: { status: 500 } }] }, status: 401 }],
+  "GET /admin/v1/accounts/:portalId/faults": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/faults`, status: 401 }],
+  "DELETE /admin/v1/accounts/:portalId/faults": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/faults`, status: 401 }],
   // Owners and settings users: A's owner and user, by id and by email, are unknown to B.
   "GET /crm/v3/owners/:ownerId": (w) => [
     { path: `/crm/v3/owners/${w.ids.owner}` },

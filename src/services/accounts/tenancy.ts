@@ -49,6 +49,8 @@ export async function setAccountSettings(db: Db, portalId: number, input: Accoun
   if (Object.keys(set).length === 0) return;
   await requireWritableAccount(db, portalId);
   await db.update(accounts).set(set).where(eq(accounts.portalId, portalId));
+  // Credentials carry whether the account is a test account (its fault rules apply): this isolate reads it afresh.
+  if (set.accountType !== undefined) forgetCredentials();
 }
 
 export async function requireAccount(db: Db, portalId: number) {

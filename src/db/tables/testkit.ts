@@ -1,0 +1,35 @@
+/**
+ * @module The test kit's controls over a test account (docs/reference/testkit.md): fault rules. They live on
+ * the control plane beside the account's credentials, since they act on its API calls before any shard is
+ * read; they are controls, not the account's data, so the export leaves them out.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+
+/** One rule of `PUT /admin/v1/accounts/{id}/faults`, in the order the operator gave them (the first match wins). */
+export const faultRules = sqliteTable(
+  "fault_rules",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    portalId: integer("portal_id").notNull(),
+    position: integer("position").notNull(),
+    /** What a call must be to match: a method, a glob over the path, a credential kind; null matches any. */
+    method: text("method"),
+    path: text("path"),
+    credential: text("credential"),
+    /** The fault's status (429, 500, 502, 503, 504) and a 429's policy; null status: the call is only delayed. */
+    status: integer("status"),
+    policyName: text("policy_name"),
+    /** The share of matching calls that get the fault; null: every one. */
+    probability: real("probability"),
+    seed: integer("seed"),
+    /** Faults left to give; null: no end. */
+    timesLeft: integer("times_left"),
+    latencyMs: integer("latency_ms").notNull().default(0),
+    /** Matching calls so far: with a seed, the n-th one's fate depends on the seed and n only. */
+    calls: integer("calls").notNull().default(0),
+    faults: integer("faults").notNull().default(0),
+    createdAt: integer("created_at").notNull().default(sql`(cast(unixepoch('subsecond') * 1000 as integer))`),
+  },
+  (t) => [index("fault_rules_portal").on(t.portalId, t.position)],
+);

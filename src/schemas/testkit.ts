@@ -1,0 +1,65 @@
+/** @module zod schemas of the test kit's operator routes (docs/reference/testkit.md). */
+import { z } from "zod";
+
+export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
+/** The real service's 429 policies: its 10-second limit, the search API's per-second one, the daily one. */
+export const POLICY_NAMES = ["TEN_SECONDLY_ROLLING", "SECONDLY", "DAILY"] as const;
+export type PolicyName = (typeof POLICY_NAMES)[number];
+/** Which of an account's credentials a rule matches (the names are the API's, as in `credential` below). */
+export const FAULT_CREDENTIALS = ["private-app", "oauth", "developer-key"] as const;
+export const MAX_FAULT_RULES = 50;
+export const MAX_LATENCY_MS = 30_000;
+
+const faultRule = z
+  .strictObject({
+    match: z
+      .strictObject({
+        method: z
+          .string()
+          .transform((m) => m.toUpperCase())
+          .pipe(z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"], { error: "method must be GET, POST, PUT, PATCH or DELETE" }))
+          .optional(),
+        path: z
+          .string()
+          .min(1)
+          .max(500)
+          .regex(/^\//, "path is a glob over the request path and starts with /: * matches within a segment, ** across segments")
+          .optional(),
+        credential: z
+          .enum(FAULT_CREDENTIALS, { error: "credential must be private-app, oauth or developer-key" })
+          // A developer key is an app's credential, made for no account: an account's rule can never see its calls.
+          .refine((c) => c !== "developer-key", "a developer key is an app's credential, not the account's: fault rules match calls made with the account's private-app and OAuth tokens")
+          .optional(),
+      })
+      .prefault({}),
+    respond: z
+      .strictObject({
+        status: z.union(FAULT_STATUSES.map((s) => z.literal(s)) as [z.ZodLiteral<429>, ...z.ZodLiteral<number>[]], { error: "status must be 429, 500, 502, 503 or 504" }),
+        policyName: z.enum(POLICY_NAMES, { error: "policyName must be TEN_SECONDLY_ROLLING, SECONDLY or DAILY" }).optional(),
+      })
+      .refine((r) => r.policyName === undefined || r.status === 429, { message: "policyName goes with status 429", path: ["policyName"] })
+      .optional(),
+    probability: z.number().min(0).max(1).optional(),
+    times: z.number().int().min(1).max(1_000_000).optional(),
+    latencyMs: z.number().int().min(0).max(MAX_LATENCY_MS).optional(),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional(),
+  })
+  .refine((r) => r.respond !== undefined || (r.latencyMs ?? 0) > 0, "a rule needs respond (a fault), latencyMs (a delay), or both");
+export type FaultRuleInput = z.output<typeof faultRule>;
+
+export const faultsBody = z.strictObject({ rules: z.array(faultRule).max(MAX_FAULT_RULES, `at most ${MAX_FAULT_RULES} rules`) });
+
+export const faultRuleView = z.object({
+  id: z.number().int(),
+  match: z.object({ method: z.string().optional(), path: z.string().optional(), credential: z.string().optional() }),
+  respond: z.object({ status: z.number().int(), policyName: z.string().optional() }).optional(),
+  probability: z.number().optional(),
+  seed: z.number().int().optional(),
+  latencyMs: z.number().int(),
+  /** Faults left to give; absent: no end. */
+  timesLeft: z.number().int().optional(),
+  /** Calls the rule matched, and the faults (or delays) it gave. */
+  calls: z.number().int(),
+  faults: z.number().int(),
+});
+export const faultsView = z.object({ rules: z.array(faultRuleView) });

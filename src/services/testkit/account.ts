@@ -1,0 +1,25 @@
+/**
+ * @module Which accounts the test kit works on: those whose `accountType` is DEVELOPER_TEST or SANDBOX, as the
+ * real service's test accounts and sandboxes. A STANDARD account is production: every control answers 409
+ * there, and its calls never pay for the kit (the credential lookup says the account's type; nothing more
+ * is read).
+ */
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { accounts, type AccountType } from "../../db/tables/tenancy";
+import { conflict, notFound } from "../../lib/errors";
+
+export const isTestAccountType = (t: AccountType | null | undefined) => t === "DEVELOPER_TEST" || t === "SANDBOX";
+
+/** The account, when the test kit may act on it: 404 if there is none, 409 if it is STANDARD or being deleted. */
+export async function requireTestAccount(control: Db, portalId: number) {
+  const row = await control.select().from(accounts).where(eq(accounts.portalId, portalId)).get();
+  if (!row) throw notFound(`Account ${portalId} not found`);
+  if (row.status === "deleting") throw conflict(`Account ${portalId} is being deleted`);
+  if (!isTestAccountType(row.accountType)) {
+    throw conflict(
+      `Account ${portalId} has accountType ${row.accountType}: the test kit works on accounts whose accountType is DEVELOPER_TEST or SANDBOX (PATCH /admin/v1/accounts/${portalId} sets it)`,
+    );
+  }
+  return row;
+}

@@ -1,0 +1,25 @@
+/** Contract cases (see contract-cases.ts) of the test kit's operator routes. */
+import type { Case } from "./contract-cases";
+import { adminToken, api, ok, uniq } from "./contract-fixtures";
+
+/** A test account (the kit's controls answer 409 on a STANDARD one, such as the fixtures' tenant). */
+const testAccount = async () => (await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("kit"), accountType: "DEVELOPER_TEST" } }), 201)).json.portalId as number;
+const standard = async () => (await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("std") } }), 201)).json.portalId as number;
+
+export const TESTKIT_CASES: Record<string, Case> = {
+  "PUT /admin/v1/accounts/{portalId}/faults": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { rules: [{ match: { path: "/crm/v3/objects/*" }, respond: { status: 429 }, times: 1 }] } }),
+    errors: {
+      400: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { rules: [{ respond: { status: 418 } }] } }),
+      409: async () => ({ token: adminToken(), params: { portalId: await standard() }, json: { rules: [] } }),
+    },
+  },
+  "GET /admin/v1/accounts/{portalId}/faults": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
+  },
+  "DELETE /admin/v1/accounts/{portalId}/faults": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
+  },
+};
