@@ -66,6 +66,9 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("pipelines"),
   byPortal("pipeline_stages"),
   byPortal("pipeline_audits"),
+  // A test account's snapshots (docs/reference/testkit.md): moved and deleted with it; controls, not its data.
+  { ...byPortal("snapshots"), notExported: true },
+  { ...byPortal("snapshot_rows"), notExported: true },
 ];
 
 /** Control-plane tables: they stay in DB and are never copied (docs/explanation/scaling.md lists both kinds). */

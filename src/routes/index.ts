@@ -37,7 +37,7 @@ import { webRoutes } from "./web/pages";
 import { webhookRoutes } from "./webhooks/settings";
 import { webhookDeliveryRoutes } from "./webhooks/deliveries";
 import { adminTeamRoutes } from "./admin/teams";
-import { adminTestkitRoutes } from "./admin/testkit";
+import { adminSnapshotRoutes, adminTestkitRoutes } from "./admin/testkit";
 import { ownerRoutes } from "./owners";
 import { userRoutes } from "./users";
 import { accountInfoRoutes } from "./account-info";
@@ -78,6 +78,7 @@ export const allRoutes: RouteDef[] = [
   ...healthRoutes,
   ...adminTeamRoutes,
   ...adminTestkitRoutes,
+  ...adminSnapshotRoutes,
   ...ownerRoutes,
   ...userRoutes,
   ...accountInfoRoutes,

@@ -63,3 +63,12 @@ export const faultRuleView = z.object({
   faults: z.number().int(),
 });
 export const faultsView = z.object({ rules: z.array(faultRuleView) });
+
+/** Snapshots an account may keep at once. */
+export const MAX_SNAPSHOTS = 20;
+export const snapshotName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "name is 1 to 64 letters, digits, dots, dashes or underscores");
+export const snapshotBody = z.strictObject({ name: snapshotName });
+export const snapshotParams = z.object({ portalId: z.string().regex(/^[1-9]\d{0,14}$/, "portalId must be a decimal id").transform(Number), name: snapshotName });
+export const snapshotView = z.object({ name: z.string(), createdAt: z.string(), counts: z.record(z.string(), z.number().int()) });
+export const snapshotList = z.object({ results: z.array(snapshotView) });
+export const restoredView = z.object({ name: z.string().nullable(), restoredAt: z.string(), counts: z.record(z.string(), z.number().int()) });

@@ -4,6 +4,12 @@ import { adminToken, api, ok, uniq } from "./contract-fixtures";
 
 /** A test account (the kit's controls answer 409 on a STANDARD one, such as the fixtures' tenant). */
 const testAccount = async () => (await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("kit"), accountType: "DEVELOPER_TEST" } }), 201)).json.portalId as number;
+/** A test account with a snapshot named `kept`. */
+const withSnapshot = async () => {
+  const portalId = await testAccount();
+  await ok(api("POST", `/admin/v1/accounts/${portalId}/snapshots`, { token: adminToken(), json: { name: "kept" } }), 201);
+  return portalId;
+};
 const standard = async () => (await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("std") } }), 201)).json.portalId as number;
 
 export const TESTKIT_CASES: Record<string, Case> = {
@@ -19,6 +25,35 @@ export const TESTKIT_CASES: Record<string, Case> = {
     errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
   },
   "DELETE /admin/v1/accounts/{portalId}/faults": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
+  },
+  "POST /admin/v1/accounts/{portalId}/snapshots": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { name: "first" } }),
+    errors: {
+      400: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { name: "a/b" } }),
+      409: async () => ({ token: adminToken(), params: { portalId: await standard() }, json: { name: "first" } }),
+    },
+  },
+  "GET /admin/v1/accounts/{portalId}/snapshots": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await withSnapshot() } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
+  },
+  "DELETE /admin/v1/accounts/{portalId}/snapshots/{name}": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await withSnapshot(), name: "kept" } }),
+    errors: {
+      404: async () => ({ token: adminToken(), params: { portalId: await testAccount(), name: "none" } }),
+      409: async () => ({ token: adminToken(), params: { portalId: await standard(), name: "kept" } }),
+    },
+  },
+  "POST /admin/v1/accounts/{portalId}/snapshots/{name}/restore": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await withSnapshot(), name: "kept" } }),
+    errors: {
+      404: async () => ({ token: adminToken(), params: { portalId: await testAccount(), name: "none" } }),
+      409: async () => ({ token: adminToken(), params: { portalId: await standard(), name: "kept" } }),
+    },
+  },
+  "POST /admin/v1/accounts/{portalId}/reset": {
     ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() } }),
     errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
   },

@@ -116,6 +116,11 @@ export const FIXTURES: Record<string, Fixture> = {
   "PUT /admin/v1/accounts/:portalId/faults": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/faults`, body: { rules: [{ respond: { status: 500 } }] }, status: 401 }],
   "GET /admin/v1/accounts/:portalId/faults": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/faults`, status: 401 }],
   "DELETE /admin/v1/accounts/:portalId/faults": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/faults`, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/snapshots": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/snapshots`, body: { name: "b" }, status: 401 }],
+  "GET /admin/v1/accounts/:portalId/snapshots": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/snapshots`, status: 401 }],
+  "DELETE /admin/v1/accounts/:portalId/snapshots/:name": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/snapshots/b`, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/snapshots/:name/restore": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/snapshots/b/restore`, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/reset": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/reset`, status: 401 }],
   // Owners and settings users: A's owner and user, by id and by email, are unknown to B.
   "GET /crm/v3/owners/:ownerId": (w) => [
     { path: `/crm/v3/owners/${w.ids.owner}` },

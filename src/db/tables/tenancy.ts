@@ -54,6 +54,11 @@ export const accounts = sqliteTable(
   companyCurrency: text("company_currency").notNull().default("USD"),
   additionalCurrencies: text("additional_currencies", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
   accountType: text("account_type", { enum: ACCOUNT_TYPES }).notNull().default("STANDARD"),
+  /**
+   * When the test kit last restored or reset the account's data: webhook events of changes before it are
+   * not delivered any more (docs/reference/testkit.md). Null: never.
+   */
+  dataResetAt: integer("data_reset_at"),
   },
   // Placement counts accounts per shard and the operator lists a shard's accounts.
   (t) => [index("accounts_shard").on(t.shard, t.portalId)],

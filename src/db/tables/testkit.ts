@@ -1,10 +1,12 @@
 /**
- * @module The test kit's controls over a test account (docs/reference/testkit.md): fault rules. They live on
- * the control plane beside the account's credentials, since they act on its API calls before any shard is
- * read; they are controls, not the account's data, so the export leaves them out.
+ * @module The test kit's controls over a test account (docs/reference/testkit.md): fault rules, on the control
+ * plane beside the account's credentials, since they act on its API calls before any shard is read; and
+ * snapshots, on the account's shard beside the rows they copy, so that taking and restoring one is a
+ * statement per table inside the database. Both are controls, not the account's data: the export leaves
+ * them out, and a reset keeps them.
  */
 import { sql } from "drizzle-orm";
-import { index, integer, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** One rule of `PUT /admin/v1/accounts/{id}/faults`, in the order the operator gave them (the first match wins). */
 export const faultRules = sqliteTable(
@@ -32,4 +34,29 @@ export const faultRules = sqliteTable(
     createdAt: integer("created_at").notNull().default(sql`(cast(unixepoch('subsecond') * 1000 as integer))`),
   },
   (t) => [index("fault_rules_portal").on(t.portalId, t.position)],
+);
+
+/** A named snapshot of a test account's data (`POST /admin/v1/accounts/{id}/snapshots`). */
+export const snapshots = sqliteTable(
+  "snapshots",
+  {
+    portalId: integer("portal_id").notNull(),
+    name: text("name").notNull(),
+    /** Rows copied, by table. */
+    counts: text("counts", { mode: "json" }).$type<Record<string, number>>().notNull(),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.portalId, t.name] })],
+);
+
+/** The rows of a snapshot: each a JSON array of its table's columns, in the table's column order. */
+export const snapshotRows = sqliteTable(
+  "snapshot_rows",
+  {
+    portalId: integer("portal_id").notNull(),
+    snapshot: text("snapshot").notNull(),
+    tableName: text("table_name").notNull(),
+    row: text("row").notNull(),
+  },
+  (t) => [index("snapshot_rows_table").on(t.portalId, t.snapshot, t.tableName)],
 );

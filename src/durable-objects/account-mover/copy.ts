@@ -67,7 +67,7 @@ export async function copyChunks(src: D1Database, dst: D1Database, tables: Accou
 /** Column lists by table (one schema on every database), read once per isolate. */
 const columnCache = new Map<string, string[]>();
 
-async function columnsOf(d1: D1Database, tables: AccountTable[]): Promise<string[][]> {
+export async function columnsOf(d1: D1Database, tables: AccountTable[]): Promise<string[][]> {
   const missing = tables.filter((t) => !columnCache.has(t.name));
   if (missing.length) {
     const res = await d1.batch<{ name: string }>(missing.map((t) => d1.prepare(`select name from pragma_table_info('${t.name}')`)));

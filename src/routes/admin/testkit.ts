@@ -6,8 +6,9 @@ import type { AuthRule } from "../../http/auth";
 import { json, noContent } from "../../lib/http";
 import { route } from "../../http/route";
 import { clearFaultRules, listFaultRules, putFaultRules } from "../../services/testkit/faults";
+import { createSnapshot, deleteSnapshot, listSnapshots, restore } from "../../services/testkit/snapshots";
 import { portalParams } from "../../schemas/accounts/operator";
-import { faultsBody, faultsView } from "../../schemas/testkit";
+import { faultsBody, faultsView, restoredView, snapshotBody, snapshotList, snapshotParams, snapshotView } from "../../schemas/testkit";
 
 const admin: AuthRule = { kinds: ["admin"] };
 const tag = "Operator: test kit";
@@ -47,5 +48,62 @@ export const adminTestkitRoutes = [
       await clearFaultRules(control, params.portalId);
       return noContent();
     },
+  }),
+];
+
+export const adminSnapshotRoutes = [
+  route({
+    method: "POST",
+    path: "/admin/v1/accounts/:portalId/snapshots",
+    summary: "Take a named snapshot of the account's data",
+    tag,
+    auth: admin,
+    params: portalParams,
+    body: snapshotBody,
+    responses: { 201: { description: "The snapshot: its name, time and rows by table", schema: snapshotView }, 409: { description: "A STANDARD account; a snapshot of that name exists; too many snapshots; the account is moving or being deleted" } },
+    handler: async ({ env, control, params, body, now }) => json(await createSnapshot(env, control, params.portalId, body.name, now), 201),
+  }),
+  route({
+    method: "GET",
+    path: "/admin/v1/accounts/:portalId/snapshots",
+    summary: "The account's snapshots, oldest first",
+    tag,
+    auth: admin,
+    params: portalParams,
+    responses: { 200: { description: "The snapshots", schema: snapshotList }, 409: notTest },
+    handler: async ({ env, control, openShard, params }) => json(await listSnapshots(env, control, openShard, params.portalId)),
+  }),
+  route({
+    method: "DELETE",
+    path: "/admin/v1/accounts/:portalId/snapshots/:name",
+    summary: "Delete a snapshot",
+    tag,
+    auth: admin,
+    params: snapshotParams,
+    responses: { 204: { description: "Deleted" }, 404: { description: "No snapshot of that name" }, 409: notTest },
+    handler: async ({ env, control, params }) => {
+      await deleteSnapshot(env, control, params.portalId, params.name);
+      return noContent();
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/admin/v1/accounts/:portalId/snapshots/:name/restore",
+    summary: "Put the account's data back as it was at the snapshot, ids included; pending sync messages and webhook events of later changes are dropped",
+    tag,
+    auth: admin,
+    params: snapshotParams,
+    responses: { 200: { description: "Restored", schema: restoredView }, 404: { description: "No snapshot of that name" }, 409: notTest },
+    handler: async ({ env, control, params, now }) => json(await restore(env, control, params.portalId, params.name, now)),
+  }),
+  route({
+    method: "POST",
+    path: "/admin/v1/accounts/:portalId/reset",
+    summary: "Empty the account's data, as just after it was made; its users, apps, installs, private apps, credentials and snapshots stay",
+    tag,
+    auth: admin,
+    params: portalParams,
+    responses: { 200: { description: "Reset", schema: restoredView }, 409: notTest },
+    handler: async ({ env, control, params, now }) => json(await restore(env, control, params.portalId, null, now)),
   }),
 ];

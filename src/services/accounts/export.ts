@@ -48,9 +48,10 @@ export async function exportAccount(env: Env, control: Db, portalId: number, now
   const move = await readMove(control, portalId);
   if (move && move.state !== "failed") throw conflict(`Account ${portalId} is moving between databases; export it once the move is over`);
   const shard = shardBinding(env, account.shard);
+  const data = ACCOUNT_TABLES.filter((t) => !t.notExported);
   const exported = ACCOUNT_CONTROL_TABLES.filter((t) => !t.notExported);
-  const sources: Source[] = [...ACCOUNT_TABLES.map((table) => ({ d1: shard, table })), ...exported.map((table) => ({ d1: env.DB, table }))];
-  const total = (await countRows(shard, ACCOUNT_TABLES, portalId)) + (await countRows(env.DB, exported, portalId));
+  const sources: Source[] = [...data.map((table) => ({ d1: shard, table })), ...exported.map((table) => ({ d1: env.DB, table }))];
+  const total = (await countRows(shard, data, portalId)) + (await countRows(env.DB, exported, portalId));
   return ndjsonStream(portalId, sources, pageRows(total, sources.length), now);
 }
 

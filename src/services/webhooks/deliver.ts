@@ -43,7 +43,9 @@ const targetStatement = (control: Db, appId: number, events: WebhookEvent[]) => 
       (select json_group_array(i.portal_id) from installs i join accounts ac on ac.portal_id = i.portal_id
         where i.app_id = ${appId} and ac.status <> 'deleting' and i.portal_id in (select value from json_each(${portals}))) as installed,
       (select json_group_array(ac.portal_id) from accounts ac
-        where ac.status <> 'deleting' and ac.portal_id in (select value from json_each(${portals}))) as present
+        where ac.status <> 'deleting' and ac.portal_id in (select value from json_each(${portals}))) as present,
+      (select json_group_object(ac.portal_id, ac.data_reset_at) from accounts ac
+        where ac.data_reset_at is not null and ac.portal_id in (select value from json_each(${portals}))) as reset
     from (select 1) left join webhook_settings w on w.app_id = ${appId} left join apps a on a.app_id = w.app_id`);
 };
 
@@ -104,17 +106,20 @@ async function prepare(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise
   ]);
   const targets = new Map(
     apps.map((appId, i) => {
-      const row = (results[i]?.results as { target_url: string | null; client_secret: string | null; installed: string; present: string }[])[0]!;
+      const row = (results[i]?.results as { target_url: string | null; client_secret: string | null; installed: string; present: string; reset: string }[])[0]!;
       const target: AppTarget | null = row.target_url !== null && row.client_secret !== null ? { targetUrl: row.target_url, clientSecret: row.client_secret } : null;
-      return [appId, { target, installed: new Set(JSON.parse(row.installed) as number[]), present: new Set(JSON.parse(row.present) as number[]) }] as const;
+      const reset = new Map(Object.entries(JSON.parse(row.reset) as Record<string, number>).map(([p, at]) => [Number(p), at]));
+      return [appId, { target, installed: new Set(JSON.parse(row.installed) as number[]), present: new Set(JSON.parse(row.present) as number[]), reset }] as const;
     }),
   );
   return wave.map((m, i) => {
-    const { target, installed, present } = targets.get(m.appId)!;
+    const { target, installed, present, reset } = targets.get(m.appId)!;
+    // A test account whose data was restored or reset since an event's change has no such change any more.
+    const current = (e: WebhookEvent) => !(e.occurredAt < (reset.get(e.portalId) ?? -Infinity));
     return {
       m,
       target,
-      events: m.events.filter((e) => installed.has(e.portalId)),
+      events: m.events.filter((e) => installed.has(e.portalId) && current(e)),
       present: m.events.filter((e) => present.has(e.portalId)),
       slot: results[apps.length + i]?.meta.changes ? leases[i]! : null,
     };
@@ -125,7 +130,7 @@ async function prepare(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise
 async function settleUnsent(p: Prepared, deps: DeliveryDeps): Promise<DeliveryOutcome> {
   const { control } = deps;
   const { m } = p;
-  const why = !p.target ? "the app has no webhook settings" : !p.events.length ? "the app is no longer installed in the events' accounts" : null;
+  const why = !p.target ? "the app has no webhook settings" : !p.events.length ? "the app is no longer installed in the events' accounts, or their test accounts' data was restored or reset since" : null;
   if (why) {
     console.warn(`webhook delivery of ${m.events.length} event(s) for app ${m.appId} dropped: ${why}`);
     if (p.slot) await releaseStatement(control, m.appId, p.slot, deps.now()).run();
