@@ -66,6 +66,8 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("pipelines"),
   byPortal("pipeline_stages"),
   byPortal("pipeline_audits"),
+  // Custom object schemas (their records are crm_objects rows, their properties crm_properties rows).
+  byPortal("crm_schemas"),
 ];
 
 /** Control-plane tables: they stay in DB and are never copied (docs/explanation/scaling.md lists both kinds). */
