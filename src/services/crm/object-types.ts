@@ -9,7 +9,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { isBuiltInType, isCustomType, type CustomType, type ObjectType } from "../../db/tables/crm";
 import { crmSchemas } from "../../db/tables/schemas";
-import { notFound } from "../../lib/errors";
+import { badRequest, notFound } from "../../lib/errors";
 
 /** What record code needs of a custom type beyond its key (default and searchable properties, names). */
 export interface CustomTypeInfo {
@@ -85,4 +85,15 @@ export async function resolveTypeParams(db: Db, portalId: number, params: Record
     out[key] = seen.get(raw)!;
   }
   return out;
+}
+
+/** A custom type's required properties must each have a value on create (400 naming the missing ones). */
+export function checkRequired(type: ObjectType, properties: Record<string, string>, at = "") {
+  if (!isCustomType(type)) return;
+  const missing = customTypeInfo(type).requiredProperties.filter((name) => !properties[name]);
+  if (missing.length) {
+    throw badRequest(`Missing required properties of ${type}: ${missing.join(", ")}`, {
+      errors: missing.map((name) => ({ message: `${name} is required`, in: "body", context: { propertyName: [`${at}properties.${name}`] } })),
+    });
+  }
 }

@@ -174,7 +174,7 @@ export const isBuiltIn = (type: ObjectType, name: string) => builtInDefs(type).h
 export const builtInDefinition = (type: ObjectType, name: string) => builtInDefs(type).get(name);
 
 type Row = typeof crmProperties.$inferSelect;
-const fromRow = (r: Row): PropertyDef => ({
+export const fromRow = (r: Row): PropertyDef => ({
   name: r.name,
   label: r.label,
   type: r.type as PropertyType,
