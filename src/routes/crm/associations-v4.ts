@@ -13,7 +13,7 @@ import { route } from "../../http/route";
 import { associationTarget, defaultTypeId } from "../../services/crm/association-types";
 import * as crm from "../../services/crm/records";
 import { associateRecords, associationPage, dissociateRecords, type End } from "../../services/crm/associations";
-import { TYPE_IDS, typeIdOf } from "../../schemas/crm/associations-v4";
+import { typeIdOf } from "../../schemas/crm/associations-v4";
 import * as s from "../../schemas/crm/associations-v4";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };

@@ -18,7 +18,7 @@ import type { ObjectType } from "../../db/tables/crm";
 import { webhookOutbox } from "../../db/tables/webhooks";
 import { rawStatement } from "../../db/d1-raw";
 import { EVENT_OBJECT, isPropertyChange, subscriptionKey } from "../../schemas/webhooks/event-types";
-import { TYPE_IDS, typeIdOf } from "../../schemas/crm/associations-v4";
+import { typeIdOf } from "../../schemas/crm/associations-v4";
 import type { Outbox, WebhookTarget } from "./targets";
 
 type Props = Record<string, string>;
