@@ -97,3 +97,4 @@ export const schemaResponse = z.object({
 });
 export const definitionResponse = schemaResponse.omit({ properties: true, associations: true }).extend({ portalId: z.number() });
 export const schemaListResponse = z.object({ results: z.array(schemaResponse) });
+export const batchResponse = schemaListResponse.extend({ status: z.literal("COMPLETE"), startedAt: z.string(), completedAt: z.string() });

@@ -87,7 +87,7 @@ function routesAt(base: string): RouteDef[] {
       tag,
       auth: account,
       body: s.batchReadBody,
-      responses: { 200: { description: "The schemas found", schema: s.schemaListResponse } },
+      responses: { 200: { description: "The schemas found", schema: s.batchResponse } },
       handler: async ({ db, principal, body }) => {
         requireScopes(principal, [READ]);
         const found = await schemas.batchReadSchemas(db, portalOf(principal), body.inputs);

@@ -40,8 +40,8 @@ export function rememberCustomType(type: CustomType, info: CustomTypeInfo) {
   INFO.set(type, info);
 }
 
-/** A path segment that could name a custom type: `2-<n>`, `p<portal>_<name>` or a bare name. */
-export const mayNameCustomType = (raw: string) => isCustomType(raw) || /^[A-Za-z][A-Za-z0-9_]{0,99}$/.test(raw);
+/** A path segment that could name a type (`2-<n>`, `p<portal>_<name>`, a name): an unknown one is a 404, as an unknown id. */
+export const mayNameCustomType = (raw: string) => /^[A-Za-z0-9_-]{1,110}$/.test(raw);
 
 /** The stored key of the type `raw` names in the account; 404 when no live schema of the account has it. */
 export async function resolveObjectType(db: Db, portalId: number, raw: string): Promise<ObjectType> {
