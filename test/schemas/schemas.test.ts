@@ -79,6 +79,8 @@ describe("records of a custom type", () => {
       expect(res.status, name).toBe(404);
       expect((await call("GET", `${S}/${name}`, { token: b.pat })).status).toBe(404);
     }
+    // A name no schema of the account has is as unknown as another account's: 404.
+    expect((await call("GET", "/crm/v3/objects/widgets", { token: b.pat })).status).toBe(404);
     expect(await rowsOf(b.portalId, "crm_objects")).toBe(0);
   });
 

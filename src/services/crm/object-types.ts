@@ -80,7 +80,8 @@ export async function resolveTypeParams(db: Db, portalId: number, params: Record
   const seen = new Map<string, string>();
   for (const key of TYPE_PARAMS) {
     const raw = params[key];
-    if (raw === undefined || isBuiltInType(raw) || !mayNameCustomType(raw)) continue;
+    // `0-<n>` are the built-in types' ids, which the v4 routes take and turn into names themselves.
+    if (raw === undefined || isBuiltInType(raw) || /^0-\d+$/.test(raw) || !mayNameCustomType(raw)) continue;
     if (!seen.has(raw)) seen.set(raw, await resolveObjectType(db, portalId, raw));
     out[key] = seen.get(raw)!;
   }
