@@ -69,7 +69,8 @@ export const schemaParams = z.object({ objectType: z.string().min(1).max(110) })
 export const associationParams = schemaParams.extend({ associationIdentifier: z.string().regex(/^\d{1,15}$/, "associationIdentifier must be a numeric id") });
 export const archivedQuery = z.object({ archived: booleanQuery("archived").default(false).meta({ description: "true: the archived schemas only" }) });
 export const batchReadBody = z.object({
-  inputs: z.array(z.string().min(1).max(110)).max(100),
+  // At most 99: with the account's id, one statement's bound values stay within D1's 100.
+  inputs: z.array(z.string().min(1).max(110)).max(99, "at most 99 inputs"),
   // Accepted (the client's ObjectSchemaBatchReadRequest); schemas are read whole.
   properties: z.array(z.string()).max(1000).optional(),
   propertiesWithHistory: z.array(z.string()).max(1000).optional(),

@@ -27,6 +27,10 @@ describe("schemas", () => {
     expect(list.json.results.map((r: { id: string }) => r.id)).toEqual([made.id]);
     const batch = await call("POST", `${S}/batch/read`, { token: t.pat, body: { inputs: [made.objectTypeId, "nope"] } });
     expect(batch.json.results).toHaveLength(1);
+    // 99 names: one statement within D1's bound values, and only this account's schemas.
+    const many = await call("POST", `${S}/batch/read`, { token: t.pat, body: { inputs: [...Array.from({ length: 98 }, (_, i) => `n${i}`), "car"] } });
+    expect(many.status, many.text).toBe(200);
+    expect(many.json.results.map((r: { id: string }) => r.id)).toEqual([made.id]);
     const patched = await call("PATCH", `${S}/${made.objectTypeId}`, { token: t.pat, body: { labels: { singular: "Auto", plural: "Autos" }, requiredProperties: [] } });
     expect(patched.status, patched.text).toBe(200);
     expect(patched.json).toMatchObject({ labels: { singular: "Auto" }, requiredProperties: [], portalId: t.portalId });

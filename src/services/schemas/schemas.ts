@@ -4,7 +4,7 @@
  * association definitions are kept on the row. Archiving hides the type (its records stop answering) and
  * keeps the name taken; a purge deletes an archived schema that has no records left.
  */
-import { and, eq, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { z } from "zod";
 import type { Db } from "../../db/client";
 import { crmObjects, crmProperties, isBuiltInType, isCustomType, type ObjectType } from "../../db/tables/crm";
@@ -63,13 +63,16 @@ export async function getSchema(db: Db, portalId: number, raw: string, archived 
   return (await withProperties(db, portalId, [row]))[0]!;
 }
 
+/** Reads the schemas `inputs` name, in one statement (ids and names each one `in` list under the account's filter). */
 export async function batchReadSchemas(db: Db, portalId: number, inputs: string[]): Promise<Schema[]> {
   if (inputs.length === 0) return [];
-  const conditions = inputs.map((raw) => nameCondition(portalId, raw));
+  const ids = inputs.filter(isCustomType).map((t) => Number(t.slice(2)));
+  const names = inputs.filter((t) => !isCustomType(t)).map((t) => new RegExp(`^p${portalId}_(.+)$`).exec(t)?.[1] ?? t);
+  const named = or(ids.length ? inArray(crmSchemas.id, ids) : undefined, names.length ? inArray(crmSchemas.name, names) : undefined);
   const rows = await db
     .select()
     .from(crmSchemas)
-    .where(and(eq(crmSchemas.portalId, portalId), isNull(crmSchemas.archivedAt), sql.join(conditions.map((c) => sql`(${c})`), sql` or `)))
+    .where(and(eq(crmSchemas.portalId, portalId), isNull(crmSchemas.archivedAt), named))
     .orderBy(crmSchemas.id);
   return withProperties(db, portalId, rows);
 }
