@@ -20,6 +20,7 @@ import { openapiRoutes } from "./routes/docs/openapi";
 import { shardOfPrincipal, usageRecorder } from "./services/accounts/metering";
 import { applyFault } from "./services/testkit/faults";
 import { DEFAULT_RATE_LIMIT } from "./durable-objects/rate-limiter";
+import { resolveTypeParams } from "./services/crm/object-types";
 
 type Args = [Env, ExecutionContext];
 interface Req extends IRequest {
@@ -98,7 +99,10 @@ function dbFor(env: Env, principal: Principal, control: Db, meter?: StatementMet
 
 /** The validated parts of the request the handler receives. */
 async function context(def: RouteDef, req: Req, env: Env, exec: ExecutionContext, control: Db, url: URL, principal: Principal, now: number) {
-  const params: unknown = def.params ? validate(def.params, req.params, "path") : req.params;
+  const db = dbFor(env, principal, control, req.meter);
+  // A CRM path may name a custom object type by any of its names: turned into its stored key first.
+  const rawParams = def.customTypes && "portalId" in principal ? await resolveTypeParams(db, principal.portalId, req.params) : req.params;
+  const params: unknown = def.params ? validate(def.params, rawParams, "path") : rawParams;
   const query: unknown = def.query ? validate(def.query, queryObject(url), "query") : {};
   let body: unknown;
   if (def.body) {
@@ -107,7 +111,6 @@ async function context(def: RouteDef, req: Req, env: Env, exec: ExecutionContext
     const raw = def.bodyFormat === "form" ? Object.fromEntries(new URLSearchParams(text)) : text.trim() === "" && bodyOptional(def) ? {} : parseJsonText(text);
     body = validate(def.body, raw, "body");
   }
-  const db = dbFor(env, principal, control, req.meter);
   const openShard = (shard: string | null) => shardDb(env, shard, req.meter);
   const ctx: Ctx<unknown, unknown> = { request: req, env, exec, db, control, openShard, url, params, query, body, principal, correlationId: req.correlationId, now };
   return ctx;

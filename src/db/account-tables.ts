@@ -69,6 +69,8 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   // A test account's snapshots (docs/reference/testkit.md): moved and deleted with it; controls, not its data.
   { ...byPortal("snapshots"), notExported: true },
   { ...byPortal("snapshot_rows"), notExported: true },
+  // Custom object schemas (their records are crm_objects rows, their properties crm_properties rows).
+  byPortal("crm_schemas"),
 ];
 
 /** Control-plane tables: they stay in DB and are never copied (docs/explanation/scaling.md lists both kinds). */

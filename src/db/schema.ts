@@ -9,3 +9,4 @@ export * from "./tables/shards";
 export * from "./tables/webhooks";
 export * from "./tables/pipelines";
 export * from "./tables/testkit";
+export * from "./tables/schemas";

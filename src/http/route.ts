@@ -83,6 +83,11 @@ export interface RouteDef<
    * reaches the integrator.
    */
   callsOut?: boolean;
+  /**
+   * Its path's `objectType`, `toObjectType` and `fromObjectType` may name the account's custom object
+   * types (src/services/crm/object-types.ts): the router turns them into their stored keys first.
+   */
+  customTypes?: boolean;
   handler: (ctx: Ctx<z.output<PS>, z.output<QS>, z.output<BS>>) => Promise<Response> | Response;
 }
 

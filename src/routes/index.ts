@@ -22,6 +22,7 @@ import { crmBatchRoutes } from "./crm/batch";
 import { crmObjectRoutes } from "./crm/objects";
 import { crmPropertyRoutes } from "./crm/properties";
 import { crmSearchRoutes } from "./crm/search";
+import { schemaRoutes } from "./schemas";
 import { ecommRoutes } from "./ecomm";
 import { engagementRoutes } from "./engagements";
 import { healthRoutes } from "./health";
@@ -51,11 +52,9 @@ export const allRoutes: RouteDef[] = [
   ...oauthCallbackRoutes,
   ...contactsV1Routes,
   // The literal paths (search, batch/*) before the `/:objectId` ones of the same prefix.
-  ...crmSearchRoutes,
-  ...crmBatchRoutes,
-  ...crmObjectRoutes,
-  ...crmPropertyRoutes,
-  ...crmAssociationV4Routes,
+  // Every CRM route takes the account's custom object types too (src/services/crm/object-types.ts).
+  ...[...crmSearchRoutes, ...crmBatchRoutes, ...crmObjectRoutes, ...crmPropertyRoutes, ...crmAssociationV4Routes].map((r) => ({ ...r, customTypes: true })),
+  ...schemaRoutes,
   ...ecommRoutes,
   ...docsRoutes,
   ...sessionRoutes,

@@ -12,7 +12,7 @@ import { formatAmount } from "./deal-values";
 import type { StageName } from "../services/pipelines/read";
 import { propertyValueHtml, timeTag } from "./time";
 import type { CrmRow } from "../services/crm/records";
-import { displayName, isPageType, isRecordType, PAGE_TYPES, SUMMARY_PROPERTY, TYPE_LABEL, type PageType, type RecordType } from "../services/web/records";
+import { displayName, isPageType, isRecordType, PAGE_TYPES, SUMMARY_PROPERTY, TYPE_LABEL, typeLabel, type PageType, type RecordType } from "../services/web/records";
 
 const e = escapeHtml;
 
@@ -161,7 +161,7 @@ function associationsList(v: RecordView): string {
         .map((r) => `<li>${isRecordType(a.type) ? `<a href="/app/${a.type}/${r.id}">${e(displayName(r))}</a>` : e(displayName(r))}</li>`)
         .join("");
       const more = a.total > a.records.length ? `<li class="muted">and ${a.total - a.records.length} more</li>` : "";
-      return `<h3>${TYPE_LABEL[a.type].many} <span class="count">(${a.total})</span></h3><ul class="assoc">${items}${more}</ul>`;
+      return `<h3>${typeLabel(a.type).many} <span class="count">(${a.total})</span></h3><ul class="assoc">${items}${more}</ul>`;
     })
     .join("");
 }

@@ -50,7 +50,7 @@ describe("associations v4: bad input", () => {
     ["a type id of another pair", "PUT", "companies", [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 3 }], /associationTypeId 3 is not a HUBSPOT_DEFINED type from contacts to companies/],
     ["a USER_DEFINED category", "PUT", "companies", [{ associationCategory: "USER_DEFINED", associationTypeId: 279 }], /only HUBSPOT_DEFINED/],
     ["no association type", "PUT", "companies", [], /at least one association type/],
-    ["an unknown object type", "PUT", "widgets", [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }], /object type must be one of/],
+    ["an unknown object type", "PUT", "wid.gets", [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }], /object type must be one of/],
   ])("%s is a 400", async (_name, method, to, body, message) => {
     const t = await tenant();
     const contact = await make(t, "contacts", { firstname: "c" });

@@ -93,7 +93,7 @@ describe("CRM objects /crm/v3/objects/{objectType}", () => {
   });
 
   it.each([
-    ["POST", "/crm/v3/objects/widgets", { properties: {} }, "objectType"],
+    ["POST", "/crm/v3/objects/wid.gets", { properties: {} }, "objectType"],
     ["GET", "/crm/v3/objects/contacts/abc", undefined, "objectId"],
     ["POST", "/crm/v3/objects/contacts", { properties: "x" }, "properties"],
     ["POST", "/crm/v3/objects/contacts", { props: {} }, "properties"],
@@ -102,7 +102,7 @@ describe("CRM objects /crm/v3/objects/{objectType}", () => {
     ["GET", "/crm/v3/objects/contacts?limit=101", undefined, "limit"],
     ["GET", "/crm/v3/objects/contacts?after=x", undefined, "after"],
     ["GET", "/crm/v3/objects/contacts?associations=contacts,widgets", undefined, "associations"],
-    ["PUT", "/crm/v3/objects/deals/1/associations/widgets/2", undefined, "toObjectType"],
+    ["PUT", "/crm/v3/objects/deals/1/associations/wid.gets/2", undefined, "toObjectType"],
   ])("%s %s → 400 naming %s", async (method, path, body, field) => {
     const t = await tenant();
     const res = expectError(await call(method, path, { token: t.pat, body }), 400, "VALIDATION_ERROR");

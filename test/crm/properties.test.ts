@@ -62,7 +62,7 @@ describe("property definitions: bad input", () => {
     ["a built-in name", "POST", `${P}/contacts`, { ...base, name: "email" }, 409, /already exists/],
     ["changing a built-in", "PATCH", `${P}/contacts/email`, { label: "x" }, 400, /built in/],
     ["archiving a built-in", "DELETE", `${P}/contacts/email`, undefined, 400, /built in/],
-    ["an unknown object type", "GET", `${P}/widgets`, undefined, 400, /objectType must be one of/],
+    ["an unknown object type", "GET", `${P}/wid.gets`, undefined, 400, /objectType must be one of/],
   ];
   it.each(cases)("%s", async (_name, method, path, body, status, message) => {
     const t = await tenant();

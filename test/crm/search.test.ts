@@ -201,7 +201,7 @@ describe("search: limits and bad input are 400s naming the field or the limit", 
 
   it("an unknown object type is a 400 naming the types", async () => {
     const t = await tenant();
-    const err = expectError(await search(t, "widgets", {}), 400, "VALIDATION_ERROR");
+    const err = expectError(await search(t, "wid.gets", {}), 400, "VALIDATION_ERROR");
     expect(err.message).toMatch(/objectType must be one of/);
   });
 });
@@ -241,11 +241,12 @@ describe("/openapi.json", () => {
   it("documents every new operation with its errors", async () => {
     const doc = (await call("GET", "/openapi.json")).json;
     const statuses = (path: string, method: string) => Object.keys(doc.paths[path]?.[method]?.responses ?? {}).sort();
-    expect(statuses("/crm/v3/objects/{objectType}/search", "post")).toEqual(["200", "400", "401", "403", "413", "429", "500"]);
-    expect(statuses("/crm/v3/objects/{objectType}/batch/create", "post")).toEqual(["201", "400", "401", "403", "409", "413", "429", "500"]);
-    expect(statuses("/crm/v3/objects/{objectType}/batch/read", "post")).toEqual(["200", "207", "400", "401", "403", "413", "429", "500"]);
+    // An unknown type is a 404: the path may name one of the account's custom object types.
+    expect(statuses("/crm/v3/objects/{objectType}/search", "post")).toEqual(["200", "400", "401", "403", "404", "413", "429", "500"]);
+    expect(statuses("/crm/v3/objects/{objectType}/batch/create", "post")).toEqual(["201", "400", "401", "403", "404", "409", "413", "429", "500"]);
+    expect(statuses("/crm/v3/objects/{objectType}/batch/read", "post")).toEqual(["200", "207", "400", "401", "403", "404", "413", "429", "500"]);
     expect(statuses("/crm/v3/objects/{objectType}/batch/archive", "post")).toContain("204");
-    expect(statuses("/crm/v3/properties/{objectType}", "post")).toEqual(["201", "400", "401", "403", "409", "413", "429", "500"]);
+    expect(statuses("/crm/v3/properties/{objectType}", "post")).toEqual(["201", "400", "401", "403", "404", "409", "413", "429", "500"]);
     expect(statuses("/crm/v3/properties/{objectType}/{propertyName}", "delete")).toEqual(["204", "400", "401", "403", "404", "429", "500"]);
     expect(statuses("/crm/v4/objects/{objectType}/{objectId}/associations/{toObjectType}/{toObjectId}", "put")).toContain("201");
     expect(statuses("/crm/v4/objects/{fromObjectType}/{fromObjectId}/associations/default/{toObjectType}/{toObjectId}", "put")).toContain("200");

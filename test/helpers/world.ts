@@ -75,6 +75,11 @@ export interface World {
     /** A deal pipeline A created (/crm/v3/pipelines) and one of its stages. */
     pipeline: string;
     pipelineStage: string;
+    /** A's custom object schema (its objectTypeId `2-<n>` and fully qualified name), an association definition of it, and a record of it. */
+    schema: string;
+    schemaName: string;
+    schemaAssociation: string;
+    customRecord: number;
   };
 }
 
@@ -176,6 +181,23 @@ export async function buildWorld(): Promise<World> {
     201,
   );
 
+  // Custom objects: a schema of A's (its labels and its record's name are A's data) and a record of it.
+  const madeSchema = await ok(
+    await call("POST", "/crm-object-schemas/v3/schemas", {
+      token: a.pat,
+      body: {
+        name: "isolated_thing",
+        labels: { singular: mark("schema-one"), plural: mark("schema-many") },
+        primaryDisplayProperty: "title",
+        requiredProperties: ["title"],
+        properties: [{ name: "title", label: "Title", type: "string", fieldType: "text" }],
+        associatedObjects: ["contacts"],
+      },
+    }),
+    201,
+  );
+  const customRecord = Number((await ok(await call("POST", `/crm/v3/objects/${madeSchema.objectTypeId}`, { token: a.pat, body: { properties: { title: mark("custom-record") } } }), 201)).id);
+
   const bSession = await signIn(b);
   return {
     a,
@@ -219,6 +241,10 @@ export async function buildWorld(): Promise<World> {
       engagement,
       pipeline: madePipeline.id as string,
       pipelineStage: madePipeline.stages[0].id as string,
+      schema: madeSchema.objectTypeId as string,
+      schemaName: madeSchema.fullyQualifiedName as string,
+      schemaAssociation: madeSchema.associations[0].id as string,
+      customRecord,
     },
   };
 }
@@ -231,6 +257,7 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
     case "objectType":
     case "fromObjectType":
       if (r.path.startsWith("/crm/v3/pipelines/")) return "deals";
+      if (r.path.includes("/schemas/")) return ids.schema;
       return r.path.includes("/sync/status/") ? "CONTACT" : "contacts";
     case "pipelineId":
       return ids.pipeline;
@@ -259,6 +286,8 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return String(w.a.userId);
     case "ownerId":
       return String(ids.owner);
+    case "associationIdentifier":
+      return ids.schemaAssociation;
     case "teamId":
       return String(ids.team);
     case "eventTypeId":
@@ -292,6 +321,8 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
     case "engagementId":
       return String(ids.engagement);
     case "name":
+      // A shard's name; a snapshot's (test kit: the world's account is STANDARD, so those routes answer 409).
+      if (r.path.includes("/snapshots/")) return "snapshot";
       return r.path.startsWith("/admin/v1/shards/") ? "SHARD_1" : undefined;
     case "id":
       return byPrefix.find(([p]) => r.path.includes(p))?.[1]?.toString();

@@ -27,7 +27,52 @@ const newPost = async (f: Fixtures) => (await ok(api("POST", POSTS, { token: f.t
 const SMTP = "/marketing/v3/transactional/smtp-tokens";
 const newSmtp = async (f: Fixtures) => (await ok(api("POST", SMTP, { token: f.t.oauth, json: { createContact: false, campaignName: "c" } }), 201)).json.id as string;
 
+/** A fresh custom object schema of the fixtures' account (one property `title`, associated with contacts). */
+const schemaBody = () => ({
+  name: uniq("thing").replace(/-/g, "_").toLowerCase(),
+  labels: { singular: "Thing", plural: "Things" },
+  primaryDisplayProperty: "title",
+  requiredProperties: ["title"],
+  properties: [{ name: "title", label: "Title", type: "string", fieldType: "text" }],
+  associatedObjects: ["contacts"],
+});
+const newSchema = async (f: Fixtures) => (await ok(api("POST", "/crm-object-schemas/v3/schemas", { token: f.t.pat, json: schemaBody() }), 201)).json as { objectTypeId: string; associations: { id: string }[] };
+const archivedSchema = async (f: Fixtures) => {
+  const { objectTypeId } = await newSchema(f);
+  await ok(api("DELETE", `/crm-object-schemas/v3/schemas/${objectTypeId}`, { token: f.t.pat }), 204);
+  return objectTypeId;
+};
+
+function schemaCases(): Record<string, Case> {
+  const out: Record<string, Case> = {};
+  for (const S of ["/crm-object-schemas/v3/schemas", "/crm/v3/schemas"]) {
+    Object.assign(out, {
+      [`GET ${S}`]: { ok: (f: Fixtures) => ({ token: f.t.pat }), errors: { 400: (f: Fixtures) => ({ token: f.t.pat, query: { archived: "maybe" } }) } },
+      [`POST ${S}`]: { ok: (f: Fixtures) => ({ token: f.t.pat, json: schemaBody() }) },
+      [`POST ${S}/batch/read`]: { ok: async (f: Fixtures) => ({ token: f.t.pat, json: { inputs: [(await newSchema(f)).objectTypeId] } }) },
+      [`GET ${S}/{objectType}`]: { ok: async (f: Fixtures) => ({ token: f.t.pat, params: { objectType: (await newSchema(f)).objectTypeId } }) },
+      [`PATCH ${S}/{objectType}`]: { ok: async (f: Fixtures) => ({ token: f.t.pat, params: { objectType: (await newSchema(f)).objectTypeId }, json: { labels: { singular: "T", plural: "Ts" } } }) },
+      [`DELETE ${S}/{objectType}`]: { ok: async (f: Fixtures) => ({ token: f.t.pat, params: { objectType: (await newSchema(f)).objectTypeId } }) },
+      [`DELETE ${S}/{objectType}/purge`]: { ok: async (f: Fixtures) => ({ token: f.t.pat, params: { objectType: await archivedSchema(f) } }) },
+      [`POST ${S}/{objectType}/associations`]: {
+        ok: async (f: Fixtures) => {
+          const { objectTypeId } = await newSchema(f);
+          return { token: f.t.pat, params: { objectType: objectTypeId }, json: { fromObjectTypeId: objectTypeId, toObjectTypeId: "0-2" } };
+        },
+      },
+      [`DELETE ${S}/{objectType}/associations/{associationIdentifier}`]: {
+        ok: async (f: Fixtures) => {
+          const made = await newSchema(f);
+          return { token: f.t.pat, params: { objectType: made.objectTypeId, associationIdentifier: made.associations[0]!.id } };
+        },
+      },
+    });
+  }
+  return out;
+}
+
 export const V3_CASES: Record<string, Case> = {
+  ...schemaCases(),
   "POST /integrators/timeline/v3/{appId}/event-templates": { ok: (f) => ({ token: dev(f), params: { appId: f.t.appId }, json: { name: uniq("tpl"), objectType: "contacts", tokens: [] } }) },
   "GET /integrators/timeline/v3/{appId}/event-templates": { ok: (f) => ({ token: dev(f), params: { appId: f.t.appId } }) },
   "GET /integrators/timeline/v3/{appId}/event-templates/{eventTemplateId}": { ok: (f) => ({ token: dev(f), params: tpl(f) }) },

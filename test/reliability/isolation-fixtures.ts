@@ -386,6 +386,9 @@ export const FIXTURES: Record<string, Fixture> = {
   ...engagementFixtures(),
   // Pipelines: A's pipeline and stage, under both types' paths (stage ids are per account, so B's own
   // built-in pipeline holding A's stage id is a 404 too).
+  ...Object.fromEntries(
+    ["/crm-object-schemas/v3/schemas", "/crm/v3/schemas"].map((S) => [`DELETE ${S}/:objectType/associations/:associationIdentifier`, (w: World) => [{ path: `${S}/${w.ids.schema}/associations/${w.ids.schemaAssociation}` }]]),
+  ),
   ...pipelineFixtures(),
 };
 
@@ -441,7 +444,13 @@ function engagementFixtures(): Record<string, Fixture> {
 /** Routes without an id in the path that take one in the query or body (the same rule applies). */
 export const BODY_ID_FIXTURES: Record<string, Fixture> = {
   // Owners and settings users: A's owner as a record's owner is a 400; A's email finds no owner in B; A's team is unknown in B.
-  "POST /crm/v3/objects/:objectType": (w) => [{ path: "/crm/v3/objects/deals", body: { properties: { dealname: "b", hubspot_owner_id: String(w.ids.owner) } }, status: 400 }],
+  "POST /crm/v3/objects/:objectType": (w) => [
+    { path: "/crm/v3/objects/deals", body: { properties: { dealname: "b", hubspot_owner_id: String(w.ids.owner) } }, status: 400 },
+    // A's custom object type, by its id and its fully qualified name: no such type in B.
+    { path: `/crm/v3/objects/${w.ids.schema}`, body: { properties: { title: "B was here" } } },
+    { path: `/crm/v3/objects/${w.ids.schemaName}`, body: { properties: { title: "B was here" } } },
+  ],
+  ...customObjectFixtures(),
   "GET /crm/v3/owners": (w) => [{ path: `/crm/v3/owners?email=${enc(w.a.userEmail)}`, status: 200 }],
   "POST /settings/v3/users": (w) => [{ path: "/settings/v3/users", body: { email: "b-new@example.com", primaryTeamId: String(w.ids.team) }, status: 400 }],
   // CRM v3 batches: A's ids are reported as not found (207, no data) and archive ignores them (204).
@@ -492,6 +501,29 @@ export const BODY_ID_FIXTURES: Record<string, Fixture> = {
   // Engagements v1: a create associated with A's contact is a 400 naming it.
   "POST /engagements/v1/engagements": (w) => [{ path: "/engagements/v1/engagements", body: { engagement: { type: "NOTE" }, associations: { contactIds: [w.ids.contact] } }, status: 400 }],
 };
+
+/** Custom objects: A's schema (by id and by fully qualified name) and its records are unknown to B. */
+function customObjectFixtures(): Record<string, Fixture> {
+  const out: Record<string, Fixture> = {
+    "GET /crm/v3/objects/:objectType": (w) => [{ path: `/crm/v3/objects/${w.ids.schema}` }, { path: `/crm/v3/objects/${w.ids.schemaName}` }],
+    "POST /crm/v3/objects/:objectType/search": (w) => [{ path: `/crm/v3/objects/${w.ids.schema}/search`, body: {} }],
+    "GET /crm/v3/properties/:objectType": (w) => [{ path: `/crm/v3/properties/${w.ids.schema}` }],
+    "PUT /crm/v3/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": (w) => [
+      { path: `/crm/v3/objects/contacts/${w.ids.bContact}/associations/${w.ids.schema}/${w.ids.customRecord}` },
+    ],
+  };
+  for (const S of ["/crm-object-schemas/v3/schemas", "/crm/v3/schemas"]) {
+    Object.assign(out, {
+      [`GET ${S}/:objectType`]: (w: World) => [{ path: `${S}/${w.ids.schema}` }, { path: `${S}/${w.ids.schemaName}` }, { path: `${S}/isolated_thing` }],
+      [`PATCH ${S}/:objectType`]: (w: World) => [{ path: `${S}/${w.ids.schema}`, body: { labels: { singular: "B was here", plural: "B was here" } } }],
+      [`DELETE ${S}/:objectType`]: (w: World) => [{ path: `${S}/${w.ids.schema}` }],
+      [`DELETE ${S}/:objectType/purge`]: (w: World) => [{ path: `${S}/${w.ids.schema}/purge` }],
+      [`POST ${S}/:objectType/associations`]: (w: World) => [{ path: `${S}/${w.ids.schema}/associations`, body: { fromObjectTypeId: w.ids.schema, toObjectTypeId: "0-2" } }],
+      [`POST ${S}/batch/read`]: (w: World) => [{ path: `${S}/batch/read`, body: { inputs: [w.ids.schema, w.ids.schemaName] }, status: 200 }],
+    });
+  }
+  return out;
+}
 
 /** The pipelines routes' targets: every one on A's pipeline and stage, and A's stage under B's own built-in pipeline. */
 function pipelineFixtures(): Record<string, Fixture> {

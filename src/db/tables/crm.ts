@@ -11,7 +11,16 @@ export const OBJECT_TYPES = [
   // Activities (the real service's engagements) and leads: ordinary CRM objects with the same faces.
   "notes", "tasks", "calls", "meetings", "emails", "communications", "postal_mail", "leads",
 ] as const;
-export type ObjectType = (typeof OBJECT_TYPES)[number];
+export type BuiltInObjectType = (typeof OBJECT_TYPES)[number];
+/**
+ * A custom object type as stored: `2-<schema id>` (src/db/tables/schemas.ts). Paths may also name it by
+ * its fully qualified name or its name; src/services/crm/object-types.ts turns those into this key.
+ */
+export type CustomType = `2-${number}`;
+export type ObjectType = BuiltInObjectType | CustomType;
+export const CUSTOM_TYPE = /^2-\d{1,15}$/;
+export const isCustomType = (type: string): type is CustomType => CUSTOM_TYPE.test(type);
+export const isBuiltInType = (type: string): type is BuiltInObjectType => (OBJECT_TYPES as readonly string[]).includes(type);
 
 /** The activity types: they carry `hs_timestamp` and show on the timeline of the records they are associated with. */
 export const ACTIVITY_TYPES = ["notes", "tasks", "calls", "meetings", "emails", "communications", "postal_mail"] as const satisfies readonly ObjectType[];
@@ -22,7 +31,7 @@ export const crmObjects = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     portalId: integer("portal_id").notNull(),
-    objectType: text("object_type", { enum: OBJECT_TYPES }).notNull(),
+    objectType: text("object_type").$type<ObjectType>().notNull(),
     properties: text("properties", { mode: "json" }).$type<Record<string, string>>().notNull(),
     /** Lower-cased contact email, kept in a column so uniqueness is enforced by an index. */
     email: text("email"),
@@ -62,7 +71,7 @@ export const crmAssociations = sqliteTable(
   {
     portalId: integer("portal_id").notNull(),
     fromId: integer("from_id").notNull(),
-    toType: text("to_type", { enum: OBJECT_TYPES }).notNull(),
+    toType: text("to_type").$type<ObjectType>().notNull(),
     toId: integer("to_id").notNull(),
   },
   (t) => [primaryKey({ columns: [t.portalId, t.fromId, t.toType, t.toId] })],
@@ -105,7 +114,7 @@ export const crmProperties = sqliteTable(
   "crm_properties",
   {
     portalId: integer("portal_id").notNull(),
-    objectType: text("object_type", { enum: OBJECT_TYPES }).notNull(),
+    objectType: text("object_type").$type<ObjectType>().notNull(),
     name: text("name").notNull(),
     label: text("label").notNull(),
     type: text("type").notNull(),

@@ -13,7 +13,7 @@ import { route } from "../../http/route";
 import { associationTarget, defaultTypeId } from "../../services/crm/association-types";
 import * as crm from "../../services/crm/records";
 import { associateRecords, associationPage, dissociateRecords, type End } from "../../services/crm/associations";
-import { TYPE_IDS } from "../../schemas/crm/associations-v4";
+import { typeIdOf } from "../../schemas/crm/associations-v4";
 import * as s from "../../schemas/crm/associations-v4";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
@@ -71,7 +71,7 @@ export const crmAssociationV4Routes = [
         }
       });
       await associate(db, principal, from, to);
-      return json({ fromObjectTypeId: TYPE_IDS[from.type], fromObjectId: from.id, toObjectTypeId: TYPE_IDS[to.type], toObjectId: to.id, labels: [] }, 201);
+      return json({ fromObjectTypeId: typeIdOf(from.type), fromObjectId: from.id, toObjectTypeId: typeIdOf(to.type), toObjectId: to.id, labels: [] }, 201);
     },
   }),
   route({

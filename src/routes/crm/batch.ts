@@ -13,6 +13,7 @@ import * as crm from "../../services/crm/records";
 import * as batch from "../../services/crm/batch";
 import { answeredProperties } from "../../services/crm/properties";
 import { checkValues } from "../../services/crm/values";
+import { checkRequired } from "../../services/crm/object-types";
 import { writeWithEvents } from "../../services/webhooks/write";
 import { associationTargets, present } from "./objects";
 import * as s from "../../schemas/crm/batch";
@@ -49,6 +50,7 @@ export const crmBatchRoutes = [
       const type: ObjectType = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "write")]);
       const portalId = portalOf(principal);
+      body.inputs.forEach((input, i) => checkRequired(type, input.properties, `inputs.${i}.`));
       await checkValues(ctx, portalId, type, body.inputs.map((input, i) => ({ properties: input.properties, at: `inputs.${i}.` })));
       const inputs: batch.CreateInput[] = [];
       for (const [i, input] of body.inputs.entries()) {

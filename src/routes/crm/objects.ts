@@ -15,6 +15,7 @@ import { associateRecords, dissociateRecords } from "../../services/crm/associat
 import { idPropertyOf } from "../../services/crm/batch";
 import { answeredProperties, systemPropertyValue } from "../../services/crm/properties";
 import { checkValues } from "../../services/crm/values";
+import { checkRequired } from "../../services/crm/object-types";
 import { writeWithEvents } from "../../services/webhooks/write";
 import { presentAssociations, recordText, splitAnswered } from "./record-text";
 import * as s from "../../schemas/crm/objects";
@@ -138,6 +139,7 @@ export const crmObjectRoutes = [
       const { db, principal, params, body, now } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
       const portalId = portalOf(principal);
+      checkRequired(params.objectType, body.properties);
       await checkValues(ctx, portalId, params.objectType, [{ properties: body.properties, at: "" }]);
       const targets = await associationTargets(db, principal, portalId, params.objectType, body.associations ?? []);
       const row = await writeWithEvents(ctx, portalId, (outbox) => crm.createObject(db, portalId, params.objectType, body.properties, now, targets, outbox));

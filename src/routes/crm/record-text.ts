@@ -18,7 +18,7 @@ export const splitAnswered = (names: string[]) => ({ system: names.filter(isColu
 /** A record's `associations` member: per associated type, its ids as `{ id, type: "<from>_to_<to>" }`. */
 export function presentAssociations(from: ObjectType, associations: Partial<Record<ObjectType, number[]>>) {
   return Object.fromEntries(
-    Object.entries(associations).map(([type, ids]) => [type, { results: ids.map((id) => ({ id: String(id), type: `${from}_to_${type}` })) }]),
+    Object.entries(associations).map(([type, ids]) => [type, { results: (ids ?? []).map((id) => ({ id: String(id), type: `${from}_to_${type}` })) }]),
   );
 }
 

@@ -1,11 +1,11 @@
 /** @module zod schemas of associations v4 (docs/reference/crm.md "Associations v4"). */
 import { z } from "zod";
-import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
+import { isBuiltInType, isCustomType, OBJECT_TYPES, type BuiltInObjectType, type ObjectType } from "../../db/tables/crm";
 
 import { idParam } from "./objects";
 
 /** The real service's object type ids, as v4 answers report them. */
-export const TYPE_IDS: Record<ObjectType, string> = {
+export const TYPE_IDS: Record<BuiltInObjectType, string> = {
   contacts: "0-1",
   companies: "0-2",
   deals: "0-3",
@@ -23,13 +23,17 @@ export const TYPE_IDS: Record<ObjectType, string> = {
 };
 
 
+/** A type's object type id: a custom type's stored key is its id already. */
+export const typeIdOf = (type: ObjectType): string => (isCustomType(type) ? type : TYPE_IDS[type]);
+
 const BY_TYPE_ID = new Map(Object.entries(TYPE_IDS).map(([name, id]) => [id, name as ObjectType]));
 
 /** An object type by name (`contacts`) or by the real service's type id (`0-1`). */
 const objectType = z
   .string()
   .transform((v) => BY_TYPE_ID.get(v) ?? v)
-  .pipe(z.enum(OBJECT_TYPES, { error: `object type must be one of ${OBJECT_TYPES.join(", ")} (or its id, e.g. 0-1)` }));
+  .refine((t) => isBuiltInType(t) || isCustomType(t), { error: `object type must be one of ${OBJECT_TYPES.join(", ")} (or its id, e.g. 0-1), or a custom object type of the account` })
+  .transform((t) => t as ObjectType);
 
 export const fromParams = z.object({ objectType, objectId: idParam });
 export const pageParams = fromParams.extend({ toObjectType: objectType });

@@ -1,6 +1,6 @@
 /** @module zod schemas of the CRM objects API `/crm/v3/objects/{objectType}`. */
 import { z } from "zod";
-import { OBJECT_TYPES } from "../../db/tables/crm";
+import { isBuiltInType, isCustomType, OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
 import { booleanQuery } from "../../lib/paging";
 
 
@@ -12,7 +12,15 @@ export const PROPERTY_NAME = { pattern: /^[A-Za-z0-9_.-]+$/, max: 100 } as const
 export const isPropertyName = (name: string) => name.length >= 1 && name.length <= PROPERTY_NAME.max && PROPERTY_NAME.pattern.test(name);
 
 
-export const objectTypeParam = z.enum(OBJECT_TYPES, { error: `objectType must be one of ${OBJECT_TYPES.join(", ")}` });
+/**
+ * A built-in type, or a custom one as its stored key `2-<n>`: the router has already turned the account's
+ * custom type names into that key (src/services/crm/object-types.ts).
+ */
+export const objectTypeParam = z
+  .string()
+  .refine((t) => isBuiltInType(t) || isCustomType(t), { error: `objectType must be one of ${OBJECT_TYPES.join(", ")}, or a custom object type of the account` })
+  .transform((t) => t as ObjectType)
+  .meta({ examples: ["contacts", "2-1"] });
 export const typeParams = z.object({ objectType: objectTypeParam });
 export const idParam = z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number);
 export const objectParams = typeParams.extend({ objectId: idParam });
@@ -63,9 +71,9 @@ export const updateBody = z.object({ properties: propertiesInput });
  * (@hubspot/api-client) repeats the parameter, other clients join with commas; the real API takes both.
  */
 const typeList = z
-  .union([z.string(), z.array(z.string()).max(OBJECT_TYPES.length)])
+  .union([z.string(), z.array(z.string()).max(100)])
   .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(",")).map((t) => t.trim()).filter(Boolean))
-  .pipe(z.array(objectTypeParam).max(OBJECT_TYPES.length));
+  .pipe(z.array(objectTypeParam).max(100));
 
 /** The property names a read (get, list, batch read, search) may ask for. */
 export const askedProperties = z.array(z.string().max(200, "a property name is at most 200 characters")).max(1000, "at most 1000 properties");

@@ -6,7 +6,7 @@
  * 26 = ticket → company agree). Mind the direction of the primary ids: 5 is deal → company and 6 company →
  * deal; 25 is company → ticket and 26 ticket → company.
  */
-import type { ObjectType } from "../../db/tables/crm";
+import type { BuiltInObjectType, ObjectType } from "../../db/tables/crm";
 
 /** [from, to, unlabeled id, primary id or null]. */
 // A function declaration (hoisted) builds the activity rows; PAIRS is read only after the module ran.
@@ -41,7 +41,7 @@ const PAIRS: [ObjectType, ObjectType, number, number | null][] = [
 ];
 
 /** [activity → record, record → activity] ids of one activity type. */
-function activityPairs(activity: ObjectType, ids: Partial<Record<ObjectType, [number, number]>>): [ObjectType, ObjectType, number, null][] {
+function activityPairs(activity: ObjectType, ids: Partial<Record<BuiltInObjectType, [number, number]>>): [ObjectType, ObjectType, number, null][] {
   return Object.entries(ids).flatMap(([to, [out, back]]) => [
     [activity, to as ObjectType, out, null],
     [to as ObjectType, activity, back, null],

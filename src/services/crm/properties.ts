@@ -5,7 +5,8 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { crmProperties, type ObjectType, type PropertyOption } from "../../db/tables/crm";
+import { crmProperties, isCustomType, type BuiltInObjectType, type ObjectType, type PropertyOption } from "../../db/tables/crm";
+import { customTypeInfo } from "./object-types";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { ACTIVITY_BUILT_IN, ACTIVITY_DEFAULTS, ACTIVITY_GROUP, ACTIVITY_SEARCHABLE, type BuiltIn, type BuiltInType } from "./activity-properties";
 
@@ -29,7 +30,7 @@ export interface PropertyDef {
 }
 
 /** The group a type's built-in properties sit in (contacts: `contactinformation`, as on the real service). */
-export const DEFAULT_GROUP: Record<ObjectType, string> = {
+export const DEFAULT_GROUP: Record<BuiltInObjectType, string> = {
   contacts: "contactinformation",
   companies: "companyinformation",
   deals: "dealinformation",
@@ -48,7 +49,7 @@ const SYSTEM: BuiltIn[] = [
 ];
 
 /** Built-in stored properties per type: name and type (strings unless said otherwise). */
-const BUILT_IN: Record<ObjectType, BuiltIn[]> = {
+const BUILT_IN: Record<BuiltInObjectType, BuiltIn[]> = {
   contacts: [
     ["email", "string"], ["firstname", "string"], ["lastname", "string"], ["phone", "string"], ["mobilephone", "string"],
     ["fax", "string"], ["company", "string"], ["website", "string"], ["jobtitle", "string"], ["address", "string"],
@@ -65,7 +66,7 @@ const BUILT_IN: Record<ObjectType, BuiltIn[]> = {
 
 
 /** The properties a v3 read answers with when it names none (the real service's defaults), per type. */
-export const DEFAULT_PROPERTIES: Record<ObjectType, string[]> = {
+export const DEFAULT_PROPERTIES: Record<BuiltInObjectType, string[]> = {
   contacts: ["createdate", "email", "firstname", "hs_object_id", "lastmodifieddate", "lastname"],
   companies: ["createdate", "domain", "hs_lastmodifieddate", "hs_object_id", "name"],
   deals: ["amount", "closedate", "createdate", "dealname", "dealstage", "hs_lastmodifieddate", "hs_object_id", "pipeline"],
@@ -82,6 +83,23 @@ export const DEFAULT_PROPERTIES: Record<ObjectType, string[]> = {
   leads: ACTIVITY_DEFAULTS,
 };
 
+/**
+ * A custom type's records answer, by default, the system properties and the schema's primary display
+ * property (the real service's custom object reads answer hs_object_id, hs_createdate and
+ * hs_lastmodifieddate, and the display property when the schema has one).
+ */
+export function defaultPropertiesOf(type: ObjectType): string[] {
+  if (!isCustomType(type)) return DEFAULT_PROPERTIES[type];
+  const primary = customTypeInfo(type).primaryDisplayProperty;
+  return ["hs_createdate", "hs_lastmodifieddate", "hs_object_id", ...(primary ? [primary] : [])];
+}
+
+/** The group of a type's built-in properties; a custom type's is `<name>_information`. */
+export const defaultGroupOf = (type: ObjectType) => (isCustomType(type) ? `${customTypeInfo(type).name}_information` : DEFAULT_GROUP[type]);
+
+/** What `query` of a search reads: a custom type's schema names its searchable properties. */
+export const searchableOf = (type: ObjectType) => (isCustomType(type) ? customTypeInfo(type).searchableProperties : SEARCHABLE[type]);
+
 /** A column-backed property's v3 value (the id, or the record's ISO dates); undefined for a stored one. */
 export function systemPropertyValue(name: string, id: number, createdAt: string, updatedAt: string): string | undefined {
   if (name === "hs_object_id") return String(id);
@@ -97,11 +115,11 @@ export const ALWAYS_ANSWERED = ["hs_object_id", "createdate", "lastmodifieddate"
  * The property names a v3 read (get, list, batch read, search) answers with: the asked ones, or the type's
  * defaults when none are asked, and always the system ones. Each appears once, in that order.
  */
-export const answeredProperties = (type: ObjectType, asked?: string[]) => [...new Set([...(asked?.length ? asked : DEFAULT_PROPERTIES[type]), ...ALWAYS_ANSWERED])];
+export const answeredProperties = (type: ObjectType, asked?: string[]) => [...new Set([...(asked?.length ? asked : defaultPropertiesOf(type)), ...ALWAYS_ANSWERED])];
 
 
 /** The properties `query` searches per type. */
-export const SEARCHABLE: Record<ObjectType, string[]> = {
+export const SEARCHABLE: Record<BuiltInObjectType, string[]> = {
   contacts: ["firstname", "lastname", "email", "phone", "hs_additional_emails", "fax", "mobilephone", "company"],
   companies: ["name", "website", "domain", "phone"],
   deals: ["dealname", "pipeline", "dealstage", "description", "dealtype"],
@@ -126,12 +144,12 @@ const OWNED: ReadonlySet<ObjectType> = new Set(["contacts", "companies", "deals"
 const OWNER_PROPERTY: BuiltIn = ["hubspot_owner_id", "enumeration"];
 
 function builtIns(type: ObjectType): PropertyDef[] {
-  return [...SYSTEM, ...BUILT_IN[type], ...(OWNED.has(type) ? [OWNER_PROPERTY] : [])].map(([name, t, values], i) => ({
+  return [...SYSTEM, ...(isCustomType(type) ? [] : BUILT_IN[type]), ...(OWNED.has(type) ? [OWNER_PROPERTY] : [])].map(([name, t, values], i) => ({
     name,
     label: labelOf(name),
     type: t,
     fieldType: fieldTypeOf(t),
-    groupName: DEFAULT_GROUP[type],
+    groupName: defaultGroupOf(type),
     description: "",
     options: optionsOf(values),
     displayOrder: i,
@@ -146,13 +164,17 @@ const BUILT_IN_DEFS = new Map<ObjectType, Map<string, PropertyDef>>(
   (Object.keys(BUILT_IN) as ObjectType[]).map((t) => [t, new Map(builtIns(t).map((d) => [d.name, d]))]),
 );
 
-export const isBuiltIn = (type: ObjectType, name: string) => BUILT_IN_DEFS.get(type)!.has(name);
+/** A custom type's built-in properties are the system ones only (four, built when asked). */
+const builtInDefs = (type: ObjectType): Map<string, PropertyDef> =>
+  BUILT_IN_DEFS.get(type) ?? new Map(builtIns(type).map((d) => [d.name, d]));
+
+export const isBuiltIn = (type: ObjectType, name: string) => builtInDefs(type).has(name);
 
 /** A built-in property's definition; undefined for a custom or unknown name. */
-export const builtInDefinition = (type: ObjectType, name: string) => BUILT_IN_DEFS.get(type)!.get(name);
+export const builtInDefinition = (type: ObjectType, name: string) => builtInDefs(type).get(name);
 
 type Row = typeof crmProperties.$inferSelect;
-const fromRow = (r: Row): PropertyDef => ({
+export const fromRow = (r: Row): PropertyDef => ({
   name: r.name,
   label: r.label,
   type: r.type as PropertyType,
@@ -178,7 +200,7 @@ const custom = (db: Db, portalId: number, type: ObjectType, name?: string) =>
 /** Every property of the type: built-in first, then the account's custom ones by name (one query). */
 export async function listProperties(db: Db, portalId: number, type: ObjectType): Promise<PropertyDef[]> {
   const rows = await custom(db, portalId, type).orderBy(asc(crmProperties.name)).all();
-  return [...BUILT_IN_DEFS.get(type)!.values(), ...rows.map(fromRow)];
+  return [...builtInDefs(type).values(), ...rows.map(fromRow)];
 }
 
 /**
@@ -186,7 +208,7 @@ export async function listProperties(db: Db, portalId: number, type: ObjectType)
  * no query at all when every name is built in (a custom property never shadows a built-in name).
  */
 export async function definitionsOf(db: Db, portalId: number, type: ObjectType, names: string[]): Promise<Map<string, PropertyDef>> {
-  const builtIns = BUILT_IN_DEFS.get(type)!;
+  const builtIns = builtInDefs(type);
   const out = new Map<string, PropertyDef>();
   const others = new Set<string>();
   for (const n of names) {
@@ -205,7 +227,7 @@ export async function definitionsOf(db: Db, portalId: number, type: ObjectType, 
 }
 
 export async function getProperty(db: Db, portalId: number, type: ObjectType, name: string): Promise<PropertyDef> {
-  const builtIn = BUILT_IN_DEFS.get(type)!.get(name);
+  const builtIn = builtInDefs(type).get(name);
   if (builtIn) return builtIn;
   const row = await custom(db, portalId, type, name).get();
   if (!row) throw notFound(`Property ${name} does not exist on ${type}`);

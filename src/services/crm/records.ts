@@ -7,7 +7,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { newId } from "../../db/id-ranges";
 import { alias } from "drizzle-orm/sqlite-core";
-import { crmAssociations, crmObjects, type ObjectType } from "../../db/tables/crm";
+import { crmAssociations, crmObjects, isCustomType, type BuiltInObjectType, type ObjectType } from "../../db/tables/crm";
 import { builderStatement } from "../../db/d1-raw";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import type { Scope } from "../../lib/scopes";
@@ -65,7 +65,7 @@ export const crmRowFromArray = (r: unknown[], at = 0): CrmRow => ({
   updatedAt: r[at + 9] as number,
 });
 
-const SCOPE_OF: Record<ObjectType, { read: Scope; write: Scope }> = {
+const SCOPE_OF: Record<BuiltInObjectType, { read: Scope; write: Scope }> = {
   contacts: { read: "crm.objects.contacts.read", write: "crm.objects.contacts.write" },
   companies: { read: "crm.objects.companies.read", write: "crm.objects.companies.write" },
   deals: { read: "crm.objects.deals.read", write: "crm.objects.deals.write" },
@@ -83,7 +83,9 @@ const SCOPE_OF: Record<ObjectType, { read: Scope; write: Scope }> = {
   leads: { read: "crm.objects.leads.read", write: "crm.objects.leads.write" },
 };
 
-export const scopeFor = (type: ObjectType, access: "read" | "write"): Scope => SCOPE_OF[type][access];
+/** Records of every custom object type are read and written with the custom objects scopes, as on the real service. */
+export const scopeFor = (type: ObjectType, access: "read" | "write"): Scope =>
+  isCustomType(type) ? (access === "read" ? "crm.objects.custom.read" : "crm.objects.custom.write") : SCOPE_OF[type][access];
 
 /** The lower-cased email a contact's properties carry, for the unique index (one contact per email in an account). */
 export const emailOf = (type: ObjectType, props: Record<string, string>) =>
@@ -325,7 +327,7 @@ function groupAssociations(ids: number[], rows: AssociationRow[]) {
     const group = out.get(r.fromId);
     if (group) (group[r.toType] ??= []).push(r.toId);
   }
-  for (const group of out.values()) for (const list of Object.values(group)) list.sort((x, y) => x - y);
+  for (const group of out.values()) for (const list of Object.values(group)) list?.sort((x, y) => x - y);
   return out;
 }
 

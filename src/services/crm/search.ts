@@ -11,7 +11,7 @@ import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
 import { badRequest } from "../../lib/errors";
 import { rawRows } from "../../db/d1-raw";
 import { matchExpression, searchWords } from "./contact-search";
-import { definitionsOf, SEARCHABLE, type PropertyDef } from "./properties";
+import { definitionsOf, searchableOf, type PropertyDef } from "./properties";
 import { projection, type ProjectedRecord } from "./projection";
 import { MAX_TOTAL, type Operator } from "../../schemas/crm/search";
 
@@ -149,7 +149,7 @@ function queryCondition(type: ObjectType, query: string): SQL | null {
   if (words.length === 0) return null;
   const per = words.map((w) => {
     const pattern = likePattern(w);
-    return sql`(${sql.join(SEARCHABLE[type].map((p) => sql`json_extract(c.properties, ${`$."${p}"`}) like ${pattern} escape '\\'`), sql` or `)})`;
+    return sql`(${sql.join(searchableOf(type).map((p) => sql`json_extract(c.properties, ${`$."${p}"`}) like ${pattern} escape '\\'`), sql` or `)})`;
   });
   return sql.join(per, sql` and `);
 }

@@ -5,7 +5,8 @@
  */
 import { and, asc, eq, gt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { crmObjects, type ObjectType } from "../../db/tables/crm";
+import { crmObjects, isCustomType, type BuiltInObjectType, type ObjectType } from "../../db/tables/crm";
+import { customTypeInfo } from "../crm/object-types";
 import { inJson, type CrmRow } from "../crm/records";
 import { SEARCH_MAX_LENGTH } from "../../schemas/web";
 import { ownerNames } from "../owners/owners";
@@ -26,7 +27,7 @@ export const RECORD_TYPES = [...PAGE_TYPES, "products", "line_items"] as const s
 export type RecordType = (typeof RECORD_TYPES)[number];
 export const isRecordType = (s: string): s is RecordType => (RECORD_TYPES as readonly string[]).includes(s);
 
-export const TYPE_LABEL: Record<ObjectType, { one: string; many: string }> = {
+export const TYPE_LABEL: Record<BuiltInObjectType, { one: string; many: string }> = {
   contacts: { one: "Contact", many: "Contacts" },
   companies: { one: "Company", many: "Companies" },
   deals: { one: "Deal", many: "Deals" },
@@ -51,6 +52,13 @@ export const SUMMARY_PROPERTY: Record<PageType, { name: string; label: string }>
   tickets: { name: "hs_pipeline_stage", label: "Stage" },
 };
 
+/** A type's names in the app: a custom type's come from its schema's labels. */
+export function typeLabel(type: ObjectType): { one: string; many: string } {
+  if (!isCustomType(type)) return TYPE_LABEL[type];
+  const info = customTypeInfo(type);
+  return { one: info.singular, many: info.plural };
+}
+
 /** The usual name properties of each type (v3 defaults). */
 export function displayName(row: Pick<CrmRow, "id" | "objectType" | "properties">): string {
   const p = row.properties;
@@ -65,10 +73,11 @@ export function displayName(row: Pick<CrmRow, "id" | "objectType" | "properties"
       case "tickets":
         return p.subject;
       default:
-        return p.name;
+        // A custom record is known by its schema's primary display property.
+        return isCustomType(row.objectType) ? p[customTypeInfo(row.objectType).primaryDisplayProperty ?? ""] : p.name;
     }
   })();
-  return name?.trim() || `${TYPE_LABEL[row.objectType].one} #${row.id}`;
+  return name?.trim() || `${typeLabel(row.objectType).one} #${row.id}`;
 }
 
 /** LIKE pattern for a substring, `\` escaping the wildcards the user typed. */

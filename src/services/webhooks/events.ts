@@ -18,7 +18,7 @@ import type { ObjectType } from "../../db/tables/crm";
 import { webhookOutbox } from "../../db/tables/webhooks";
 import { rawStatement } from "../../db/d1-raw";
 import { EVENT_OBJECT, isPropertyChange, subscriptionKey } from "../../schemas/webhooks/event-types";
-import { TYPE_IDS } from "../../schemas/crm/associations-v4";
+import { typeIdOf } from "../../schemas/crm/associations-v4";
 import type { Outbox, WebhookTarget } from "./targets";
 
 type Props = Record<string, string>;
@@ -70,7 +70,7 @@ function propertyRows(targets: WebhookTarget[], key: string, type: string, id: O
 function namesOf(type: ObjectType): { key: (kind: string) => string; type: (kind: string) => string; x?: Row["x"] } {
   const object = EVENT_OBJECT[type];
   if (object) return { key: (k) => `${object}.${k}`, type: (k) => `${object}.${k}` };
-  const objectTypeId = TYPE_IDS[type];
+  const objectTypeId = typeIdOf(type);
   return { key: (k) => subscriptionKey(`object.${k}`, objectTypeId), type: (k) => `object.${k}`, x: { objectTypeId } };
 }
 
