@@ -66,6 +66,9 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("pipelines"),
   byPortal("pipeline_stages"),
   byPortal("pipeline_audits"),
+  // Lists and the members of the manual and snapshot ones (dynamic lists have no member rows).
+  byPortal("lists"),
+  byPortal("list_memberships"),
 ];
 
 /** Control-plane tables: they stay in DB and are never copied (docs/explanation/scaling.md lists both kinds). */

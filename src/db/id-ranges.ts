@@ -35,6 +35,7 @@ export const ID_TABLES = {
   pipelines: "id",
   pipeline_stages: "id",
   pipeline_audits: "id",
+  lists: "id",
 } as const satisfies Record<string, string>;
 export type IdTable = keyof typeof ID_TABLES;
 

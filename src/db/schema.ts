@@ -8,3 +8,4 @@ export * from "./tables/ecomm";
 export * from "./tables/shards";
 export * from "./tables/webhooks";
 export * from "./tables/pipelines";
+export * from "./tables/lists";

@@ -17,6 +17,8 @@ export const SCOPES = [
   "settings.users.write",
   "settings.users.teams.read",
   "account-info.security.read",
+  "crm.lists.read",
+  "crm.lists.write",
   "contacts",
   "tickets",
   "e-commerce",
@@ -28,7 +30,7 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
-/** Legacy `contacts` covered contacts, companies and deals, read and write. */
+/** Legacy `contacts` covered contacts, companies and deals, read and write, and the contact lists. */
 const LEGACY: Partial<Record<Scope, Scope[]>> = {
   contacts: [
     "crm.objects.contacts.read",
@@ -37,6 +39,8 @@ const LEGACY: Partial<Record<Scope, Scope[]>> = {
     "crm.objects.companies.write",
     "crm.objects.deals.read",
     "crm.objects.deals.write",
+    "crm.lists.read",
+    "crm.lists.write",
   ],
 };
 

@@ -41,6 +41,8 @@ import { ownerRoutes } from "./owners";
 import { userRoutes } from "./users";
 import { accountInfoRoutes } from "./account-info";
 import { pipelineRoutes } from "./pipelines";
+import { listRoutes } from "./lists";
+import { listV1Routes } from "./lists/v1";
 
 export const allRoutes: RouteDef[] = [
   ...adminRoutes,
@@ -49,6 +51,9 @@ export const allRoutes: RouteDef[] = [
   ...oauthRoutes,
   ...oauthCallbackRoutes,
   ...contactsV1Routes,
+  // After the v1 contact routes: /contacts/v1/lists/all/... is the "all contacts" pseudo-list there.
+  ...listV1Routes,
+  ...listRoutes,
   // The literal paths (search, batch/*) before the `/:objectId` ones of the same prefix.
   ...crmSearchRoutes,
   ...crmBatchRoutes,
