@@ -45,7 +45,16 @@ const recordId = z.string().regex(/^\d{1,15}$/, "must be a numeric record id").t
 const name = z.string().trim().min(1, "name is required").max(LIST_LIMITS.nameChars, `name is at most ${LIST_LIMITS.nameChars} characters`);
 
 export const listParams = z.object({ listId: listIdParam });
-export const nameParams = z.object({ objectTypeId, listName: name });
+/** A path segment as sent: percent-encoded (a name with a space arrives as `%20`). */
+const decoded = z.string().transform((v, ctx) => {
+  try {
+    return decodeURIComponent(v);
+  } catch {
+    ctx.addIssue({ code: "custom", message: "listName is not valid percent-encoding" });
+    return z.NEVER;
+  }
+});
+export const nameParams = z.object({ objectTypeId, listName: decoded.pipe(name) });
 export const recordParams = z.object({ objectTypeId, recordId });
 
 const operator = z.string().min(1).max(60);
