@@ -75,6 +75,9 @@ export interface World {
     /** A deal pipeline A created (/crm/v3/pipelines) and one of its stages. */
     pipeline: string;
     pipelineStage: string;
+    /** A manual contact list of A's holding A's contact, and its name. */
+    list: string;
+    listName: string;
   };
 }
 
@@ -175,6 +178,10 @@ export async function buildWorld(): Promise<World> {
     await call("POST", "/crm/v3/pipelines/deals", { token: a.pat, body: { label: mark("pipeline"), displayOrder: 5, stages: [{ label: mark("stage"), displayOrder: 0, metadata: { probability: "0.5" } }, { label: "Second", displayOrder: 1, metadata: { probability: "0.7" } }] } }),
     201,
   );
+  // Lists: a manual contact list of A's with A's contact in it.
+  const listName = mark("list");
+  const madeList = (await ok(await call("POST", "/crm/v3/lists", { token: a.pat, body: { name: listName, objectTypeId: "0-1", processingType: "MANUAL" } }))).list;
+  await ok(await call("PUT", `/crm/v3/lists/${madeList.listId}/memberships/add`, { token: a.pat, body: [String(contact)] }));
 
   const bSession = await signIn(b);
   return {
@@ -219,6 +226,8 @@ export async function buildWorld(): Promise<World> {
       engagement,
       pipeline: madePipeline.id as string,
       pipelineStage: madePipeline.stages[0].id as string,
+      list: madeList.listId as string,
+      listName,
     },
   };
 }
@@ -234,6 +243,13 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return r.path.includes("/sync/status/") ? "CONTACT" : "contacts";
     case "pipelineId":
       return ids.pipeline;
+    case "listId":
+      return ids.list;
+    case "listName":
+      return encodeURIComponent(ids.listName);
+    case "recordId":
+      if (r.path.startsWith("/crm/v3/lists/")) return String(ids.contact);
+      break;
     case "stageId":
       return ids.pipelineStage;
     case "toObjectType":
@@ -280,6 +296,7 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return String(ids.delivery);
     case "cardId":
     case "objectTypeId":
+      if (r.path.startsWith("/crm/v3/lists/")) return "0-1";
       return String(ids.card);
     case "token":
       return r.path.includes("refresh") ? w.a.refresh : w.a.oauth;

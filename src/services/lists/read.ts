@@ -33,7 +33,8 @@ export async function listByName(db: Db, portalId: number, type: string, name: s
     .from(lists)
     .where(and(mine(portalId), isNull(lists.deletedAt), eq(lists.nameKey, name.trim().toLowerCase()), eq(lists.objectType, type)))
     .get();
-  if (!row) throw notFound(`no list named ${JSON.stringify(name)}`);
+  // The name is not echoed: it may be another account's, and an answer never repeats what it did not find.
+  if (!row) throw notFound("no live list of that object type has that name");
   return row;
 }
 
