@@ -130,7 +130,7 @@ export const filtersBody = z.object({ filterBranch: checkedBranch });
 export const includeQuery = z.object({ includeFilters: z.enum(["true", "false"]).transform((v) => v === "true").optional() });
 export const renameQuery = includeQuery.extend({ listName: name });
 export const filtersQuery = z.object({ enrollObjectsInWorkflows: z.enum(["true", "false"]).optional() });
-const manyIds = z.union([listIdParam, z.array(listIdParam).max(LIST_LIMITS.lists, `at most ${LIST_LIMITS.lists} listIds`)]).transform((v) => (Array.isArray(v) ? v : [v]));
+const manyIds = z.union([listIdParam, z.array(listIdParam, { error: "listIds are numeric ids" }).max(LIST_LIMITS.lists, `at most ${LIST_LIMITS.lists} listIds`)]).transform((v) => (Array.isArray(v) ? v : [v]));
 export const getAllQuery = includeQuery.extend({ listIds: manyIds.optional() });
 
 export const searchBody = z.object({
@@ -208,7 +208,8 @@ export const v1List = z.object({
   updatedAt: z.number(),
   deleteable: z.boolean(),
   archived: z.boolean(),
-  metaData: z.object({ processing: z.string(), size: z.number().optional() }),
+  internal: z.boolean(),
+  metaData: z.object({ processing: z.string(), size: z.number().optional().meta({ description: "On a single list's answer" }), error: z.string(), lastProcessingStateChangeAt: z.number(), lastSizeChangeAt: z.number() }),
   filters: z.array(z.unknown()),
 });
 export const v1ListsResponse = z.object({ lists: z.array(v1List), offset: z.number(), "has-more": z.boolean() });
