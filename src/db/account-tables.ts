@@ -71,6 +71,9 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   { ...byPortal("snapshot_rows"), notExported: true },
   // Custom object schemas (their records are crm_objects rows, their properties crm_properties rows).
   byPortal("crm_schemas"),
+  // Lists and the members of the manual and snapshot ones (dynamic lists have no member rows).
+  byPortal("lists"),
+  byPortal("list_memberships"),
 ];
 
 /** Control-plane tables: they stay in DB and are never copied (docs/explanation/scaling.md lists both kinds). */

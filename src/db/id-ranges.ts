@@ -36,6 +36,7 @@ export const ID_TABLES = {
   pipeline_stages: "id",
   pipeline_audits: "id",
   crm_schemas: "id",
+  lists: "id",
 } as const satisfies Record<string, string>;
 export type IdTable = keyof typeof ID_TABLES;
 

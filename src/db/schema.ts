@@ -10,3 +10,4 @@ export * from "./tables/webhooks";
 export * from "./tables/pipelines";
 export * from "./tables/testkit";
 export * from "./tables/schemas";
+export * from "./tables/lists";

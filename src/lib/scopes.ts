@@ -21,6 +21,8 @@ export const SCOPES = [
   "settings.users.write",
   "settings.users.teams.read",
   "account-info.security.read",
+  "crm.lists.read",
+  "crm.lists.write",
   "contacts",
   "tickets",
   "e-commerce",
@@ -32,7 +34,7 @@ export const SCOPES = [
 
 export type Scope = (typeof SCOPES)[number];
 
-/** Legacy `contacts` covered contacts, companies and deals, read and write. */
+/** Legacy `contacts` covered contacts, companies and deals, read and write, and the contact lists. */
 const LEGACY: Partial<Record<Scope, Scope[]>> = {
   contacts: [
     "crm.objects.contacts.read",
@@ -41,6 +43,8 @@ const LEGACY: Partial<Record<Scope, Scope[]>> = {
     "crm.objects.companies.write",
     "crm.objects.deals.read",
     "crm.objects.deals.write",
+    "crm.lists.read",
+    "crm.lists.write",
   ],
 };
 

@@ -43,6 +43,8 @@ import { ownerRoutes } from "./owners";
 import { userRoutes } from "./users";
 import { accountInfoRoutes } from "./account-info";
 import { pipelineRoutes } from "./pipelines";
+import { listRoutes } from "./lists";
+import { listV1Routes } from "./lists/v1";
 
 export const allRoutes: RouteDef[] = [
   ...adminRoutes,
@@ -51,6 +53,9 @@ export const allRoutes: RouteDef[] = [
   ...oauthRoutes,
   ...oauthCallbackRoutes,
   ...contactsV1Routes,
+  // After the v1 contact routes: /contacts/v1/lists/all/... is the "all contacts" pseudo-list there.
+  ...listV1Routes,
+  ...listRoutes,
   // The literal paths (search, batch/*) before the `/:objectId` ones of the same prefix.
   // Every CRM route takes the account's custom object types too (src/services/crm/object-types.ts).
   ...[...crmSearchRoutes, ...crmBatchRoutes, ...crmObjectRoutes, ...crmPropertyRoutes, ...crmAssociationV4Routes].map((r) => ({ ...r, customTypes: true })),

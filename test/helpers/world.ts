@@ -80,6 +80,9 @@ export interface World {
     schemaName: string;
     schemaAssociation: string;
     customRecord: number;
+    /** A manual contact list of A's holding A's contact, and its name. */
+    list: string;
+    listName: string;
   };
 }
 
@@ -180,6 +183,10 @@ export async function buildWorld(): Promise<World> {
     await call("POST", "/crm/v3/pipelines/deals", { token: a.pat, body: { label: mark("pipeline"), displayOrder: 5, stages: [{ label: mark("stage"), displayOrder: 0, metadata: { probability: "0.5" } }, { label: "Second", displayOrder: 1, metadata: { probability: "0.7" } }] } }),
     201,
   );
+  // Lists: a manual contact list of A's with A's contact in it.
+  const listName = mark("list");
+  const madeList = (await ok(await call("POST", "/crm/v3/lists", { token: a.pat, body: { name: listName, objectTypeId: "0-1", processingType: "MANUAL" } }))).list;
+  await ok(await call("PUT", `/crm/v3/lists/${madeList.listId}/memberships/add`, { token: a.pat, body: [String(contact)] }));
 
   // Custom objects: a schema of A's (its labels and its record's name are A's data) and a record of it.
   const madeSchema = await ok(
@@ -245,6 +252,8 @@ export async function buildWorld(): Promise<World> {
       schemaName: madeSchema.fullyQualifiedName as string,
       schemaAssociation: madeSchema.associations[0].id as string,
       customRecord,
+      list: madeList.listId as string,
+      listName,
     },
   };
 }
@@ -261,6 +270,13 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return r.path.includes("/sync/status/") ? "CONTACT" : "contacts";
     case "pipelineId":
       return ids.pipeline;
+    case "listId":
+      return ids.list;
+    case "listName":
+      return encodeURIComponent(ids.listName);
+    case "recordId":
+      if (r.path.startsWith("/crm/v3/lists/")) return String(ids.contact);
+      break;
     case "stageId":
       return ids.pipelineStage;
     case "toObjectType":
@@ -309,6 +325,7 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return String(ids.delivery);
     case "cardId":
     case "objectTypeId":
+      if (r.path.startsWith("/crm/v3/lists/")) return "0-1";
       return String(ids.card);
     case "token":
       return r.path.includes("refresh") ? w.a.refresh : w.a.oauth;

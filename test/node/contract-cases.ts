@@ -6,6 +6,7 @@
 import { integratorUrl, tenant, workerUrl, type NodeTenant } from "./helpers";
 import { adminToken, api, cardBody, freshInstall, ok, script, settingsBody, signIn, uniq, type Fixtures } from "./contract-fixtures";
 import { V3_CASES } from "./contract-cases-v3";
+import { listCases } from "./contract-cases-lists";
 import { OWNER_CASES } from "./contract-cases-owners";
 import { TESTKIT_CASES } from "./contract-cases-testkit";
 
@@ -680,6 +681,9 @@ export const CASES: Record<string, Case> = {
 
   // ---------------------------------------------------------------- pipelines
   ...pipelineCases(),
+
+  // ---------------------------------------------------------------- lists
+  ...listCases(),
 
   // ---------------------------------------------------------------- meta
   "GET /openapi.json": { ok: () => ({}) },

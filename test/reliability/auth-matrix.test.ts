@@ -58,6 +58,11 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
     "PUT /crm/v3/pipelines/:objectType/:pipelineId": { label: "P", displayOrder: 0, stages: [{ label: "S", displayOrder: 0, metadata: { probability: "0.5" } }] },
     "POST /crm/v3/pipelines/:objectType/:pipelineId/stages": { label: "S", displayOrder: 0, metadata: { probability: "0.5" } },
     "PUT /crm/v3/pipelines/:objectType/:pipelineId/stages/:stageId": { label: "S", displayOrder: 0, metadata: { probability: "0.5" } },
+    "POST /crm/v3/lists": { name: `L ${crypto.randomUUID()}`, objectTypeId: "0-1", processingType: "MANUAL" },
+    "PUT /crm/v3/lists/:listId/update-list-filters": { filterBranch: { filterBranchType: "OR", filters: [], filterBranches: [] } },
+    "PUT /crm/v3/lists/:listId/memberships/add": [String(ids.contact)],
+    "PUT /crm/v3/lists/:listId/memberships/remove": [String(ids.contact)],
+    "POST /contacts/v1/lists": { name: `L ${crypto.randomUUID()}` },
   };
   if (key(r) === "GET /crm/v3/objects/:objectType/:objectId/cards") path += `?userId=${w.a.userId}`;
   // The v1 contact batch reads and search take their keys in the query.
@@ -65,6 +70,7 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
     "GET /contacts/v1/contact/vids/batch": `?vid=${ids.contact}`,
     "GET /contacts/v1/contact/emails/batch": `?email=${encodeURIComponent(ids.contactEmail)}`,
     "GET /contacts/v1/search/query": "?q=owner",
+    "PUT /crm/v3/lists/:listId/update-list-name": `?listName=${encodeURIComponent(ids.listName)}`,
   };
   path += v1Query[key(r)] ?? "";
   if (r.path.startsWith("/extensions/sales-objects/v1/object-types") && r.method === "GET" && !r.path.endsWith(":objectTypeId")) path += `?applicationId=${w.a.appId}`;

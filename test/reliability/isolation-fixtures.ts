@@ -390,7 +390,38 @@ export const FIXTURES: Record<string, Fixture> = {
     ["/crm-object-schemas/v3/schemas", "/crm/v3/schemas"].map((S) => [`DELETE ${S}/:objectType/associations/:associationIdentifier`, (w: World) => [{ path: `${S}/${w.ids.schema}/associations/${w.ids.schemaAssociation}` }]]),
   ),
   ...pipelineFixtures(),
+  // Lists: A's list through both faces, A's list name, and A's contact's memberships (B's own view of
+  // that id is an empty answer: it is not a record of B's).
+  ...listFixtures(),
 };
+
+function listFixtures(): Record<string, Fixture> {
+  const L = "/crm/v3/lists";
+  const V1 = "/contacts/v1/lists";
+  const on = (suffix: string, body?: unknown): Fixture => (w) => [{ path: `${L}/${w.ids.list}${suffix}`, body }];
+  const onV1 = (suffix: string, body?: unknown): Fixture => (w) => [{ path: `${V1}/${w.ids.list}${suffix}`, body }];
+  return {
+    "GET /crm/v3/lists/:listId": on(""),
+    "DELETE /crm/v3/lists/:listId": on(""),
+    "PUT /crm/v3/lists/:listId/restore": on("/restore"),
+    "PUT /crm/v3/lists/:listId/update-list-name": on("/update-list-name?listName=B%20was%20here"),
+    "PUT /crm/v3/lists/:listId/update-list-filters": on("/update-list-filters", { filterBranch: { filterBranchType: "OR", filters: [], filterBranches: [] } }),
+    "GET /crm/v3/lists/:listId/memberships": on("/memberships"),
+    "PUT /crm/v3/lists/:listId/memberships/add": (w) => [{ path: `${L}/${w.ids.list}/memberships/add`, body: [String(w.ids.bContact)] }],
+    "PUT /crm/v3/lists/:listId/memberships/remove": (w) => [{ path: `${L}/${w.ids.list}/memberships/remove`, body: [String(w.ids.contact)] }],
+    "PUT /crm/v3/lists/:listId/memberships/add-and-remove": (w) => [
+      { path: `${L}/${w.ids.list}/memberships/add-and-remove`, body: { recordIdsToAdd: [String(w.ids.bContact)], recordIdsToRemove: [String(w.ids.contact)] } },
+    ],
+    "DELETE /crm/v3/lists/:listId/memberships": on("/memberships"),
+    "GET /crm/v3/lists/object-type-id/:objectTypeId/name/:listName": (w) => [{ path: `${L}/object-type-id/0-1/name/${enc(w.ids.listName)}` }],
+    "GET /crm/v3/lists/records/:objectTypeId/:recordId/memberships": (w) => [{ path: `${L}/records/0-1/${w.ids.contact}/memberships`, status: 200 }],
+    "GET /contacts/v1/lists/:listId": onV1(""),
+    "DELETE /contacts/v1/lists/:listId": onV1(""),
+    "GET /contacts/v1/lists/:listId/contacts/all": onV1("/contacts/all"),
+    "POST /contacts/v1/lists/:listId/add": (w) => [{ path: `${V1}/${w.ids.list}/add`, body: { vids: [w.ids.bContact] } }],
+    "POST /contacts/v1/lists/:listId/remove": (w) => [{ path: `${V1}/${w.ids.list}/remove`, body: { vids: [w.ids.contact] } }],
+  };
+}
 
 function webhookFixtures(): Record<string, Fixture> {
   const W = "/webhooks/v3";

@@ -106,7 +106,8 @@ function associationCondition(portalId: number, f: Filter, at: string): SQL {
     and a.to_id in (select value from json_each(${JSON.stringify(ids.map(Number))})))`;
 }
 
-function condition(type: ObjectType, props: Map<string, PropertyDef>, portalId: number, f: Filter, at: string): SQL {
+/** One filter as SQL over `c` (a crm_objects row); the lists' filter branches use it too (src/services/lists/filters.ts). */
+export function filterCondition(type: ObjectType, props: Map<string, PropertyDef>, portalId: number, f: Filter, at: string): SQL {
   if (f.propertyName.startsWith("associations.")) return associationCondition(portalId, f, at);
   const def = props.get(f.propertyName);
   if (!def) throw fieldError(`${at}.propertyName`, `${type} has no property ${f.propertyName} (define it with /crm/v3/properties/${type})`);
@@ -165,7 +166,7 @@ export async function searchObjects(db: Db, portalId: number, type: ObjectType, 
   const props = await definitionsOf(db, portalId, type, named.filter((n) => !n.startsWith("associations.")));
   // A group without filters matches every record, as an empty AND does.
   const groups = input.filterGroups.map((g, i) =>
-    g.filters.length ? sql`(${sql.join(g.filters.map((f, j) => condition(type, props, portalId, f, `filterGroups.${i}.filters.${j}`)), sql` and `)})` : sql`1`,
+    g.filters.length ? sql`(${sql.join(g.filters.map((f, j) => filterCondition(type, props, portalId, f, `filterGroups.${i}.filters.${j}`)), sql` and `)})` : sql`1`,
   );
   const conditions: SQL[] = groups.length ? [sql`(${sql.join(groups, sql` or `)})`] : [];
   let order = sql`c.id asc`;

@@ -1,0 +1,169 @@
+/**
+ * @module A list's members (docs/reference/lists.md "Memberships"). A MANUAL or SNAPSHOT list's members are
+ * rows of list_memberships, which a record's archiving or purge deletes in the same write (triggers of
+ * the lists migration), so they are always live records. A DYNAMIC list's members are the live records
+ * of its type that match its filter branch now, read as the CRM search reads: one statement walking the
+ * crm_objects_list index in id order, up to the page's LIMIT, so a page costs the records it passes over.
+ * Pages are in record id order; `after`/`before` are record ids.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { rawRows, rawStatement, runRawBatch } from "../../db/d1-raw";
+import type { ObjectType } from "../../db/tables/crm";
+import { badRequest } from "../../lib/errors";
+import { LIST_LIMITS, type FilterBranch } from "../../schemas/lists";
+import { existingIds } from "../crm/records";
+import { compileBranch, compileBranches } from "./filters";
+import type { ListRow } from "./read";
+
+const type = (list: ListRow) => list.objectType as ObjectType;
+
+/** The SELECT of a list's members as (id, timestamp) over `c` or `m`, with `extra` conditions. */
+async function membersQuery(db: Db, list: ListRow, extra: SQL[]): Promise<{ from: SQL; where: SQL; id: SQL; at: SQL }> {
+  if (list.processingType === "DYNAMIC") {
+    const cond = await compileBranch(db, list.portalId, type(list), list.filterBranch as FilterBranch);
+    // A dynamic member's timestamp: when it last changed or the filters did, whichever is later (when it
+    // could last have joined; the real service records the join itself).
+    return {
+      from: sql`crm_objects c`,
+      where: sql.join([sql`c.portal_id = ${list.portalId} and c.object_type = ${list.objectType} and c.archived = 0`, cond, ...extra], sql` and `),
+      id: sql`c.id`,
+      at: sql`max(c.updated_at, ${list.filtersUpdatedAt})`,
+    };
+  }
+  return {
+    from: sql`list_memberships c`,
+    where: sql.join([sql`c.portal_id = ${list.portalId} and c.list_id = ${list.id}`, ...extra], sql` and `),
+    id: sql`c.record_id`,
+    at: sql`c.added_at`,
+  };
+}
+
+export interface MemberPage {
+  members: { id: number; at: number }[];
+  next?: number;
+  prev?: number;
+}
+
+/** A page of `limit` members after (or before) a record id; limit + 1 are read to know if more follow. */
+export async function memberPage(db: Db, list: ListRow, page: { after?: number; before?: number; limit: number }): Promise<MemberPage> {
+  const backwards = page.before !== undefined && page.after === undefined;
+  const id = list.processingType === "DYNAMIC" ? sql`c.id` : sql`c.record_id`;
+  const extra = backwards ? [sql`${id} < ${page.before}`] : page.after !== undefined ? [sql`${id} > ${page.after}`] : [];
+  const q = await membersQuery(db, list, extra);
+  const rows = await rawRows<[number, number]>(
+    db,
+    sql`select ${q.id}, ${q.at} from ${q.from} where ${q.where} order by ${q.id} ${backwards ? sql`desc` : sql`asc`} limit ${page.limit + 1}`,
+  );
+  const more = rows.length > page.limit;
+  const members = rows.slice(0, page.limit).map(([id, at]) => ({ id, at }));
+  if (backwards) members.reverse();
+  const first = members[0]?.id;
+  const last = members.at(-1)?.id;
+  return {
+    members,
+    next: backwards ? (last !== undefined ? last : undefined) : more ? last : undefined,
+    prev: backwards ? (more ? first : undefined) : page.after !== undefined && first !== undefined ? first : undefined,
+  };
+}
+
+/** How many members the list has now (one count statement). */
+export async function listSize(db: Db, list: ListRow): Promise<number> {
+  const q = await membersQuery(db, list, []);
+  const [row] = await rawRows<[number]>(db, sql`select count(*) from ${q.from} where ${q.where}`);
+  return row?.[0] ?? 0;
+}
+
+const manualOnly = (list: ListRow) => {
+  // The real service refuses manual changes of a DYNAMIC list: its filters alone decide its members.
+  if (list.processingType === "DYNAMIC") throw badRequest(`list ${list.id} is DYNAMIC: its members follow its filters and cannot be added or removed by hand`);
+};
+
+const json = (ids: number[]) => JSON.stringify(ids);
+
+/**
+ * Adds and removes records of the list's type in one batch. Ids that are not live records of the type are
+ * `missing`; `added` are the ones that were not members, `removed` the ones that were.
+ */
+export async function changeMembers(db: Db, list: ListRow, add: number[], remove: number[], now: number) {
+  manualOnly(list);
+  const asked = [...new Set([...add, ...remove])];
+  const [live, current] = await Promise.all([
+    existingIds(db, list.portalId, type(list), asked),
+    rawRows<[number]>(db, sql`select record_id from list_memberships where portal_id = ${list.portalId} and list_id = ${list.id} and record_id in (select value from json_each(${json(asked)}))`),
+  ]);
+  const members = new Set(current.map(([id]) => id));
+  const removed = [...new Set(remove)].filter((id) => members.has(id));
+  const added = [...new Set(add)].filter((id) => live.has(id) && (!members.has(id) || removed.includes(id)));
+  const statements = [];
+  if (removed.length) statements.push(rawStatement(db, sql`delete from list_memberships where portal_id = ${list.portalId} and list_id = ${list.id} and record_id in (select value from json_each(${json(removed)}))`));
+  if (added.length) {
+    statements.push(
+      rawStatement(db, sql`insert into list_memberships (portal_id, list_id, record_id, added_at) select ${list.portalId}, ${list.id}, value, ${now} from json_each(${json(added)}) where true on conflict do nothing`),
+    );
+  }
+  if (statements.length) {
+    statements.push(rawStatement(db, sql`update lists set updated_at = ${now} where portal_id = ${list.portalId} and id = ${list.id}`));
+    await runRawBatch(db, statements);
+  }
+  return { added, removed, missing: asked.filter((id) => !live.has(id)) };
+}
+
+export async function removeAllMembers(db: Db, list: ListRow, now: number) {
+  manualOnly(list);
+  await runRawBatch(db, [
+    rawStatement(db, sql`delete from list_memberships where portal_id = ${list.portalId} and list_id = ${list.id}`),
+    rawStatement(db, sql`update lists set updated_at = ${now} where portal_id = ${list.portalId} and id = ${list.id}`),
+  ]);
+}
+
+/** The SNAPSHOT list's members at creation: one INSERT … SELECT of the matches, in the creating batch. */
+export function snapshotStatement(db: Db, portalId: number, listType: ObjectType, cond: SQL, now: number) {
+  return rawStatement(
+    db,
+    sql`insert into list_memberships (portal_id, list_id, record_id, added_at)
+      select ${portalId}, (select seq from id_sequences where name = 'lists'), c.id, ${now}
+      from crm_objects c where c.portal_id = ${portalId} and c.object_type = ${listType} and c.archived = 0 and ${cond}`,
+  );
+}
+
+export interface RecordMembership {
+  listId: number;
+  version: number;
+  at: number;
+}
+
+/**
+ * The live lists of the record's type that hold it: its membership rows, and each DYNAMIC list of the
+ * type (at most LIST_LIMITS.dynamic, which creation enforces) evaluated against this one record, one
+ * primary-key lookup per list, all in one batch.
+ */
+export async function recordMemberships(db: Db, portalId: number, recordType: ObjectType, recordId: number): Promise<RecordMembership[]> {
+  const [manual, dynamic] = await Promise.all([
+    rawRows<[number, number, number]>(
+      db,
+      sql`select l.id, l.version, m.added_at from list_memberships m join lists l on l.portal_id = m.portal_id and l.id = m.list_id
+        where m.portal_id = ${portalId} and m.record_id = ${recordId} and l.deleted_at is null and l.object_type = ${recordType} order by l.id`,
+    ),
+    rawRows<[number, number, string, number]>(
+      db,
+      sql`select id, version, filter_branch, filters_updated_at from lists where portal_id = ${portalId} and object_type = ${recordType} and processing_type = 'DYNAMIC' and deleted_at is null
+        order by id limit ${LIST_LIMITS.dynamic}`,
+    ),
+  ]);
+  const out: RecordMembership[] = manual.map(([listId, version, at]) => ({ listId, version, at }));
+  const conds = await compileBranches(db, portalId, recordType, dynamic.map(([, , branch]) => JSON.parse(branch) as FilterBranch));
+  const checks = dynamic.flatMap(([listId, version, , filtersAt], i) => {
+    const cond = conds[i];
+    if (!cond) return [];
+    return [{ listId, version, statement: rawStatement(db, sql`select max(c.updated_at, ${filtersAt}) as at from crm_objects c where c.id = ${recordId} and c.portal_id = ${portalId} and c.object_type = ${recordType} and c.archived = 0 and ${cond}`) }];
+  });
+  if (checks.length) {
+    const results = await runRawBatch(db, checks.map((c) => c.statement));
+    results.forEach((r, i) => {
+      const row = (r.results as { at: number }[])[0];
+      if (row) out.push({ listId: checks[i]!.listId, version: checks[i]!.version, at: row.at });
+    });
+  }
+  return out.sort((a, b) => a.listId - b.listId);
+}
