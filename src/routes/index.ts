@@ -18,6 +18,8 @@ import { cardV3Routes } from "./cards/v3";
 import { contactsV1Routes } from "./contacts-v1/lists";
 import { docsRoutes } from "./docs/pages";
 import { crmAssociationV4Routes } from "./crm/associations-v4";
+import { crmAssociationLabelRoutes } from "./crm/association-labels";
+import { crmAssociationBatchRoutes } from "./crm/associations-batch";
 import { crmBatchRoutes } from "./crm/batch";
 import { crmObjectRoutes } from "./crm/objects";
 import { crmPropertyRoutes } from "./crm/properties";
@@ -55,6 +57,8 @@ export const allRoutes: RouteDef[] = [
   ...crmObjectRoutes,
   ...crmPropertyRoutes,
   ...crmAssociationV4Routes,
+  ...crmAssociationLabelRoutes,
+  ...crmAssociationBatchRoutes,
   ...ecommRoutes,
   ...docsRoutes,
   ...sessionRoutes,
