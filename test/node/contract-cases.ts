@@ -7,6 +7,7 @@ import { integratorUrl, tenant, workerUrl, type NodeTenant } from "./helpers";
 import { adminToken, api, cardBody, freshInstall, ok, script, settingsBody, signIn, uniq, type Fixtures } from "./contract-fixtures";
 import { V3_CASES } from "./contract-cases-v3";
 import { OWNER_CASES } from "./contract-cases-owners";
+import { ASSOCIATION_CASES } from "./contract-cases-associations";
 
 export interface Req {
   params?: Record<string, string | number>;
@@ -672,6 +673,7 @@ export const CASES: Record<string, Case> = {
   ...V3_CASES,
   // ---------------------------------------------------------------- owners, settings users, account info
   ...OWNER_CASES,
+  ...ASSOCIATION_CASES,
 
   // ---------------------------------------------------------------- engagements v1
   ...engagementCases(),

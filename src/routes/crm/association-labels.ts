@@ -33,6 +33,8 @@ const labelRoutes = (prefix: string) => [
     tag,
     auth: account,
     params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
     responses: { 200: { description: "The pair's types", schema: s.labelsResponse } },
     handler: async ({ db, principal, params }) => {
       allow(principal, params.fromObjectType, params.toObjectType, "read");
@@ -47,6 +49,8 @@ const labelRoutes = (prefix: string) => [
     tag,
     auth: account,
     params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
     body: s.createLabelBody,
     responses: { 200: { description: "The label's type ids", schema: s.labelsResponse } },
     handler: async ({ db, principal, params, body }) => {
@@ -61,6 +65,8 @@ const labelRoutes = (prefix: string) => [
     tag,
     auth: account,
     params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
     body: s.updateLabelBody,
     responses: { 204: { description: "Renamed" } },
     handler: async ({ db, principal, params, body }) => {
@@ -122,6 +128,8 @@ const limitRoutes = (prefix: string) => {
       tag,
       auth: account,
       params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
       responses: { 200: { description: "The pair's types and limits", schema: s.configurationsResponse } },
       handler: async ({ db, principal, params }) => {
         allow(principal, params.fromObjectType, params.toObjectType, "read");
@@ -136,6 +144,8 @@ const limitRoutes = (prefix: string) => {
         tag,
         auth: account,
         params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
         body: s.limitsBody,
         responses:
           verb === "create"
@@ -169,6 +179,8 @@ const limitRoutes = (prefix: string) => {
       tag,
       auth: account,
       params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
       body: s.purgeBody,
       responses: { 204: { description: "Removed" } },
       handler: async ({ db, principal, params, body }) => {

@@ -75,6 +75,8 @@ const v4Routes = [
     tag,
     auth: account,
     params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
     body: s.readBody,
     responses: {
       200: { description: "Every record's associations", schema: s.readResponse },
@@ -141,6 +143,8 @@ const v4Routes = [
     tag,
     auth: account,
     params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
     body: s.archiveBody,
     responses: { 204: { description: "Removed (pairs that were not associated are ignored)" } },
     handler: async ({ db, principal, params, body }) => {
@@ -158,6 +162,8 @@ const v4Routes = [
     tag,
     auth: account,
     params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
     body: s.createBody,
     responses: { 204: { description: "Removed" } },
     handler: async ({ db, principal, params, body }) => {
@@ -193,6 +199,8 @@ const v3Routes = [
     tag,
     auth: account,
     params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
     body: s.v3ReadBody,
     responses: {
       200: { description: "Every record's associations", schema: s.v3ReadResponse },
@@ -233,6 +241,8 @@ const v3Routes = [
     tag,
     auth: account,
     params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
     body: s.v3PairsBody,
     responses: { 204: { description: "Removed (pairs that were not associated are ignored)" } },
     handler: async ({ db, principal, params, body }) => {
@@ -249,6 +259,8 @@ const v3Routes = [
     tag,
     auth: account,
     params: s.pairParams,
+    // Only object types in the path, which are 400s when unknown.
+    neverAnswers: [404],
     responses: { 200: { description: "The pair's types", schema: s.v3TypesResponse } },
     handler: async ({ db, principal, params }) => {
       const { fromObjectType: from, toObjectType: to } = params;
