@@ -40,6 +40,8 @@ export interface World {
     bEmailContact: number;
     bEmail: string;
     bCompany: number;
+    /** A's USER_DEFINED contact → company association label (its type id), held by A's contact and company. */
+    associationLabel: number;
     /** The name of a custom contact property A defined (/crm/v3/properties). */
     crmProperty: string;
     store: string;
@@ -176,6 +178,16 @@ export async function buildWorld(): Promise<World> {
     201,
   );
 
+  // Association labels: A's contact and company hold a label of A's (type ids are numbered per account).
+  const labelled = await ok(
+    await call("POST", "/crm/v4/associations/contacts/companies/labels", { token: a.pat, body: { name: "world_label", label: mark("association-label"), inverseLabel: mark("association-inverse") } }),
+  );
+  const associationLabel = Number(labelled.results[0].typeId);
+  await ok(
+    await call("PUT", `/crm/v4/objects/contacts/${contact}/associations/companies/${company}`, { token: a.pat, body: [{ associationCategory: "USER_DEFINED", associationTypeId: associationLabel }] }),
+    201,
+  );
+
   const bSession = await signIn(b);
   return {
     a,
@@ -193,6 +205,7 @@ export async function buildWorld(): Promise<World> {
       bEmailContact,
       bEmail,
       bCompany,
+      associationLabel,
       crmProperty,
       store: storeId,
       bStore,
@@ -232,6 +245,8 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
     case "fromObjectType":
       if (r.path.startsWith("/crm/v3/pipelines/")) return "deals";
       return r.path.includes("/sync/status/") ? "CONTACT" : "contacts";
+    case "associationTypeId":
+      return String(ids.associationLabel);
     case "pipelineId":
       return ids.pipeline;
     case "stageId":

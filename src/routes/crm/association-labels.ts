@@ -3,7 +3,8 @@
  * `/crm/v4/associations/definitions/configurations/...` (docs/reference/crm.md "Association labels",
  * "Association limits"), each also under the client's other path form `/crm/associations/v4/...`.
  */
-import type { ObjectType } from "../../db/tables/crm";
+import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
+import { missingScopes } from "../../lib/scopes";
 import type { AuthRule } from "../../http/auth";
 import { portalOf, requireScopes } from "../../http/auth";
 import { route } from "../../http/route";
@@ -115,7 +116,11 @@ const limitRoutes = (prefix: string) => {
       auth: account,
       responses: { 200: { description: "The limits", schema: s.configurationsResponse } },
       handler: async ({ db, principal }) => {
-        const limits = await listLimits(db, portalOf(principal));
+        // The account-wide list needs a CRM read scope (contacts'), and answers only the pairs whose two types
+        // the token may read, as every pair's own read requires.
+        requireScopes(principal, [crm.scopeFor("contacts", "read")]);
+        const readable = (type: string) => (OBJECT_TYPES as readonly string[]).includes(type) && (!("scopes" in principal) || missingScopes(principal.scopes, [crm.scopeFor(type as ObjectType, "read")]).length === 0);
+        const limits = (await listLimits(db, portalOf(principal))).filter((l) => readable(l.fromType) && readable(l.toType));
         return json({
           results: limits.map((l) => ({ category: l.typeId > 1_000_000 ? "USER_DEFINED" : "HUBSPOT_DEFINED", typeId: l.typeId, userEnforcedMaxToObjectIds: l.maxToObjectIds })),
         });
