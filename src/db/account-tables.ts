@@ -37,6 +37,10 @@ export const STRIP_SHARED_DELIVERIES = `update webhook_deliveries
 export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("crm_objects"),
   byPortal("crm_associations"),
+  // Association labels: the account's label definitions, the labels its pairs hold, its association limits.
+  byPortal("association_definitions"),
+  byPortal("crm_association_types"),
+  byPortal("association_limits"),
   // Contact merge records (v1 merge-vids). The FTS5 contact index `contact_search` is not copied: the
   // triggers of crm_objects rebuild it on the target as rows are inserted, and empty it on the source as
   // rows are purged.

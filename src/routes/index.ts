@@ -18,6 +18,8 @@ import { cardV3Routes } from "./cards/v3";
 import { contactsV1Routes } from "./contacts-v1/lists";
 import { docsRoutes } from "./docs/pages";
 import { crmAssociationV4Routes } from "./crm/associations-v4";
+import { crmAssociationLabelRoutes } from "./crm/association-labels";
+import { crmAssociationBatchRoutes } from "./crm/associations-batch";
 import { crmBatchRoutes } from "./crm/batch";
 import { crmObjectRoutes } from "./crm/objects";
 import { crmPropertyRoutes } from "./crm/properties";
@@ -60,6 +62,8 @@ export const allRoutes: RouteDef[] = [
   // Every CRM route takes the account's custom object types too (src/services/crm/object-types.ts).
   ...[...crmSearchRoutes, ...crmBatchRoutes, ...crmObjectRoutes, ...crmPropertyRoutes, ...crmAssociationV4Routes].map((r) => ({ ...r, customTypes: true })),
   ...schemaRoutes,
+  ...crmAssociationLabelRoutes,
+  ...crmAssociationBatchRoutes,
   ...ecommRoutes,
   ...docsRoutes,
   ...sessionRoutes,

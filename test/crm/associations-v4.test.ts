@@ -48,7 +48,8 @@ describe("associations v4", () => {
 describe("associations v4: bad input", () => {
   it.each([
     ["a type id of another pair", "PUT", "companies", [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 3 }], /associationTypeId 3 is not a HUBSPOT_DEFINED type from contacts to companies/],
-    ["a USER_DEFINED category", "PUT", "companies", [{ associationCategory: "USER_DEFINED", associationTypeId: 279 }], /only HUBSPOT_DEFINED/],
+    ["a built-in id as USER_DEFINED", "PUT", "companies", [{ associationCategory: "USER_DEFINED", associationTypeId: 279 }], /associationTypeId 279 is not a USER_DEFINED type from contacts to companies/],
+    ["an unknown USER_DEFINED id", "PUT", "companies", [{ associationCategory: "USER_DEFINED", associationTypeId: 1000001 }], /associationTypeId 1000001 is not a USER_DEFINED type/],
     ["no association type", "PUT", "companies", [], /at least one association type/],
     ["an unknown object type", "PUT", "wid.gets", [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }], /object type must be one of/],
   ])("%s is a 400", async (_name, method, to, body, message) => {

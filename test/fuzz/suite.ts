@@ -116,6 +116,8 @@ function ownField(key: string, w: World): string | number | undefined {
       return w.a.userId;
     case "primaryTeamId":
       return w.ids.team;
+    case "associationTypeId":
+      return w.ids.associationLabel;
   }
   return undefined;
 }

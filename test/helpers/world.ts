@@ -40,6 +40,8 @@ export interface World {
     bEmailContact: number;
     bEmail: string;
     bCompany: number;
+    /** A's USER_DEFINED contact → company association label (its type id), held by A's contact and company. */
+    associationLabel: number;
     /** The name of a custom contact property A defined (/crm/v3/properties). */
     crmProperty: string;
     store: string;
@@ -205,6 +207,24 @@ export async function buildWorld(): Promise<World> {
   );
   const customRecord = Number((await ok(await call("POST", `/crm/v3/objects/${madeSchema.objectTypeId}`, { token: a.pat, body: { properties: { title: mark("custom-record") } } }), 201)).id);
 
+  // Association labels: A's contact and company hold a label of A's (type ids are numbered per account).
+  const labelled = await ok(
+    await call("POST", "/crm/v4/associations/contacts/companies/labels", { token: a.pat, body: { name: "world_label", label: mark("association-label"), inverseLabel: mark("association-inverse") } }),
+  );
+  const associationLabel = Number(labelled.results[0].typeId);
+  await ok(
+    await call("PUT", `/crm/v4/objects/contacts/${contact}/associations/companies/${company}`, { token: a.pat, body: [{ associationCategory: "USER_DEFINED", associationTypeId: associationLabel }] }),
+    201,
+  );
+  // And a limit on that label (the pair holds one, so it stays within it).
+  await ok(
+    await call("POST", "/crm/v4/associations/definitions/configurations/contacts/companies/batch/create", {
+      token: a.pat,
+      body: { inputs: [{ category: "USER_DEFINED", typeId: associationLabel, maxToObjectIds: 5 }] },
+    }),
+    201,
+  );
+
   const bSession = await signIn(b);
   return {
     a,
@@ -222,6 +242,7 @@ export async function buildWorld(): Promise<World> {
       bEmailContact,
       bEmail,
       bCompany,
+      associationLabel,
       crmProperty,
       store: storeId,
       bStore,
@@ -268,6 +289,8 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       if (r.path.startsWith("/crm/v3/pipelines/")) return "deals";
       if (r.path.includes("/schemas/")) return ids.schema;
       return r.path.includes("/sync/status/") ? "CONTACT" : "contacts";
+    case "associationTypeId":
+      return String(ids.associationLabel);
     case "pipelineId":
       return ids.pipeline;
     case "listId":

@@ -114,6 +114,9 @@ async function fixtures(): Promise<{ fx: Fixtures; developerKey: string }> {
     return { id: made.id, stageId: made.stages[1]!.id };
   };
   const sharedPipeline = once(newPipeline);
+  const newLabel = async () =>
+    ((await setUp(bearer, "POST", "/crm/v4/associations/contacts/companies/labels", { name: unique("meter"), label: "Meter" })) as unknown as { results: { typeId: number }[] }).results[0]!.typeId;
+  const sharedLabel = once(newLabel);
   const freshTypes = ["deal.creation", "contact.deletion", "company.deletion", "deal.deletion"];
 
   const fx: Fixtures = {
@@ -141,6 +144,7 @@ async function fixtures(): Promise<{ fx: Fixtures; developerKey: string }> {
     subscription: (fresh) => (fresh ? newSubscription(freshTypes.shift() ?? "deal.propertyChange") : sharedSubscription("")),
     owner: async () => (await owner("")).results[0]!.id,
     pipeline: (fresh) => (fresh ? newPipeline() : sharedPipeline("")),
+    associationLabel: (fresh) => (fresh ? newLabel() : sharedLabel("")),
   };
   return { fx, developerKey: app.developerKey };
 }

@@ -43,6 +43,8 @@ export interface Fixtures {
   owner(): Promise<string>;
   /** A deal pipeline of the meter's account with two stages; `fresh` makes one for this call alone. */
   pipeline(fresh: boolean): Promise<{ id: string; stageId: string }>;
+  /** A USER_DEFINED contact → company association label of the meter's account: its type id. */
+  associationLabel(fresh: boolean): Promise<number>;
 }
 
 /** The arguments of one call and what could not be made for it. */
@@ -239,8 +241,38 @@ const MODELS: Record<string, (s: Scope) => Promise<unknown>> = {
   // Subscriptions stay inactive, so the meter's own writes send no webhooks.
   SubscriptionCreateRequest: async () => ({ eventType: "contact.creation", active: false }),
   SubscriptionPatchRequest: async () => ({ active: false }),
+  // Association labels and limits: the meter's calls are all from contacts to companies.
+  PublicAssociationDefinitionCreateRequest: async () => ({ name: unique("meter"), label: "Meter", inverseLabel: "Metered" }),
+  PublicAssociationDefinitionUpdateRequest: async (s) => ({ associationTypeId: Number(await seeded(s, "association label", async () => String(await s.fx.associationLabel(false)))), label: "Renamed" }),
+  PublicAssociationDefinitionConfigurationCreateRequest: async () => ({ category: "HUBSPOT_DEFINED", typeId: 279, maxToObjectIds: 1000 }),
+  PublicAssociationDefinitionConfigurationUpdateRequest: async () => ({ category: "HUBSPOT_DEFINED", typeId: 279, maxToObjectIds: 1000 }),
+  PublicAssociationSpec: async () => ({ category: "HUBSPOT_DEFINED", typeId: 279 }),
+  PublicFetchAssociationsBatchRequest: async (s) => ({ id: (await pair(s))[0] }),
+  PublicAssociationMultiPost: async (s) => {
+    const [from, to] = await pair(s);
+    return { _from: { id: from }, to: { id: to }, types: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }] };
+  },
+  PublicDefaultAssociationMultiPost: async (s) => {
+    const [from, to] = await pair(s);
+    return { _from: { id: from }, to: { id: to } };
+  },
+  PublicAssociationMultiArchive: async (s) => {
+    const [from, to] = await pair(s);
+    return { _from: { id: from }, to: [{ id: to }] };
+  },
+  PublicAssociation: async (s) => {
+    const [from, to] = await pair(s);
+    return { _from: { id: from }, to: { id: to }, type: "contact_to_company" };
+  },
   SubscriptionBatchUpdateRequest: async (s) => ({ id: Number(await seeded(s, "webhook subscription", () => s.fx.subscription(false))), active: false }),
 };
+
+/** A contact and a company of the meter's account, associated (fresh ones for calls that remove). */
+const pair = (s: Scope) =>
+  s.fx.associatedPair("contacts", "companies").catch((e: Error) => {
+    s.notes.push(`no associated pair: ${e.message}`);
+    return ["0", "0"] as [string, string];
+  });
 
 /** A value of an ObjectSerializer type, named `name`, in the call's scope. */
 async function valueOf(type: string, name: string, s: Scope): Promise<unknown> {
@@ -301,6 +333,7 @@ async function pathValue(wire: string, s: Scope): Promise<string> {
     s.pipeline ??= fx.pipeline(fresh || call.httpMethod === "PUT");
     return seeded(s, "pipeline", async () => (await s.pipeline!)[wire === "pipelineId" ? "id" : "stageId"]);
   }
+  if (wire === "associationTypeId") return seeded(s, "association label", async () => String(await fx.associationLabel(fresh)));
   if (/^(objectType|fromObjectType|toObjectType|objectTypeId)$/.test(wire)) return stringFor(wire, s);
   if (wire === "objectId" || wire === "fromObjectId" || wire === "recordId") return stringFor("id", s);
   if (wire === "toObjectId") return stringFor("toObjectId", s);

@@ -9,6 +9,7 @@ import { V3_CASES } from "./contract-cases-v3";
 import { listCases } from "./contract-cases-lists";
 import { OWNER_CASES } from "./contract-cases-owners";
 import { TESTKIT_CASES } from "./contract-cases-testkit";
+import { ASSOCIATION_CASES } from "./contract-cases-associations";
 
 export interface Req {
   params?: Record<string, string | number>;
@@ -675,6 +676,7 @@ export const CASES: Record<string, Case> = {
   // ---------------------------------------------------------------- owners, settings users, account info
   ...OWNER_CASES,
   ...TESTKIT_CASES,
+  ...ASSOCIATION_CASES,
 
   // ---------------------------------------------------------------- engagements v1
   ...engagementCases(),

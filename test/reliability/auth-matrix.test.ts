@@ -27,6 +27,30 @@ const adminRoutes = allRoutes.filter((r) => kinds(r).includes("admin"));
 /** The web app's pages and their JSON helpers: a signed-in session, never a bearer token. */
 const sessionRoutes = allRoutes.filter((r) => kinds(r).length === 1 && kinds(r)[0] === "session");
 
+/** Valid bodies of the association label, limit and batch routes (both path forms). */
+function associationBodies(ids: World["ids"]): Record<string, unknown> {
+  const pairs = { inputs: [{ from: { id: String(ids.contact) }, to: { id: String(ids.company) } }] };
+  const typed = { inputs: [{ from: { id: String(ids.contact) }, to: { id: String(ids.company) }, types: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }] }] };
+  const limits = { inputs: [{ category: "HUBSPOT_DEFINED", typeId: 279, maxToObjectIds: 100 }] };
+  const forms = (path: string, body: unknown) => [[`POST ${path}`, body], [`POST ${path.replace("/crm/v4/associations", "/crm/associations/v4")}`, body]];
+  return Object.fromEntries([
+    ...forms("/crm/v4/associations/:fromObjectType/:toObjectType/labels", { name: "auth_matrix", label: "A" }),
+    [`PUT /crm/v4/associations/:fromObjectType/:toObjectType/labels`, { associationTypeId: ids.associationLabel, label: "A" }],
+    [`PUT /crm/associations/v4/:fromObjectType/:toObjectType/labels`, { associationTypeId: ids.associationLabel, label: "A" }],
+    ...forms("/crm/v4/associations/definitions/configurations/:fromObjectType/:toObjectType/batch/create", limits),
+    ...forms("/crm/v4/associations/definitions/configurations/:fromObjectType/:toObjectType/batch/update", limits),
+    ...forms("/crm/v4/associations/definitions/configurations/:fromObjectType/:toObjectType/batch/purge", { inputs: [{ category: "HUBSPOT_DEFINED", typeId: 279 }] }),
+    ["POST /crm/v4/associations/:fromObjectType/:toObjectType/batch/read", { inputs: [{ id: String(ids.contact) }] }],
+    ["POST /crm/v4/associations/:fromObjectType/:toObjectType/batch/create", typed],
+    ["POST /crm/v4/associations/:fromObjectType/:toObjectType/batch/associate/default", pairs],
+    ["POST /crm/v4/associations/:fromObjectType/:toObjectType/batch/archive", { inputs: [{ from: { id: String(ids.contact) }, to: [{ id: String(ids.company) }] }] }],
+    ["POST /crm/v4/associations/:fromObjectType/:toObjectType/batch/labels/archive", typed],
+    ["POST /crm/v3/associations/:fromObjectType/:toObjectType/batch/read", { inputs: [{ id: String(ids.contact) }] }],
+    ["POST /crm/v3/associations/:fromObjectType/:toObjectType/batch/create", pairs],
+    ["POST /crm/v3/associations/:fromObjectType/:toObjectType/batch/archive", pairs],
+  ]);
+}
+
 /** The owner's own, valid request on a route: path parameters from the owner's resources. */
 function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
   const ids = w.ids;
@@ -54,6 +78,7 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
     "POST /crm/v3/schemas": { name: "matrix_thing", labels: { singular: "T", plural: "Ts" }, requiredProperties: [], properties: [{ name: "title", label: "Title", type: "string", fieldType: "text" }], associatedObjects: [] },
     "POST /crm/v3/schemas/batch/read": { inputs: ["isolated_thing"] },
     "POST /crm/v3/schemas/:objectType/associations": { fromObjectTypeId: w.ids.schema, toObjectTypeId: "0-2" },
+    ...associationBodies(ids),
     "POST /crm/v3/pipelines/:objectType": { label: "P", displayOrder: 0, stages: [{ label: "S", displayOrder: 0, metadata: { probability: "0.5" } }] },
     "PUT /crm/v3/pipelines/:objectType/:pipelineId": { label: "P", displayOrder: 0, stages: [{ label: "S", displayOrder: 0, metadata: { probability: "0.5" } }] },
     "POST /crm/v3/pipelines/:objectType/:pipelineId/stages": { label: "S", displayOrder: 0, metadata: { probability: "0.5" } },

@@ -178,6 +178,12 @@ export const FIXTURES: Record<string, Fixture> = {
     { path: `/crm/v4/objects/contacts/${w.ids.bContact}/associations/companies/${w.ids.company}` },
     { path: `/crm/v4/objects/contacts/${w.ids.contact}/associations/companies/${w.ids.bCompany}` },
   ],
+  // Association labels: A's label id, under both path forms (B has none, so in B's account it names nothing).
+  "DELETE /crm/v4/associations/:fromObjectType/:toObjectType/labels/:associationTypeId": (w) => [
+    { path: `/crm/v4/associations/contacts/companies/labels/${w.ids.associationLabel}` },
+    { path: `/crm/v4/associations/companies/contacts/labels/${w.ids.associationLabel + 1}` },
+  ],
+  "DELETE /crm/associations/v4/:fromObjectType/:toObjectType/labels/:associationTypeId": (w) => [{ path: `/crm/associations/v4/contacts/companies/labels/${w.ids.associationLabel}` }],
   "DELETE /crm/v3/objects/:objectType/:objectId": (w) => [{ path: `/crm/v3/objects/contacts/${w.ids.contact}` }, { path: `/crm/v3/objects/notes/${w.ids.note}` }],
   "PUT /crm/v3/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": (w) => [
     { path: `/crm/v3/objects/contacts/${w.ids.bContact}/associations/notes/${w.ids.note}` },

@@ -1,18 +1,18 @@
 /**
  * @module Associations v4 `/crm/v4/objects/{objectType}/{objectId}/associations/...` (docs/reference/crm.md
- * "Associations v4"): create, default, page and archive, over the associations v3 writes. Only the
- * HUBSPOT_DEFINED type ids of src/services/crm/association-types.ts exist; labels do not.
+ * "Associations v4"): create, default, page and archive, over the associations v3 writes, with the pair's
+ * HUBSPOT_DEFINED types (src/services/crm/association-types.ts) and the account's USER_DEFINED labels.
  */
 import type { Db } from "../../db/client";
 import type { AuthRule } from "../../http/auth";
 import { portalOf, requireScopes } from "../../http/auth";
-import { badRequest } from "../../lib/errors";
+import { badRequest, notFound } from "../../lib/errors";
 import { json, noContent } from "../../lib/http";
 import type { Principal } from "../../lib/principal";
 import { route } from "../../http/route";
-import { associationTarget, defaultTypeId } from "../../services/crm/association-types";
+import { defaultTypeId } from "../../services/crm/association-types";
 import * as crm from "../../services/crm/records";
-import { associateRecords, associationPage, dissociateRecords, type End } from "../../services/crm/associations";
+import { associateRecords, dissociateRecords, readAssociations, requireRecords, resolveTypes, writeAssociations, type End } from "../../services/crm/associations";
 import { typeIdOf } from "../../schemas/crm/associations-v4";
 import * as s from "../../schemas/crm/associations-v4";
 
@@ -56,7 +56,7 @@ export const crmAssociationV4Routes = [
   route({
     method: "PUT",
     path: `${base}/:toObjectType/:toObjectId`,
-    summary: "Associate two records with HUBSPOT_DEFINED association types",
+    summary: "Associate two records with association types (built-in or the account's labels)",
     tag,
     auth: account,
     params: s.pairParams,
@@ -65,13 +65,14 @@ export const crmAssociationV4Routes = [
     handler: async ({ db, principal, params, body }) => {
       const from = { type: params.objectType, id: params.objectId };
       const to = { type: params.toObjectType, id: params.toObjectId };
-      body.forEach((spec, i) => {
-        if (associationTarget(from.type, spec.associationTypeId) !== to.type) {
-          throw typeError(`associationTypeId ${spec.associationTypeId} is not a HUBSPOT_DEFINED type from ${from.type} to ${to.type}`, `${i}.associationTypeId`);
-        }
-      });
-      await associate(db, principal, from, to);
-      return json({ fromObjectTypeId: typeIdOf(from.type), fromObjectId: from.id, toObjectTypeId: typeIdOf(to.type), toObjectId: to.id, labels: [] }, 201);
+      requireScopes(principal, [crm.scopeFor(from.type, "write"), crm.scopeFor(to.type, "read")]);
+      const portalId = portalOf(principal);
+      const types = await resolveTypes(db, portalId, from.type, to.type, body.map((spec, i) => ({ category: spec.associationCategory, typeId: spec.associationTypeId, at: `${i}.associationTypeId` })));
+      const pair = { fromId: from.id, toId: to.id };
+      await requireRecords(db, portalId, from.type, to.type, [pair]);
+      await writeAssociations(db, portalId, from.type, to.type, [{ ...pair, types }]);
+      const labels = types.flatMap((t) => (t.label === null ? [] : [t.label]));
+      return json({ fromObjectTypeId: typeIdOf(from.type), fromObjectId: from.id, toObjectTypeId: typeIdOf(to.type), toObjectId: to.id, labels }, 201);
     },
   }),
   route({
@@ -86,13 +87,11 @@ export const crmAssociationV4Routes = [
     handler: async ({ db, principal, params, query, url }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "read"), crm.scopeFor(params.toObjectType, "read")]);
       const portalId = portalOf(principal);
-      await crm.getObject(db, portalId, params.objectType, params.objectId);
-      const page = await associationPage(db, portalId, params.objectId, params.toObjectType, query.after ?? 0, query.limit);
-      const typeId = defaultTypeId(params.objectType, params.toObjectType);
-      const types = typeId === null ? [] : [{ category: "HUBSPOT_DEFINED" as const, typeId, label: null }];
-      const body: Record<string, unknown> = { results: page.ids.map((id) => ({ toObjectId: id, associationTypes: types })) };
-      const last = page.ids.at(-1);
-      if (page.hasMore && last !== undefined) {
+      const [page] = await readAssociations(db, portalId, params.objectType, params.toObjectType, [{ id: params.objectId, after: query.after ?? 0 }], query.limit);
+      if (!page?.found) throw notFound(`${params.objectType} ${params.objectId} not found`);
+      const body: Record<string, unknown> = { results: page.to };
+      const last = page.next;
+      if (last !== undefined) {
         const next = new URL(url);
         next.searchParams.set("after", String(last));
         body.paging = { next: { after: String(last), link: next.toString() } };

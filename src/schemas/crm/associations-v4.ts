@@ -26,10 +26,10 @@ export const TYPE_IDS: Record<BuiltInObjectType, string> = {
 /** A type's object type id: a custom type's stored key is its id already. */
 export const typeIdOf = (type: ObjectType): string => (isCustomType(type) ? type : TYPE_IDS[type]);
 
-const BY_TYPE_ID = new Map(Object.entries(TYPE_IDS).map(([name, id]) => [id, name as ObjectType]));
+export const BY_TYPE_ID = new Map(Object.entries(TYPE_IDS).map(([name, id]) => [id, name as ObjectType]));
 
 /** An object type by name (`contacts`) or by the real service's type id (`0-1`). */
-const objectType = z
+export const objectType = z
   .string()
   .transform((v) => BY_TYPE_ID.get(v) ?? v)
   .refine((t) => isBuiltInType(t) || isCustomType(t), { error: `object type must be one of ${OBJECT_TYPES.join(", ")} (or its id, e.g. 0-1), or a custom object type of the account` })
@@ -43,7 +43,7 @@ export const defaultParams = z.object({ fromObjectType: objectType, fromObjectId
 export const specsBody = z
   .array(
     z.object({
-      associationCategory: z.literal("HUBSPOT_DEFINED", { error: "only HUBSPOT_DEFINED association types exist here" }),
+      associationCategory: z.enum(["HUBSPOT_DEFINED", "USER_DEFINED"], { error: "associationCategory must be HUBSPOT_DEFINED or USER_DEFINED" }),
       associationTypeId: z.number().int(),
     }),
   )
@@ -80,7 +80,7 @@ export const pageResponse = z.object({
   results: z.array(
     z.object({
       toObjectId: z.number(),
-      associationTypes: z.array(z.object({ category: z.literal("HUBSPOT_DEFINED"), typeId: z.number(), label: z.null() })),
+      associationTypes: z.array(z.object({ category: z.enum(["HUBSPOT_DEFINED", "USER_DEFINED"]), typeId: z.number(), label: z.string().nullable() })),
     }),
   ),
   paging: z.object({ next: z.object({ after: z.string(), link: z.string() }) }).optional().meta({ description: "Absent on the last page" }),

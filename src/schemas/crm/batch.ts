@@ -37,7 +37,7 @@ const standardError = z.object({
   links: z.record(z.string(), z.string()),
 });
 
-const batchResponse = <T extends z.ZodType>(result: T) =>
+export const batchResponse = <T extends z.ZodType>(result: T) =>
   z.object({
     status: z.literal("COMPLETE"),
     results: z.array(result),

@@ -62,3 +62,8 @@ export function associationTarget(from: ObjectType, typeId: number): ObjectType 
 export function defaultTypeId(from: ObjectType, to: ObjectType): number | null {
   return PAIRS.find(([f, t]) => f === from && t === to)?.[2] ?? null;
 }
+
+/** The HUBSPOT_DEFINED "Primary" type id of a pair (contact → primary company is 1); null when it has none. */
+export function primaryTypeId(from: ObjectType, to: ObjectType): number | null {
+  return PAIRS.find(([f, t]) => f === from && t === to)?.[3] ?? null;
+}
