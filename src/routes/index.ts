@@ -21,6 +21,7 @@ import { crmAssociationV4Routes } from "./crm/associations-v4";
 import { crmBatchRoutes } from "./crm/batch";
 import { crmObjectRoutes } from "./crm/objects";
 import { crmPropertyRoutes } from "./crm/properties";
+import { crmPropertyGroupRoutes } from "./crm/property-groups";
 import { crmSearchRoutes } from "./crm/search";
 import { ecommRoutes } from "./ecomm";
 import { engagementRoutes } from "./engagements";
@@ -54,6 +55,8 @@ export const allRoutes: RouteDef[] = [
   ...crmSearchRoutes,
   ...crmBatchRoutes,
   ...crmObjectRoutes,
+  // Before the property routes: `/groups` is not a property name.
+  ...crmPropertyGroupRoutes,
   ...crmPropertyRoutes,
   ...crmAssociationV4Routes,
   ...ecommRoutes,

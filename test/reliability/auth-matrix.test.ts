@@ -46,7 +46,7 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
     "POST /crm/v3/objects/:objectType/batch/update": { inputs: [{ id: String(ids.contact), properties: {} }] },
     "POST /crm/v3/objects/:objectType/batch/upsert": { inputs: [{ id: ids.contactEmail, idProperty: "email", properties: {} }] },
     "POST /crm/v3/objects/:objectType/batch/archive": { inputs: [{ id: String(ids.contact) }] },
-    "POST /crm/v3/properties/:objectType": { name: "p", label: "P", type: "string", fieldType: "text", groupName: "g" },
+    "POST /crm/v3/properties/:objectType": { name: "p", label: "P", type: "string", fieldType: "text", groupName: "contactinformation" },
     "PUT /crm/v4/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }],
     "POST /crm/v3/pipelines/:objectType": { label: "P", displayOrder: 0, stages: [{ label: "S", displayOrder: 0, metadata: { probability: "0.5" } }] },
     "PUT /crm/v3/pipelines/:objectType/:pipelineId": { label: "P", displayOrder: 0, stages: [{ label: "S", displayOrder: 0, metadata: { probability: "0.5" } }] },

@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { crmProperties, type ObjectType, type PropertyOption } from "../../db/tables/crm";
+import { crmProperties, crmPropertyGroups, type ObjectType, type PropertyOption } from "../../db/tables/crm";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { ACTIVITY_BUILT_IN, ACTIVITY_DEFAULTS, ACTIVITY_GROUP, ACTIVITY_SEARCHABLE, type BuiltIn, type BuiltInType } from "./activity-properties";
 
@@ -212,6 +212,19 @@ export async function getProperty(db: Db, portalId: number, type: ObjectType, na
   return fromRow(row);
 }
 
+/**
+ * A property's `groupName` must name a group of its type: a 400 naming the group otherwise. The check reads
+ * before the write; the archive of a group refuses while a property sits in it, so the pair cannot drift
+ * apart except by a concurrent archive between the two statements (a window of one request).
+ */
+export async function requireGroup(db: Db, portalId: number, type: ObjectType, name: string): Promise<void> {
+  if (name === DEFAULT_GROUP[type]) return;
+  const row = await db.select({ name: crmPropertyGroups.name }).from(crmPropertyGroups).where(and(eq(crmPropertyGroups.portalId, portalId), eq(crmPropertyGroups.objectType, type), eq(crmPropertyGroups.name, name))).get();
+  if (!row) {
+    throw badRequest(`Property group ${name} does not exist on ${type}`, { errors: [{ message: `groupName: unknown property group ${name}`, in: "body", context: { groupName: [name] } }] });
+  }
+}
+
 export interface PropertyInput {
   name: string;
   label: string;
@@ -243,6 +256,7 @@ export async function createProperty(db: Db, portalId: number, type: ObjectType,
   if (isBuiltIn(type, input.name)) throw conflict(`Property ${input.name} already exists on ${type} (built in)`);
   const opts = options(input.options);
   checkOptions(input.type, opts, input.options !== undefined);
+  await requireGroup(db, portalId, type, input.groupName);
   const row = await db
     .insert(crmProperties)
     .values({
@@ -280,6 +294,7 @@ export async function updateProperty(db: Db, portalId: number, type: ObjectType,
   const nextType = patch.type ?? current.type;
   const opts = patch.options ? options(patch.options) : nextType === "enumeration" ? current.options : [];
   checkOptions(nextType, opts, patch.options !== undefined);
+  if (patch.groupName !== undefined) await requireGroup(db, portalId, type, patch.groupName);
   const row = await db
     .update(crmProperties)
     .set({
