@@ -47,6 +47,8 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("contact_merges"),
   // Custom property definitions of /crm/v3/properties (no integer id: keyed by account, type and name).
   byPortal("crm_properties"),
+  // Custom property groups (keyed by account, type and name).
+  byPortal("crm_property_groups"),
   byPortal("blogs"),
   byPortal("blog_authors"),
   byPortal("blog_topics"),

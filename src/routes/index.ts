@@ -23,6 +23,7 @@ import { crmAssociationBatchRoutes } from "./crm/associations-batch";
 import { crmBatchRoutes } from "./crm/batch";
 import { crmObjectRoutes } from "./crm/objects";
 import { crmPropertyRoutes } from "./crm/properties";
+import { crmPropertyGroupRoutes } from "./crm/property-groups";
 import { crmSearchRoutes } from "./crm/search";
 import { schemaRoutes } from "./schemas";
 import { ecommRoutes } from "./ecomm";
@@ -60,7 +61,10 @@ export const allRoutes: RouteDef[] = [
   ...listRoutes,
   // The literal paths (search, batch/*) before the `/:objectId` ones of the same prefix.
   // Every CRM route takes the account's custom object types too (src/services/crm/object-types.ts).
-  ...[...crmSearchRoutes, ...crmBatchRoutes, ...crmObjectRoutes, ...crmPropertyRoutes, ...crmAssociationV4Routes].map((r) => ({ ...r, customTypes: true })),
+  ...[...crmSearchRoutes, ...crmBatchRoutes, ...crmObjectRoutes].map((r) => ({ ...r, customTypes: true })),
+  // Before the property routes: `/groups` is not a property name.
+  ...crmPropertyGroupRoutes,
+  ...[...crmPropertyRoutes, ...crmAssociationV4Routes].map((r) => ({ ...r, customTypes: true })),
   ...schemaRoutes,
   ...crmAssociationLabelRoutes,
   ...crmAssociationBatchRoutes,

@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant } from "../helpers/api";
 import { make, watched } from "./helpers";
+import { DEFAULT_GROUP } from "../../src/services/crm/properties";
 
 const batch = (token: string, type: string, op: string, body: unknown) => call("POST", `/crm/v3/objects/${type}/batch/${op}`, { token, body });
 const byId = (results: { id: string; properties: Record<string, string> }[]) => Object.fromEntries(results.map((r) => [r.id, r.properties]));
@@ -177,7 +178,7 @@ describe("every object type", () => {
   const TYPES = ["contacts", "companies", "deals", "products", "line_items", "tickets"] as const;
   it.each(TYPES)("%s: batch create, search, a custom property, batch archive", async (type) => {
     const t = await tenant();
-    const prop = await call("POST", `/crm/v3/properties/${type}`, { token: t.pat, body: { name: "rank", label: "Rank", type: "number", fieldType: "number", groupName: "g" } });
+    const prop = await call("POST", `/crm/v3/properties/${type}`, { token: t.pat, body: { name: "rank", label: "Rank", type: "number", fieldType: "number", groupName: DEFAULT_GROUP[type] } });
     expect(prop.status, prop.text).toBe(201);
     const made = await batch(t.pat, type, "create", { inputs: [{ properties: { rank: "1" } }, { properties: { rank: "20" } }] });
     expect(made.status, made.text).toBe(201);

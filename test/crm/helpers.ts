@@ -3,6 +3,7 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { expect } from "vitest";
 import { buildRouter } from "../../src/router";
 import { call, type Tenant } from "../helpers/api";
+import { DEFAULT_GROUP } from "../../src/services/crm/properties";
 
 export async function make(t: Tenant, type: string, properties: Record<string, string>): Promise<string> {
   const res = await call("POST", `/crm/v3/objects/${type}`, { token: t.pat, body: { properties } });
@@ -15,7 +16,7 @@ export const search = (t: Tenant, type: string, body: unknown) => call("POST", `
 export const ids = (res: { json: { results: { id: string }[] } }) => res.json.results.map((r) => r.id);
 
 export async function defineProperty(t: Tenant, type: string, body: Record<string, unknown>) {
-  const res = await call("POST", `/crm/v3/properties/${type}`, { token: t.pat, body: { label: String(body.name), groupName: "custom", fieldType: "text", type: "string", ...body } });
+  const res = await call("POST", `/crm/v3/properties/${type}`, { token: t.pat, body: { label: String(body.name), groupName: (DEFAULT_GROUP as Record<string, string>)[type], fieldType: "text", type: "string", ...body } });
   expect(res.status, res.text).toBe(201);
   return res.json;
 }

@@ -73,7 +73,7 @@ describe("property definitions: bad input", () => {
   it("a second create of the same name is a 409", async () => {
     const t = await tenant();
     await defineProperty(t, "deals", { name: "dup" });
-    const again = await call("POST", `${P}/deals`, { token: t.pat, body: { ...base, name: "dup" } });
+    const again = await call("POST", `${P}/deals`, { token: t.pat, body: { ...base, name: "dup", groupName: "dealinformation" } });
     expectError(again, 409, "CONFLICT");
   });
 });

@@ -44,6 +44,7 @@ export interface World {
     associationLabel: number;
     /** The name of a custom contact property A defined (/crm/v3/properties). */
     crmProperty: string;
+    crmPropertyGroup: string;
     store: string;
     bStore: string;
     syncedExt: string;
@@ -131,6 +132,8 @@ export async function buildWorld(): Promise<World> {
   const crmProperty = `a_${unique("prop").toLowerCase()}`;
   const propertyBody = { name: crmProperty, label: mark("crm-property"), type: "string", fieldType: "text", groupName: "contactinformation" };
   await ok(await call("POST", "/crm/v3/properties/contacts", { token: a.pat, body: propertyBody }), 201);
+  const crmPropertyGroup = `g_${unique("group").toLowerCase().replace(/[^a-z0-9_]/g, "_")}`;
+  await ok(await call("POST", "/crm/v3/properties/contacts/groups", { token: a.pat, body: { name: crmPropertyGroup, label: mark("crm-property-group") } }), 201);
   const engagementBody = { engagement: { type: "NOTE", timestamp: 1 }, associations: { contactIds: [contact] }, metadata: { body: mark("engagement") } };
   const engagement = (await ok(await call("POST", "/engagements/v1/engagements", { token: a.pat, body: engagementBody }))).engagement.id as number;
 
@@ -244,6 +247,7 @@ export async function buildWorld(): Promise<World> {
       bCompany,
       associationLabel,
       crmProperty,
+      crmPropertyGroup,
       store: storeId,
       bStore,
       syncedExt,
@@ -309,6 +313,8 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return String(ids.contact);
     case "propertyName":
       return ids.crmProperty;
+    case "groupName":
+      return ids.crmPropertyGroup;
     case "toObjectId":
       return String(ids.company);
     case "storeId":

@@ -60,6 +60,13 @@ const customProperty = async (f: Fixtures) => {
   await ok(api("POST", "/crm/v3/properties/contacts", { token: f.t.pat, json: propertyBody(name) }), 201);
   return name;
 };
+const groupName = () => uniq("g").toLowerCase().replace(/[^a-z0-9_]/g, "_");
+/** A fresh custom contact property group, for the operations that change or archive one. */
+const customGroup = async (f: Fixtures) => {
+  const name = groupName();
+  await ok(api("POST", "/crm/v3/properties/contacts/groups", { token: f.t.pat, json: { name, label: "G" } }), 201);
+  return name;
+};
 const importStarted = async (f: Fixtures) => (await ok(api("POST", `/extensions/ecomm/v2/stores/${encodeURIComponent(f.storeId)}/import`, { token: f.t.oauth }))).json.importStartedAt as number;
 const authorize = (f: Fixtures) => ({ client_id: f.t.clientId, redirect_uri: "http://127.0.0.1/callback", scope: "crm.objects.contacts.read" });
 const QUEUE_REFUSAL = "the sync queue refusing sendBatch is a platform fault, injected in test/reliability/queue-faults.test.ts";
@@ -413,6 +420,18 @@ export const CASES: Record<string, Case> = {
   },
   "DELETE /crm/v3/properties/{objectType}/{propertyName}": {
     ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts", propertyName: await customProperty(f) } }),
+  },
+  "GET /crm/v3/properties/{objectType}/groups": { ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" } }) },
+  "POST /crm/v3/properties/{objectType}/groups": {
+    ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { name: groupName(), label: "G" } }),
+    errors: { 409: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { name: "contactinformation", label: "G" } }) },
+  },
+  "GET /crm/v3/properties/{objectType}/groups/{groupName}": { ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts", groupName: "contactinformation" } }) },
+  "PATCH /crm/v3/properties/{objectType}/groups/{groupName}": {
+    ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts", groupName: await customGroup(f) }, json: { label: "Changed" } }),
+  },
+  "DELETE /crm/v3/properties/{objectType}/groups/{groupName}": {
+    ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts", groupName: await customGroup(f) } }),
   },
   "PUT /crm/v4/objects/{objectType}/{objectId}/associations/{toObjectType}/{toObjectId}": {
     ok: (f) => ({ token: f.t.pat, params: { ...crm(f), toObjectType: "companies", toObjectId: f.company }, json: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }] }),

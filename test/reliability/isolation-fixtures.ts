@@ -158,6 +158,9 @@ export const FIXTURES: Record<string, Fixture> = {
   "GET /crm/v3/properties/:objectType/:propertyName": (w) => [{ path: `/crm/v3/properties/contacts/${w.ids.crmProperty}` }],
   "PATCH /crm/v3/properties/:objectType/:propertyName": (w) => [{ path: `/crm/v3/properties/contacts/${w.ids.crmProperty}`, body: { label: "B was here" } }],
   "DELETE /crm/v3/properties/:objectType/:propertyName": (w) => [{ path: `/crm/v3/properties/contacts/${w.ids.crmProperty}` }],
+  "GET /crm/v3/properties/:objectType/groups/:groupName": (w) => [{ path: `/crm/v3/properties/contacts/groups/${w.ids.crmPropertyGroup}` }],
+  "PATCH /crm/v3/properties/:objectType/groups/:groupName": (w) => [{ path: `/crm/v3/properties/contacts/groups/${w.ids.crmPropertyGroup}`, body: { label: "B was here" } }],
+  "DELETE /crm/v3/properties/:objectType/groups/:groupName": (w) => [{ path: `/crm/v3/properties/contacts/groups/${w.ids.crmPropertyGroup}` }],
   "PUT /crm/v4/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": (w) =>
     [
       `${w.ids.contact}/associations/companies/${w.ids.company}`,

@@ -132,6 +132,25 @@ export const crmProperties = sqliteTable(
   (t) => [primaryKey({ columns: [t.portalId, t.objectType, t.name] })],
 );
 
+/**
+ * Custom property groups of one account and object type (`/crm/v3/properties/{objectType}/groups`). The
+ * built-in group of each type is not stored (src/services/crm/property-groups.ts); every custom property's
+ * `group_name` names a built-in group or a row here.
+ */
+export const crmPropertyGroups = sqliteTable(
+  "crm_property_groups",
+  {
+    portalId: integer("portal_id").notNull(),
+    objectType: text("object_type").$type<ObjectType>().notNull(),
+    name: text("name").notNull(),
+    label: text("label").notNull(),
+    displayOrder: integer("display_order").notNull().default(-1),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.portalId, t.objectType, t.name] })],
+);
+
 export interface PropertyOption {
   label: string;
   value: string;

@@ -73,3 +73,17 @@ export const propertyResponse = z.object({
   updatedAt: z.string().optional(),
 });
 export const propertyListResponse = z.object({ results: z.array(propertyResponse) });
+
+/** A property group's internal name: as a property's. */
+export const groupParams = typeParams.extend({ groupName: z.string().min(1).max(100) });
+const groupFields = {
+  label: z.string().trim().min(1, "label is required").max(255),
+  displayOrder: z.number().int().optional(),
+};
+export const createGroupBody = z.object({
+  name: z.string().regex(/^[a-z][a-z0-9_]{0,99}$/, "name: lower-case letters, digits and _, starting with a letter, at most 100"),
+  ...groupFields,
+});
+export const updateGroupBody = z.object({ label: groupFields.label.optional(), displayOrder: groupFields.displayOrder });
+export const groupResponse = z.object({ name: z.string(), label: z.string(), displayOrder: z.number(), archived: z.boolean() });
+export const groupListResponse = z.object({ results: z.array(groupResponse) });

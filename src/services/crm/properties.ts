@@ -5,7 +5,7 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { crmProperties, isCustomType, type BuiltInObjectType, type ObjectType, type PropertyOption } from "../../db/tables/crm";
+import { crmProperties, crmPropertyGroups, isCustomType, type BuiltInObjectType, type ObjectType, type PropertyOption } from "../../db/tables/crm";
 import { customTypeInfo } from "./object-types";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { ACTIVITY_BUILT_IN, ACTIVITY_DEFAULTS, ACTIVITY_GROUP, ACTIVITY_SEARCHABLE, type BuiltIn, type BuiltInType } from "./activity-properties";
@@ -234,6 +234,19 @@ export async function getProperty(db: Db, portalId: number, type: ObjectType, na
   return fromRow(row);
 }
 
+/**
+ * A property's `groupName` must name a group of its type: a 400 naming the group otherwise. The check reads
+ * before the write; the archive of a group refuses while a property sits in it, so the pair cannot drift
+ * apart except by a concurrent archive between the two statements (a window of one request).
+ */
+export async function requireGroup(db: Db, portalId: number, type: ObjectType, name: string): Promise<void> {
+  if (name === defaultGroupOf(type)) return;
+  const row = await db.select({ name: crmPropertyGroups.name }).from(crmPropertyGroups).where(and(eq(crmPropertyGroups.portalId, portalId), eq(crmPropertyGroups.objectType, type), eq(crmPropertyGroups.name, name))).get();
+  if (!row) {
+    throw badRequest(`Property group ${name} does not exist on ${type}`, { errors: [{ message: `groupName: unknown property group ${name}`, in: "body", context: { groupName: [name] } }] });
+  }
+}
+
 export interface PropertyInput {
   name: string;
   label: string;
@@ -265,6 +278,7 @@ export async function createProperty(db: Db, portalId: number, type: ObjectType,
   if (isBuiltIn(type, input.name)) throw conflict(`Property ${input.name} already exists on ${type} (built in)`);
   const opts = options(input.options);
   checkOptions(input.type, opts, input.options !== undefined);
+  await requireGroup(db, portalId, type, input.groupName);
   const row = await db
     .insert(crmProperties)
     .values({
@@ -302,6 +316,7 @@ export async function updateProperty(db: Db, portalId: number, type: ObjectType,
   const nextType = patch.type ?? current.type;
   const opts = patch.options ? options(patch.options) : nextType === "enumeration" ? current.options : [];
   checkOptions(nextType, opts, patch.options !== undefined);
+  if (patch.groupName !== undefined) await requireGroup(db, portalId, type, patch.groupName);
   const row = await db
     .update(crmProperties)
     .set({
