@@ -61,10 +61,11 @@ export const allRoutes: RouteDef[] = [
   ...listRoutes,
   // The literal paths (search, batch/*) before the `/:objectId` ones of the same prefix.
   // Every CRM route takes the account's custom object types too (src/services/crm/object-types.ts).
-  ...[...crmSearchRoutes, ...crmBatchRoutes, ...crmObjectRoutes].map((r) => ({ ...r, customTypes: true })),
-  // Before the property routes: `/groups` is not a property name.
-  ...crmPropertyGroupRoutes,
-  ...[...crmPropertyRoutes, ...crmAssociationV4Routes].map((r) => ({ ...r, customTypes: true })),
+  // Property groups before the property routes: `/groups` is not a property name.
+  ...[...crmSearchRoutes, ...crmBatchRoutes, ...crmObjectRoutes, ...crmPropertyGroupRoutes, ...crmPropertyRoutes, ...crmAssociationV4Routes].map((r) => ({
+    ...r,
+    customTypes: true,
+  })),
   ...schemaRoutes,
   ...crmAssociationLabelRoutes,
   ...crmAssociationBatchRoutes,
