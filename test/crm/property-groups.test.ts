@@ -79,7 +79,8 @@ describe("property groups: bad input writes nothing", () => {
     ["no label", "POST", `${P}/contacts/groups`, { name: "g1" }, 400, /label/],
     ["a blank label", "POST", `${P}/contacts/groups`, { name: "g1", label: "  " }, 400, /label is required/],
     ["a fractional displayOrder", "POST", `${P}/contacts/groups`, { name: "g1", label: "G", displayOrder: 1.5 }, 400, /displayOrder/],
-    ["an unknown object type", "POST", `${P}/widgets/groups`, { name: "g1", label: "G" }, 400, /objectType/],
+    ["an unknown object type (it could be another account's custom type: a 404, as on every CRM route)", "POST", `${P}/widgets/groups`, { name: "g1", label: "G" }, 404, /widgets/],
+    ["an object type that is no name", "POST", `${P}/wid.gets/groups`, { name: "g1", label: "G" }, 400, /objectType/],
     ["a missing group", "PATCH", `${P}/contacts/groups/g1`, { label: "G" }, 404, /g1/],
   ];
   it.each(cases)("%s", async (_label, method, path, body, status, message) => {
