@@ -60,9 +60,11 @@ describe("GET /openapi.json describes the whole contract", () => {
     const read = doc.paths["/crm/v3/objects/{objectType}/{objectId}"]!.get!;
     expect(Object.keys(read.responses).sort()).toEqual(["200", "400", "401", "403", "404", "429", "500"]);
     expect(read.responses["404"]!.content!["application/json"]!.schema.$ref).toBe("#/components/schemas/Error");
-    // An enum path parameter (objectType) is a 400 when wrong, never a 404; a body brings 413; a duplicate
-    // contact email is the route's own 409.
-    expect(Object.keys(doc.paths["/crm/v3/objects/{objectType}"]!.post!.responses).sort()).toEqual(["201", "400", "401", "403", "409", "413", "429", "500"]);
+    // An object type may be an account's custom type, so an unknown one is a 404 (a malformed one a 400); a body
+    // brings 413; a duplicate contact email is the route's own 409.
+    expect(Object.keys(doc.paths["/crm/v3/objects/{objectType}"]!.post!.responses).sort()).toEqual(["201", "400", "401", "403", "404", "409", "413", "429", "500"]);
+    // An enum path parameter is a 400 when wrong, never a 404 (the pipelines' object type).
+    expect(Object.keys(doc.paths["/crm/v3/pipelines/{objectType}"]!.get!.responses)).not.toContain("404");
     // The operator token: nothing to refuse with 403, not rate limited.
     expect(Object.keys(doc.paths["/admin/v1/accounts"]!.post!.responses).sort()).toEqual(["201", "400", "401", "413", "500"]);
     // A route's own error status without a schema is the envelope too.
