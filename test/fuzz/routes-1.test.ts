@@ -1,4 +1,4 @@
 /** Part 1 of the property-based bad-input suite over every route (see suite.ts). */
 import { fuzzRoutes } from "./suite";
 
-fuzzRoutes(0, 2);
+fuzzRoutes(0, 4);

@@ -1,4 +1,4 @@
 /** Part 2 of the property-based bad-input suite over every route (see suite.ts). */
 import { fuzzRoutes } from "./suite";
 
-fuzzRoutes(1, 2);
+fuzzRoutes(1, 4);

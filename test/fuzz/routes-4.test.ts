@@ -1,0 +1,4 @@
+/** Part 4 of the property-based bad-input suite over every route (see suite.ts). */
+import { fuzzRoutes } from "./suite";
+
+fuzzRoutes(3, 4);
