@@ -88,6 +88,23 @@ describe("association labels", () => {
     expect(left[0]!.associationTypes.map((a) => a.typeId)).toEqual([280, 2]);
   });
 
+  it("a record named twice in a batch read is answered once, with each association once (v4 and v3)", async () => {
+    const t = await tenant();
+    const contact = await make(t, "contacts", { firstname: "twice" });
+    const [a, b] = [await make(t, "companies", { name: "a" }), await make(t, "companies", { name: "b" })];
+    for (const company of [a, b]) {
+      expect((await call("PUT", `/crm/v3/objects/contacts/${contact}/associations/companies/${company}`, { token: t.pat })).status).toBe(204);
+    }
+    const v4 = await call("POST", "/crm/v4/associations/contacts/companies/batch/read", { token: t.pat, body: { inputs: [{ id: contact }, { id: contact }] } });
+    expect(v4.status, v4.text).toBe(200);
+    expect(v4.json.results).toHaveLength(1);
+    expect(v4.json.results[0].to.map((x: { toObjectId: number }) => x.toObjectId)).toEqual([Number(a), Number(b)]);
+    const v3 = await call("POST", "/crm/v3/associations/contacts/companies/batch/read", { token: t.pat, body: { inputs: [{ id: contact }, { id: contact }] } });
+    expect(v3.status, v3.text).toBe(200);
+    expect(v3.json.results).toHaveLength(1);
+    expect(v3.json.results[0].to.map((x: { id: string }) => x.id)).toEqual([a, b].map(String));
+  });
+
   it("removing a pair's association removes its labels: associating it again brings only the default back", async () => {
     const t = await tenant();
     const [friend] = await label(t, { name: "friend", label: "Friend" });

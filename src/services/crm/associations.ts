@@ -151,7 +151,11 @@ export interface FromResult {
  * `limit` of them, with their types: ONE D1 batch (one round trip) of three statements, whatever the count
  * of records, each with the ids in one JSON parameter.
  */
-export async function readAssociations(db: Db, portalId: number, from: ObjectType, to: ObjectType, inputs: { id: number; after: number }[], limit: number): Promise<FromResult[]> {
+export async function readAssociations(db: Db, portalId: number, from: ObjectType, to: ObjectType, named: { id: number; after: number }[], limit: number): Promise<FromResult[]> {
+  // A record named twice is answered once, after its first cursor, as the batch object reads answer a
+  // repeated id once; joining the list twice would double every association.
+  const seen = new Set<number>();
+  const inputs = named.filter((i) => !seen.has(i.id) && seen.add(i.id));
   const ids = JSON.stringify(inputs.map((i) => ({ id: i.id, after: i.after })));
   const results = await runRawBatch(db, [
     rawStatement(db, sql`select id from crm_objects where portal_id = ${portalId} and object_type = ${from} and archived = 0
