@@ -28,6 +28,8 @@ export const LIST_LIMITS = {
   lists: 500,
   /** DYNAMIC lists per object type in an account: what a record's own memberships evaluates, one statement each. */
   dynamic: 100,
+  /** Records in one batch read of memberships (each costs its own membership reads). */
+  batch: 10,
 } as const;
 
 export const objectTypeId = z
@@ -155,6 +157,27 @@ export const pageQuery = z.object({
   limit: z.string().regex(/^\d{1,4}$/).transform(Number).pipe(z.number().int().min(1).max(LIST_LIMITS.page, `limit is at most ${LIST_LIMITS.page}`)).default(100),
 });
 
+const joinCursor = z
+  .string()
+  .regex(/^\d{1,15}_\d{1,15}$/, "a cursor from paging")
+  .transform((v) => {
+    const [at, id] = v.split("_").map(Number) as [number, number];
+    return { at, id };
+  });
+export const joinQuery = pageQuery.extend({ after: joinCursor.optional(), before: joinCursor.optional() });
+export const addFromParams = z.object({ listId: listIdParam, sourceListId: listIdParam });
+export const membershipsBatchBody = z.object({
+  inputs: z
+    .array(z.object({ objectTypeId, recordId }))
+    .min(1, "inputs needs at least one record")
+    .max(LIST_LIMITS.batch, `at most ${LIST_LIMITS.batch} records a call`),
+});
+export const legacyQuery = z.object({ legacyListId: z.string({ error: "legacyListId is required" }).regex(/^\d{1,15}$/, "legacyListId must be a numeric id").transform(Number) });
+export const legacyBody = z
+  .array(z.string().regex(/^\d{1,15}$/, "legacy list ids are numeric"), { error: "the body is a JSON array of legacy list ids" })
+  .min(1, "name at least one legacy list id")
+  .max(LIST_LIMITS.lists, `at most ${LIST_LIMITS.lists} ids a call`);
+
 // Answers (what the client parses).
 export const listObject = z.object({
   listId: z.string(),
@@ -180,6 +203,19 @@ export const memberPage = z.object({
   paging: z.object({ next: z.object({ after: z.string() }).optional(), prev: z.object({ before: z.string() }).optional() }).optional(),
   total: z.number().optional(),
 });
+export const joinPage = z.object({
+  results: z.array(z.object({ recordId: z.string(), membershipTimestamp: z.string() })),
+  paging: z.object({ next: z.object({ after: z.string() }).optional(), prev: z.object({ before: z.string() }).optional() }).optional(),
+});
+const membership = z.object({ listId: z.string(), listVersion: z.number(), firstAddedTimestamp: z.string(), lastAddedTimestamp: z.string() });
+export const membershipsBatch = z.object({
+  status: z.literal("COMPLETE"),
+  results: z.array(z.object({ objectTypeId: z.string(), recordId: z.string(), recordListMemberships: z.array(membership) })),
+  startedAt: z.string(),
+  completedAt: z.string(),
+});
+export const legacyOne = z.object({ legacyListId: z.string(), listId: z.string() });
+export const legacyMany = z.object({ legacyListIdsToIdsMapping: z.array(legacyOne), missingLegacyListIds: z.array(z.string()) });
 export const recordMemberships = z.object({
   results: z.array(z.object({ listId: z.string(), listVersion: z.number(), firstAddedTimestamp: z.string(), lastAddedTimestamp: z.string() })),
   total: z.number(),

@@ -298,6 +298,7 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
     case "pipelineId":
       return ids.pipeline;
     case "listId":
+    case "sourceListId":
       return ids.list;
     case "listName":
       return encodeURIComponent(ids.listName);

@@ -117,6 +117,25 @@ async function fixtures(): Promise<{ fx: Fixtures; developerKey: string }> {
   const newLabel = async () =>
     ((await setUp(bearer, "POST", "/crm/v4/associations/contacts/companies/labels", { name: unique("meter"), label: "Meter" })) as unknown as { results: { typeId: number }[] }).results[0]!.typeId;
   const sharedLabel = once(newLabel);
+  const newList = async () => {
+    const name = unique("meter");
+    const made = (await setUp(bearer, "POST", "/crm/v3/lists", { name, objectTypeId: "0-1", processingType: "MANUAL" })) as unknown as { list: { listId: string } };
+    await setUp(bearer, "PUT", `/crm/v3/lists/${made.list.listId}/memberships/add`, [await sharedRecord("contacts")]);
+    return { listId: made.list.listId, name };
+  };
+  const sharedList = once(newList);
+  const newSchema = async () => {
+    const made = (await setUp(bearer, "POST", "/crm-object-schemas/v3/schemas", {
+      name: unique("meter"),
+      labels: { singular: "Meter", plural: "Meters" },
+      primaryDisplayProperty: "meter_name",
+      requiredProperties: ["meter_name"],
+      properties: [{ name: "meter_name", label: "Name", type: "string", fieldType: "text" }],
+      associatedObjects: ["CONTACT"],
+    })) as unknown as { objectTypeId: string };
+    return made.objectTypeId;
+  };
+  const sharedSchema = once(newSchema);
   const freshTypes = ["deal.creation", "contact.deletion", "company.deletion", "deal.deletion"];
 
   const fx: Fixtures = {
@@ -145,6 +164,13 @@ async function fixtures(): Promise<{ fx: Fixtures; developerKey: string }> {
     owner: async () => (await owner("")).results[0]!.id,
     pipeline: (fresh) => (fresh ? newPipeline() : sharedPipeline("")),
     associationLabel: (fresh) => (fresh ? newLabel() : sharedLabel("")),
+    list: (fresh) => (fresh ? newList() : sharedList("")),
+    schema: (fresh) => (fresh ? newSchema() : sharedSchema("")),
+    async schemaAssociation() {
+      const objectType = await newSchema();
+      const made = (await setUp(bearer, "POST", `/crm-object-schemas/v3/schemas/${objectType}/associations`, { fromObjectTypeId: objectType, toObjectTypeId: "0-2", name: unique("meter") })) as unknown as { id: string };
+      return { objectType, associationId: made.id };
+    },
   };
   return { fx, developerKey: app.developerKey };
 }

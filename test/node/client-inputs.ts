@@ -45,6 +45,12 @@ export interface Fixtures {
   pipeline(fresh: boolean): Promise<{ id: string; stageId: string }>;
   /** A USER_DEFINED contact → company association label of the meter's account: its type id. */
   associationLabel(fresh: boolean): Promise<number>;
+  /** A MANUAL contact list of the meter's account holding one contact; `fresh` makes one for this call alone. */
+  list(fresh: boolean): Promise<{ listId: string; name: string }>;
+  /** A custom object schema of the meter's account: its object type id (`2-<n>`). */
+  schema(fresh: boolean): Promise<string>;
+  /** An association definition of a schema made for this call alone: the schema's type id and the definition's id. */
+  schemaAssociation(): Promise<{ objectType: string; associationId: string }>;
 }
 
 /** The arguments of one call and what could not be made for it. */
@@ -70,7 +76,6 @@ function recordType(call: ClientCall): string | undefined {
 /** The object type a call's `{objectType}` takes: one the Worker stores, where the family allows a choice. */
 function defaultType(call: ClientCall): string {
   if (call.family === "crm/pipelines") return "deals";
-  if (call.family === "crm/schemas") return "p_meter";
   return "contacts";
 }
 
@@ -168,6 +173,11 @@ async function stringFor(name: string, s: Scope): Promise<string> {
       return s.type ? seeded(s, `${s.type} record`, () => fx.record(s.type!, fresh)) : "1";
     case "toObjectId":
       return seeded(s, "companies record", () => fx.record("companies", fresh));
+    // A list's members: the meter's lists hold contacts.
+    case "requestBody":
+    case "recordIdsToAdd":
+    case "recordIdsToRemove":
+      return s.call.family === "crm/lists" ? seeded(s, "contacts record", () => fx.record("contacts", false)) : "meter";
     case "email":
       return `${unique("meter")}@meter.example`;
     case "name":
@@ -264,6 +274,21 @@ const MODELS: Record<string, (s: Scope) => Promise<unknown>> = {
     const [from, to] = await pair(s);
     return { _from: { id: from }, to: { id: to }, type: "contact_to_company" };
   },
+  ListCreateRequest: async () => ({ name: unique("meter"), objectTypeId: "0-1", processingType: "MANUAL" }),
+  ObjectSchemaEgg: async () => {
+    const name = unique("meter");
+    return {
+      name,
+      labels: { singular: "Meter", plural: "Meters" },
+      primaryDisplayProperty: "meter_name",
+      requiredProperties: ["meter_name"],
+      properties: [{ name: "meter_name", label: "Name", type: "string", fieldType: "text" }],
+      associatedObjects: ["CONTACT"],
+    };
+  },
+  ObjectTypeDefinitionPatch: async () => ({ labels: { singular: "Meter", plural: "Meters" } }),
+  ObjectSchemaBatchReadRequest: async (s) => ({ inputs: [await seeded(s, "schema", () => s.fx.schema(false))] }),
+  AssociationDefinitionEgg: async (s) => ({ fromObjectTypeId: await seeded(s, "schema", () => s.fx.schema(false)), toObjectTypeId: "0-1" }),
   SubscriptionBatchUpdateRequest: async (s) => ({ id: Number(await seeded(s, "webhook subscription", () => s.fx.subscription(false))), active: false }),
 };
 
@@ -333,6 +358,10 @@ async function pathValue(wire: string, s: Scope): Promise<string> {
     s.pipeline ??= fx.pipeline(fresh || call.httpMethod === "PUT");
     return seeded(s, "pipeline", async () => (await s.pipeline!)[wire === "pipelineId" ? "id" : "stageId"]);
   }
+  if (wire === "listId" || wire === "sourceListId") return seeded(s, "list", async () => (await fx.list(fresh && wire === "listId")).listId);
+  if (wire === "listName") return seeded(s, "list", async () => (await fx.list(false)).name);
+  if (call.family === "crm/schemas" && wire === "objectType") return seeded(s, "schema", () => fx.schema(fresh));
+  if (wire === "associationIdentifier") return seeded(s, "schema association", async () => (await fx.schemaAssociation()).associationId);
   if (wire === "associationTypeId") return seeded(s, "association label", async () => String(await fx.associationLabel(fresh)));
   if (/^(objectType|fromObjectType|toObjectType|objectTypeId)$/.test(wire)) return stringFor(wire, s);
   if (wire === "objectId" || wire === "fromObjectId" || wire === "recordId") return stringFor("id", s);
@@ -355,6 +384,19 @@ const CALLS: Record<string, (s: Scope) => Promise<unknown[]>> = {
       return ["0", "0"];
     });
     return ["contacts", from, "companies", to];
+  },
+  // The legacy id is an optional query parameter, but the call maps nothing without one; here a legacy id is the list's.
+  "crm.lists.mappingApi.translateLegacyListIdToListId": async (s) => [await pathValue("listId", s)],
+  "crm.lists.mappingApi.translateLegacyListIdToListIdBatch": async (s) => [[await pathValue("listId", s)]],
+  // The list's new name is an optional query parameter, but a rename without one renames nothing.
+  "crm.lists.listsApi.updateName": async (s) => [await pathValue("listId", s), unique("meter")],
+  // The definition removed belongs to the schema the path names.
+  "crm.schemas.coreApi.archiveAssociation": async (s) => {
+    const made = await s.fx.schemaAssociation().catch((e: Error) => {
+      s.notes.push(`no schema association: ${e.message}`);
+      return { objectType: "0", associationId: "0" };
+    });
+    return [made.objectType, made.associationId];
   },
 };
 

@@ -64,6 +64,26 @@ export function listCases(): Record<string, Case> {
       ok: async (f) => ({ token: f.t.pat, params: await one(f) }),
       errors: { 400: async (f) => ({ token: f.t.pat, params: await dynamicOne(f) }) },
     },
+    [`GET ${L}/{listId}/memberships/join-order`]: {
+      ok: async (f) => ({ token: f.t.pat, params: await one(f), query: { limit: "10" } }),
+      errors: { 400: async (f) => ({ token: f.t.pat, params: await one(f), query: { after: "12" } }) },
+    },
+    [`PUT ${L}/{listId}/memberships/add-from/{sourceListId}`]: {
+      ok: async (f) => ({ token: f.t.pat, params: { listId: (await one(f)).listId, sourceListId: (await dynamicOne(f)).listId } }),
+      errors: { 400: async (f) => ({ token: f.t.pat, params: { listId: (await dynamicOne(f)).listId, sourceListId: (await one(f)).listId } }) },
+    },
+    [`POST ${L}/records/memberships/batch/read`]: {
+      ok: (f) => ({ token: f.t.pat, json: { inputs: [{ objectTypeId: "0-1", recordId: String(f.contact) }] } }),
+      errors: { 400: (f) => ({ token: f.t.pat, json: { inputs: [] } }) },
+    },
+    [`GET ${L}/idmapping`]: {
+      ok: async (f) => ({ token: f.t.pat, query: { legacyListId: (await one(f)).listId } }),
+      errors: { 400: (f) => ({ token: f.t.pat, query: { legacyListId: "x" } }) },
+    },
+    [`POST ${L}/idmapping`]: {
+      ok: async (f) => ({ token: f.t.pat, json: [(await one(f)).listId] }),
+      errors: { 400: (f) => ({ token: f.t.pat, json: [] }) },
+    },
     [`GET ${V1}`]: {
       ok: (f) => ({ token: f.t.pat, query: { count: "5" } }),
       errors: { 400: (f) => ({ token: f.t.pat, query: { count: "0" } }) },

@@ -422,6 +422,11 @@ function listFixtures(): Record<string, Fixture> {
       { path: `${L}/${w.ids.list}/memberships/add-and-remove`, body: { recordIdsToAdd: [String(w.ids.bContact)], recordIdsToRemove: [String(w.ids.contact)] } },
     ],
     "DELETE /crm/v3/lists/:listId/memberships": on("/memberships"),
+    "GET /crm/v3/lists/:listId/memberships/join-order": on("/memberships/join-order"),
+    // B copying A's list into its own, and A's list as the target of B's copy: both name A's list.
+    "PUT /crm/v3/lists/:listId/memberships/add-from/:sourceListId": (w) => [
+      { path: `${L}/${w.ids.list}/memberships/add-from/${w.ids.list}` },
+    ],
     "GET /crm/v3/lists/object-type-id/:objectTypeId/name/:listName": (w) => [{ path: `${L}/object-type-id/0-1/name/${enc(w.ids.listName)}` }],
     "GET /crm/v3/lists/records/:objectTypeId/:recordId/memberships": (w) => [{ path: `${L}/records/0-1/${w.ids.contact}/memberships`, status: 200 }],
     "GET /contacts/v1/lists/:listId": onV1(""),
@@ -483,6 +488,13 @@ function engagementFixtures(): Record<string, Fixture> {
 }
 /** Routes without an id in the path that take one in the query or body (the same rule applies). */
 export const BODY_ID_FIXTURES: Record<string, Fixture> = {
+  // A's list id as a legacy id: B's mapping finds nothing (GET 404; the batch answers it missing, 200); A's
+  // contact's memberships in B: none (200).
+  "GET /crm/v3/lists/idmapping": (w) => [{ path: `/crm/v3/lists/idmapping?legacyListId=${w.ids.list}` }],
+  "POST /crm/v3/lists/idmapping": (w) => [{ path: "/crm/v3/lists/idmapping", body: [String(w.ids.list)], status: 200 }],
+  "POST /crm/v3/lists/records/memberships/batch/read": (w) => [
+    { path: "/crm/v3/lists/records/memberships/batch/read", body: { inputs: [{ objectTypeId: "0-1", recordId: String(w.ids.contact) }] }, status: 200 },
+  ],
   // Owners and settings users: A's owner as a record's owner is a 400; A's email finds no owner in B; A's team is unknown in B.
   "POST /crm/v3/objects/:objectType": (w) => [
     { path: "/crm/v3/objects/deals", body: { properties: { dealname: "b", hubspot_owner_id: String(w.ids.owner) } }, status: 400 },

@@ -6,10 +6,13 @@
 import { portalOf, type AuthRule } from "../../http/auth";
 import { route } from "../../http/route";
 import { json, noContent } from "../../lib/http";
+import { notFound } from "../../lib/errors";
+import { TYPE_IDS } from "../../schemas/crm/associations-v4";
 import type { ObjectType } from "../../db/tables/crm";
-import { changeMembers, listSize, memberPage, recordMemberships, removeAllMembers } from "../../services/lists/members";
+import { addAllFrom, changeMembers, listSize, manyMemberships, memberPage, recordMemberships, removeAllMembers, type RecordMembership } from "../../services/lists/members";
+import { joinOrderPage } from "../../services/lists/join-order";
 import { presentList } from "../../services/lists/present";
-import { getList, listByName, listsByIds, searchLists } from "../../services/lists/read";
+import { getList, legacyMapping, listByName, listsByIds, searchLists } from "../../services/lists/read";
 import * as write from "../../services/lists/write";
 import * as s from "../../schemas/lists";
 
@@ -25,6 +28,8 @@ const changed = (r: { added: number[]; removed: number[]; missing: number[] }) =
   recordsIdsAdded: r.added.map(String),
   recordIdsMissing: r.missing.map(String),
 });
+
+const membership = (r: RecordMembership) => ({ listId: String(r.listId), listVersion: r.version, firstAddedTimestamp: iso(r.at), lastAddedTimestamp: iso(r.at) });
 
 const DYNAMIC_400 = { description: "Invalid input, or the list is DYNAMIC (its filters alone decide its members)" };
 
@@ -53,7 +58,59 @@ export const listRoutes = [
     neverAnswers: [404],
     handler: async ({ db, principal, params }) => {
       const rows = await recordMemberships(db, portalOf(principal), params.objectTypeId as ObjectType, params.recordId);
-      return json({ results: rows.map((r) => ({ listId: String(r.listId), listVersion: r.version, firstAddedTimestamp: iso(r.at), lastAddedTimestamp: iso(r.at) })), total: rows.length });
+      return json({ results: rows.map(membership), total: rows.length });
+    },
+  }),
+  route({
+    method: "POST",
+    path: `${base}/records/memberships/batch/read`,
+    summary: "The lists each of several records is a member of",
+    tag,
+    auth: LISTS_READ,
+    body: s.membershipsBatchBody,
+    responses: { 200: { description: "Each record's lists (none for an unknown record)", schema: s.membershipsBatch } },
+    handler: async ({ db, principal, body, now }) => {
+      const portalId = portalOf(principal);
+      const byType = new Map<ObjectType, number[]>();
+      for (const i of body.inputs) byType.set(i.objectTypeId, [...(byType.get(i.objectTypeId) ?? []), i.recordId]);
+      const found = new Map<ObjectType, Map<number, RecordMembership[]>>();
+      for (const [type, ids] of byType) found.set(type, await manyMemberships(db, portalId, type, ids));
+      const seen = new Set<string>();
+      const results = body.inputs
+        .filter((i) => !seen.has(`${i.objectTypeId}/${i.recordId}`) && seen.add(`${i.objectTypeId}/${i.recordId}`))
+        .map((i) => ({ objectTypeId: TYPE_IDS[i.objectTypeId], recordId: String(i.recordId), recordListMemberships: (found.get(i.objectTypeId)?.get(i.recordId) ?? []).map(membership) }));
+      return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: new Date().toISOString() });
+    },
+  }),
+  route({
+    method: "GET",
+    path: `${base}/idmapping`,
+    summary: "The list id of a legacy (v1) list id",
+    tag,
+    auth: LISTS_READ,
+    query: s.legacyQuery,
+    responses: { 200: { description: "The mapping", schema: s.legacyOne } },
+    handler: async ({ db, principal, query }) => {
+      const live = await legacyMapping(db, portalOf(principal), [query.legacyListId]);
+      if (!live.has(query.legacyListId)) throw notFound(`no live contact list has legacy id ${query.legacyListId}`);
+      return json({ legacyListId: String(query.legacyListId), listId: String(query.legacyListId) });
+    },
+  }),
+  route({
+    method: "POST",
+    path: `${base}/idmapping`,
+    summary: "The list ids of several legacy (v1) list ids",
+    tag,
+    auth: LISTS_READ,
+    body: s.legacyBody,
+    responses: { 200: { description: "The mappings, and the ids that name no live contact list", schema: s.legacyMany } },
+    handler: async ({ db, principal, body }) => {
+      const ids = [...new Set(body)];
+      const live = await legacyMapping(db, portalOf(principal), ids.map(Number));
+      return json({
+        legacyListIdsToIdsMapping: ids.filter((id) => live.has(Number(id))).map((id) => ({ legacyListId: id, listId: String(Number(id)) })),
+        missingLegacyListIds: ids.filter((id) => !live.has(Number(id))),
+      });
     },
   }),
   route({
@@ -178,6 +235,36 @@ export const listRoutes = [
         ...(page.prev !== undefined ? { prev: { before: String(page.prev) } } : {}),
       };
       return json({ results: page.members.map((m) => ({ recordId: String(m.id), membershipTimestamp: iso(m.at) })), ...(Object.keys(paging).length ? { paging } : {}) });
+    },
+  }),
+  route({
+    method: "GET",
+    path: `${one}/memberships/join-order`,
+    summary: "A page of the list's members in the order they joined",
+    tag,
+    auth: LISTS_READ,
+    params: s.listParams,
+    query: s.joinQuery,
+    responses: { 200: { description: "A page of members, earliest joined first", schema: s.joinPage } },
+    handler: async ({ db, principal, params, query }) => {
+      const page = await joinOrderPage(db, await getList(db, portalOf(principal), params.listId), query);
+      const paging = { ...(page.next ? { next: { after: page.next } } : {}), ...(page.prev ? { prev: { before: page.prev } } : {}) };
+      return json({ results: page.members.map((m) => ({ recordId: String(m.id), membershipTimestamp: iso(m.at) })), ...(Object.keys(paging).length ? { paging } : {}) });
+    },
+  }),
+  route({
+    method: "PUT",
+    path: `${one}/memberships/add-from/:sourceListId`,
+    summary: "Add every member of another list of the same object type to a MANUAL or SNAPSHOT list",
+    tag,
+    auth: LISTS_WRITE,
+    params: s.addFromParams,
+    responses: { 204: { description: "Added" }, 400: { description: "Invalid input, the list is DYNAMIC, or the lists hold different object types" } },
+    handler: async ({ db, principal, params, now }) => {
+      const portalId = portalOf(principal);
+      const [list, source] = [await getList(db, portalId, params.listId), await getList(db, portalId, params.sourceListId)];
+      await addAllFrom(db, list, source, now);
+      return noContent();
     },
   }),
   route({

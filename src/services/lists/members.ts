@@ -19,7 +19,7 @@ import type { ListRow } from "./read";
 const type = (list: ListRow) => list.objectType as ObjectType;
 
 /** The SELECT of a list's members as (id, timestamp) over `c` or `m`, with `extra` conditions. */
-async function membersQuery(db: Db, list: ListRow, extra: SQL[]): Promise<{ from: SQL; where: SQL; id: SQL; at: SQL }> {
+export async function membersQuery(db: Db, list: ListRow, extra: SQL[]): Promise<{ from: SQL; where: SQL; id: SQL; at: SQL }> {
   if (list.processingType === "DYNAMIC") {
     const cond = await compileBranch(db, list.portalId, type(list), list.filterBranch as FilterBranch);
     // A dynamic member's timestamp: when it last changed or the filters did, whichever is later (when it
@@ -109,6 +109,21 @@ export async function changeMembers(db: Db, list: ListRow, add: number[], remove
   return { added, removed, missing: asked.filter((id) => !live.has(id)) };
 }
 
+/**
+ * Adds every member of `source` (any processing type, the same object type) to a MANUAL or SNAPSHOT list:
+ * one INSERT … SELECT over the source's member query, so the copy costs the source's members and never
+ * passes their ids through bound parameters.
+ */
+export async function addAllFrom(db: Db, list: ListRow, source: ListRow, now: number) {
+  manualOnly(list);
+  if (source.objectType !== list.objectType) throw badRequest(`list ${source.id} holds ${source.objectType}, list ${list.id} holds ${list.objectType}: members can only be copied between lists of one object type`);
+  const q = await membersQuery(db, source, []);
+  await runRawBatch(db, [
+    rawStatement(db, sql`insert into list_memberships (portal_id, list_id, record_id, added_at) select ${list.portalId}, ${list.id}, ${q.id}, ${now} from ${q.from} where ${q.where} on conflict do nothing`),
+    rawStatement(db, sql`update lists set updated_at = ${now} where portal_id = ${list.portalId} and id = ${list.id}`),
+  ]);
+}
+
 export async function removeAllMembers(db: Db, list: ListRow, now: number) {
   manualOnly(list);
   await runRawBatch(db, [
@@ -135,15 +150,24 @@ export interface RecordMembership {
 
 /**
  * The live lists of the record's type that hold it: its membership rows, and each DYNAMIC list of the
- * type (at most LIST_LIMITS.dynamic, which creation enforces) evaluated against this one record, one
- * primary-key lookup per list, all in one batch.
+ * type (at most LIST_LIMITS.dynamic, which creation enforces) evaluated against this one record.
  */
 export async function recordMemberships(db: Db, portalId: number, recordType: ObjectType, recordId: number): Promise<RecordMembership[]> {
+  return (await manyMemberships(db, portalId, recordType, [recordId])).get(recordId) ?? [];
+}
+
+/**
+ * The memberships of several records of one type, by record: one statement for their membership rows, one
+ * for the type's DYNAMIC lists, then one batch evaluating each DYNAMIC list against all the records at once
+ * (primary-key lookups), so the cost does not grow with a statement per record.
+ */
+export async function manyMemberships(db: Db, portalId: number, recordType: ObjectType, recordIds: number[]): Promise<Map<number, RecordMembership[]>> {
+  const ids = json([...new Set(recordIds)]);
   const [manual, dynamic] = await Promise.all([
-    rawRows<[number, number, number]>(
+    rawRows<[number, number, number, number]>(
       db,
-      sql`select l.id, l.version, m.added_at from list_memberships m join lists l on l.portal_id = m.portal_id and l.id = m.list_id
-        where m.portal_id = ${portalId} and m.record_id = ${recordId} and l.deleted_at is null and l.object_type = ${recordType} order by l.id`,
+      sql`select m.record_id, l.id, l.version, m.added_at from list_memberships m join lists l on l.portal_id = m.portal_id and l.id = m.list_id
+        where m.portal_id = ${portalId} and m.record_id in (select value from json_each(${ids})) and l.deleted_at is null and l.object_type = ${recordType} order by l.id`,
     ),
     rawRows<[number, number, string, number]>(
       db,
@@ -151,19 +175,30 @@ export async function recordMemberships(db: Db, portalId: number, recordType: Ob
         order by id limit ${LIST_LIMITS.dynamic}`,
     ),
   ]);
-  const out: RecordMembership[] = manual.map(([listId, version, at]) => ({ listId, version, at }));
+  const out = new Map<number, RecordMembership[]>();
+  const push = (recordId: number, m: RecordMembership) => out.set(recordId, [...(out.get(recordId) ?? []), m]);
+  for (const [recordId, listId, version, at] of manual) push(recordId, { listId, version, at });
   const conds = await compileBranches(db, portalId, recordType, dynamic.map(([, , branch]) => JSON.parse(branch) as FilterBranch));
   const checks = dynamic.flatMap(([listId, version, , filtersAt], i) => {
     const cond = conds[i];
     if (!cond) return [];
-    return [{ listId, version, statement: rawStatement(db, sql`select max(c.updated_at, ${filtersAt}) as at from crm_objects c where c.id = ${recordId} and c.portal_id = ${portalId} and c.object_type = ${recordType} and c.archived = 0 and ${cond}`) }];
+    return [
+      {
+        listId,
+        version,
+        statement: rawStatement(
+          db,
+          sql`select c.id as id, max(c.updated_at, ${filtersAt}) as at from crm_objects c where c.id in (select value from json_each(${ids})) and c.portal_id = ${portalId} and c.object_type = ${recordType} and c.archived = 0 and ${cond}`,
+        ),
+      },
+    ];
   });
   if (checks.length) {
     const results = await runRawBatch(db, checks.map((c) => c.statement));
     results.forEach((r, i) => {
-      const row = (r.results as { at: number }[])[0];
-      if (row) out.push({ listId: checks[i]!.listId, version: checks[i]!.version, at: row.at });
+      for (const row of r.results as { id: number; at: number }[]) push(row.id, { listId: checks[i]!.listId, version: checks[i]!.version, at: row.at });
     });
   }
-  return out.sort((a, b) => a.listId - b.listId);
+  for (const list of out.values()) list.sort((a, b) => a.listId - b.listId);
+  return out;
 }

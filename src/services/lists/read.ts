@@ -61,3 +61,17 @@ export async function searchLists(db: Db, portalId: number, s: ListSearch): Prom
   ]);
   return { rows, total: counted[0]?.n ?? 0 };
 }
+
+/**
+ * The v3 ids of legacy (v1) list ids. The legacy face and v3 are the same rows here, so a legacy id maps to
+ * itself when it names a live contact list of the account (the only lists v1 had); any other id is missing.
+ */
+export async function legacyMapping(db: Db, portalId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .select({ id: lists.id })
+    .from(lists)
+    .where(and(mine(portalId), isNull(lists.deletedAt), eq(lists.objectType, "contacts"), sql`${lists.id} in (select value from json_each(${JSON.stringify(ids)}))`))
+    .all();
+  return new Set(rows.map((r) => r.id));
+}
