@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { call, expectError, tenant, type Tenant } from "../helpers/api";
+import { newSchema } from "../schemas/helpers";
 import { dev, expectNothing, hookUp, waitForEvents } from "./helpers";
 
 async function subscribeGeneric(t: Tenant, eventType: string, objectTypeId: string, propertyName?: string) {
@@ -101,5 +102,36 @@ describe("generic subscriptions of activities and leads", () => {
     expect((await dev(t, "PATCH", `/subscriptions/${sub}`, { active: false })).status).toBe(200);
     await call("POST", "/crm/v3/objects/notes", { token: t.oauth, body: { properties: { hs_timestamp: at } } });
     await expectNothing(quiet);
+  });
+
+  it("a custom object type's records: creation, property change and deletion with its 2-<n> objectTypeId; another type's records send none", async () => {
+    const t = await tenant();
+    const path = await hookUp(t);
+    const [car, boat] = [await newSchema(t, "car"), await newSchema(t, "boat")];
+    const subs = {
+      created: await subscribeGeneric(t, "object.creation", car.objectTypeId),
+      model: await subscribeGeneric(t, "object.propertyChange", car.objectTypeId, "model"),
+      deleted: await subscribeGeneric(t, "object.deletion", car.objectTypeId),
+    };
+    const made = await call("POST", `/crm/v3/objects/${car.fullyQualifiedName}`, { token: t.pat, body: { properties: { model: "T", year: "1908" } } });
+    expect(made.status, made.text).toBe(201);
+    const id = Number(made.json.id);
+    expect((await call("POST", `/crm/v3/objects/${boat.objectTypeId}`, { token: t.pat, body: { properties: { model: "Dinghy" } } })).status).toBe(201);
+    expect((await call("PATCH", `/crm/v3/objects/${car.objectTypeId}/${id}`, { token: t.pat, body: { properties: { model: "A", year: "1927" } } })).status).toBe(200);
+    expect((await call("DELETE", `/crm/v3/objects/${car.objectTypeId}/${id}`, { token: t.pat })).status).toBe(204);
+    const events = await waitForEvents(path, 4);
+    expect(events.map((e) => [e.subscriptionId, e.subscriptionType, e.objectTypeId, e.objectId, e.propertyValue])).toEqual([
+      [subs.created, "object.creation", car.objectTypeId, id, undefined],
+      [subs.model, "object.propertyChange", car.objectTypeId, id, "T"],
+      [subs.model, "object.propertyChange", car.objectTypeId, id, "A"],
+      [subs.deleted, "object.deletion", car.objectTypeId, id, undefined],
+    ]);
+  });
+
+  it("a custom object type id that is malformed is a 400 naming objectTypeId", async () => {
+    const t = await tenant();
+    const res = await dev(t, "POST", "/subscriptions", { eventType: "object.creation", objectTypeId: "2-x" });
+    expectError(res, 400, "VALIDATION_ERROR");
+    expect(res.text).toContain("objectTypeId");
   });
 });

@@ -1,6 +1,7 @@
 /** @module zod schemas of the app webhooks API `/webhooks/v3/{appId}` (docs/reference/webhooks.md). */
 import { z } from "zod";
 import { DELIVERY_STATUSES } from "../../db/tables/webhooks";
+import { CUSTOM_TYPE } from "../../db/tables/crm";
 import { EVENT_TYPES, GENERIC_EVENT_TYPES, GENERIC_TYPE_IDS, isGeneric, isPropertyChange } from "./event-types";
 
 const numericId = z.union([z.number(), z.string().regex(/^\d{1,15}$/, "must be a numeric id").transform(Number)]).pipe(z.number().int().positive());
@@ -45,7 +46,8 @@ export const createSubscriptionBody = z
     if (isPropertyChange(b.eventType) && !b.propertyName) ctx.addIssue({ code: "custom", path: ["propertyName"], message: "propertyName is required for a propertyChange subscription" });
     if (!isPropertyChange(b.eventType) && b.propertyName) ctx.addIssue({ code: "custom", path: ["propertyName"], message: "propertyName is only allowed on a propertyChange subscription" });
     if (isGeneric(b.eventType) && !b.objectTypeId) ctx.addIssue({ code: "custom", path: ["objectTypeId"], message: `objectTypeId is required for ${b.eventType}: one of ${TYPE_ID_LIST}` });
-    else if (isGeneric(b.eventType) && !GENERIC_TYPE_IDS.has(b.objectTypeId!)) ctx.addIssue({ code: "custom", path: ["objectTypeId"], message: `objectTypeId must be one of ${TYPE_ID_LIST}; other object types have their own event types (contact.creation, …)` });
+    else if (isGeneric(b.eventType) && !GENERIC_TYPE_IDS.has(b.objectTypeId!) && !CUSTOM_TYPE.test(b.objectTypeId!))
+      ctx.addIssue({ code: "custom", path: ["objectTypeId"], message: `objectTypeId must be one of ${TYPE_ID_LIST}, or a custom object type id (2-<n>); other object types have their own event types (contact.creation, …)` });
     if (!isGeneric(b.eventType) && b.objectTypeId !== undefined) ctx.addIssue({ code: "custom", path: ["objectTypeId"], message: "objectTypeId is only allowed on an object.* subscription" });
   });
 

@@ -85,7 +85,7 @@ export async function createSubscription(db: Db, appId: number, input: { eventTy
       .from(webhookSubscriptions)
       .where(and(eq(webhookSubscriptions.appId, appId), eq(webhookSubscriptions.eventType, key), propertyName === null ? isNull(webhookSubscriptions.propertyName) : eq(webhookSubscriptions.propertyName, propertyName)))
       .get();
-    const generic = input.objectTypeId ? `${input.eventType} of ${input.objectTypeId} (${GENERIC_TYPE_IDS.get(input.objectTypeId)})` : null;
+    const generic = input.objectTypeId ? `${input.eventType} of ${input.objectTypeId} (${GENERIC_TYPE_IDS.get(input.objectTypeId) ?? "a custom object type"})` : null;
     const what = generic ? `${generic}${propertyName === null ? "" : ` and property ${propertyName}`}` : propertyName === null ? input.eventType : `${input.eventType} of ${propertyName}`;
     throw conflict(`A subscription to ${what} already exists (id ${same?.id ?? "unknown"}): each event type and property can be subscribed to once.`);
   }
