@@ -6,25 +6,26 @@
  * which escapes raw HTML and keeps only safe URLs).
  */
 import type { TimelineIFrame } from "../db/tables/timeline";
-import type { ObjectType } from "../db/tables/crm";
+import { isCustomType, type CustomType, type ObjectType } from "../db/tables/crm";
+import { customTypeInfo } from "../services/crm/object-types";
 import { escapeHtml } from "../lib/html";
 import { formatAmount } from "./deal-values";
 import type { StageName } from "../services/pipelines/read";
 import { propertyValueHtml, timeTag } from "./time";
 import type { CrmRow } from "../services/crm/records";
-import { displayName, isPageType, isRecordType, PAGE_TYPES, SUMMARY_PROPERTY, TYPE_LABEL, typeLabel, type PageType, type RecordType } from "../services/web/records";
+import { displayName, isPageType, isRecordType, PAGE_TYPES, SUMMARY_PROPERTY, typeLabel, type ListType, type RecordType } from "../services/web/records";
 
 const e = escapeHtml;
 
-export function homeBody(counts: Partial<Record<ObjectType, number>>, storeCount: number): string {
-  const tiles = PAGE_TYPES.map(
-    (t) => `<li><a class="tile" href="/app/${t}"><span class="tile-label">${TYPE_LABEL[t].many}</span><span class="tile-count">${counts[t] ?? 0}</span></a></li>`,
-  ).join("");
+export function homeBody(counts: Partial<Record<ObjectType, number>>, storeCount: number, customTypes: CustomType[] = []): string {
+  const tiles = [...PAGE_TYPES, ...customTypes]
+    .map((t) => `<li><a class="tile" href="/app/${t}"><span class="tile-label">${e(typeLabel(t).many)}</span><span class="tile-count">${counts[t] ?? 0}</span></a></li>`)
+    .join("");
   return `<h1>Your CRM</h1><ul class="tiles">${tiles}<li><a class="tile" href="/app/stores"><span class="tile-label">Stores</span><span class="tile-count">${storeCount}</span></a></li></ul>`;
 }
 
 export interface ListView {
-  type: PageType;
+  type: ListType;
   rows: CrmRow[];
   q: string;
   after: number;
@@ -43,7 +44,7 @@ interface ListColumn {
 }
 
 /** The columns between the name and the last change: deals show where they stand and what they are worth. */
-function listColumns(type: PageType, owners = new Map<string, string>(), stages?: Map<string, StageName>): ListColumn[] {
+function listColumns(type: ListType, owners = new Map<string, string>(), stages?: Map<string, StageName>): ListColumn[] {
   const stageCell = (id: string | undefined) => (id ? `<span class="stage stage-${e(id)}">${e(stages?.get(id)?.stage ?? id)}</span>` : "");
   const owner: ListColumn = { label: "Owner", cell: (r) => e(ownerText(r.properties.hubspot_owner_id, owners)) };
   if (type === "deals") {
@@ -55,12 +56,18 @@ function listColumns(type: PageType, owners = new Map<string, string>(), stages?
   }
   // Tickets: where each stands (the stage's label from its pipeline) and who works it.
   if (type === "tickets") return [{ label: "Stage", cell: (r) => stageCell(r.properties.hs_pipeline_stage) }, owner];
+  if (isCustomType(type)) {
+    // A custom type's first searchable property beside its name, when it has one of its own.
+    const info = customTypeInfo(type);
+    const shown = info.searchableProperties.find((n) => n !== info.primaryDisplayProperty);
+    return shown ? [{ label: shown, cell: (r) => e(r.properties[shown] ?? "") }] : [];
+  }
   const summary = SUMMARY_PROPERTY[type];
   return [{ label: summary.label, cell: (r) => e(r.properties[summary.name] ?? "") }];
 }
 
 export function listBody(v: ListView): string {
-  const label = TYPE_LABEL[v.type];
+  const label = typeLabel(v.type);
   const qs = (after: number) => {
     const p = new URLSearchParams();
     if (v.q) p.set("q", v.q);
@@ -126,7 +133,7 @@ function timelineItem(t: TimelineEntry): string {
 }
 
 export interface RecordView {
-  type: RecordType;
+  type: RecordType | CustomType;
   record: CrmRow;
   associations: { type: ObjectType; records: CrmRow[]; total: number }[];
   timeline: { entries: TimelineEntry[]; next: string | null } | null;
@@ -158,7 +165,7 @@ function associationsList(v: RecordView): string {
   return v.associations
     .map((a) => {
       const items = a.records
-        .map((r) => `<li>${isRecordType(a.type) ? `<a href="/app/${a.type}/${r.id}">${e(displayName(r))}</a>` : e(displayName(r))}</li>`)
+        .map((r) => `<li>${isRecordType(a.type) || isCustomType(a.type) ? `<a href="/app/${a.type}/${r.id}">${e(displayName(r))}</a>` : e(displayName(r))}</li>`)
         .join("");
       const more = a.total > a.records.length ? `<li class="muted">and ${a.total - a.records.length} more</li>` : "";
       return `<h3>${typeLabel(a.type).many} <span class="count">(${a.total})</span></h3><ul class="assoc">${items}${more}</ul>`;
@@ -178,14 +185,14 @@ function eventsList(v: RecordView): string {
  * two lists, since each is ordered and bounded on its own (the events page by a cursor).
  */
 function timelineSection(v: RecordView): string {
-  if (!v.timeline && v.activitiesHtml == null) return `<p class="empty">${TYPE_LABEL[v.type].many} have no timeline.</p>`;
+  if (!v.timeline && v.activitiesHtml == null) return `<p class="empty">${e(typeLabel(v.type).many)} have no timeline.</p>`;
   const activities = v.activitiesHtml == null ? "" : `<h3 id="activities-h">Activities</h3>${v.activitiesHtml}`;
   const events = v.timeline ? `${activities ? `<h3 id="events-h">Events from apps</h3>` : ""}${eventsList(v)}` : "";
   return activities + events;
 }
 
 function cardsColumn(v: RecordView): string {
-  if (v.cards.length === 0) return `<p class="empty">No CRM cards for ${TYPE_LABEL[v.type].many.toLowerCase()} in this account.</p>`;
+  if (v.cards.length === 0) return `<p class="empty">No CRM cards for ${e(typeLabel(v.type).many.toLowerCase())} in this account.</p>`;
   return v.cards
     .map(
       (c) => `<section class="card" id="card-${c.cardId}" data-card-id="${c.cardId}" aria-labelledby="card-${c.cardId}-title">
@@ -232,14 +239,14 @@ function ownerLine(v: RecordView): string {
 }
 
 export function recordBody(v: RecordView): string {
-  const label = TYPE_LABEL[v.type];
+  const label = typeLabel(v.type);
   const name = displayName(v.record);
   // Products and line items have no list of their own: they are reached from the stores and from deals.
-  const crumb = isPageType(v.type) ? `<a href="/app/${v.type}">${label.many}</a>` : `<a href="/app/stores">Stores</a>`;
+  const crumb = isPageType(v.type) || isCustomType(v.type) ? `<a href="/app/${v.type}">${e(label.many)}</a>` : `<a href="/app/stores">Stores</a>`;
   return `<nav class="crumbs" aria-label="Breadcrumb">${crumb}</nav>
 <div class="record" data-object-type="${v.type}" data-object-id="${v.record.id}">
 <div class="record-main">
-<h1>${e(name)} <span class="muted">${label.one} #${v.record.id}</span></h1>${stageSummary(v)}
+<h1>${e(name)} <span class="muted">${e(label.one)} #${v.record.id}</span></h1>${stageSummary(v)}
 ${ownerLine(v)}
 ${v.mergedVids?.length ? `<p class="merged">Merged from ${v.mergedVids.map((m) => `${label.one.toLowerCase()} #${m}`).join(", ")}</p>` : ""}
 <section aria-labelledby="props-h"><h2 id="props-h">Properties</h2>${propertiesList(v.record)}</section>

@@ -19,8 +19,8 @@ import { storeOverview } from "../../services/ecomm/overview";
 import { findStore, listStores } from "../../services/ecomm/stores";
 import { TIMELINE_TYPE } from "../../services/timeline/events";
 import { decodeCursor, recordTimeline } from "../../services/timeline/feed";
-import { displayName, isPageType, isRecordType, listRecords, namedRecords, ownersOf, recordCounts, TYPE_LABEL } from "../../services/web/records";
-import { ACTIVITY_TYPES, OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
+import { accountCustomTypes, customPageType, displayName, isPageType, isRecordType, listRecords, namedRecords, ownersOf, recordCounts, typeLabel } from "../../services/web/records";
+import { ACTIVITY_TYPES, isCustomType, type ObjectType } from "../../db/tables/crm";
 import { recordActivities } from "../../services/web/activities";
 import { activitiesHtml, activitiesOnFirstPage } from "../../views/activities";
 import { ECOMM_OBJECT_TYPES } from "../../db/tables/ecomm";
@@ -42,8 +42,8 @@ const TIMELINE_PAGE = 20;
 const ASSOCIATIONS_SHOWN = 25;
 /** Sent mail per page of /app/mail. */
 const MAIL_PAGE = 25;
-/** Activities are on the timeline, not among the associations (their names would be "Note #id"). */
-const ASSOCIATION_TYPES = OBJECT_TYPES.filter((t) => !(ACTIVITY_TYPES as readonly string[]).includes(t));
+/** Activities are on the timeline, not among the associations (their names would be "Note #id"); custom records are among them. */
+const ASSOCIATION_TYPES = { except: ACTIVITY_TYPES };
 
 /** A deal's or ticket's stage, named from its pipeline (null when it has none or the stage is not the account's). */
 function stageOf(db: Db, portalId: number, type: string, p: Record<string, string>): Promise<StageName | null> | null {
@@ -64,8 +64,8 @@ const pageRoutes = [
     handler: async ({ db, control, request, url, now }) => {
       const user = await pageSession(control, request, url, now);
       if (user instanceof Response) return user;
-      const [counts, stores] = await Promise.all([recordCounts(db, user.portalId), listStores(db, user.portalId)]);
-      return appPage({ title: "Start", section: "home", user, body: homeBody(counts, stores.length) });
+      const [counts, stores, customTypes] = await Promise.all([recordCounts(db, user.portalId), listStores(db, user.portalId), accountCustomTypes(db, user.portalId)]);
+      return appPage({ title: "Start", section: "home", user, body: homeBody(counts, stores.length, customTypes) });
     },
   }),
   route({
@@ -139,14 +139,14 @@ const pageRoutes = [
     handler: async ({ db, control, request, url, now, params, query }) => {
       const user = await pageSession(control, request, url, now);
       if (user instanceof Response) return user;
-      if (!isPageType(params.objectType)) return notFoundPage(user, "home", "There is no such list.");
-      const type = params.objectType;
+      const type = isPageType(params.objectType) ? params.objectType : await customPageType(db, user.portalId, params.objectType);
+      if (!type) return notFoundPage(user, "home", "There is no such list.");
       const q = query.q?.trim() ?? "";
       const after = query.after ?? 0;
       const staged = type === "deals" || type === "tickets";
       const [{ rows, hasMore }, stages] = await Promise.all([listRecords(db, user.portalId, type, q || undefined, after), staged ? stageNames(db, user.portalId, type) : undefined]);
       const owners = staged ? await ownersOf(control, user.portalId, rows) : undefined;
-      return appPage({ title: TYPE_LABEL[type].many, section: type, user, body: listBody({ type, rows, q, after, hasMore, owners, stages }), scripts: ["app.js"] });
+      return appPage({ title: typeLabel(type).many, section: isCustomType(type) ? "home" : type, user, body: listBody({ type, rows, q, after, hasMore, owners, stages }), scripts: ["app.js"] });
     },
   }),
   route({
@@ -162,10 +162,11 @@ const pageRoutes = [
     handler: async ({ db, control, request, url, now, params, query }) => {
       const user = await pageSession(control, request, url, now);
       if (user instanceof Response) return user;
-      const type = params.objectType;
-      if (!isRecordType(type) || !/^\d{1,15}$/.test(params.objectId)) return notFoundPage(user, "home", "There is no such record.");
-      // Products and line items have no list: their pages sit under the Stores section.
-      const section = isPageType(type) ? type : "stores";
+      if (!/^\d{1,15}$/.test(params.objectId)) return notFoundPage(user, "home", "There is no such record.");
+      const type = isRecordType(params.objectType) ? params.objectType : await customPageType(db, user.portalId, params.objectType);
+      if (!type) return notFoundPage(user, "home", "There is no such record.");
+      // Products and line items have no list: their pages sit under the Stores section; custom types under home.
+      const section = isPageType(type) ? type : isCustomType(type) ? "home" : "stores";
       const id = Number(params.objectId);
       // Another account's id is the same 404 as a missing one: nothing about it is shown.
       const record = await getObject(db, user.portalId, type, id).catch((err: unknown) => {
@@ -176,7 +177,7 @@ const pageRoutes = [
         // A contact merged into another shows the survivor, as the v1 reads answer it.
         const survivor = type === "contacts" ? (await findContacts(db, user.portalId, { vids: [id] }))[0]?.row : undefined;
         if (survivor && survivor.id !== id) return new Response(null, { status: 302, headers: { location: `/app/contacts/${survivor.id}` } });
-        return notFoundPage(user, section, `${TYPE_LABEL[type].one} ${id} was not found.`);
+        return notFoundPage(user, section, `${typeLabel(type).one} ${id} was not found.`);
       }
       const timelineType = TIMELINE_TYPE[type];
       const [assoc, timeline, activities, cards, stage, merges, owners] = await Promise.all([
@@ -191,6 +192,9 @@ const pageRoutes = [
         ownersOf(control, user.portalId, [record]),
       ]);
       const groups = Object.entries(assoc.get(id) ?? {}) as [ObjectType, number[]][];
+      // Associated custom records are named by their schema's primary display property: its facts are read
+      // once, and only when the record has such associations.
+      if (groups.some(([t]) => isCustomType(t))) await accountCustomTypes(db, user.portalId);
       const names = await namedRecords(db, user.portalId, groups.flatMap(([, ids]) => ids.slice(0, ASSOCIATIONS_SHOWN)));
       const associations = groups.map(([t, ids]) => ({
         type: t,
@@ -201,7 +205,7 @@ const pageRoutes = [
       let olderLink: string | null = null;
       if (timeline?.next) olderLink = `/app/${type}/${id}?after=${encodeURIComponent(timeline.next)}#timeline-h`;
       return appPage({
-        title: `${displayName(record)} · ${TYPE_LABEL[type].one}`,
+        title: `${displayName(record)} · ${typeLabel(type).one}`,
         section,
         user,
         body: recordBody({

@@ -2,7 +2,7 @@
  * @module CRM records: create, read, update, archive and list objects of one account, and
  * associate them. Every query is scoped by portalId; another account's id is simply not found.
  */
-import { and, eq, inArray, sql, type AnyColumn, type SQLWrapper } from "drizzle-orm";
+import { and, eq, inArray, notInArray, sql, type AnyColumn, type SQLWrapper } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { newId } from "../../db/id-ranges";
@@ -302,7 +302,10 @@ const source = alias(crmObjects, "source");
  * The associations of the records `from` names to live records of `types`. Unordered: groupAssociations
  * sorts each record's list, which spares D1 a sort of every row (rows it would count as read).
  */
-function associationsQuery(db: Db, portalId: number, from: FromIds, types: ObjectType[]) {
+/** Associated types: a list, or every type but some (a record page shows all but activities, custom types included). */
+type AssociatedTypes = ObjectType[] | { except: readonly ObjectType[] };
+
+function associationsQuery(db: Db, portalId: number, from: FromIds, types: AssociatedTypes) {
   const byEmail = typeof from === "object" && "email" in from ? from.email : undefined;
   const fromIds =
     typeof from === "number" ? eq(crmAssociations.fromId, from) : Array.isArray(from) ? inJson(crmAssociations.fromId, from) : byEmail === undefined ? inArray(crmAssociations.fromId, from as SQLWrapper) : undefined;
@@ -315,7 +318,8 @@ function associationsQuery(db: Db, portalId: number, from: FromIds, types: Objec
       ? base
       : base.innerJoin(source, and(eq(source.id, crmAssociations.fromId), eq(source.portalId, portalId), eq(source.objectType, "contacts"), eq(source.archived, false), eq(source.email, byEmail)));
   // The types (at most the six object types) as bound values: a JSON list would be read as rows too.
-  return joined.where(and(eq(crmAssociations.portalId, portalId), fromIds, inArray(crmAssociations.toType, types)));
+  const typed = Array.isArray(types) ? inArray(crmAssociations.toType, types) : notInArray(crmAssociations.toType, [...types.except]);
+  return joined.where(and(eq(crmAssociations.portalId, portalId), fromIds, typed));
 }
 
 type AssociationRow = { fromId: number; toType: ObjectType; toId: number };
@@ -332,8 +336,8 @@ function groupAssociations(ids: number[], rows: AssociationRow[]) {
 }
 
 /** Associations of several records in one query, grouped per record and associated type. */
-export async function associationsOf(db: Db, portalId: number, ids: number[], types: ObjectType[]) {
-  if (types.length === 0 || ids.length === 0) return groupAssociations(ids, []);
+export async function associationsOf(db: Db, portalId: number, ids: number[], types: AssociatedTypes) {
+  if ((Array.isArray(types) && types.length === 0) || ids.length === 0) return groupAssociations(ids, []);
   return groupAssociations(ids, await associationsQuery(db, portalId, ids, types).all());
 }
 

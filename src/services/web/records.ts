@@ -3,10 +3,12 @@
  * by name or email scoped to one account, counts per type, and the names of associated records. Every query
  * is scoped by portalId and walks the `crm_objects_list` index (portal, type, archived, id).
  */
-import { and, asc, eq, gt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { crmObjects, isCustomType, type BuiltInObjectType, type ObjectType } from "../../db/tables/crm";
-import { customTypeInfo } from "../crm/object-types";
+import { crmObjects, isBuiltInType, isCustomType, type BuiltInObjectType, type CustomType, type ObjectType } from "../../db/tables/crm";
+import { crmSchemas } from "../../db/tables/schemas";
+import { ApiError } from "../../lib/errors";
+import { customTypeInfo, customTypeKey, mayNameCustomType, rememberCustomType, resolveObjectType } from "../crm/object-types";
 import { inJson, type CrmRow } from "../crm/records";
 import { SEARCH_MAX_LENGTH } from "../../schemas/web";
 import { ownerNames } from "../owners/owners";
@@ -26,6 +28,45 @@ export const isPageType = (s: string): s is PageType => (PAGE_TYPES as readonly 
 export const RECORD_TYPES = [...PAGE_TYPES, "products", "line_items"] as const satisfies readonly ObjectType[];
 export type RecordType = (typeof RECORD_TYPES)[number];
 export const isRecordType = (s: string): s is RecordType => (RECORD_TYPES as readonly string[]).includes(s);
+
+/** The types with a list page: the built-in list types and the account's custom object types. */
+export type ListType = PageType | CustomType;
+
+/**
+ * The custom object type a page path names (`2-<n>`, `p<portal>_<name>` or the bare name), as the API
+ * resolves it; null when the account has no such live type (another account's is the same null).
+ */
+export async function customPageType(db: Db, portalId: number, raw: string): Promise<CustomType | null> {
+  if (isBuiltInType(raw) || !mayNameCustomType(raw)) return null;
+  try {
+    return (await resolveObjectType(db, portalId, raw)) as CustomType;
+  } catch (err) {
+    if (err instanceof ApiError && err.category === "OBJECT_NOT_FOUND") return null;
+    throw err;
+  }
+}
+
+/** The account's live custom object types, oldest first, with their names remembered for display (one read). */
+export async function accountCustomTypes(db: Db, portalId: number): Promise<CustomType[]> {
+  const rows = await db
+    .select({
+      id: crmSchemas.id,
+      name: crmSchemas.name,
+      singular: crmSchemas.singular,
+      plural: crmSchemas.plural,
+      primaryDisplayProperty: crmSchemas.primaryDisplayProperty,
+      requiredProperties: crmSchemas.requiredProperties,
+      searchableProperties: crmSchemas.searchableProperties,
+    })
+    .from(crmSchemas)
+    .where(and(eq(crmSchemas.portalId, portalId), isNull(crmSchemas.archivedAt)))
+    .orderBy(asc(crmSchemas.id))
+    .all();
+  return rows.map(({ id, ...info }) => {
+    rememberCustomType(customTypeKey(id), info);
+    return customTypeKey(id);
+  });
+}
 
 export const TYPE_LABEL: Record<BuiltInObjectType, { one: string; many: string }> = {
   contacts: { one: "Contact", many: "Contacts" },
@@ -86,8 +127,14 @@ const containsPattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c
 const prop = (name: string) => sql`coalesce(json_extract(${crmObjects.properties}, ${`$.${name}`}), '')`;
 
 /** What "name or email" means per type; LIKE is case-insensitive for ASCII. */
-function searchCondition(type: PageType, q: string): SQL {
+function searchCondition(type: ListType, q: string): SQL {
   const like = (expr: SQL) => sql`${expr} like ${containsPattern(q)} escape '\\'`;
+  if (isCustomType(type)) {
+    // A custom record is found by its primary display property and the schema's searchable properties.
+    const info = customTypeInfo(type);
+    const names = [...new Set([info.primaryDisplayProperty, ...info.searchableProperties].filter((n): n is string => !!n))];
+    return names.length ? or(...names.map((n) => like(prop(n))))! : sql`0`;
+  }
   switch (type) {
     case "contacts":
       return or(like(sql`${prop("firstname")} || ' ' || ${prop("lastname")}`), like(sql`coalesce(${crmObjects.email}, '')`))!;
@@ -107,7 +154,7 @@ export const LIST_PAGE_SIZE = 25;
  * at most `LIST_PAGE_SIZE` rows per page (one more is read to know whether another page exists) and a
  * query of at most SEARCH_MAX_LENGTH characters, inside the account's slice of the index.
  */
-export async function listRecords(db: Db, portalId: number, type: PageType, q: string | undefined, after: number) {
+export async function listRecords(db: Db, portalId: number, type: ListType, q: string | undefined, after: number) {
   const rows = await db
     .select()
     .from(crmObjects)

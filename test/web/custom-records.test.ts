@@ -1,0 +1,75 @@
+/**
+ * Custom object records in the web app: the start page's tile, the list with search, the record page named by
+ * the schema's primary display property with its associations, and the same record through v3 search and v4
+ * associations. Another account's type or record is the 404 page.
+ */
+import { describe, expect, it } from "vitest";
+import { call, tenant, type Tenant } from "../helpers/api";
+import { newSchema } from "../schemas/helpers";
+import { page, signIn } from "./helpers";
+
+async function create(t: Tenant, type: string, properties: Record<string, string>) {
+  const res = await call("POST", `/crm/v3/objects/${type}`, { token: t.pat, body: { properties } });
+  expect(res.status, res.text).toBe(201);
+  return res.json.id as string;
+}
+
+describe("custom records in the web app", () => {
+  it("the start page, the list (with search) and the record page show a custom record by its primary display property", async () => {
+    const t = await tenant();
+    const car = await newSchema(t, "car");
+    const model = await create(t, car.objectTypeId, { model: "Model T", year: "1908" });
+    await create(t, car.objectTypeId, { model: "Beetle", year: "1938" });
+    const ada = await create(t, "contacts", { firstname: "Ada", email: "ada@example.com" });
+    const linked = await call("PUT", `/crm/v3/objects/${car.objectTypeId}/${model}/associations/contacts/${ada}`, { token: t.pat });
+    expect(linked.status, linked.text).toBe(204);
+    const b = await signIn(t);
+
+    const home = (await page(b, "/app")).text;
+    expect(home).toContain(`<a class="tile" href="/app/${car.objectTypeId}"><span class="tile-label">Cars</span><span class="tile-count">2</span></a>`);
+
+    for (const path of [`/app/${car.objectTypeId}`, `/app/${car.fullyQualifiedName}`, "/app/car"]) {
+      const list = await page(b, path);
+      expect(list.status, path).toBe(200);
+      const html = list.text;
+      expect(html).toContain("<h1>Cars</h1>");
+      expect([...html.matchAll(/<a href="\/app\/2-\d+\/(\d+)">([^<]*)<\/a>/g)].map((m) => [m[1], m[2]])).toEqual([
+        [model, "Model T"],
+        [expect.any(String), "Beetle"],
+      ]);
+    }
+    const found = (await page(b, `/app/${car.objectTypeId}?q=beet`)).text;
+    expect([...found.matchAll(/<a href="\/app\/2-\d+\/\d+">([^<]*)<\/a>/g)].map((m) => m[1])).toEqual(["Beetle"]);
+
+    const record = await page(b, `/app/${car.objectTypeId}/${model}`);
+    expect(record.status).toBe(200);
+    const html = record.text;
+    expect(html).toContain(`<h1>Model T <span class="muted">Car #${model}</span></h1>`);
+    expect(html).toContain(`<a href="/app/${car.objectTypeId}">Cars</a>`);
+    expect(html).toContain(`<a href="/app/contacts/${ada}">Ada</a>`);
+    // The contact's page lists the car among its associations, by name, linked to its page.
+    const contact = (await page(b, `/app/contacts/${ada}`)).text;
+    expect(contact).toContain(`<h3>Cars <span class="count">(1)</span></h3>`);
+    expect(contact).toContain(`<a href="/app/${car.objectTypeId}/${model}">Model T</a>`);
+
+    // The same record through the API's other faces: v3 search and v4 associations.
+    const search = await call("POST", `/crm/v3/objects/${car.objectTypeId}/search`, { token: t.pat, body: { filterGroups: [{ filters: [{ propertyName: "model", operator: "EQ", value: "Model T" }] }] } });
+    expect(search.status, search.text).toBe(200);
+    expect(search.json.results.map((r: { id: string }) => r.id)).toEqual([model]);
+    const v4 = await call("GET", `/crm/v4/objects/contacts/${ada}/associations/${car.objectTypeId}`, { token: t.pat });
+    expect(v4.status, v4.text).toBe(200);
+    expect(v4.json.results.map((r: { toObjectId: number }) => String(r.toObjectId))).toEqual([model]);
+  });
+
+  it("another account's custom type and record are the 404 page", async () => {
+    const [t, other] = [await tenant(), await tenant()];
+    const car = await newSchema(t, "car");
+    const model = await create(t, car.objectTypeId, { model: "Model T" });
+    const b = await signIn(other);
+    for (const path of [`/app/${car.objectTypeId}`, `/app/${car.fullyQualifiedName}`, `/app/${car.objectTypeId}/${model}`, "/app/car"]) {
+      const res = await page(b, path);
+      expect(res.status, path).toBe(404);
+      expect(res.text).not.toContain("Model T");
+    }
+  });
+});
