@@ -69,8 +69,9 @@ function workersProject(name: string, include: string[], exclude: string[], isol
             ALLOW_LOOPBACK_OUTBOUND: "true",
             // App webhooks: failed deliveries are retried at once (the schedule itself is unit-tested).
             WEBHOOK_RETRY_BASE_SECONDS: "0",
-            // Property-based suite (test/fuzz): cases per endpoint and seed, from the environment.
-            FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200",
+            // Property-based suites: cases per endpoint (or runs) and seed, from the environment; unset, each
+            // suite uses its own default.
+            FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
             FUZZ_SEED: process.env.FUZZ_SEED ?? "",
           },
         },
