@@ -4,7 +4,7 @@
  * rate limit is 1 request per 10 s (429).
  */
 import { inject } from "vitest";
-import { admin, integratorUrl, tenant, workerUrl, type NodeTenant } from "./helpers";
+import { admin, fetchAgainIfClosed, integratorUrl, tenant, workerUrl, type NodeTenant } from "./helpers";
 
 export const adminToken = () => inject("adminToken");
 
@@ -56,7 +56,7 @@ export async function api(method: string, path: string, opts: { token?: string; 
     headers["content-type"] = "application/x-www-form-urlencoded";
     body = new URLSearchParams(opts.form).toString();
   }
-  const res = await fetch(`${workerUrl()}${path}`, { method, headers, body, redirect: "manual" });
+  const res = await fetchAgainIfClosed(`${workerUrl()}${path}`, { method, headers, body, redirect: "manual" });
   const text = await res.text();
   let json: unknown;
   try {

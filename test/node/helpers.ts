@@ -67,3 +67,16 @@ export async function rejection<E>(p: PromiseLike<unknown>): Promise<E> {
   }
   throw new Error("expected the client to reject");
 }
+
+/**
+ * fetch, sent once more on a new connection when the server closed a kept-alive one just as it was reused:
+ * wrangler's dev server may do that to an idle connection, and it is not the Worker's answer.
+ */
+export async function fetchAgainIfClosed(url: string | URL, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    if ((err as { cause?: { code?: string } }).cause?.code !== "UND_ERR_SOCKET") throw err;
+    return fetch(url, init);
+  }
+}

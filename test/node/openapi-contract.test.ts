@@ -18,7 +18,7 @@ import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CASES, type Case, type Req } from "./contract-cases";
 import { buildFixtures, type Fixtures } from "./contract-fixtures";
-import { workerUrl } from "./helpers";
+import { fetchAgainIfClosed, workerUrl } from "./helpers";
 
 interface MediaDoc {
   schema?: unknown;
@@ -104,12 +104,7 @@ async function send(op: Op, r: Req): Promise<Answer> {
     headers["content-type"] = "application/json";
   }
   const init = { method: op.method, headers, body, redirect: "manual" as const };
-  // wrangler's dev server may close an idle kept-alive connection just as it is reused; that is not the
-  // Worker's answer, so the request is sent once more on a new connection.
-  const res = await fetch(url, init).catch((err: Error & { cause?: { code?: string } }) => {
-    if (err.cause?.code !== "UND_ERR_SOCKET") throw err;
-    return fetch(url, init);
-  });
+  const res = await fetchAgainIfClosed(url, init);
   return { status: res.status, type: res.headers.get("content-type") ?? "", text: await res.text() };
 }
 
@@ -222,7 +217,9 @@ describe("the OpenAPI document", () => {
 
 describe("every operation answers what the document describes", () => {
   const keys = Object.keys(CASES);
-  it.each(keys)("%s", async (key) => {
+  // Each case makes the records it changes, so cases run a few at a time (vitest's maxConcurrency, 5):
+  // the file waits on the Worker, and one at a time it was the suite's longest file.
+  it.concurrent.each(keys)("%s", async (key) => {
     const op = ops.find((o) => o.key === key);
     expect(op, `${key} is not in the document`).toBeDefined();
     const c: Case = CASES[key]!;
