@@ -98,6 +98,19 @@ describe("records of a custom type", () => {
   });
 });
 
+describe("associated objects", () => {
+  it("take the real service's upper-case singular names as well as names and ids", async () => {
+    const t = await tenant();
+    const res = await call("POST", S, { token: t.pat, body: { ...carBody(), associatedObjects: ["CONTACT", "COMPANY", "0-3", "tickets"] } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.associations.map((a: { toObjectTypeId: string }) => a.toObjectTypeId)).toEqual(["0-1", "0-2", "0-3", "0-5"]);
+    // Lower-case singular names are not among them: a 400 naming the field.
+    const bad = await call("POST", S, { token: t.pat, body: { ...carBody("boat"), associatedObjects: ["contact"] } });
+    expect(bad.status, bad.text).toBe(400);
+    expect(bad.text).toContain("associatedObjects");
+  });
+});
+
 describe("bad schema input writes nothing", () => {
   const body = carBody();
   const rows: [string, unknown, string][] = [

@@ -93,11 +93,16 @@ function checkDisplay(input: { primaryDisplayProperty?: string; secondaryDisplay
   checkAmong(input.searchableProperties, known, "searchableProperties");
 }
 
+/** The names the real service's schema examples give associated types (`"associatedObjects": ["CONTACT"]`). */
+const OBJECT_NAMES: Record<string, keyof typeof TYPE_IDS> = { CONTACT: "contacts", COMPANY: "companies", DEAL: "deals", TICKET: "tickets", PRODUCT: "products", LINE_ITEM: "line_items" };
+
 /**
- * The type an association definition points to, as its object type id: a built-in type by name or id
- * (`contacts`, `0-1`) or one of the account's live custom types by id. Null when there is none.
+ * The type an association definition points to, as its object type id: a built-in type by name, id or
+ * upper-case singular name (`contacts`, `0-1`, `CONTACT`) or one of the account's live custom types by id.
+ * Null when there is none.
  */
 async function targetTypeId(db: Db, portalId: number, raw: string): Promise<string | null> {
+  if (Object.hasOwn(OBJECT_NAMES, raw)) return TYPE_IDS[OBJECT_NAMES[raw]!];
   if (isBuiltInType(raw)) return TYPE_IDS[raw];
   if (Object.values(TYPE_IDS).includes(raw)) return raw;
   if (!isCustomType(raw)) return null;
