@@ -149,7 +149,9 @@ export interface FromResult {
 /**
  * The associations of up to 1000 records to live records of `to`, each after its own cursor and at most
  * `limit` of them, with their types: ONE D1 batch (one round trip) of three statements, whatever the count
- * of records, each with the ids in one JSON parameter.
+ * of records, each with the ids in one JSON parameter. The ids' list is the outer loop (CROSS JOIN fixes
+ * SQLite's join order): left to the planner, it walked every association of the account once per id
+ * (32,201 rows read for 100 records with 300 associations; 2,101 this way).
  */
 export async function readAssociations(db: Db, portalId: number, from: ObjectType, to: ObjectType, named: { id: number; after: number }[], limit: number): Promise<FromResult[]> {
   // A record named twice is answered once, after its first cursor, as the batch object reads answer a
@@ -166,7 +168,7 @@ export async function readAssociations(db: Db, portalId: number, from: ObjectTyp
             where t.portal_id = a.portal_id and t.from_id = a.from_id and t.to_type = a.to_type and t.to_id = a.to_id) as types,
           row_number() over (partition by a.from_id order by a.to_id) as n
         from json_each(${ids}) j
-        join crm_associations a on a.portal_id = ${portalId} and a.from_id = j.value ->> 'id' and a.to_type = ${to} and a.to_id > j.value ->> 'after'
+        cross join crm_associations a on a.portal_id = ${portalId} and a.from_id = j.value ->> 'id' and a.to_type = ${to} and a.to_id > j.value ->> 'after'
         join crm_objects o on o.id = a.to_id and o.archived = 0)
       where n <= ${limit + 1} order by from_id, to_id`),
     rawStatement(db, definitionsQuery(portalId, from, to)),
