@@ -9,7 +9,7 @@
  *   node bench/run.mjs --soak     the 60 s soak only; writes bench/results-soak.json
  *   --closed-readers               soak readers without the 100 ms pause (saturates workerd; see README)
  *   --shards-aa                    figure 7's A/A control: the second cluster is single-database too
- *   --only=ingest,e2e,webhooks,reads,activities,cards,cron,profile,bundle,shards,regression   a subset (debugging); `shards` runs
+ *   --only=ingest,e2e,webhooks,reads,activities,crm,cards,cron,profile,bundle,shards,regression   a subset (debugging); `shards` runs
  *                                 figures 2–4 on the sharded cluster too (with e2e/reads/cards), then scale-out and
  *                                 the probes; `regression` the paired samples of suites/regression.mjs
  *
@@ -36,6 +36,7 @@ import { ingest } from "./suites/ingest.mjs";
 import { printProfile, profile, rowsPerMessage } from "./suites/profile.mjs";
 import { reads, seedReads } from "./suites/reads.mjs";
 import { activities } from "./suites/activities.mjs";
+import { wholeCrm } from "./suites/whole-crm.mjs";
 import { soak } from "./suites/soak.mjs";
 import { fineRegression } from "./suites/regression.mjs";
 import { probes, regression, scaleOut, SHARDED_LABEL, SHARDS } from "./suites/shards.mjs";
@@ -51,8 +52,8 @@ const aaControl = args.includes("--shards-aa");
 const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 
 const SIZES = {
-  full: { runs: 5, ingestC1: 40, ingestC10: 40, e2eMessages: 5000, e2eObjects: 2000, e2eTimeoutMs: 120_000, contacts: 120, readsC1: 300, readsC10: 600, cardViews: 20, pendingDeals: 100_000, cronRuns: 5, soakSeconds: 60, soakObjects: 20_000, profileN: 200, profileBatches: 10, scaleContacts: 50, scaleMessages: 1000, scaleObjects: 400, scaleReads: 200, fenceRows: 2000, finePairs: 40, fineReadBlockC1: 60, fineReadBlockC10: 120, fineSyncPairs: 40, fineSyncMessages: 1000, fineSyncObjects: 400, fineCardViews: 5 },
-  quick: { runs: 3, ingestC1: 5, ingestC10: 10, e2eMessages: 1000, e2eObjects: 400, e2eTimeoutMs: 60_000, contacts: 101, readsC1: 30, readsC10: 60, cardViews: 5, pendingDeals: 5000, cronRuns: 3, soakSeconds: 10, soakObjects: 2000, profileN: 20, profileBatches: 2, scaleContacts: 5, scaleMessages: 200, scaleObjects: 100, scaleReads: 20, fenceRows: 200, finePairs: 3, fineReadBlockC1: 10, fineReadBlockC10: 20, fineSyncPairs: 2, fineSyncMessages: 200, fineSyncObjects: 100, fineCardViews: 2 },
+  full: { runs: 5, ingestC1: 40, ingestC10: 40, e2eMessages: 5000, e2eObjects: 2000, e2eTimeoutMs: 120_000, contacts: 120, readsC1: 300, readsC10: 600, cardViews: 20, pendingDeals: 100_000, cronRuns: 5, soakSeconds: 60, soakObjects: 20_000, profileN: 200, profileBatches: 10, scaleContacts: 50, scaleMessages: 1000, scaleObjects: 400, scaleReads: 200, fenceRows: 2000, finePairs: 40, fineReadBlockC1: 60, fineReadBlockC10: 120, fineSyncPairs: 40, fineSyncMessages: 1000, fineSyncObjects: 400, fineCardViews: 5, shapeContacts: 10_000 },
+  quick: { runs: 3, ingestC1: 5, ingestC10: 10, e2eMessages: 1000, e2eObjects: 400, e2eTimeoutMs: 60_000, contacts: 101, readsC1: 30, readsC10: 60, cardViews: 5, pendingDeals: 5000, cronRuns: 3, soakSeconds: 10, soakObjects: 2000, profileN: 20, profileBatches: 2, scaleContacts: 5, scaleMessages: 200, scaleObjects: 100, scaleReads: 20, fenceRows: 200, finePairs: 3, fineReadBlockC1: 10, fineReadBlockC10: 20, fineSyncPairs: 2, fineSyncMessages: 200, fineSyncObjects: 100, fineCardViews: 2, shapeContacts: 1000 },
 };
 const sizes = quick ? SIZES.quick : SIZES.full;
 const want = (name) => (soakMode ? name === "soak" : name !== "soak" && (!only || only.includes(name)));
@@ -159,6 +160,8 @@ async function main() {
     }
     // Figure 10: a contact page and a v4 associations page of a contact with 50 activities, each against its floor.
     if (want("activities")) results.push(...(await activities({ ...ctx, adminToken })));
+    // Figures 11 and 12: a DYNAMIC list's pages over 10,000 contacts and a v4 batch read of 100 records, each against its floor.
+    if (want("crm")) results.push(...(await wholeCrm(ctx)));
     // One local integrator for the suites that view cards: their card definitions point at it.
     if (want("cards") || fine) ctx.integrator = withAlso.integrator = await startIntegrator();
     if (want("cards")) results.push(...(await cards(withAlso)));

@@ -10,9 +10,8 @@
  * cards; so what the ratio leaves to the page is its own work: rendering 50 sanitised note bodies and the HTML.
  * The rounds, the A/A control and the rating are figure 3's (suites/reads.mjs).
  */
-import { aaBand, medianOf } from "../lib/stats.mjs";
-import { status, step } from "../lib/progress.mjs";
-import { FLOOR_TARGET, floorAsRoute, inWaves, interleaved, RATE_KEYS, WARMUP } from "./reads.mjs";
+import { step } from "../lib/progress.mjs";
+import { againstFloors } from "./floors.mjs";
 
 const NOTES = 50;
 const PASSWORD = "bench activities password";
@@ -53,7 +52,7 @@ async function seed(ctx) {
 }
 
 export async function activities(ctx) {
-  const { http, bench, tenant, sizes } = ctx;
+  const { http, bench, tenant } = ctx;
   const seeded = await seed(ctx);
   const page = `/app/contacts/${seeded.contactId}`;
   const v4 = `/crm/v4/objects/contacts/${seeded.contactId}/associations/notes`;
@@ -66,10 +65,6 @@ export async function activities(ctx) {
     { id: "floor_page", name: "floor: the contact page's D1 statements, replayed raw (bench Worker)", path: `/__bench/floor/replay?path=${encodeURIComponent(page)}`, client: bench, token: "", headers: cookie },
     { id: "floor_v4", name: "floor: the v4 page's D1 statements, replayed raw (bench Worker)", path: `/__bench/floor/replay?path=${encodeURIComponent(v4)}`, client: bench },
   ];
-  const healthz = { id: "healthz", name: "GET /healthz", path: "/healthz", expect: 204 };
-  const control = { id: "healthz_aa", name: "GET /healthz again (A/A control)", path: "/healthz", expect: 204 };
-  const benchNoop = { id: "bench_noop", name: "bench Worker no-op", path: "/__bench/noop", client: bench, expect: 204 };
-  const measured = [healthz, ...routes, ...floors, benchNoop, control].map((r) => ({ ...r, key: r.id, workerd: ctx.workerd }));
   // Each route answers what it should before anything is measured (the page: its 50 activities).
   const first = await http.request("GET", page, { headers: cookie });
   const shown = (first.text.match(/<li class="activity /g) ?? []).length;
@@ -77,79 +72,5 @@ export async function activities(ctx) {
   const assoc = await http.json("GET", v4, { token: tenant.oauth });
   if (assoc.status !== 200 || assoc.json.results.length !== NOTES) throw new Error(`${v4} -> ${assoc.status} ${assoc.text.slice(0, 200)}`);
 
-  const out = [];
-  for (const concurrency of [1, 10]) {
-    const rounds = concurrency === 1 ? sizes.readsC1 : Math.ceil(sizes.readsC10 / concurrency);
-    const count = rounds * concurrency;
-    const runs = Object.fromEntries(measured.map((r) => [r.key, []]));
-    if (concurrency === 1) await interleaved(measured, WARMUP, http, tenant);
-    else await inWaves(measured, WARMUP, concurrency, http, tenant);
-    for (let run = 1; run <= sizes.runs; run++) {
-      step(`activities c=${concurrency} run ${run}/${sizes.runs}: ${rounds} rounds, each endpoint ${concurrency === 1 ? "once" : `one wave of ${concurrency}`} per round in a random order`);
-      const results =
-        concurrency === 1
-          ? await interleaved(measured, rounds, http, tenant, (i) => status(`round ${i}/${rounds}`))
-          : await inWaves(measured, rounds, concurrency, http, tenant, (i) => status(`round ${i}/${rounds}`));
-      for (const r of measured) {
-        const res = results[r.key];
-        if (res.statuses[r.expect ?? 200] !== count) ctx.fail(`activities ${r.key} c=${concurrency}: statuses ${JSON.stringify(res.statuses)}`);
-        ctx.count5xx(res.serverErrors);
-        runs[r.key].push(res);
-      }
-    }
-    const aa = aaBand(runs[control.id].map((x, i) => x.rps / runs.healthz[i].rps));
-    for (const r of routes) {
-      const f = floors.find((x) => x.id === r.floor);
-      const asRoute = runs[f.id].map((_, i) => floorAsRoute(f, (id) => 1000 / runs[id][i].rps));
-      const perRun = runs[r.id].map((x, i) => x.rps / asRoute[i].rps);
-      const ratio = medianOf(perRun.map((q) => ({ q })), ["q"]).q;
-      const target = FLOOR_TARGET[concurrency];
-      const fv = medianOf(asRoute, ["rps", "ownMs"]);
-      out.push({
-        // Printed, charted and kept like figure 3's comparisons with their floors.
-        id: `read_vsfloor_activities_${r.id}_c${concurrency}`,
-        figure: `Activities: ${r.name} vs its floor, c=${concurrency}`,
-        value: medianOf(runs[r.id], RATE_KEYS),
-        baseline: { name: `${f.name.replace(/, replayed raw \(bench Worker\)/, ", as a route")}: own ${fv.ownMs.toFixed(2)} ms/request`, rps: fv.rps, ownMs: fv.ownMs, healthzRps: medianOf(runs.healthz, ["rps"]).rps },
-        ratio,
-        target: { ratio: target },
-        met: ratio >= target,
-        aa,
-        runs: { service: runs[r.id], floor: runs[f.id], benchNoop: runs[benchNoop.id], healthz: runs.healthz },
-      });
-    }
-  }
-
-  // Where a request's time goes (informative): as deployed, without the rate-limiter call, and without any
-  // I/O (D1 answers replayed), inside workerd (bench/worker/index.ts, profile-request).
-  for (const r of routes) {
-    const res = await bench.json("POST", "/__bench/profile-request", { token: r.token ?? tenant.oauth, headers: r.headers, body: { path: r.path, n: 50 } });
-    if (res.status !== 200) throw new Error(`profile ${r.path} -> ${res.status} ${res.text}`);
-    step(`  ${r.id}: deployed ${res.json.deployed.toFixed(2)} ms, without the rate-limiter call ${res.json.noRateLimiterCall.toFixed(2)} ms, without any I/O ${res.json.noIo.toFixed(2)} ms`);
-  }
-
-  step("activities: D1 statements and rows read per request (counting pass through the bench Worker)");
-  for (const r of routes) {
-    const res = await bench.json("GET", `/__bench/counted${r.path}`, { token: r.token ?? tenant.oauth, headers: r.headers });
-    if (res.status !== 200) throw new Error(`counted ${r.path} -> ${res.status} ${res.text}`);
-    const f = floors.find((x) => x.id === r.floor);
-    const fl = await bench.request("GET", f.path, { token: f.token ?? tenant.oauth, headers: f.headers });
-    const c = res.json.d1;
-    const limit = 2 * c.rowsReturned + 1;
-    out.push({
-      id: `d1_activities_${r.id}`,
-      figure: `D1 per request: ${r.name}`,
-      route: `GET ${r.path.replace(/\/\d+(\/|$)/, "/{id}$1")}`,
-      statements: c.statements,
-      roundTrips: c.roundTrips,
-      rowsRead: c.rowsRead,
-      rowsReturned: c.rowsReturned,
-      itemsReturned: NOTES,
-      target: { rowsRead: `≤ 2 × rows returned + 1 = ${limit}; the floor replays ${fl.headers["x-floor-statements"]} statements in ${fl.headers["x-floor-round-trips"]} round trips` },
-      met: c.rowsRead <= limit,
-      floor: { statements: Number(fl.headers["x-floor-statements"]), roundTrips: Number(fl.headers["x-floor-round-trips"]) },
-      log: c.log,
-    });
-  }
-  return out;
+  return againstFloors(ctx, { prefix: "activities", label: "Activities", routes: routes.map((r) => ({ ...r, items: NOTES })), floors });
 }

@@ -72,18 +72,22 @@ function rounds(log: Recorded[]): Recorded[][] {
 
 const recorded = new Map<string, Recorded[][]>();
 
-/** GET /__bench/floor/replay?path=<route path>, with the caller's Authorization or Cookie: the route's D1 reads, replayed. */
+/**
+ * GET (or POST with the route's body) /__bench/floor/replay?path=<route path>, with the caller's Authorization
+ * or Cookie: the route's D1 reads, replayed. A POST is recorded from the route called with the same method and body.
+ */
 export async function replayFloor(req: Request, env: Env, ctx: ExecutionContext, url: URL): Promise<Response> {
   const path = url.searchParams.get("path") ?? "/";
   const headers = new Headers();
-  for (const h of ["authorization", "cookie"]) if (req.headers.has(h)) headers.set(h, req.headers.get(h)!);
-  const key = `${path}\u0000${headers.get("authorization") ?? ""}\u0000${headers.get("cookie") ?? ""}`;
+  for (const h of ["authorization", "cookie", "content-type"]) if (req.headers.has(h)) headers.set(h, req.headers.get(h)!);
+  const body = req.method === "POST" ? await req.text() : undefined;
+  const key = `${req.method} ${path}\u0000${headers.get("authorization") ?? ""}\u0000${headers.get("cookie") ?? ""}\u0000${body ?? ""}`;
   let plan = recorded.get(key);
   if (!plan) {
     let log: Recorded[] = [];
     for (let i = 0; i < 2; i++) {
       log = [];
-      const res = await app.fetch(new Request(new URL(path, url), { headers }) as Parameters<typeof app.fetch>[0], { ...env, DB: recording(env.DB, log) }, ctx);
+      const res = await app.fetch(new Request(new URL(path, url), { method: req.method, headers, body }) as Parameters<typeof app.fetch>[0], { ...env, DB: recording(env.DB, log) }, ctx);
       await res.arrayBuffer();
       if (res.status !== 200) return new Response(`${path} answered ${res.status}`, { status: 500 });
     }
