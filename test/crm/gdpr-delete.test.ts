@@ -5,7 +5,9 @@ import { BASE, call, expectError, send, tenant, type Tenant } from "../helpers/a
 import { make } from "./helpers";
 import { profileOf } from "../contacts-v1/helpers";
 import { L, memberIds, newList } from "../lists/helpers";
-import { hookUp, subscribe, waitForEvents } from "../webhooks/helpers";
+import { eventsOf, hookUp, subscribe, waitFor, waitForEvents } from "../webhooks/helpers";
+import { consumeWebhookBatch } from "../../src/services/webhooks/deliver";
+import type { WebhookQueueMessage } from "../../src/services/webhooks/message";
 
 const purge = (t: Tenant, body: unknown) => call("POST", "/crm/v3/objects/contacts/gdpr-delete", { token: t.pat, body });
 const shardOf = (t: Tenant) => (env as unknown as Record<string, D1Database>)[t.shard]!;
@@ -70,7 +72,8 @@ describe("POST /crm/v3/objects/contacts/gdpr-delete", () => {
     const contact = Number(await make(t, "contacts", { firstname: "Ann" }));
     const other = Number(await make(t, "contacts", { firstname: "Bob" }));
     // A retried delivery in the log naming it and another contact, and one naming only it.
-    const ev = (eventId: number, objectId: number) => ({ eventId, subscriptionId: 1, portalId: t.portalId, appId: t.appId, occurredAt: 1, subscriptionType: "contact.creation", objectId, changeSource: "API" });
+    const base = 8_000_000_000 + Math.floor(Math.random() * 1e8) * 10;
+    const ev = (k: number, objectId: number) => ({ eventId: base + k, subscriptionId: 1, portalId: t.portalId, appId: t.appId, occurredAt: Date.now(), subscriptionType: "contact.creation", objectId, changeSource: "API" });
     const insert = env.DB.prepare("insert into webhook_deliveries (app_id, events, event_count, status, attempts, created_at, updated_at) values (?, ?, ?, 'retrying', 1, 1, 1) returning id");
     const mixed = (await insert.bind(t.appId, JSON.stringify([ev(1, contact), ev(2, other)]), 2).first<number>("id"))!;
     const only = (await insert.bind(t.appId, JSON.stringify([ev(3, contact)]), 1).first<number>("id"))!;
@@ -86,6 +89,13 @@ describe("POST /crm/v3/objects/contacts/gdpr-delete", () => {
     expect([JSON.parse(row!.events).map((e: { objectId: number }) => e.objectId), row!.event_count]).toEqual([[other], 1]);
     expect(await env.DB.prepare("select count(*) as n from webhook_deliveries where id = ?").bind(only).first<number>("n")).toBe(0);
     expect(await env.DB.prepare("select count(*) as n from webhook_attempts where delivery_id = ?").bind(only).first<number>("n")).toBe(0);
+
+    // The retries already queued for those deliveries send only what the log still holds.
+    const retry = (deliveryId: number, list: ReturnType<typeof ev>[]): WebhookQueueMessage => ({ v: 1, appId: t.appId, deliveryId, attempt: 1, events: list });
+    const messages = [retry(mixed, [ev(1, contact), ev(2, other)]), retry(only, [ev(3, contact)])].map((body, i) => ({ id: `r${i}`, body, attempts: 1, timestamp: new Date(), ack() {}, retry() {} }));
+    await consumeWebhookBatch({ queue: "crm-edge-webhooks", messages, ackAll() {}, retryAll() {} } as unknown as MessageBatch<unknown>, env);
+    const sent = eventsOf(await waitFor(path, (d) => eventsOf(d).length >= 3)).filter((e) => Math.abs((e.eventId as number) - base) < 10);
+    expect(sent.map((e) => [e.eventId, e.objectId, e.attemptNumber])).toEqual([[base + 2, other, 1]]);
   });
 
   it("errors: unknown or another account's contact 404; a bad body 400 naming the field; nothing is deleted", async () => {
