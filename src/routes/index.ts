@@ -22,6 +22,7 @@ import { crmAssociationLabelRoutes } from "./crm/association-labels";
 import { crmAssociationBatchRoutes } from "./crm/associations-batch";
 import { crmBatchRoutes } from "./crm/batch";
 import { crmObjectRoutes } from "./crm/objects";
+import { crmMergeRoutes } from "./crm/merge";
 import { crmPropertyRoutes } from "./crm/properties";
 import { crmPropertyGroupRoutes } from "./crm/property-groups";
 import { crmSearchRoutes } from "./crm/search";
@@ -62,6 +63,8 @@ export const allRoutes: RouteDef[] = [
   // The literal paths (search, batch/*) before the `/:objectId` ones of the same prefix.
   // Every CRM route takes the account's custom object types too (src/services/crm/object-types.ts).
   // Property groups before the property routes: `/groups` is not a property name.
+  // The merge and the GDPR delete take only built-in types (a closed list), before the same prefix too.
+  ...crmMergeRoutes,
   ...[...crmSearchRoutes, ...crmBatchRoutes, ...crmObjectRoutes, ...crmPropertyGroupRoutes, ...crmPropertyRoutes, ...crmAssociationV4Routes].map((r) => ({
     ...r,
     customTypes: true,

@@ -90,11 +90,13 @@ function credentialFor(route: RouteDef, t: Tenant): Record<string, string> {
 
 /** Operator routes that take credentials away: suspending, rotating, setting a password. */
 const revokes = (r: RouteDef) => r.auth.kinds.includes("admin") && ((r.method === "PATCH" && r.path === "/admin/v1/accounts/:portalId") || /\/(rotate|rotate-secret|password)$/.test(r.path));
+/** POSTs that take records away as a delete does: a merge archives one record, a GDPR delete removes one. */
+const removes = (r: RouteDef) => r.method === "POST" && /\/(merge|gdpr-delete)$/.test(r.path);
 /**
  * Deletes run last (operator ones, and operator routes that take credentials away, at the very end), so they
  * never take away what other routes probe.
  */
-const order = (r: RouteDef) => (revokes(r) ? 2 : r.method !== "DELETE" ? 0 : r.auth.kinds.includes("admin") ? 2 : 1);
+const order = (r: RouteDef) => (revokes(r) ? 2 : r.method !== "DELETE" && !removes(r) ? 0 : r.auth.kinds.includes("admin") ? 2 : 1);
 /**
  * An account's deletion goes on in the background after its 202, and would change the databases under the
  * snapshots of later cases; its bad input is covered by test/accounts/deletion.test.ts instead.

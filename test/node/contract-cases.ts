@@ -409,6 +409,14 @@ export const CASES: Record<string, Case> = {
   "POST /crm/v3/objects/{objectType}/batch/archive": {
     ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [{ id: String(await newContact(f)) }] } }),
   },
+  "POST /crm/v3/objects/{objectType}/merge": {
+    ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { primaryObjectId: String(await newContact(f)), objectIdToMerge: String(await newContact(f)) } }),
+    errors: { 400: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { primaryObjectId: String(f.contact), objectIdToMerge: String(f.contact) } }) },
+  },
+  "POST /crm/v3/objects/contacts/gdpr-delete": {
+    ok: async (f) => ({ token: f.t.pat, json: { objectId: String(await newContact(f)) } }),
+    errors: { 404: (f) => ({ token: f.t.pat, json: { objectId: "999999999999" } }) },
+  },
   "GET /crm/v3/properties/{objectType}": { ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" } }) },
   "POST /crm/v3/properties/{objectType}": {
     ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: propertyBody(propertyName()) }),

@@ -72,6 +72,8 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
     "POST /crm/v3/objects/:objectType/batch/archive": { inputs: [{ id: String(ids.contact) }] },
     "POST /crm/v3/properties/:objectType": { name: "p", label: "P", type: "string", fieldType: "text", groupName: "contactinformation" },
     "POST /crm/v3/properties/:objectType/groups": { name: "matrix_group", label: "Matrix group" },
+    "POST /crm/v3/objects/:objectType/merge": { primaryObjectId: String(ids.contact), objectIdToMerge: String(ids.bContact) },
+    "POST /crm/v3/objects/contacts/gdpr-delete": { objectId: String(ids.contact) },
     "PUT /crm/v4/objects/:objectType/:objectId/associations/:toObjectType/:toObjectId": [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }],
     "POST /crm-object-schemas/v3/schemas": { name: "matrix_thing", labels: { singular: "T", plural: "Ts" }, requiredProperties: [], properties: [{ name: "title", label: "Title", type: "string", fieldType: "text" }], associatedObjects: [] },
     "POST /crm-object-schemas/v3/schemas/batch/read": { inputs: ["isolated_thing"] },

@@ -511,6 +511,17 @@ export const BODY_ID_FIXTURES: Record<string, Fixture> = {
     { path: "/crm/v3/objects/contacts/batch/update", body: { inputs: [{ id: String(w.ids.contact), properties: { firstname: "B was here" } }] }, status: 207 },
   ],
   "POST /crm/v3/objects/:objectType/batch/archive": (w) => [{ path: "/crm/v3/objects/contacts/batch/archive", body: { inputs: [{ id: String(w.ids.contact) }] }, status: 204 }],
+  // The merge: A's record on either side is refused as an unknown one (400 naming the field), never merged.
+  "POST /crm/v3/objects/:objectType/merge": (w) => [
+    { path: "/crm/v3/objects/contacts/merge", body: { primaryObjectId: String(w.ids.bContact), objectIdToMerge: String(w.ids.contact) }, status: 400 },
+    { path: "/crm/v3/objects/contacts/merge", body: { primaryObjectId: String(w.ids.contact), objectIdToMerge: String(w.ids.bContact) }, status: 400 },
+    { path: "/crm/v3/objects/companies/merge", body: { primaryObjectId: String(w.ids.company), objectIdToMerge: String(w.ids.bCompany) }, status: 400 },
+  ],
+  // The GDPR delete: A's contact, by id or email, is not found in B.
+  "POST /crm/v3/objects/contacts/gdpr-delete": (w) => [
+    { path: "/crm/v3/objects/contacts/gdpr-delete", body: { objectId: String(w.ids.contact) } },
+    { path: "/crm/v3/objects/contacts/gdpr-delete", body: { objectId: w.ids.contactEmail, idProperty: "email" } },
+  ],
   // Legacy v1 contacts: A's ids in the query are left out of the map; in a batch write, a 400.
   "GET /contacts/v1/contact/vids/batch": (w) => [{ path: `${C1}/vids/batch?vid=${w.ids.contact}&vid=${w.ids.bContact}`, status: 200 }],
   "GET /contacts/v1/contact/emails/batch": (w) => [{ path: `${C1}/emails/batch?email=${enc(w.ids.contactEmail)}`, status: 200 }],

@@ -134,7 +134,7 @@ describe("v1 contacts", () => {
     );
   });
 
-  it("a merge: contact.merge with primaryObjectId and mergedObjectIds, and the survivor's property changes", async () => {
+  it("a merge: contact.merge with primaryObjectId, mergedObjectIds, newObjectId and numberOfPropertiesMoved, and the survivor's property changes", async () => {
     const { t, path, subs } = await subscribed(["contact.merge", "contact.propertyChange:firstname"]);
     const a = (await call("POST", V1, { token: t.oauth, body: { properties: [{ property: "email", value: "a@example.com" }] } })).json.vid as number;
     const b = (await call("POST", V1, { token: t.oauth, body: { properties: [{ property: "email", value: "b@example.com" }, { property: "firstname", value: "Bee" }] } })).json.vid as number;
@@ -158,6 +158,8 @@ describe("v1 contacts", () => {
         changeSource: "API",
         primaryObjectId: a,
         mergedObjectIds: [b],
+        newObjectId: a,
+        numberOfPropertiesMoved: 1,
       },
     ]);
     expect(byType(events, "contact.propertyChange")).toEqual([expect.objectContaining({ objectId: a, propertyName: "firstname", propertyValue: "Bee" })]);

@@ -22,7 +22,13 @@ export const EVENT_OBJECT: Partial<Record<ObjectType, string>> = {
 export const EVENT_KINDS = ["creation", "deletion", "propertyChange", "merge"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
 
-export const EVENT_TYPES = Object.values(EVENT_OBJECT as Record<string, string>).flatMap((o) => EVENT_KINDS.map((k) => `${o}.${k}`));
+/**
+ * `contact.privacyDeletion`: a contact deleted for privacy compliance (`POST /crm/v3/objects/contacts/gdpr-delete`),
+ * a subscription type of contacts only on the real service.
+ */
+export const PRIVACY_DELETION = "contact.privacyDeletion";
+
+export const EVENT_TYPES = [...Object.values(EVENT_OBJECT as Record<string, string>).flatMap((o) => EVENT_KINDS.map((k) => `${o}.${k}`)), PRIVACY_DELETION];
 
 /**
  * The generic subscription types (`objectTypeId` says of which object type) that crm-edge emits. The real

@@ -100,10 +100,20 @@ async function prepare(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise
   for (const m of wave) byApp.set(m.appId, (byApp.get(m.appId) ?? []).concat(m.events));
   const apps = [...byApp.keys()];
   const leases = wave.map(() => crypto.randomUUID());
+  const retried = wave.filter((m) => m.deliveryId !== null);
   const results = await runRawBatch(control, [
     ...apps.map((appId) => targetStatement(control, appId, byApp.get(appId)!)),
     ...wave.map((m, i) => slotStatement(control, m.appId, leases[i]!, now)),
+    ...retried.map((m) => rawStatement(control, sql`select json_group_array(e.value->>'eventId') as ids from webhook_deliveries d, json_each(d.events) e where d.id = ${m.deliveryId}`)),
   ]);
+  // A retry sends only the events its delivery's log row still holds: a GDPR delete removes from the log
+  // the events that name the deleted contact (src/services/crm/purge.ts), and so from every later attempt.
+  const logged = new Map(
+    retried.map((m, k) => {
+      const row = (results[apps.length + wave.length + k]?.results as { ids: string }[])[0];
+      return [m, new Set(JSON.parse(row?.ids ?? "[]") as number[])] as const;
+    }),
+  );
   const targets = new Map(
     apps.map((appId, i) => {
       const row = (results[i]?.results as { target_url: string | null; client_secret: string | null; installed: string; present: string; reset: string }[])[0]!;
@@ -116,11 +126,13 @@ async function prepare(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise
     const { target, installed, present, reset } = targets.get(m.appId)!;
     // A test account whose data was restored or reset since an event's change has no such change any more.
     const current = (e: WebhookEvent) => !(e.occurredAt < (reset.get(e.portalId) ?? -Infinity));
+    const ids = logged.get(m);
+    const kept = ids ? m.events.filter((e) => ids.has(e.eventId)) : m.events;
     return {
       m,
       target,
-      events: m.events.filter((e) => installed.has(e.portalId) && current(e)),
-      present: m.events.filter((e) => present.has(e.portalId)),
+      events: kept.filter((e) => installed.has(e.portalId) && current(e)),
+      present: kept.filter((e) => present.has(e.portalId)),
       slot: results[apps.length + i]?.meta.changes ? leases[i]! : null,
     };
   });

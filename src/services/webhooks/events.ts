@@ -28,7 +28,9 @@ export type RecordChange =
   | { kind: "created"; objectType: ObjectType; id: ObjectRef; properties: Props }
   | { kind: "updated"; objectType: ObjectType; id: number; before: Props; after: Props }
   | { kind: "deleted"; objectType: ObjectType; id: number }
-  | { kind: "merged"; objectType: ObjectType; id: number; mergedIds: number[]; before: Props; after: Props };
+  | { kind: "merged"; objectType: ObjectType; id: number; mergedIds: number[]; moved: number; before: Props; after: Props }
+  /** A GDPR delete: the record is gone for good. */
+  | { kind: "purged"; objectType: ObjectType; id: number };
 
 /** One outbox row as a JSON object: app, subscription, type, object id (or offset from the end), extra fields. */
 interface Row {
@@ -90,7 +92,15 @@ function rowsOf(targets: WebhookTarget[], c: RecordChange): Row[] {
     case "deleted":
       return plain("deletion");
     case "merged":
-      return [...plain("merge", { primaryObjectId: c.id, mergedObjectIds: c.mergedIds }), ...changes(c.before, c.after)];
+      // The merge fields of the real service's changelog: the survivor keeps its id, so it is also the new one.
+      return [
+        ...plain("merge", { primaryObjectId: c.id, mergedObjectIds: c.mergedIds, newObjectId: c.id, numberOfPropertiesMoved: c.moved }),
+        ...changes(c.before, c.after),
+      ];
+    case "purged":
+      // "The privacyDeletion event will also trigger the normal contact.delete event" (the real service's
+      // changelog, "Webhooks now support privacy-compliant contact deletions"): both, deletion first.
+      return [...plain("deletion"), ...plain("privacyDeletion")];
   }
 }
 

@@ -24,6 +24,9 @@ export const webhookEvent = z.object({
   propertyValue: z.string().optional(),
   primaryObjectId: z.number().int().optional(),
   mergedObjectIds: z.array(z.number().int()).optional(),
+  /** `*.merge` only; optional, so messages queued before they existed still parse. */
+  newObjectId: z.number().int().optional(),
+  numberOfPropertiesMoved: z.number().int().optional(),
 });
 export type WebhookEvent = z.infer<typeof webhookEvent>;
 
@@ -54,6 +57,8 @@ export function deliveryBody(events: WebhookEvent[], attempt: number): string {
       changeSource: e.changeSource,
       ...(e.propertyName !== undefined ? { propertyName: e.propertyName, propertyValue: e.propertyValue ?? "" } : {}),
       ...(e.primaryObjectId !== undefined ? { primaryObjectId: e.primaryObjectId, mergedObjectIds: e.mergedObjectIds ?? [] } : {}),
+      ...(e.newObjectId !== undefined ? { newObjectId: e.newObjectId } : {}),
+      ...(e.numberOfPropertiesMoved !== undefined ? { numberOfPropertiesMoved: e.numberOfPropertiesMoved } : {}),
     })),
   );
 }
