@@ -8,6 +8,7 @@ import { route } from "../../http/route";
 import { json, noContent } from "../../lib/http";
 import type { ObjectType } from "../../db/tables/crm";
 import { changeMembers, listSize, memberPage, recordMemberships, removeAllMembers } from "../../services/lists/members";
+import { searchIndexedUntil } from "../../services/testkit/quirks";
 import { presentList } from "../../services/lists/present";
 import { getList, listByName, listsByIds, searchLists } from "../../services/lists/read";
 import * as write from "../../services/lists/write";
@@ -103,7 +104,7 @@ export const listRoutes = [
     responses: { 200: { description: "The list", schema: s.listResponse } },
     handler: async ({ db, principal, params, query }) => {
       const list = await getList(db, portalOf(principal), params.listId);
-      return json({ list: presentList(list, { includeFilters: query.includeFilters, size: await listSize(db, list) }) });
+      return json({ list: presentList(list, { includeFilters: query.includeFilters, size: await listSize(db, list, searchIndexedUntil(principal)) }) });
     },
   }),
   route({
@@ -172,7 +173,7 @@ export const listRoutes = [
     responses: { 200: { description: "A page of members", schema: s.memberPage } },
     handler: async ({ db, principal, params, query }) => {
       const list = await getList(db, portalOf(principal), params.listId);
-      const page = await memberPage(db, list, query);
+      const page = await memberPage(db, list, { ...query, indexedUntil: searchIndexedUntil(principal) });
       const paging = {
         ...(page.next !== undefined ? { next: { after: String(page.next) } } : {}),
         ...(page.prev !== undefined ? { prev: { before: String(page.prev) } } : {}),
