@@ -5,9 +5,21 @@
  * installed in a STANDARD account is a 409; only the operator token is accepted.
  */
 import { describe, expect, it } from "vitest";
-import { admin, ADMIN, call, expectError, tenant } from "../helpers/api";
-import { dev, eventsOf, expectNothing, subscribe, waitFor, waitForEvents } from "../webhooks/helpers";
+import { admin, ADMIN, call, expectError, tenant, type Tenant } from "../helpers/api";
+import { script } from "../helpers/integrator";
+import { deliveries, dev, eventsOf, expectNothing, subscribe, waitFor, waitForEvents } from "../webhooks/helpers";
 import { expectSigned, hold, hookedTestTenant, testEvent } from "./helpers";
+
+/** Polls the delivery log until its newest delivery has `status`. */
+async function waitForLog(t: Tenant, status: string, timeoutMs = 20_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const d = (await dev(t, "GET", "/deliveries")).json.results?.[0];
+    if (d?.status === status) return d;
+    if (Date.now() > until) throw new Error(`the delivery log never showed ${status}: ${JSON.stringify(d)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 const state = (appId: number) => call("GET", `/admin/v1/apps/${appId}/webhooks`, { token: ADMIN });
 
@@ -68,6 +80,24 @@ describe("hold", () => {
     // The first POST carries the 100 oldest events, in order.
     expect(big).toEqual(all.slice(0, 100));
   });
+
+  it("a retry due while held waits in its own log row, and goes on with its next attemptNumber on release", async () => {
+    const { t, path } = await hookedTestTenant();
+    // The first attempt fails slowly (4 s, inside the 5 s timeout), so the hold begins before its retry is due.
+    await script(path, { status: 503, delayMs: 4_000, times: 1 });
+    const sent = await testEvent(t, { subscriptionType: "contact.creation", objectId: 9 });
+    await waitFor(path, (d) => d.length >= 1);
+    await hold(t, true);
+    const held = await waitForLog(t, "held");
+    expect(held).toMatchObject({ eventIds: [sent.json.eventId], attempts: [{ attemptNumber: 0, statusCode: 503 }] });
+    expect((await deliveries(path)).length).toBe(1);
+    await hold(t, false);
+    const got = await waitFor(path, (d) => d.length >= 2);
+    expect(got[1]!.events).toMatchObject([{ eventId: sent.json.eventId, attemptNumber: 1 }]);
+    const done = await waitForLog(t, "delivered");
+    expect(done.id).toBe(held.id);
+    expect(done.attempts.map((a: { attemptNumber: number }) => a.attemptNumber)).toEqual([0, 1]);
+  }, 30_000);
 
   it("a STANDARD account's events of a held app are delivered as usual; the test account's wait", async () => {
     const { t, path } = await hookedTestTenant();
