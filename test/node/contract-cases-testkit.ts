@@ -23,34 +23,6 @@ const appIn = async (portalId: number, hooked = true) => {
 };
 
 export const TESTKIT_CASES: Record<string, Case> = {
-  "GET /admin/v1/accounts/{portalId}/quirks": {
-    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() } }),
-    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
-  },
-  "PATCH /admin/v1/accounts/{portalId}/quirks": {
-    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { searchLagMs: 2000 } }),
-    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() }, json: { searchLagMs: 2000 } }) },
-  },
-  "POST /admin/v1/apps/{appId}/webhooks/test-events": {
-    ok: async () => {
-      const portalId = await testAccount();
-      return { token: adminToken(), params: { appId: await appIn(portalId) }, json: { portalId, subscriptionType: "contact.propertyChange", propertyName: "email", propertyValue: "a@example.com" } };
-    },
-    errors: {
-      // A STANDARD account (so are an account without the app and an app without settings: test/testkit/test-events.test.ts).
-      409: async () => {
-        const portalId = await standard();
-        return { token: adminToken(), params: { appId: await appIn(portalId) }, json: { portalId, subscriptionType: "contact.creation" } };
-      },
-    },
-  },
-  "GET /admin/v1/apps/{appId}/webhooks": {
-    ok: async () => ({ token: adminToken(), params: { appId: await appIn(await testAccount()) } }),
-  },
-  "PATCH /admin/v1/apps/{appId}/webhooks": {
-    ok: async () => ({ token: adminToken(), params: { appId: await appIn(await testAccount()) }, json: { held: true } }),
-    errors: { 409: async () => ({ token: adminToken(), params: { appId: await appIn(await standard(), false) }, json: { held: true } }) },
-  },
   "PUT /admin/v1/accounts/{portalId}/faults": {
     ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { rules: [{ match: { path: "/crm/v3/objects/*" }, respond: { status: 429 }, times: 1 }] } }),
     errors: {
@@ -94,5 +66,33 @@ export const TESTKIT_CASES: Record<string, Case> = {
   "POST /admin/v1/accounts/{portalId}/reset": {
     ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() } }),
     errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
+  },
+  "GET /admin/v1/accounts/{portalId}/quirks": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
+  },
+  "PATCH /admin/v1/accounts/{portalId}/quirks": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { searchLagMs: 2000 } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() }, json: { searchLagMs: 2000 } }) },
+  },
+  "POST /admin/v1/apps/{appId}/webhooks/test-events": {
+    ok: async () => {
+      const portalId = await testAccount();
+      return { token: adminToken(), params: { appId: await appIn(portalId) }, json: { portalId, subscriptionType: "contact.propertyChange", propertyName: "email", propertyValue: "a@example.com" } };
+    },
+    errors: {
+      // A STANDARD account (so are an account without the app and an app without settings: test/testkit/test-events.test.ts).
+      409: async () => {
+        const portalId = await standard();
+        return { token: adminToken(), params: { appId: await appIn(portalId) }, json: { portalId, subscriptionType: "contact.creation" } };
+      },
+    },
+  },
+  "GET /admin/v1/apps/{appId}/webhooks": {
+    ok: async () => ({ token: adminToken(), params: { appId: await appIn(await testAccount()) } }),
+  },
+  "PATCH /admin/v1/apps/{appId}/webhooks": {
+    ok: async () => ({ token: adminToken(), params: { appId: await appIn(await testAccount()) }, json: { held: true } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { appId: await appIn(await standard(), false) }, json: { held: true } }) },
   },
 };
