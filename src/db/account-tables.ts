@@ -105,6 +105,8 @@ export const CONTROL_TABLES = [
   "owners",
   "teams",
   "fault_rules",
+  "account_quirks",
+  "webhook_holds",
 ] as const;
 
 /**
@@ -122,6 +124,7 @@ export const ACCOUNT_CONTROL_TABLES: AccountTable[] = [
   byPortal("teams"),
   // The test kit's controls over the account: not its data, so not exported.
   { ...byPortal("fault_rules"), notExported: true },
+  { ...byPortal("account_quirks"), notExported: true },
   byPortal("private_apps"),
   // The app's webhook delivery log (docs/reference/webhooks.md) holds the account's events: a delivery made only of
   // them goes, its attempts first. The log belongs to the app's developer, so it is not exported.

@@ -6,6 +6,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, credentials } from "../db/tables/tenancy";
+import { accountQuirks } from "../db/tables/testkit";
 import { admission, suspendedError } from "../services/accounts/status";
 import { ApiError, refusedToken } from "../lib/errors";
 import { safeEqual, sha256Hex } from "../lib/crypto";
@@ -106,9 +107,11 @@ async function lookup(db: Db, secret: string, now: number, ttlMs: number): Promi
 
 async function readPrincipal(db: Db, hash: string, now: number): Promise<{ principal: CredentialPrincipal; expiresAt: number | null } | null> {
   const found = await db
-    .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status, accountType: accounts.accountType })
+    .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status, accountType: accounts.accountType, searchLagMs: accountQuirks.searchLagMs })
     .from(credentials)
     .leftJoin(accounts, eq(accounts.portalId, credentials.portalId))
+    // The quirk switches ride along (a primary-key probe in the same statement): no call reads them again.
+    .leftJoin(accountQuirks, eq(accountQuirks.portalId, credentials.portalId))
     .where(eq(credentials.tokenHash, hash))
     .get();
   const row = found?.row;
@@ -131,7 +134,11 @@ async function readPrincipal(db: Db, hash: string, now: number): Promise<{ princ
   }
   const principal = principalOf(row, hash, rateLimit, shard);
   // Read in the same statement as the credential: a STANDARD account's calls pay nothing for the test kit.
-  if (isTestAccountType(found.accountType) && principal.kind !== "developer") principal.testAccount = true;
+  if (isTestAccountType(found.accountType) && principal.kind !== "developer") {
+    principal.testAccount = true;
+    // Quirks act on test accounts only: a STANDARD account's leftover row (its type changed back) is ignored.
+    if (found.searchLagMs) principal.searchLagMs = found.searchLagMs;
+  }
   return { principal, expiresAt: row.expiresAt };
 }
 

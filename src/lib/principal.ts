@@ -18,8 +18,10 @@ export type Principal =
       shard: string | null;
       /** The account is a test account (DEVELOPER_TEST or SANDBOX): its calls look up its fault rules. */
       testAccount?: true;
+      /** A test account's search lag quirk (docs/reference/testkit.md "Quirks"), in ms; absent: none. */
+      searchLagMs?: number;
     }
-  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null; shard: string | null; testAccount?: true }
+  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null; shard: string | null; testAccount?: true; searchLagMs?: number }
   | { kind: "developer"; appId: number; credentialKey: string }
   /** A signed-in user of the web app (session cookie); rateLimit as for an install, counted per user. */
   | { kind: "session"; portalId: number; userId: number; csrfToken: string; rateLimit: number | null; shard: string | null };

@@ -42,7 +42,7 @@ import { webRoutes } from "./web/pages";
 import { webhookRoutes } from "./webhooks/settings";
 import { webhookDeliveryRoutes } from "./webhooks/deliveries";
 import { adminTeamRoutes } from "./admin/teams";
-import { adminSnapshotRoutes, adminTestkitRoutes } from "./admin/testkit";
+import { adminQuirkRoutes, adminSnapshotRoutes, adminTestkitRoutes, adminWebhookTestRoutes } from "./admin/testkit";
 import { ownerRoutes } from "./owners";
 import { userRoutes } from "./users";
 import { accountInfoRoutes } from "./account-info";
@@ -95,6 +95,8 @@ export const allRoutes: RouteDef[] = [
   ...adminTeamRoutes,
   ...adminTestkitRoutes,
   ...adminSnapshotRoutes,
+  ...adminQuirkRoutes,
+  ...adminWebhookTestRoutes,
   ...ownerRoutes,
   ...userRoutes,
   ...accountInfoRoutes,

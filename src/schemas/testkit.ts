@@ -1,5 +1,6 @@
 /** @module zod schemas of the test kit's operator routes (docs/reference/testkit.md). */
 import { z } from "zod";
+import { EVENT_TYPES, GENERIC_EVENT_TYPES, GENERIC_TYPE_IDS } from "./webhooks/event-types";
 
 export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
 /** The real service's 429 policies: its 10-second limit, the search API's per-second one, the daily one. */
@@ -72,3 +73,76 @@ export const snapshotParams = z.object({ portalId: z.string().regex(/^[1-9]\d{0,
 export const snapshotView = z.object({ name: z.string(), createdAt: z.string(), counts: z.record(z.string(), z.number().int()) });
 export const snapshotList = z.object({ results: z.array(snapshotView) });
 export const restoredView = z.object({ name: z.string().nullable(), restoredAt: z.string(), counts: z.record(z.string(), z.number().int()) });
+
+/** The longest search lag a test may ask for: a minute (the real index usually catches up within seconds). */
+export const MAX_SEARCH_LAG_MS = 60_000;
+
+/** `PATCH /admin/v1/apps/{appId}/webhooks`: the operator's hold on the app's deliveries. */
+export const holdBody = z.strictObject({ held: z.boolean({ error: "held must be true or false" }) });
+export const holdView = z.object({
+  appId: z.number().int(),
+  held: z.boolean(),
+  /** When the hold began; absent when not held. */
+  heldAt: z.string().optional(),
+  /** Deliveries (and their events) waiting in the delivery log as `held`. */
+  heldDeliveries: z.number().int(),
+  heldEvents: z.number().int(),
+});
+
+const positiveId = (field: string) => z.number({ error: `${field} must be a number` }).int(`${field} must be an integer`).positive(`${field} must be positive`).max(Number.MAX_SAFE_INTEGER);
+
+/**
+ * `POST /admin/v1/apps/{appId}/webhooks/test-events`: one event of a type the service emits, to the app's
+ * target URL. `objectTypeId` only with the generic `object.*` types, which need it.
+ */
+export const testEventBody = z
+  .strictObject({
+    portalId: positiveId("portalId"),
+    subscriptionType: z.string({ error: "subscriptionType must be a string" }),
+    objectTypeId: z.string().optional(),
+    objectId: positiveId("objectId").optional(),
+    propertyName: z.string().min(1).max(500).optional(),
+    propertyValue: z.string().max(65_536).optional(),
+  })
+  .superRefine((b, ctx) => {
+    const generic = (GENERIC_EVENT_TYPES as readonly string[]).includes(b.subscriptionType);
+    if (!generic && !EVENT_TYPES.includes(b.subscriptionType)) {
+      ctx.addIssue({ code: "custom", path: ["subscriptionType"], message: `subscriptionType must be one the service emits: ${[...EVENT_TYPES, ...GENERIC_EVENT_TYPES].join(", ")}` });
+      return;
+    }
+    if (generic && (b.objectTypeId === undefined || !GENERIC_TYPE_IDS.has(b.objectTypeId))) {
+      ctx.addIssue({ code: "custom", path: ["objectTypeId"], message: `objectTypeId is required with ${b.subscriptionType}: one of ${[...GENERIC_TYPE_IDS.keys()].join(", ")}` });
+    }
+    if (!generic && b.objectTypeId !== undefined) ctx.addIssue({ code: "custom", path: ["objectTypeId"], message: "objectTypeId goes only with the generic object.* types" });
+    const change = b.subscriptionType.endsWith(".propertyChange");
+    if (change && b.propertyName === undefined) ctx.addIssue({ code: "custom", path: ["propertyName"], message: `propertyName is required with ${b.subscriptionType}` });
+    if (!change && (b.propertyName !== undefined || b.propertyValue !== undefined)) {
+      ctx.addIssue({ code: "custom", path: [b.propertyName !== undefined ? "propertyName" : "propertyValue"], message: "propertyName and propertyValue go only with a propertyChange type" });
+    }
+  });
+export type TestEventInput = z.output<typeof testEventBody>;
+
+/** The event as queued: what the POST carries, less `attemptNumber` (added per attempt). */
+export const testEventView = z.object({
+  eventId: z.number().int(),
+  subscriptionId: z.number().int(),
+  portalId: z.number().int(),
+  appId: z.number().int(),
+  occurredAt: z.number().int(),
+  subscriptionType: z.string(),
+  objectId: z.number().int(),
+  objectTypeId: z.string().optional(),
+  changeSource: z.string(),
+  propertyName: z.string().optional(),
+  propertyValue: z.string().optional(),
+  primaryObjectId: z.number().int().optional(),
+  mergedObjectIds: z.array(z.number().int()).optional(),
+});
+
+/** `PATCH /admin/v1/accounts/{portalId}/quirks`: the fields given change, the others stay. */
+export const quirksBody = z
+  .strictObject({
+    searchLagMs: z.number({ error: "searchLagMs must be a number" }).int("searchLagMs must be an integer").min(0, "searchLagMs must be 0 or more").max(MAX_SEARCH_LAG_MS, `searchLagMs is at most ${MAX_SEARCH_LAG_MS}`).optional(),
+  })
+  .refine((b) => b.searchLagMs !== undefined, { message: "Give searchLagMs", path: ["searchLagMs"] });
+export const quirksView = z.object({ portalId: z.number().int(), searchLagMs: z.number().int() });

@@ -1,6 +1,7 @@
 /** Contract cases (see contract-cases.ts) of the test kit's operator routes. */
 import type { Case } from "./contract-cases";
 import { adminToken, api, ok, uniq } from "./contract-fixtures";
+import { integratorUrl } from "./helpers";
 
 /** A test account (the kit's controls answer 409 on a STANDARD one, such as the fixtures' tenant). */
 const testAccount = async () => (await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("kit"), accountType: "DEVELOPER_TEST" } }), 201)).json.portalId as number;
@@ -11,6 +12,15 @@ const withSnapshot = async () => {
   return portalId;
 };
 const standard = async () => (await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("std") } }), 201)).json.portalId as number;
+
+/** An app installed in `portalId`, with webhook settings pointing at the local integrator when `hooked`. */
+const appIn = async (portalId: number, hooked = true) => {
+  const app = (await ok(api("POST", "/admin/v1/apps", { token: adminToken(), json: { name: uniq("kit-app"), redirectUris: ["http://127.0.0.1/callback"] } }), 201)).json;
+  await ok(api("POST", `/admin/v1/accounts/${portalId}/installs`, { token: adminToken(), json: { appId: app.appId } }), 201);
+  const targetUrl = `${integratorUrl()}/${uniq("kit-hooks")}`;
+  if (hooked) await ok(api("PUT", `/webhooks/v3/${app.appId}/settings`, { token: app.developerKey, json: { targetUrl, throttling: { maxConcurrentRequests: 2 } } }));
+  return app.appId as number;
+};
 
 export const TESTKIT_CASES: Record<string, Case> = {
   "PUT /admin/v1/accounts/{portalId}/faults": {
@@ -56,5 +66,33 @@ export const TESTKIT_CASES: Record<string, Case> = {
   "POST /admin/v1/accounts/{portalId}/reset": {
     ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() } }),
     errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
+  },
+  "GET /admin/v1/accounts/{portalId}/quirks": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
+  },
+  "PATCH /admin/v1/accounts/{portalId}/quirks": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { searchLagMs: 2000 } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() }, json: { searchLagMs: 2000 } }) },
+  },
+  "POST /admin/v1/apps/{appId}/webhooks/test-events": {
+    ok: async () => {
+      const portalId = await testAccount();
+      return { token: adminToken(), params: { appId: await appIn(portalId) }, json: { portalId, subscriptionType: "contact.propertyChange", propertyName: "email", propertyValue: "a@example.com" } };
+    },
+    errors: {
+      // A STANDARD account (so are an account without the app and an app without settings: test/testkit/test-events.test.ts).
+      409: async () => {
+        const portalId = await standard();
+        return { token: adminToken(), params: { appId: await appIn(portalId) }, json: { portalId, subscriptionType: "contact.creation" } };
+      },
+    },
+  },
+  "GET /admin/v1/apps/{appId}/webhooks": {
+    ok: async () => ({ token: adminToken(), params: { appId: await appIn(await testAccount()) } }),
+  },
+  "PATCH /admin/v1/apps/{appId}/webhooks": {
+    ok: async () => ({ token: adminToken(), params: { appId: await appIn(await testAccount()) }, json: { held: true } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { appId: await appIn(await standard(), false) }, json: { held: true } }) },
   },
 };

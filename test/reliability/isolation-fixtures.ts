@@ -121,6 +121,11 @@ export const FIXTURES: Record<string, Fixture> = {
   "DELETE /admin/v1/accounts/:portalId/snapshots/:name": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/snapshots/b`, status: 401 }],
   "POST /admin/v1/accounts/:portalId/snapshots/:name/restore": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/snapshots/b/restore`, status: 401 }],
   "POST /admin/v1/accounts/:portalId/reset": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/reset`, status: 401 }],
+  "GET /admin/v1/accounts/:portalId/quirks": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/quirks`, status: 401 }],
+  "PATCH /admin/v1/accounts/:portalId/quirks": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/quirks`, body: { searchLagMs: 1000 }, status: 401 }],
+  "POST /admin/v1/apps/:appId/webhooks/test-events": (w) => [{ path: `/admin/v1/apps/${w.a.appId}/webhooks/test-events`, body: { portalId: w.a.portalId, subscriptionType: "contact.creation" }, status: 401 }],
+  "GET /admin/v1/apps/:appId/webhooks": (w) => [{ path: `/admin/v1/apps/${w.a.appId}/webhooks`, status: 401 }],
+  "PATCH /admin/v1/apps/:appId/webhooks": (w) => [{ path: `/admin/v1/apps/${w.a.appId}/webhooks`, body: { held: true }, status: 401 }],
   // Owners and settings users: A's owner and user, by id and by email, are unknown to B.
   "GET /crm/v3/owners/:ownerId": (w) => [
     { path: `/crm/v3/owners/${w.ids.owner}` },

@@ -60,3 +60,25 @@ export const snapshotRows = sqliteTable(
   },
   (t) => [index("snapshot_rows_table").on(t.portalId, t.snapshot, t.tableName)],
 );
+
+/**
+ * An app's webhook hold (`PATCH /admin/v1/apps/{id}/webhooks {"held": true}`): while the row exists, the
+ * app's deliveries of test accounts' events wait in the delivery log as `held` (src/services/webhooks/hold.ts).
+ * Its own table beside the app's settings, not a settings column: the developer's `PUT` and `DELETE` of the
+ * settings neither lift nor drop the operator's hold.
+ */
+export const webhookHolds = sqliteTable("webhook_holds", {
+  appId: integer("app_id").primaryKey(),
+  heldAt: integer("held_at").notNull(),
+});
+
+/**
+ * A test account's quirk switches (`PATCH /admin/v1/accounts/{id}/quirks`): behaviours of the real service a
+ * test can turn on. Read with the account's credential (src/http/auth.ts), so no call reads them again.
+ */
+export const accountQuirks = sqliteTable("account_quirks", {
+  portalId: integer("portal_id").primaryKey(),
+  /** A record is absent from search until this long after its last write (0: at once). */
+  searchLagMs: integer("search_lag_ms").notNull().default(0),
+  updatedAt: integer("updated_at").notNull(),
+});

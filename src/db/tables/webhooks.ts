@@ -54,7 +54,7 @@ export const webhookOutbox = sqliteTable(
   (t) => [index("webhook_outbox_claim").on(t.claimedAt, t.id)],
 );
 
-export const DELIVERY_STATUSES = ["pending", "delivered", "retrying", "exhausted", "dropped"] as const;
+export const DELIVERY_STATUSES = ["pending", "delivered", "retrying", "exhausted", "dropped", "held"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** The delivery log: one row per POST batch (up to 100 events of one app), with its attempts below. */

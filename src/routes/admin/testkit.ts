@@ -2,15 +2,34 @@
  * @module The test kit's operator routes (docs/reference/testkit.md): controls over a test account
  * (`accountType` DEVELOPER_TEST or SANDBOX). On a STANDARD account each answers 409.
  */
+import { z } from "zod";
 import type { AuthRule } from "../../http/auth";
 import { json, noContent } from "../../lib/http";
 import { route } from "../../http/route";
 import { clearFaultRules, listFaultRules, putFaultRules } from "../../services/testkit/faults";
 import { createSnapshot, deleteSnapshot, listSnapshots, restore } from "../../services/testkit/snapshots";
-import { portalParams } from "../../schemas/accounts/operator";
-import { faultsBody, faultsView, restoredView, snapshotBody, snapshotList, snapshotParams, snapshotView } from "../../schemas/testkit";
+import { getQuirks, patchQuirks } from "../../services/testkit/quirks";
+import { getHold, queueTestEvent, setHold } from "../../services/testkit/webhooks";
+import { drainSoon } from "../../services/webhooks/drain";
+import { canonicalId, portalParams } from "../../schemas/accounts/operator";
+import {
+  faultsBody,
+  faultsView,
+  holdBody,
+  holdView,
+  quirksBody,
+  quirksView,
+  restoredView,
+  snapshotBody,
+  snapshotList,
+  snapshotParams,
+  snapshotView,
+  testEventBody,
+  testEventView,
+} from "../../schemas/testkit";
 
 const admin: AuthRule = { kinds: ["admin"] };
+const appParams = z.object({ appId: canonicalId("appId") });
 const tag = "Operator: test kit";
 const notTest = { description: "The account is STANDARD (the message names its accountType), or is being deleted" };
 
@@ -105,5 +124,76 @@ export const adminSnapshotRoutes = [
     params: portalParams,
     responses: { 200: { description: "Reset", schema: restoredView }, 409: notTest },
     handler: async ({ env, control, params, now }) => json(await restore(env, control, params.portalId, null, now)),
+  }),
+];
+
+export const adminQuirkRoutes = [
+  route({
+    method: "GET",
+    path: "/admin/v1/accounts/:portalId/quirks",
+    summary: "The account's quirk switches: behaviours of the real service turned on for tests (search lag)",
+    tag,
+    auth: admin,
+    params: portalParams,
+    responses: { 200: { description: "The switches, each with its value (0: off)", schema: quirksView }, 404: { description: "No such account" }, 409: notTest },
+    handler: async ({ control, params }) => json(await getQuirks(control, params.portalId)),
+  }),
+  route({
+    method: "PATCH",
+    path: "/admin/v1/accounts/:portalId/quirks",
+    summary: "Turn quirk switches on or off: searchLagMs keeps a written record out of search for that long after its last write",
+    tag,
+    auth: admin,
+    params: portalParams,
+    body: quirksBody,
+    responses: { 200: { description: "The switches as now set", schema: quirksView }, 404: { description: "No such account" }, 409: notTest },
+    handler: async ({ control, params, body, now }) => json(await patchQuirks(control, params.portalId, body, now)),
+  }),
+];
+
+export const adminWebhookTestRoutes = [
+  route({
+    method: "POST",
+    path: "/admin/v1/apps/:appId/webhooks/test-events",
+    summary: "Send the app a test event of a test account where it is installed: signed, retried and logged as every delivery",
+    tag,
+    auth: admin,
+    params: appParams,
+    body: testEventBody,
+    responses: {
+      202: { description: "The event, queued for delivery to the app's target URL (without attemptNumber, added per attempt)", schema: testEventView },
+      404: { description: "No such app or account" },
+      409: { description: "The account is STANDARD (the message names its accountType) or being deleted; the app is not installed there; the app has no webhook settings" },
+    },
+    handler: async ({ env, exec, control, openShard, params, body, now }) => {
+      const { event, db } = await queueTestEvent(control, openShard, params.appId, body, now);
+      drainSoon(exec, db, env);
+      return json(event, 202);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/admin/v1/apps/:appId/webhooks",
+    summary: "Whether the app's deliveries are held, and what waits",
+    tag,
+    auth: admin,
+    params: appParams,
+    responses: { 200: { description: "The hold and the deliveries it keeps waiting", schema: holdView }, 404: { description: "No such app" } },
+    handler: async ({ control, params }) => json(await getHold(control, params.appId)),
+  }),
+  route({
+    method: "PATCH",
+    path: "/admin/v1/apps/:appId/webhooks",
+    summary: "Hold the app's deliveries of test accounts' events (held: true), or release them in order (held: false)",
+    tag,
+    auth: admin,
+    params: appParams,
+    body: holdBody,
+    responses: {
+      200: { description: "The hold as now set", schema: holdView },
+      404: { description: "No such app" },
+      409: { description: "held: true for an app installed in a STANDARD account (the message names it and its accountType)" },
+    },
+    handler: async ({ env, control, params, body, now }) => json(await setHold(control, env.WEBHOOK_QUEUE, params.appId, body.held, now)),
   }),
 ];

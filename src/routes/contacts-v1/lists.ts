@@ -10,6 +10,7 @@ import { route } from "../../http/route";
 import { mergesOf, recentContacts, type RecentKind } from "../../services/contacts-v1/contacts";
 import { allContactsPage, LIST_DEFAULT_PROPERTIES } from "../../services/contacts-v1/list";
 import { searchContacts } from "../../services/crm/contact-search";
+import { searchIndexedUntil } from "../../services/testkit/quirks";
 import { contactRecordRoutes } from "./records";
 import { entryPage, entryRow, listEntriesText, presentProfile } from "./present";
 import * as s from "../../schemas/contacts-v1";
@@ -76,7 +77,7 @@ export const contactsV1Routes = [
     responses: { 200: { description: "A page of matching contacts in vid order", schema: s.searchResponse } },
     handler: async ({ db, principal, query, url }) => {
       const portalId = portalOf(principal);
-      const { rows, total } = await searchContacts(db, portalId, query.q, query.count, query.offset);
+      const { rows, total } = await searchContacts(db, portalId, query.q, query.count, query.offset, searchIndexedUntil(principal));
       const merges = await mergesOf(db, portalId, rows.map((r) => r.id));
       const next = query.offset + rows.length;
       return json({

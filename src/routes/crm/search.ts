@@ -8,6 +8,7 @@ import * as crm from "../../services/crm/records";
 import { answeredProperties } from "../../services/crm/properties";
 import { searchObjects, type SearchInput } from "../../services/crm/search";
 import { MAX_TOTAL } from "../../schemas/crm/search";
+import { searchIndexedUntil } from "../../services/testkit/quirks";
 import { recordText, splitAnswered } from "./record-text";
 import { typeParams } from "../../schemas/crm/objects";
 import { searchBody, searchResponse } from "../../schemas/crm/search";
@@ -42,6 +43,7 @@ export const crmSearchRoutes = [
         limit: body.limit ?? 10,
         after,
         properties: stored,
+        indexedUntil: searchIndexedUntil(principal),
       });
       const next = after + rows.length;
       // `paging` is left out on the last page (a page past the end included).

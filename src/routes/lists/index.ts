@@ -11,6 +11,7 @@ import { TYPE_IDS } from "../../schemas/crm/associations-v4";
 import type { ObjectType } from "../../db/tables/crm";
 import { addAllFrom, changeMembers, listSize, manyMemberships, memberPage, recordMemberships, removeAllMembers, type RecordMembership } from "../../services/lists/members";
 import { joinOrderPage } from "../../services/lists/join-order";
+import { searchIndexedUntil } from "../../services/testkit/quirks";
 import { presentList } from "../../services/lists/present";
 import { getList, legacyMapping, listByName, listsByIds, searchLists } from "../../services/lists/read";
 import * as write from "../../services/lists/write";
@@ -160,7 +161,7 @@ export const listRoutes = [
     responses: { 200: { description: "The list", schema: s.listResponse } },
     handler: async ({ db, principal, params, query }) => {
       const list = await getList(db, portalOf(principal), params.listId);
-      return json({ list: presentList(list, { includeFilters: query.includeFilters, size: await listSize(db, list) }) });
+      return json({ list: presentList(list, { includeFilters: query.includeFilters, size: await listSize(db, list, searchIndexedUntil(principal)) }) });
     },
   }),
   route({
@@ -229,7 +230,7 @@ export const listRoutes = [
     responses: { 200: { description: "A page of members", schema: s.memberPage } },
     handler: async ({ db, principal, params, query }) => {
       const list = await getList(db, portalOf(principal), params.listId);
-      const page = await memberPage(db, list, query);
+      const page = await memberPage(db, list, { ...query, indexedUntil: searchIndexedUntil(principal) });
       const paging = {
         ...(page.next !== undefined ? { next: { after: String(page.next) } } : {}),
         ...(page.prev !== undefined ? { prev: { before: String(page.prev) } } : {}),
@@ -247,7 +248,7 @@ export const listRoutes = [
     query: s.joinQuery,
     responses: { 200: { description: "A page of members, earliest joined first", schema: s.joinPage } },
     handler: async ({ db, principal, params, query }) => {
-      const page = await joinOrderPage(db, await getList(db, portalOf(principal), params.listId), query);
+      const page = await joinOrderPage(db, await getList(db, portalOf(principal), params.listId), { ...query, indexedUntil: searchIndexedUntil(principal) });
       const paging = { ...(page.next ? { next: { after: page.next } } : {}), ...(page.prev ? { prev: { before: page.prev } } : {}) };
       return json({ results: page.members.map((m) => ({ recordId: String(m.id), membershipTimestamp: iso(m.at) })), ...(Object.keys(paging).length ? { paging } : {}) });
     },

@@ -33,19 +33,25 @@ interface Raw extends RawCrmRow {
  * index's own rowid (the vid), which the index hands out in order: no temporary B-tree for the ORDER BY.
  * Measured on 30 matches, a page of 10: 151 rows read with the window count, 79 this way.
  */
-export async function searchContacts(db: Db, portalId: number, q: string, count: number, offset: number) {
+export async function searchContacts(db: Db, portalId: number, q: string, count: number, offset: number, indexedUntil?: number) {
   const words = searchWords(q);
   if (words.length === 0) return { rows: [] as CrmRow[], total: 0 };
+  // A test account's search lag (src/services/testkit/quirks.ts): records written since are not indexed yet.
+  const lag = indexedUntil === undefined ? sql`` : sql` and c.updated_at <= ${indexedUntil}`;
   const rows = await db.all<Raw>(sql`
     with m as not materialized (
       select c.*, s.rowid as match_order from contact_search s cross join crm_objects c
         on c.id = s.rowid and +c.portal_id = ${portalId} and +c.object_type = 'contacts' and +c.archived = 0
-      where contact_search match ${matchExpression(portalId, words)})
+      where contact_search match ${matchExpression(portalId, words)}${lag})
     select m.*, (select count(*) from m) as total from m order by m.match_order limit ${count} offset ${offset}`);
   let total = rows[0]?.total ?? 0;
   if (rows.length === 0 && offset > 0) {
     // Past the end: no row carries the count, so count the matches on their own.
-    const [n] = await db.all<{ n: number }>(sql`select count(*) as n from contact_search where contact_search match ${matchExpression(portalId, words)}`);
+    const [n] =
+      indexedUntil === undefined
+        ? await db.all<{ n: number }>(sql`select count(*) as n from contact_search where contact_search match ${matchExpression(portalId, words)}`)
+        : await db.all<{ n: number }>(sql`select count(*) as n from contact_search s cross join crm_objects c on c.id = s.rowid
+            where contact_search match ${matchExpression(portalId, words)}${lag}`);
     total = n?.n ?? 0;
   }
   return {

@@ -33,6 +33,11 @@ export interface SearchInput {
   after: number;
   /** The stored properties each result carries (not the column-backed ones, `isColumnProperty`). */
   properties: string[];
+  /**
+   * A test account's search lag (src/services/testkit/quirks.ts): records written after this time are not
+   * in the index yet, so they match nothing. Undefined: every record is.
+   */
+  indexedUntil?: number;
 }
 
 
@@ -189,6 +194,7 @@ export async function searchObjects(db: Db, portalId: number, type: ObjectType, 
     const q = type !== "contacts" && input.query ? queryCondition(type, input.query) : null;
     if (q) conditions.push(q);
   }
+  if (input.indexedUntil !== undefined) conditions.push(sql`c.updated_at <= ${input.indexedUntil}`);
   const where = sql.join(conditions, sql` and `);
   // The total is a count over the same matches, written once as a CTE that SQLite expands in both places
   // (NOT MATERIALIZED, so its values are bound once). A window count (`count(*) over ()`) buffers every

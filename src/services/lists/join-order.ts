@@ -16,9 +16,9 @@ export interface JoinCursor {
 }
 export const joinCursor = (m: { at: number; id: number }) => `${m.at}_${m.id}`;
 
-export async function joinOrderPage(db: Db, list: ListRow, page: { after?: JoinCursor; before?: JoinCursor; limit: number }): Promise<Omit<MemberPage, "next" | "prev"> & { next?: string; prev?: string }> {
+export async function joinOrderPage(db: Db, list: ListRow, page: { after?: JoinCursor; before?: JoinCursor; limit: number; indexedUntil?: number }): Promise<Omit<MemberPage, "next" | "prev"> & { next?: string; prev?: string }> {
   const backwards = page.before !== undefined && page.after === undefined;
-  const q = await membersQuery(db, list, []);
+  const q = await membersQuery(db, list, [], page.indexedUntil);
   const bound = backwards ? page.before : page.after;
   const past = bound ? sql`and (${q.at} ${backwards ? sql`<` : sql`>`} ${bound.at} or (${q.at} = ${bound.at} and ${q.id} ${backwards ? sql`<` : sql`>`} ${bound.id}))` : sql``;
   const dir = backwards ? sql`desc` : sql`asc`;

@@ -19,9 +19,12 @@ import type { ListRow } from "./read";
 const type = (list: ListRow) => list.objectType as ObjectType;
 
 /** The SELECT of a list's members as (id, timestamp) over `c` or `m`, with `extra` conditions. */
-export async function membersQuery(db: Db, list: ListRow, extra: SQL[]): Promise<{ from: SQL; where: SQL; id: SQL; at: SQL }> {
+export async function membersQuery(db: Db, list: ListRow, extra: SQL[], indexedUntil?: number): Promise<{ from: SQL; where: SQL; id: SQL; at: SQL }> {
   if (list.processingType === "DYNAMIC") {
     const cond = await compileBranch(db, list.portalId, type(list), list.filterBranch as FilterBranch);
+    // A test account's search lag (src/services/testkit/quirks.ts): a dynamic list is evaluated by the
+    // search index, so a record written since is not a member yet.
+    if (indexedUntil !== undefined) extra = [...extra, sql`c.updated_at <= ${indexedUntil}`];
     // A dynamic member's timestamp: when it last changed or the filters did, whichever is later (when it
     // could last have joined; the real service records the join itself).
     return {
@@ -46,11 +49,11 @@ export interface MemberPage {
 }
 
 /** A page of `limit` members after (or before) a record id; limit + 1 are read to know if more follow. */
-export async function memberPage(db: Db, list: ListRow, page: { after?: number; before?: number; limit: number }): Promise<MemberPage> {
+export async function memberPage(db: Db, list: ListRow, page: { after?: number; before?: number; limit: number; indexedUntil?: number }): Promise<MemberPage> {
   const backwards = page.before !== undefined && page.after === undefined;
   const id = list.processingType === "DYNAMIC" ? sql`c.id` : sql`c.record_id`;
   const extra = backwards ? [sql`${id} < ${page.before}`] : page.after !== undefined ? [sql`${id} > ${page.after}`] : [];
-  const q = await membersQuery(db, list, extra);
+  const q = await membersQuery(db, list, extra, page.indexedUntil);
   const rows = await rawRows<[number, number]>(
     db,
     sql`select ${q.id}, ${q.at} from ${q.from} where ${q.where} order by ${q.id} ${backwards ? sql`desc` : sql`asc`} limit ${page.limit + 1}`,
@@ -68,8 +71,8 @@ export async function memberPage(db: Db, list: ListRow, page: { after?: number; 
 }
 
 /** How many members the list has now (one count statement). */
-export async function listSize(db: Db, list: ListRow): Promise<number> {
-  const q = await membersQuery(db, list, []);
+export async function listSize(db: Db, list: ListRow, indexedUntil?: number): Promise<number> {
+  const q = await membersQuery(db, list, [], indexedUntil);
   const [row] = await rawRows<[number]>(db, sql`select count(*) from ${q.from} where ${q.where}`);
   return row?.[0] ?? 0;
 }

@@ -20,6 +20,7 @@ import { FANOUT_CONCURRENCY } from "../../db/fanout";
 import { coalesce } from "./coalesce";
 import { removeSent, sendMessages } from "./drain";
 import { webhookSignatureHeaders } from "./sign";
+import { parkExistingStatement, parkNewStatement } from "./hold";
 import { releaseStatement, slotStatement } from "./throttle";
 import { chunks, rawStatement, runRawBatch } from "../../db/d1-raw";
 
@@ -34,7 +35,8 @@ interface AppTarget {
 
 /**
  * The app's target and secret (null when it has no settings), the events' accounts that still have it
- * installed, and those that still exist, as JSON lists, in one statement. An account being deleted counts
+ * installed, and those that still exist, as JSON lists, in one statement; with them the app's hold and which
+ * of the accounts are test accounts (hold.ts), at no extra round trip. An account being deleted counts
  * as neither: its events are never sent again, nor written to a delivery log that outlives it.
  */
 const targetStatement = (control: Db, appId: number, events: WebhookEvent[]) => {
@@ -45,7 +47,10 @@ const targetStatement = (control: Db, appId: number, events: WebhookEvent[]) => 
       (select json_group_array(ac.portal_id) from accounts ac
         where ac.status <> 'deleting' and ac.portal_id in (select value from json_each(${portals}))) as present,
       (select json_group_object(ac.portal_id, ac.data_reset_at) from accounts ac
-        where ac.data_reset_at is not null and ac.portal_id in (select value from json_each(${portals}))) as reset
+        where ac.data_reset_at is not null and ac.portal_id in (select value from json_each(${portals}))) as reset,
+      (select held_at from webhook_holds where app_id = ${appId}) as held_at,
+      (select json_group_array(ac.portal_id) from accounts ac
+        where ac.account_type in ('DEVELOPER_TEST', 'SANDBOX') and ac.portal_id in (select value from json_each(${portals}))) as tests
     from (select 1) left join webhook_settings w on w.app_id = ${appId} left join apps a on a.app_id = w.app_id`);
 };
 
@@ -74,7 +79,7 @@ export interface DeliveryDeps {
   now: () => number;
 }
 
-export type DeliveryOutcome = "delivered" | "retry" | "exhausted" | "dropped" | "throttled";
+export type DeliveryOutcome = "delivered" | "retry" | "exhausted" | "dropped" | "throttled" | "held";
 
 /**
  * A delivery of a wave with what the control plane said of it: its target, the events still installed, the
@@ -86,6 +91,9 @@ interface Prepared {
   events: WebhookEvent[];
   present: WebhookEvent[];
   slot: string | null;
+  /** The app is held (hold.ts); `tests` are the test accounts among the events' accounts. */
+  held: boolean;
+  tests: Set<number>;
 }
 
 /**
@@ -116,14 +124,15 @@ async function prepare(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise
   );
   const targets = new Map(
     apps.map((appId, i) => {
-      const row = (results[i]?.results as { target_url: string | null; client_secret: string | null; installed: string; present: string; reset: string }[])[0]!;
+      const row = (results[i]?.results as { target_url: string | null; client_secret: string | null; installed: string; present: string; reset: string; held_at: number | null; tests: string }[])[0]!;
       const target: AppTarget | null = row.target_url !== null && row.client_secret !== null ? { targetUrl: row.target_url, clientSecret: row.client_secret } : null;
       const reset = new Map(Object.entries(JSON.parse(row.reset) as Record<string, number>).map(([p, at]) => [Number(p), at]));
-      return [appId, { target, installed: new Set(JSON.parse(row.installed) as number[]), present: new Set(JSON.parse(row.present) as number[]), reset }] as const;
+      const held = row.held_at !== null;
+      return [appId, { target, installed: new Set(JSON.parse(row.installed) as number[]), present: new Set(JSON.parse(row.present) as number[]), reset, held, tests: new Set(JSON.parse(row.tests) as number[]) }] as const;
     }),
   );
   return wave.map((m, i) => {
-    const { target, installed, present, reset } = targets.get(m.appId)!;
+    const { target, installed, present, reset, held, tests } = targets.get(m.appId)!;
     // A test account whose data was restored or reset since an event's change has no such change any more.
     const current = (e: WebhookEvent) => !(e.occurredAt < (reset.get(e.portalId) ?? -Infinity));
     const ids = logged.get(m);
@@ -134,6 +143,8 @@ async function prepare(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise
       events: kept.filter((e) => installed.has(e.portalId) && current(e)),
       present: kept.filter((e) => present.has(e.portalId)),
       slot: results[apps.length + i]?.meta.changes ? leases[i]! : null,
+      held,
+      tests,
     };
   });
 }
@@ -159,6 +170,32 @@ async function settleUnsent(p: Prepared, deps: DeliveryDeps): Promise<DeliveryOu
 }
 
 /**
+ * A delivery of a held app (hold.ts): its test accounts' events wait in the delivery log as `held`. A first
+ * attempt parks them as a new delivery and goes on with the other accounts' events, if any (`p.events`
+ * becomes those); a delivery already in the log waits whole when all its events are test accounts'. True
+ * when nothing of it is left to POST now (its slot is given back). False when the hold was lifted meanwhile.
+ */
+async function park(p: Prepared, deps: DeliveryDeps): Promise<boolean> {
+  const { m } = p;
+  const now = deps.now();
+  const waiting = p.events.filter((e) => p.tests.has(e.portalId));
+  if (!waiting.length) return false;
+  const whole = waiting.length === p.events.length;
+  if (m.deliveryId !== null && !whole) return false;
+  const park = m.deliveryId === null ? parkNewStatement(deps.control, m.appId, waiting, now) : parkExistingStatement(deps.control, m.appId, m.deliveryId, now);
+  const [parked] = await runRawBatch(deps.control, [park, ...(whole && p.slot ? [releaseStatement(deps.control, m.appId, p.slot, now)] : [])]);
+  if (!parked?.results.length) {
+    // The hold was lifted between the wave's read and now: the delivery goes as usual (its slot is gone when it was given back).
+    if (whole && p.slot) p.slot = null;
+    return false;
+  }
+  if (whole) return true;
+  p.events = p.events.filter((e) => !p.tests.has(e.portalId));
+  p.present = p.present.filter((e) => !p.tests.has(e.portalId));
+  return false;
+}
+
+/**
  * Handles a wave of deliveries to the end (the caller acks their messages); throws only when D1 or the
  * queue fail. Two control-plane round trips for the whole wave around its POSTs, which run at once: the
  * targets and slots (prepare), then every attempt's record (opening the delivery on its first attempt) with
@@ -170,6 +207,10 @@ export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDep
   const outcomes: DeliveryOutcome[] = [];
   const posting: { i: number; p: Prepared & { target: AppTarget; slot: string } }[] = [];
   for (const [i, p] of prepared.entries()) {
+    if (p.held && p.target && p.events.length && (await park(p, deps))) {
+      outcomes[i] = "held";
+      continue;
+    }
     if (p.target && p.events.length && p.slot) posting.push({ i, p: { ...p, target: p.target, slot: p.slot } });
     else outcomes[i] = await settleUnsent(p, deps);
   }
