@@ -41,7 +41,7 @@ import { webRoutes } from "./web/pages";
 import { webhookRoutes } from "./webhooks/settings";
 import { webhookDeliveryRoutes } from "./webhooks/deliveries";
 import { adminTeamRoutes } from "./admin/teams";
-import { adminSnapshotRoutes, adminTestkitRoutes } from "./admin/testkit";
+import { adminFixtureRoutes, adminSnapshotRoutes, adminTestkitRoutes } from "./admin/testkit";
 import { ownerRoutes } from "./owners";
 import { userRoutes } from "./users";
 import { accountInfoRoutes } from "./account-info";
@@ -92,6 +92,7 @@ export const allRoutes: RouteDef[] = [
   ...adminTeamRoutes,
   ...adminTestkitRoutes,
   ...adminSnapshotRoutes,
+  ...adminFixtureRoutes,
   ...ownerRoutes,
   ...userRoutes,
   ...accountInfoRoutes,
