@@ -121,6 +121,10 @@ export const FIXTURES: Record<string, Fixture> = {
   "DELETE /admin/v1/accounts/:portalId/snapshots/:name": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/snapshots/b`, status: 401 }],
   "POST /admin/v1/accounts/:portalId/snapshots/:name/restore": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/snapshots/b/restore`, status: 401 }],
   "POST /admin/v1/accounts/:portalId/reset": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/reset`, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/fixtures": (w) => [
+    { path: `/admin/v1/accounts/${w.a.portalId}/fixtures`, body: { records: { contacts: [{ ref: "b", properties: { firstname: "B" } }] } }, status: 401 },
+  ],
+  "POST /admin/v1/accounts/:portalId/import": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/import`, body: { portalId: w.b.portalId }, status: 401 }],
   // Owners and settings users: A's owner and user, by id and by email, are unknown to B.
   "GET /crm/v3/owners/:ownerId": (w) => [
     { path: `/crm/v3/owners/${w.ids.owner}` },
