@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ADMIN, call, expectError, tenant, unique, type Tenant } from "../helpers/api";
 import { accountD1 } from "../helpers/shards";
+import shop from "../../examples/fixtures/shop.json";
 
 const testTenant = () => tenant({ accountType: "DEVELOPER_TEST" });
 const load = (t: Tenant, body: unknown, token = ADMIN) => call("POST", `/admin/v1/accounts/${t.portalId}/fixtures`, { token, body });
@@ -191,6 +192,15 @@ describe("POST /admin/v1/accounts/{portalId}/fixtures", () => {
     const last = await call("GET", `/crm/v3/objects/contacts/${res.json.refs.p8999}?properties=email&associations=companies`, { token: t.pat });
     expect(last.json.properties.email).toBe("p8999@bulk.example");
     expect(last.json.associations.companies.results[0].id).toBe(res.json.refs.co999);
+  });
+
+  it("the example fixture of the docs (examples/fixtures/shop.json) loads", async () => {
+    const t = await testTenant();
+    const res = await load(t, shop);
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.counts).toEqual({ companies: 2, contacts: 3, products: 2, deals: 2, line_items: 3, tickets: 1, notes: 1, associations: 11 });
+    const deal = await call("GET", `/crm/v3/objects/deals/${res.json.refs["order-1001"]}?associations=line_items`, { token: t.pat });
+    expect(deal.json.associations.line_items.results).toHaveLength(2);
   });
 
   it("a STANDARD account is a 409 naming accountType, and nothing is written", async () => {

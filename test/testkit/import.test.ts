@@ -6,7 +6,7 @@
  * test/accounts/export.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { ADMIN, BASE, call, expectError, send, tenant, unique, type Tenant } from "../helpers/api";
+import { ADMIN, BASE, call, send, tenant, unique, type Tenant } from "../helpers/api";
 import { accountD1 } from "../helpers/shards";
 
 async function exportOf(t: Tenant): Promise<string> {
