@@ -166,7 +166,7 @@ describe("POST /admin/v1/accounts/{portalId}/fixtures", () => {
     if (body === null) {
       const made = await call("POST", "/crm/v3/schemas", {
         token: t.pat,
-        body: { name: "gadget", labels: { singular: "M", plural: "Ms" }, primaryDisplayProperty: "serial", requiredProperties: ["serial"], properties: [{ name: "serial", label: "Serial", type: "string", fieldType: "text" }] },
+        body: { name: "gadget", labels: { singular: "M", plural: "Ms" }, primaryDisplayProperty: "serial", requiredProperties: ["serial"], properties: [{ name: "serial", label: "Serial", type: "string", fieldType: "text" }], associatedObjects: [] },
       });
       expect(made.status, made.text).toBe(201);
     }
@@ -176,7 +176,7 @@ describe("POST /admin/v1/accounts/{portalId}/fixtures", () => {
     expect(await count(t, "crm_objects")).toBe(0);
   });
 
-  it("loads 10,000 records with 10,000 associations in one go, within 5 s", { timeout: 60_000 }, async () => {
+  it("loads 10,000 records with 9,000 associations in one go, within 5 s", { timeout: 60_000 }, async () => {
     const t = await testTenant();
     const companies = Array.from({ length: 1000 }, (_, i) => ({ ref: `co${i}`, properties: { name: `Company ${i}`, domain: `c${i}.example` } }));
     const contacts = Array.from({ length: 9000 }, (_, i) => ({ ref: `p${i}`, properties: { email: `p${i}@bulk.example`, firstname: `First${i}`, lastname: `Last${i}` } }));

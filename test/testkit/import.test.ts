@@ -73,6 +73,18 @@ describe("POST /admin/v1/accounts/{portalId}/import", () => {
     expect(again.json.message).toContain("holds data");
   });
 
+  it("an account exported, then reset, takes its own export back, ids included", async () => {
+    const a = await tenant({ accountType: "DEVELOPER_TEST" });
+    const ada = (await call("POST", "/crm/v3/objects/contacts", { token: a.pat, body: { properties: { firstname: "Ada" } } })).json.id as string;
+    const text = await exportOf(a);
+    expect((await call("POST", `/admin/v1/accounts/${a.portalId}/reset`, { token: ADMIN })).status).toBe(200);
+    expect((await call("GET", `/crm/v3/objects/contacts/${ada}`, { token: a.pat })).status).toBe(404);
+    const res = await importInto(a, text);
+    expect(res.status, res.text).toBe(200);
+    expect((await call("GET", `/crm/v3/objects/contacts/${ada}?properties=firstname`, { token: a.pat })).json.properties.firstname).toBe("Ada");
+    expect(await exportOf(a)).toContain(`"id":${ada},`);
+  });
+
   it("a database that holds the export's ids is a 409, nothing written", async () => {
     const { a } = await seeded();
     const c = await tenant({ shard: a.shard });

@@ -200,11 +200,13 @@ export async function loadFixture(env: Env, control: Db, openShard: (shard: stri
       .bind(portalId, now, JSON.stringify(chunk)),
   );
   // After the inserts the counter is the last record's id: the k-th record (from 0) is counter - n + 1 + k.
-  const idOf = (k: string) => `(${COUNTER} - ?2 + 1 + (${k}))`;
+  // The first id is read once per statement (a one-row join), not once per row.
+  const first = `(select seq - ?2 + 1 as id from id_sequences where name = 'crm_objects') b`;
+  const idOf = (k: string) => `b.id + (${k})`;
   const pairs = chunks(links.flatMap((l) => [[l.from, l.toType, l.to], [l.to, l.fromType, l.from]]));
   const linkInserts = pairs.map((chunk) =>
     d1
-      .prepare(`insert or ignore into crm_associations (portal_id, from_id, to_type, to_id) select ?1, ${idOf("j.value ->> 0")}, j.value ->> 1, ${idOf("j.value ->> 2")} from json_each(?3) j`)
+      .prepare(`insert or ignore into crm_associations (portal_id, from_id, to_type, to_id) select ?1, ${idOf("j.value ->> 0")}, j.value ->> 1, ${idOf("j.value ->> 2")} from ${first}, json_each(?3) j`)
       .bind(portalId, n, JSON.stringify(chunk)),
   );
   const labelled = chunks(
@@ -216,12 +218,12 @@ export async function loadFixture(env: Env, control: Db, openShard: (shard: stri
     d1
       .prepare(
         `insert or ignore into crm_association_types (portal_id, from_id, to_type, to_id, type_id)
-         select ?1, ${idOf("j.value ->> 0")}, j.value ->> 1, ${idOf("j.value ->> 2")}, j.value ->> 3 from json_each(?3) j`,
+         select ?1, ${idOf("j.value ->> 0")}, j.value ->> 1, ${idOf("j.value ->> 2")}, j.value ->> 3 from ${first}, json_each(?3) j`,
       )
       .bind(portalId, n, JSON.stringify(chunk)),
   );
-  const [first] = await d1.batch([d1.prepare(`select ${COUNTER} as seq`), ...inserts, ...linkInserts, ...labelInserts]);
-  const seq = Number((first!.results[0] as { seq: number }).seq);
+  const [counter] = await d1.batch([d1.prepare(`select ${COUNTER} as seq`), ...inserts, ...linkInserts, ...labelInserts]);
+  const seq = Number((counter!.results[0] as { seq: number }).seq);
 
   const counts: Record<string, number> = {};
   for (const g of groups) counts[g.key] = (counts[g.key] ?? 0) + g.records.length;
