@@ -34,6 +34,12 @@ const CHUNK_BYTES = 512 * 1024;
 /** Problems listed in a 400 (the message says how many there were in all). */
 const MAX_LISTED = 500;
 
+const NOT_IN_A_FIXTURE: Record<string, string> = {
+  timelineEvents: "timeline events belong to an app's event types: the app sends them (POST /integrators/timeline/v3/events) once the fixture's records exist",
+  blogPosts: "blog posts are made through the blog APIs (POST /cms/v3/blogs/posts), not by a fixture",
+  subscriptions: "webhook subscriptions are an app's, not an account's: POST /webhooks/v3/{appId}/subscriptions with the app's developer key",
+};
+
 /** A JSON path as the docs write it: `records.contacts[3].properties.email`. */
 export function jsonPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((out, k) => (typeof k === "number" ? `${out}[${k}]` : out ? `${out}.${String(k)}` : String(k)), "");
@@ -75,6 +81,9 @@ interface Planned {
 
 /** Parses and checks the document whole: the plan of what to write, or a 400 naming every problem. */
 async function plan(db: Db, control: Db, portalId: number, input: unknown) {
+  // Parts of an account a fixture does not make, each with where it is made instead.
+  const elsewhere = Object.entries(NOT_IN_A_FIXTURE).filter(([k]) => typeof input === "object" && input !== null && k in input);
+  if (elsewhere.length) throw problems(elsewhere.map(([k, why]) => problem(k, why, "NOT_IN_A_FIXTURE")));
   const parsed = fixtureBody.safeParse(input);
   if (!parsed.success) throw problems(parsed.error.issues.map((i: z.core.$ZodIssue) => problem(jsonPath(i.path) || "body", i.message, i.code.toUpperCase())));
   const doc = parsed.data;
