@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { ADMIN, call, expectError, tenant, unique, type Tenant } from "../helpers/api";
 import { accountD1 } from "../helpers/shards";
 import shop from "../../examples/fixtures/shop.json";
+import { hookUp, subscribe, waitForEvents } from "../webhooks/helpers";
 
 const testTenant = () => tenant({ accountType: "DEVELOPER_TEST" });
 const load = (t: Tenant, body: unknown, token = ADMIN) => call("POST", `/admin/v1/accounts/${t.portalId}/fixtures`, { token, body });
@@ -63,6 +64,18 @@ describe("POST /admin/v1/accounts/{portalId}/fixtures", () => {
     // Ids made after the fixture follow it.
     const after = await call("POST", "/crm/v3/objects/companies", { token: t.pat, body: { properties: { name: "Later" } } });
     expect(Number(after.json.id)).toBeGreaterThan(Number(refs.acme));
+  });
+
+  it("sends no webhook events: a subscribed app hears of the record made after the fixture, not of the fixture's", async () => {
+    const t = await testTenant();
+    const path = await hookUp(t);
+    await subscribe(t, "contact.creation");
+    await subscribe(t, "company.creation");
+    const res = await load(t, { records: { contacts: [{ ref: "a", properties: { firstname: "Quiet" } }], companies: [{ ref: "c", properties: { name: "Quiet" } }] }, associations: [{ from: "a", to: "c" }] });
+    expect(res.status, res.text).toBe(201);
+    const made = await call("POST", "/crm/v3/objects/contacts", { token: t.pat, body: { properties: { firstname: "Heard" } } });
+    const events = await waitForEvents(path, 1);
+    expect(events.map((e) => String(e.objectId))).toEqual([made.json.id]);
   });
 
   it("takes custom object types by any of their names, and the account's own association labels", async () => {
