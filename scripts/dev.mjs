@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // One command for local development (README): migrate the local D1, start `wrangler dev` and the demo
 // integrator, seed a demo account through the public and operator APIs (scripts/demo/), and print what to open.
+// With FIXTURE=<path>, also a test account loaded with that fixture document (scripts/demo/fixture.mjs).
 //
 // Quiet by design, so what to open is not lost in the noise: the terminal gets a few progress lines and the
 // summary, last; migrations, wrangler's output (banners, request logs) and the integrator's log go to
@@ -14,6 +15,7 @@ import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { setInterval } from "node:timers";
 import { startDemoIntegrator } from "./demo/integrator.mjs";
+import { loadFixtureAccount } from "./demo/fixture.mjs";
 import { demoExists, pointCardAt, refreshAccessToken, seedDemo, summary } from "./demo/seed.mjs";
 import { startSmtpServer } from "./smtp-server.mjs";
 
@@ -168,6 +170,13 @@ try {
   const pending = await fetch(`${BASE}/crm/v3/objects/deals/${demo.pendingDealId}?properties=dealstage`, { headers: { authorization: `Bearer ${demo.privateAppToken}` } });
   const pendingAbandoned = pending.ok && (await pending.json()).properties?.dealstage === "checkout_abandoned";
   console.log(summary(BASE, demo, { adminToken, demoFile: DEMO_FILE, logFile: LOG_FILE, integratorUrl: integrator.url, pendingAbandoned, smtp }));
+  if (process.env.FIXTURE) {
+    const f = await loadFixtureAccount({ baseUrl: BASE, adminToken, path: process.env.FIXTURE });
+    const made = Object.entries(f.counts).map(([k, n]) => `${n} ${k}`).join(", ");
+    console.log(`\nFixture ${process.env.FIXTURE}: account ${f.portalId} (DEVELOPER_TEST) holds ${made}`);
+    console.log(`  PRIVATE_APP_TOKEN=${f.privateAppToken}`);
+    console.log(`  refs: ${JSON.stringify(f.refs)}`);
+  }
 } catch (e) {
   console.error(`crm-edge: ${e instanceof Error ? e.message : e}; see ${LOG_FILE}`);
   await stop(1);

@@ -42,7 +42,7 @@ import { webRoutes } from "./web/pages";
 import { webhookRoutes } from "./webhooks/settings";
 import { webhookDeliveryRoutes } from "./webhooks/deliveries";
 import { adminTeamRoutes } from "./admin/teams";
-import { adminQuirkRoutes, adminSnapshotRoutes, adminTestkitRoutes, adminWebhookTestRoutes } from "./admin/testkit";
+import { adminFixtureRoutes, adminQuirkRoutes, adminSnapshotRoutes, adminTestkitRoutes, adminWebhookTestRoutes } from "./admin/testkit";
 import { ownerRoutes } from "./owners";
 import { userRoutes } from "./users";
 import { accountInfoRoutes } from "./account-info";
@@ -97,6 +97,7 @@ export const allRoutes: RouteDef[] = [
   ...adminSnapshotRoutes,
   ...adminQuirkRoutes,
   ...adminWebhookTestRoutes,
+  ...adminFixtureRoutes,
   ...ownerRoutes,
   ...userRoutes,
   ...accountInfoRoutes,

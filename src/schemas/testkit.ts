@@ -1,6 +1,7 @@
 /** @module zod schemas of the test kit's operator routes (docs/reference/testkit.md). */
 import { z } from "zod";
 import { EVENT_TYPES, GENERIC_EVENT_TYPES, GENERIC_TYPE_IDS } from "./webhooks/event-types";
+import { propertiesInput } from "./crm/objects";
 
 export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
 /** The real service's 429 policies: its 10-second limit, the search API's per-second one, the daily one. */
@@ -146,3 +147,53 @@ export const quirksBody = z
   })
   .refine((b) => b.searchLagMs !== undefined, { message: "Give searchLagMs", path: ["searchLagMs"] });
 export const quirksView = z.object({ portalId: z.number().int(), searchLagMs: z.number().int() });
+/** Records a fixture may hold, of every type together, and associations (docs/reference/testkit.md "Fixtures"). */
+export const MAX_FIXTURE_RECORDS = 50_000;
+export const MAX_FIXTURE_ASSOCIATIONS = 100_000;
+/** A 10,000-record fixture of a few properties each is about 2 MB; the cap leaves room for large ones. */
+export const FIXTURE_MAX_BODY = 32 * 1024 * 1024;
+
+/** A ref names a record inside one fixture document; it is not stored. */
+const fixtureRef = z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "a ref is 1 to 100 letters, digits, _ . : or -");
+const fixtureRecord = z.strictObject({
+  ref: fixtureRef.optional(),
+  properties: propertiesInput.prefault({}),
+});
+const fixtureAssociation = z.strictObject({
+  from: fixtureRef,
+  to: fixtureRef,
+  /** A label of the pair (the account's USER_DEFINED ones, or the built-in "Primary"); absent: the default association. */
+  label: z.string().min(1).max(200).optional(),
+});
+/**
+ * A fixture document: records by object type (a built-in type, or one of the account's custom types by any
+ * of its names), associations between them by ref. Checked whole before anything is written.
+ */
+export const fixtureBody = z.strictObject({
+  records: z.record(z.string().min(1).max(110), z.array(fixtureRecord)).prefault({}),
+  associations: z.array(fixtureAssociation).max(MAX_FIXTURE_ASSOCIATIONS, `at most ${MAX_FIXTURE_ASSOCIATIONS} associations`).prefault([]),
+});
+export type FixtureInput = z.output<typeof fixtureBody>;
+/**
+ * What the route reads before the service checks the document whole (a JSON object; the service names
+ * every problem by its JSON path, `records.contacts[3].properties.email`).
+ */
+export const fixtureEnvelope = z.looseObject({
+  records: z.unknown().optional().meta({ description: "Records by object type (a built-in type, or a custom type by any of its names): {\"contacts\": [{\"ref\": \"ada\", \"properties\": {...}}]}" }),
+  associations: z.unknown().optional().meta({ description: "[{from, to, label?}]: refs of records of the document; label a label of the pair" }),
+});
+export const fixtureView = z.object({
+  /** Each ref's record id. */
+  refs: z.record(z.string(), z.string()),
+  /** Records made by object type (as the document names it), and `associations`. */
+  counts: z.record(z.string(), z.number().int()),
+});
+
+/** What an import made: rows by table, and the lines it read but does not import, by table. */
+export const importView = z.object({
+  portalId: z.number().int(),
+  importedAt: z.string(),
+  from: z.object({ portalId: z.number().int(), exportedAt: z.string() }),
+  counts: z.record(z.string(), z.number().int()),
+  skipped: z.record(z.string(), z.number().int()),
+});

@@ -119,6 +119,23 @@ describe("GET /admin/v1/accounts/{portalId}/export", () => {
     expect(empty, "tables of the move's list without a row in the fixture").toEqual([]);
   });
 
+  it("imports into a fresh account, whose export then holds every imported table as this one's, ids included", async () => {
+    const { text, byTable } = await exported(w.a.portalId);
+    // On the other database: in this one the account's ids are taken (an import keeps them).
+    const b = await tenant({ shard: w.a.shard === "SHARD_1" ? "SHARD_2" : "SHARD_1" });
+    const res = await send(
+      new Request(`${BASE}/admin/v1/accounts/${b.portalId}/import`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/x-ndjson" }, body: text }),
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+    const again = await exported(b.portalId);
+    // The account's data as a snapshot holds it; the outbox's pending events are the exported account's own (docs/reference/testkit.md).
+    for (const table of ACCOUNT_TABLES.filter((t) => !t.notExported)) {
+      const column = table.name === "ecomm_settings" ? "owner_id" : "portal_id";
+      const expected = table.name === "webhook_outbox" ? [] : (byTable.get(table.name) ?? []).map((row) => ({ ...row, [column]: b.portalId }));
+      expect(sorted(again.byTable.get(table.name) ?? []), table.name).toEqual(sorted(expected));
+    }
+  });
+
   it("includes the account's control-plane rows without any secret, and nothing of another account", async () => {
     const { byTable, text } = await exported(w.a.portalId);
     for (const table of ACCOUNT_CONTROL_TABLES) {

@@ -11,6 +11,18 @@ const withSnapshot = async () => {
   await ok(api("POST", `/admin/v1/accounts/${portalId}/snapshots`, { token: adminToken(), json: { name: "kept" } }), 201);
   return portalId;
 };
+/** A test account holding one contact, loaded by a fixture. */
+const withRecord = async () => {
+  const portalId = await testAccount();
+  await ok(api("POST", `/admin/v1/accounts/${portalId}/fixtures`, { token: adminToken(), json: { records: { contacts: [{ properties: { firstname: "Kept" } }] } } }), 201);
+  return portalId;
+};
+/** The NDJSON export of a fresh account: its header and its control-plane rows (no data rows). */
+const freshExport = async () => {
+  const res = await ok(api("GET", `/admin/v1/accounts/${await testAccount()}/export`, { token: adminToken() }));
+  return res.text;
+};
+const ndjson = { "content-type": "application/x-ndjson" };
 const standard = async () => (await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("std") } }), 201)).json.portalId as number;
 
 /** An app installed in `portalId`, with webhook settings pointing at the local integrator when `hooked`. */
@@ -94,5 +106,24 @@ export const TESTKIT_CASES: Record<string, Case> = {
   "PATCH /admin/v1/apps/{appId}/webhooks": {
     ok: async () => ({ token: adminToken(), params: { appId: await appIn(await testAccount()) }, json: { held: true } }),
     errors: { 409: async () => ({ token: adminToken(), params: { appId: await appIn(await standard(), false) }, json: { held: true } }) },
+  },
+  "POST /admin/v1/accounts/{portalId}/fixtures": {
+    ok: async () => ({
+      token: adminToken(),
+      params: { portalId: await testAccount() },
+      json: { records: { contacts: [{ ref: "ada", properties: { firstname: "Ada" } }], companies: [{ ref: "acme", properties: { name: "Acme" } }] }, associations: [{ from: "ada", to: "acme" }] },
+    }),
+    errors: {
+      400: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { records: { contacts: [{ properties: { "no such name!": "x" } }] } } }),
+      409: async () => ({ token: adminToken(), params: { portalId: await standard() }, json: { records: {} } }),
+    },
+  },
+  "POST /admin/v1/accounts/{portalId}/import": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await standard() }, raw: await freshExport(), headers: ndjson }),
+    errors: {
+      400: async () => ({ token: adminToken(), params: { portalId: await standard() }, raw: "{not json\n", headers: ndjson }),
+      409: async () => ({ token: adminToken(), params: { portalId: await withRecord() }, raw: await freshExport(), headers: ndjson }),
+    },
+    cannot: { 413: "a body over 100 MB: too large to send in this test; the cap is the platform's request size" },
   },
 };

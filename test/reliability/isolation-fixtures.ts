@@ -126,6 +126,10 @@ export const FIXTURES: Record<string, Fixture> = {
   "POST /admin/v1/apps/:appId/webhooks/test-events": (w) => [{ path: `/admin/v1/apps/${w.a.appId}/webhooks/test-events`, body: { portalId: w.a.portalId, subscriptionType: "contact.creation" }, status: 401 }],
   "GET /admin/v1/apps/:appId/webhooks": (w) => [{ path: `/admin/v1/apps/${w.a.appId}/webhooks`, status: 401 }],
   "PATCH /admin/v1/apps/:appId/webhooks": (w) => [{ path: `/admin/v1/apps/${w.a.appId}/webhooks`, body: { held: true }, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/fixtures": (w) => [
+    { path: `/admin/v1/accounts/${w.a.portalId}/fixtures`, body: { records: { contacts: [{ ref: "b", properties: { firstname: "B" } }] } }, status: 401 },
+  ],
+  "POST /admin/v1/accounts/:portalId/import": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/import`, body: { portalId: w.b.portalId }, status: 401 }],
   // Owners and settings users: A's owner and user, by id and by email, are unknown to B.
   "GET /crm/v3/owners/:ownerId": (w) => [
     { path: `/crm/v3/owners/${w.ids.owner}` },

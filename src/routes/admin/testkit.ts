@@ -7,12 +7,18 @@ import type { AuthRule } from "../../http/auth";
 import { json, noContent } from "../../lib/http";
 import { route } from "../../http/route";
 import { clearFaultRules, listFaultRules, putFaultRules } from "../../services/testkit/faults";
+import { loadFixture } from "../../services/testkit/fixtures";
+import { importAccount } from "../../services/testkit/import";
 import { createSnapshot, deleteSnapshot, listSnapshots, restore } from "../../services/testkit/snapshots";
 import { getQuirks, patchQuirks } from "../../services/testkit/quirks";
 import { getHold, queueTestEvent, setHold } from "../../services/testkit/webhooks";
 import { drainSoon } from "../../services/webhooks/drain";
 import { canonicalId, portalParams } from "../../schemas/accounts/operator";
 import {
+  FIXTURE_MAX_BODY,
+  fixtureEnvelope,
+  fixtureView,
+  importView,
   faultsBody,
   faultsView,
   holdBody,
@@ -195,5 +201,39 @@ export const adminWebhookTestRoutes = [
       409: { description: "held: true for an app installed in a STANDARD account (the message names it and its accountType)" },
     },
     handler: async ({ env, control, params, body, now }) => json(await setHold(control, env.WEBHOOK_QUEUE, params.appId, body.held, now)),
+  }),
+];
+
+export const adminFixtureRoutes = [
+  route({
+    method: "POST",
+    path: "/admin/v1/accounts/:portalId/fixtures",
+    summary:
+      "Load a fixture: records of any object type and associations between them, named by refs; the document is checked whole (a 400 names every problem by its JSON path), then written in one go, without webhook events",
+    tag,
+    auth: admin,
+    params: portalParams,
+    body: fixtureEnvelope,
+    maxBodyBytes: FIXTURE_MAX_BODY,
+    responses: {
+      201: { description: "Loaded: each ref's record id, and the records made by type", schema: fixtureView },
+      409: { description: "The account is STANDARD (the message names its accountType), is being deleted, or is moving" },
+    },
+    handler: async ({ env, control, openShard, params, body, now }) => json(await loadFixture(env, control, openShard, params.portalId, body, now), 201),
+  }),
+  route({
+    method: "POST",
+    path: "/admin/v1/accounts/:portalId/import",
+    summary:
+      "Import the NDJSON of GET /admin/v1/accounts/{portalId}/export into an empty account of any accountType: the account's data with its ids (a malformed line is a 400 naming its number, nothing written)",
+    tag,
+    auth: admin,
+    params: portalParams,
+    responses: {
+      200: { description: "Imported: rows by table, and the lines read but not imported (people, credentials, pending webhook events) by table", schema: importView },
+      409: { description: "The account holds data, is being deleted or moving, or its database holds rows with the export's ids" },
+      413: { description: "The body is over 100 MB, or too many rows for one request" },
+    },
+    handler: async ({ env, control, params, request, now }) => json(await importAccount(env, control, params.portalId, request.body, now)),
   }),
 ];

@@ -33,7 +33,7 @@ const OUTBOX = ACCOUNT_TABLES.find((t) => t.name === "webhook_outbox")!;
 const bindAll = (where: string) => where.replaceAll("?", "?1");
 
 /** The account, if the kit may change its data now: a test account, not moving between databases. */
-async function account(env: Env, control: Db, portalId: number) {
+export async function account(env: Env, control: Db, portalId: number) {
   const row = await requireTestAccount(control, portalId);
   const move = await readMove(control, portalId);
   if (move && move.state !== "failed") throw conflict(`Account ${portalId} is moving between databases; try again once the move is over`);
