@@ -165,6 +165,11 @@ async function fixtures(): Promise<{ fx: Fixtures; developerKey: string }> {
     pipeline: (fresh) => (fresh ? newPipeline() : sharedPipeline("")),
     associationLabel: (fresh) => (fresh ? newLabel() : sharedLabel("")),
     list: (fresh) => (fresh ? newList() : sharedList("")),
+    async archivedList() {
+      const { listId } = await newList();
+      await setUp(bearer, "DELETE", `/crm/v3/lists/${listId}`);
+      return listId;
+    },
     schema: (fresh) => (fresh ? newSchema() : sharedSchema("")),
     async schemaAssociation() {
       const objectType = await newSchema();

@@ -47,6 +47,8 @@ export interface Fixtures {
   associationLabel(fresh: boolean): Promise<number>;
   /** A MANUAL contact list of the meter's account holding one contact; `fresh` makes one for this call alone. */
   list(fresh: boolean): Promise<{ listId: string; name: string }>;
+  /** A list made and archived for this call alone (the call that restores one). */
+  archivedList(): Promise<string>;
   /** A custom object schema of the meter's account: its object type id (`2-<n>`). */
   schema(fresh: boolean): Promise<string>;
   /** An association definition of a schema made for this call alone: the schema's type id and the definition's id. */
@@ -274,6 +276,8 @@ const MODELS: Record<string, (s: Scope) => Promise<unknown>> = {
     const [from, to] = await pair(s);
     return { _from: { id: from }, to: { id: to }, type: "contact_to_company" };
   },
+  // Not among the models the package's ObjectSerializer exports (its API module is one no Client reaches).
+  BatchInputRecordIdInput: async (s) => ({ inputs: [{ objectTypeId: "0-1", recordId: await seeded(s, "contacts record", () => s.fx.record("contacts", false)) }] }),
   ListCreateRequest: async () => ({ name: unique("meter"), objectTypeId: "0-1", processingType: "MANUAL" }),
   ObjectSchemaEgg: async () => {
     const name = unique("meter");
@@ -288,7 +292,8 @@ const MODELS: Record<string, (s: Scope) => Promise<unknown>> = {
   },
   ObjectTypeDefinitionPatch: async () => ({ labels: { singular: "Meter", plural: "Meters" } }),
   ObjectSchemaBatchReadRequest: async (s) => ({ inputs: [await seeded(s, "schema", () => s.fx.schema(false))] }),
-  AssociationDefinitionEgg: async (s) => ({ fromObjectTypeId: await seeded(s, "schema", () => s.fx.schema(false)), toObjectTypeId: "0-1" }),
+  // The shared schema is associated with contacts from its creation: a second definition of that pair is a 400.
+  AssociationDefinitionEgg: async (s) => ({ fromObjectTypeId: await seeded(s, "schema", () => s.fx.schema(false)), toObjectTypeId: "0-2" }),
   SubscriptionBatchUpdateRequest: async (s) => ({ id: Number(await seeded(s, "webhook subscription", () => s.fx.subscription(false))), active: false }),
 };
 
@@ -388,6 +393,8 @@ const CALLS: Record<string, (s: Scope) => Promise<unknown[]>> = {
   // The legacy id is an optional query parameter, but the call maps nothing without one; here a legacy id is the list's.
   "crm.lists.mappingApi.translateLegacyListIdToListId": async (s) => [await pathValue("listId", s)],
   "crm.lists.mappingApi.translateLegacyListIdToListIdBatch": async (s) => [[await pathValue("listId", s)]],
+  // Only an archived list can be restored.
+  "crm.lists.listsApi.restore": async (s) => [await seeded(s, "archived list", () => s.fx.archivedList())],
   // The list's new name is an optional query parameter, but a rename without one renames nothing.
   "crm.lists.listsApi.updateName": async (s) => [await pathValue("listId", s), unique("meter")],
   // The definition removed belongs to the schema the path names.
