@@ -7,7 +7,6 @@
  */
 import type { TimelineIFrame } from "../db/tables/timeline";
 import { isCustomType, type CustomType, type ObjectType } from "../db/tables/crm";
-import { customTypeInfo } from "../services/crm/object-types";
 import { escapeHtml } from "../lib/html";
 import { formatAmount } from "./deal-values";
 import type { StageName } from "../services/pipelines/read";
@@ -34,6 +33,8 @@ export interface ListView {
   owners?: Map<string, string>;
   /** Deals and tickets: the account's stages by id, so a stage shows by its label. */
   stages?: Map<string, StageName>;
+  /** A custom type: the column beside the name (its first other searchable property), by its label. */
+  summary?: { name: string; label: string };
 }
 
 interface ListColumn {
@@ -44,7 +45,7 @@ interface ListColumn {
 }
 
 /** The columns between the name and the last change: deals show where they stand and what they are worth. */
-function listColumns(type: ListType, owners = new Map<string, string>(), stages?: Map<string, StageName>): ListColumn[] {
+function listColumns(type: ListType, owners = new Map<string, string>(), stages?: Map<string, StageName>, custom?: { name: string; label: string }): ListColumn[] {
   const stageCell = (id: string | undefined) => (id ? `<span class="stage stage-${e(id)}">${e(stages?.get(id)?.stage ?? id)}</span>` : "");
   const owner: ListColumn = { label: "Owner", cell: (r) => e(ownerText(r.properties.hubspot_owner_id, owners)) };
   if (type === "deals") {
@@ -56,12 +57,7 @@ function listColumns(type: ListType, owners = new Map<string, string>(), stages?
   }
   // Tickets: where each stands (the stage's label from its pipeline) and who works it.
   if (type === "tickets") return [{ label: "Stage", cell: (r) => stageCell(r.properties.hs_pipeline_stage) }, owner];
-  if (isCustomType(type)) {
-    // A custom type's first searchable property beside its name, when it has one of its own.
-    const info = customTypeInfo(type);
-    const shown = info.searchableProperties.find((n) => n !== info.primaryDisplayProperty);
-    return shown ? [{ label: shown, cell: (r) => e(r.properties[shown] ?? "") }] : [];
-  }
+  if (isCustomType(type)) return custom ? [{ label: e(custom.label), cell: (r) => e(r.properties[custom.name] ?? "") }] : [];
   const summary = SUMMARY_PROPERTY[type];
   return [{ label: summary.label, cell: (r) => e(r.properties[summary.name] ?? "") }];
 }
@@ -75,7 +71,7 @@ export function listBody(v: ListView): string {
     const s = p.toString();
     return s ? `?${s}` : "";
   };
-  const columns = listColumns(v.type, v.owners, v.stages);
+  const columns = listColumns(v.type, v.owners, v.stages, v.summary);
   const rows = v.rows
     .map(
       (r) =>

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { call, tenant, type Tenant } from "../helpers/api";
-import { newSchema } from "../schemas/helpers";
+import { carBody, newSchema, S } from "../schemas/helpers";
 import { page, signIn } from "./helpers";
 
 async function create(t: Tenant, type: string, properties: Record<string, string>) {
@@ -17,7 +17,10 @@ async function create(t: Tenant, type: string, properties: Record<string, string
 describe("custom records in the web app", () => {
   it("the start page, the list (with search) and the record page show a custom record by its primary display property", async () => {
     const t = await tenant();
-    const car = await newSchema(t, "car");
+    // Year is searchable too: the list shows it beside the name, under its label.
+    const made = await call("POST", S, { token: t.pat, body: { ...carBody("car"), searchableProperties: ["model", "year"] } });
+    expect(made.status, made.text).toBe(201);
+    const car = made.json as { objectTypeId: string; fullyQualifiedName: string };
     const model = await create(t, car.objectTypeId, { model: "Model T", year: "1908" });
     await create(t, car.objectTypeId, { model: "Beetle", year: "1938" });
     const ada = await create(t, "contacts", { firstname: "Ada", email: "ada@example.com" });
@@ -33,6 +36,8 @@ describe("custom records in the web app", () => {
       expect(list.status, path).toBe(200);
       const html = list.text;
       expect(html).toContain("<h1>Cars</h1>");
+      expect(html).toContain('<th role="columnheader" scope="col">Year</th>');
+      expect(html).toContain('<td role="cell" data-label="Year"><span>1908</span></td>');
       expect([...html.matchAll(/<a href="\/app\/2-\d+\/(\d+)">([^<]*)<\/a>/g)].map((m) => [m[1], m[2]])).toEqual([
         [model, "Model T"],
         [expect.any(String), "Beetle"],

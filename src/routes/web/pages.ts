@@ -19,7 +19,7 @@ import { storeOverview } from "../../services/ecomm/overview";
 import { findStore, listStores } from "../../services/ecomm/stores";
 import { TIMELINE_TYPE } from "../../services/timeline/events";
 import { decodeCursor, recordTimeline } from "../../services/timeline/feed";
-import { accountCustomTypes, customPageType, displayName, isPageType, isRecordType, listRecords, namedRecords, ownersOf, recordCounts, typeLabel } from "../../services/web/records";
+import { accountCustomTypes, customPageType, customSummary, displayName, isPageType, isRecordType, listRecords, namedRecords, ownersOf, recordCounts, typeLabel } from "../../services/web/records";
 import { ACTIVITY_TYPES, isCustomType, type ObjectType } from "../../db/tables/crm";
 import { recordActivities } from "../../services/web/activities";
 import { activitiesHtml, activitiesOnFirstPage } from "../../views/activities";
@@ -144,9 +144,13 @@ const pageRoutes = [
       const q = query.q?.trim() ?? "";
       const after = query.after ?? 0;
       const staged = type === "deals" || type === "tickets";
-      const [{ rows, hasMore }, stages] = await Promise.all([listRecords(db, user.portalId, type, q || undefined, after), staged ? stageNames(db, user.portalId, type) : undefined]);
+      const [{ rows, hasMore }, stages, summary] = await Promise.all([
+        listRecords(db, user.portalId, type, q || undefined, after),
+        staged ? stageNames(db, user.portalId, type) : undefined,
+        isCustomType(type) ? customSummary(db, user.portalId, type) : undefined,
+      ]);
       const owners = staged ? await ownersOf(control, user.portalId, rows) : undefined;
-      return appPage({ title: typeLabel(type).many, section: isCustomType(type) ? "home" : type, user, body: listBody({ type, rows, q, after, hasMore, owners, stages }), scripts: ["app.js"] });
+      return appPage({ title: typeLabel(type).many, section: isCustomType(type) ? "home" : type, user, body: listBody({ type, rows, q, after, hasMore, owners, stages, summary }), scripts: ["app.js"] });
     },
   }),
   route({

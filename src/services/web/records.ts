@@ -9,6 +9,7 @@ import { crmObjects, isBuiltInType, isCustomType, type BuiltInObjectType, type C
 import { crmSchemas } from "../../db/tables/schemas";
 import { ApiError } from "../../lib/errors";
 import { customTypeInfo, customTypeKey, mayNameCustomType, rememberCustomType, resolveObjectType } from "../crm/object-types";
+import { definitionsOf } from "../crm/properties";
 import { inJson, type CrmRow } from "../crm/records";
 import { SEARCH_MAX_LENGTH } from "../../schemas/web";
 import { ownerNames } from "../owners/owners";
@@ -205,4 +206,16 @@ export async function ownersOf(control: Db, portalId: number, rows: Pick<CrmRow,
   if (ids.length === 0) return new Map();
   const names = await ownerNames(control, portalId, ids.map(Number));
   return new Map([...names].map(([id, name]) => [String(id), name]));
+}
+
+/**
+ * The column a custom type's list shows beside the name: its first searchable property other than the
+ * primary display property, by its label (one read); none when it has no such property.
+ */
+export async function customSummary(db: Db, portalId: number, type: CustomType): Promise<{ name: string; label: string } | undefined> {
+  const info = customTypeInfo(type);
+  const name = info.searchableProperties.find((n) => n !== info.primaryDisplayProperty);
+  if (!name) return undefined;
+  const defs = await definitionsOf(db, portalId, type, [name]);
+  return { name, label: defs.get(name)?.label ?? name };
 }
