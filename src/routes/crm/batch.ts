@@ -143,6 +143,7 @@ export const crmBatchRoutes = [
         });
       }
       const idProperty = await batch.resolveIdProperty(db, portalId, type, given, "inputs.0.idProperty");
+      batch.requireDistinctKeys(idProperty, body.inputs.map((input) => input.id));
       const writes = body.inputs.map((input, i) => ({ properties: { ...input.properties, [idProperty]: input.id }, at: `inputs.${i}.`, key: { name: idProperty, value: input.id }, create: true }));
       await checkValues(ctx, portalId, type, writes);
       const rows = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpsert(db, portalId, type, idProperty, body.inputs, now, outbox));

@@ -104,6 +104,9 @@ function distinctKeys(idProperty: IdProperty, ids: string[], field: (i: number) 
   });
 }
 
+/** Refuses an upsert naming one key twice (`inputs.N.id`), before any other check reads the inputs. */
+export const requireDistinctKeys = (idProperty: IdProperty, ids: string[]) => void distinctKeys(idProperty, ids, (i) => `inputs.${i}.id`);
+
 const notFoundError = (type: ObjectType, ids: string[]): BatchError => ({
   status: "error",
   category: "OBJECT_NOT_FOUND",
