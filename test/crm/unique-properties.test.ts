@@ -58,6 +58,16 @@ describe("unique properties", () => {
     await db.prepare("insert into crm_objects (portal_id, object_type, properties, guid, archived, created_at, updated_at) values (?, 'deals', ?, 'g', 1, 1, 1)").bind(t.portalId, JSON.stringify({ ext_id: "X" })).run();
   });
 
+  it("a v1 contact write of a held value is refused by the triggers: 400, nothing written", async () => {
+    const t = await tenant();
+    await unique(t, "contacts", "member_no");
+    await make(t, "contacts", { email: "first@x.test", member_no: "M1" });
+    const res = await call("POST", "/contacts/v1/contact", { token: t.pat, body: { properties: [{ property: "email", value: "second@x.test" }, { property: "member_no", value: "M1" }] } });
+    expectError(res, 400, "VALIDATION_ERROR");
+    expect(res.json.message).toMatch(/unique property/);
+    expect((await call("GET", "/contacts/v1/contact/email/second@x.test/profile", { token: t.pat })).status).toBe(404);
+  });
+
   it("a property cannot become unique over shared values, nor be an enumeration", async () => {
     const t = await tenant();
     await make(t, "tickets", { subject: "1", code: "same", hs_pipeline: "0", hs_pipeline_stage: "1" });
@@ -103,6 +113,10 @@ describe("batch upsert by a unique property", () => {
     expect(first.json.results[0].new).toBe(true);
     const second = await call("POST", `${O}/car/batch/upsert`, { token: t.pat, body: { inputs: [{ idProperty: "vin", id: "V1", properties: { model: "S" } }] } });
     expect(second.json.results[0]).toMatchObject({ id: first.json.results[0].id, new: false });
+    // A new car still needs the schema's required properties; an existing one does not.
+    const bare = await call("POST", `${O}/car/batch/upsert`, { token: t.pat, body: { inputs: [{ idProperty: "vin", id: "V1", properties: {} }, { idProperty: "vin", id: "V2", properties: {} }] } });
+    expectError(bare, 400, "VALIDATION_ERROR");
+    expect(JSON.stringify(bare.json)).toContain("inputs.1.");
 
     await unique(t, "contacts", "member_no");
     const c = await call("POST", `${O}/contacts/batch/upsert`, { token: t.pat, body: { inputs: [{ idProperty: "member_no", id: "M7", properties: { firstname: "Ann" } }] } });

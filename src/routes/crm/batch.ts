@@ -146,7 +146,7 @@ export const crmBatchRoutes = [
       batch.requireDistinctKeys(idProperty, body.inputs.map((input) => input.id));
       const writes = body.inputs.map((input, i) => ({ properties: { ...input.properties, [idProperty]: input.id }, at: `inputs.${i}.`, key: { name: idProperty, value: input.id }, create: true }));
       await checkValues(ctx, portalId, type, writes);
-      const rows = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpsert(db, portalId, type, idProperty, body.inputs, now, outbox));
+      const rows = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpsert(db, portalId, type, idProperty, body.inputs, now, outbox, (props, at) => checkRequired(type, props, at)));
       return answer(now, rows.map((r) => ({ ...present(r.row), new: r.created })), [], 200);
     },
   }),

@@ -242,6 +242,8 @@ export async function batchUpsert(
   inputs: { id: string; properties: Record<string, string> }[],
   now: number,
   outbox?: OutboxSource,
+  /** Checks an input that creates a record (a custom type's required properties), before anything is written. */
+  checkCreate: (properties: Record<string, string>, at: string) => void = () => {},
 ): Promise<{ row: crm.CrmRow; created: boolean }[]> {
   const keys = distinctKeys(idProperty, inputs.map((i) => i.id), (i) => `inputs.${i}.id`);
   keys.forEach((k, i) => {
@@ -255,6 +257,7 @@ export async function batchUpsert(
       const { statement, email } = crm.updateStatement(db, portalId, current, props, now);
       return { statements: [statement], email, created: false, change: updateChange(current, props) };
     }
+    checkCreate(props, `inputs.${i}.`);
     return { statements: crm.createStatements(db, portalId, type, props, now), email: crm.emailOf(type, props), created: true, change: createChange(props) };
   });
   const rows = await runRecordWrites(db, portalId, type, plans, outbox);
