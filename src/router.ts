@@ -9,7 +9,8 @@ import type { Db, StatementMeter } from "./db/client";
 import { controlDb, shardDb, shardUnavailable } from "./db/shards";
 import { authenticate } from "./http/auth";
 import { forgetDirectory, isFenceError } from "./db/directory";
-import { ApiError, errorResponse, internalErrorResponse } from "./lib/errors";
+import { isUniqueAbort } from "./services/crm/unique";
+import { ApiError, badRequest, errorResponse, internalErrorResponse } from "./lib/errors";
 import { consume, rateHeaders } from "./http/rate-limit";
 import { DEFAULT_MAX_BODY, parseJsonText, queryObject, readBody, validate } from "./lib/http";
 import { caller, logLine, type RateLog } from "./lib/observability";
@@ -181,6 +182,9 @@ function dispatcher(routes: RouteDef[], compiled: { method: string; re: RegExp }
     catch: (err, req) => {
       const id = req.correlationId ?? crypto.randomUUID();
       if (err instanceof ApiError) return errorResponse(err, id);
+      // A concurrent write took a unique property's value after the service's check (the triggers of
+      // migrations/0030_unique_properties.sql): the same 400 as the check's, without the holder's id.
+      if (isUniqueAbort(err)) return errorResponse(badRequest("A unique property's value is held by another record (written concurrently); nothing was written"), id);
       if (isFenceError(err)) {
         // A fence refused the write: the account is moving between shards, or this isolate's cached entry
         // for it is stale. Forget the cache, so the client's retry resolves the account's shard afresh.

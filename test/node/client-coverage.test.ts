@@ -76,6 +76,13 @@ async function fixtures(): Promise<{ fx: Fixtures; developerKey: string }> {
     (await setUp(bearer, "POST", "/crm/v3/properties/contacts", { name: unique("meter"), label: "Meter", type: "string", fieldType: "text", groupName: "contactinformation" })).name!;
   const sharedProperty = once(newProperty);
   const newGroup = async () => (await setUp(bearer, "POST", "/crm/v3/properties/contacts/groups", { name: unique("meter"), label: "Meter" })).name!;
+  const sharedGroup = once(newGroup);
+  // An upsert names a unique property of its type: one custom `hasUniqueValue` property per type, made once.
+  const uniqueProperty = once(async (type: string) => {
+    const groups = (await setUp(bearer, "GET", `/crm/v3/properties/${type}/groups`)) as unknown as { results: { name: string }[] };
+    const body = { name: "meter_key", label: "Meter key", type: "string", fieldType: "text", groupName: groups.results[0]!.name, hasUniqueValue: true };
+    return (await setUp(bearer, "POST", `/crm/v3/properties/${type}`, body)).name!;
+  });
   const newTemplate = async () =>
     (
       await setUp(dev, "POST", `/integrators/timeline/v3/${app.appId}/event-templates`, {
@@ -154,8 +161,9 @@ async function fixtures(): Promise<{ fx: Fixtures; developerKey: string }> {
       return [a, b];
     },
     property: (fresh) => (fresh ? newProperty() : sharedProperty("")),
-    // contactinformation is a group every account has; a group to remove has to be made.
-    propertyGroup: (fresh) => (fresh ? newGroup() : Promise.resolve("contactinformation")),
+    // A custom group: the built-in one of a type (contactinformation) is read-only, so an update names a made one.
+    propertyGroup: (fresh) => (fresh ? newGroup() : sharedGroup("")),
+    uniqueProperty: (type) => uniqueProperty(type),
     template: (fresh) => (fresh ? newTemplate() : sharedTemplate("")),
     templateToken: (fresh) => (fresh ? newToken() : sharedToken("")),
     event: () => sharedEvent(""),

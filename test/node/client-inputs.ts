@@ -32,6 +32,8 @@ export interface Fixtures {
   associatedPair(from: string, to: string): Promise<[string, string]>;
   property(fresh: boolean): Promise<string>;
   propertyGroup(fresh: boolean): Promise<string>;
+  /** A custom property of the type with `hasUniqueValue` (what an upsert's idProperty names). */
+  uniqueProperty(type: string): Promise<string>;
   template(fresh: boolean): Promise<string>;
   /** A token of the seeded template. */
   templateToken(fresh: boolean): Promise<string>;
@@ -216,11 +218,11 @@ const MODELS: Record<string, (s: Scope) => Promise<unknown>> = {
   PublicObjectSearchRequest: async () => ({ filterGroups: [], sorts: [], properties: [], limit: 10, after: "0" }),
   // Contact 279 → company is the unlabeled HUBSPOT_DEFINED type; the meter associates contacts with companies.
   AssociationSpec: async () => ({ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }),
-  // An upsert names a unique property: a contact's email; other types have no unique property but the id.
+  // An upsert names a unique property: a contact's email; on other types a custom unique property the meter made.
   SimplePublicObjectBatchInputUpsert: async (s) =>
     s.type === "contacts"
       ? { idProperty: "email", id: `${unique("meter")}@meter.example`, properties: { firstname: "Upserted" } }
-      : { idProperty: "hs_object_id", id: await seeded(s, `${s.type} record`, () => s.fx.record(s.type!, false)), properties: propertiesFor(s.type) },
+      : { idProperty: await seeded(s, `${s.type} unique property`, () => s.fx.uniqueProperty(s.type!)), id: unique("meter"), properties: propertiesFor(s.type) },
   PublicMergeInput: async (s) => ({
     primaryObjectId: await seeded(s, `${s.type} record`, () => s.fx.record(s.type!, true)),
     objectIdToMerge: await seeded(s, `${s.type} record`, () => s.fx.record(s.type!, true)),

@@ -429,6 +429,17 @@ export const CASES: Record<string, Case> = {
   "DELETE /crm/v3/properties/{objectType}/{propertyName}": {
     ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts", propertyName: await customProperty(f) } }),
   },
+  "POST /crm/v3/properties/{objectType}/batch/create": {
+    ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [propertyBody(propertyName())] } }),
+    errors: { 409: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [propertyBody("email")] } }) },
+  },
+  "POST /crm/v3/properties/{objectType}/batch/read": {
+    ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { archived: false, inputs: [{ name: "email" }] } }),
+    errors: { 207: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { archived: false, inputs: [{ name: "email" }, { name: "no_such_property" }] } }) },
+  },
+  "POST /crm/v3/properties/{objectType}/batch/archive": {
+    ok: async (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { inputs: [{ name: await customProperty(f) }] } }),
+  },
   "GET /crm/v3/properties/{objectType}/groups": { ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" } }) },
   "POST /crm/v3/properties/{objectType}/groups": {
     ok: (f) => ({ token: f.t.pat, params: { objectType: "contacts" }, json: { name: groupName(), label: "G" } }),

@@ -531,6 +531,9 @@ export const BODY_ID_FIXTURES: Record<string, Fixture> = {
     { path: "/crm/v3/objects/contacts/gdpr-delete", body: { objectId: String(w.ids.contact) } },
     { path: "/crm/v3/objects/contacts/gdpr-delete", body: { objectId: w.ids.contactEmail, idProperty: "email" } },
   ],
+  // Property batches: A's custom property is no property of B (207 on read, ignored by archive).
+  "POST /crm/v3/properties/:objectType/batch/read": (w) => [{ path: "/crm/v3/properties/contacts/batch/read", body: { archived: false, inputs: [{ name: w.ids.crmProperty }] }, status: 207 }],
+  "POST /crm/v3/properties/:objectType/batch/archive": (w) => [{ path: "/crm/v3/properties/contacts/batch/archive", body: { inputs: [{ name: w.ids.crmProperty }] }, status: 204 }],
   // Legacy v1 contacts: A's ids in the query are left out of the map; in a batch write, a 400.
   "GET /contacts/v1/contact/vids/batch": (w) => [{ path: `${C1}/vids/batch?vid=${w.ids.contact}&vid=${w.ids.bContact}`, status: 200 }],
   "GET /contacts/v1/contact/emails/batch": (w) => [{ path: `${C1}/emails/batch?email=${enc(w.ids.contactEmail)}`, status: 200 }],

@@ -129,7 +129,12 @@ export const crmProperties = sqliteTable(
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.portalId, t.objectType, t.name] })],
+  (t) => [
+    primaryKey({ columns: [t.portalId, t.objectType, t.name] }),
+    // The unique properties of a type: the crm_objects triggers probe it on every record write
+    // (migrations/0030_unique_properties.sql), finding nothing in one step for a type without any.
+    index("crm_properties_unique").on(t.portalId, t.objectType).where(sql`${t.hasUniqueValue} = 1`),
+  ],
 );
 
 /**

@@ -51,7 +51,7 @@ export const crmBatchRoutes = [
       requireScopes(principal, [crm.scopeFor(type, "write")]);
       const portalId = portalOf(principal);
       body.inputs.forEach((input, i) => checkRequired(type, input.properties, `inputs.${i}.`));
-      await checkValues(ctx, portalId, type, body.inputs.map((input, i) => ({ properties: input.properties, at: `inputs.${i}.` })));
+      await checkValues(ctx, portalId, type, body.inputs.map((input, i) => ({ properties: input.properties, at: `inputs.${i}.`, create: true })));
       const inputs: batch.CreateInput[] = [];
       for (const [i, input] of body.inputs.entries()) {
         const targets = await associationTargets(db, principal, portalId, type, input.associations ?? [], `inputs.${i}.`);
@@ -64,7 +64,7 @@ export const crmBatchRoutes = [
   route({
     method: "POST",
     path: `${base}/read`,
-    summary: "Read up to 100 records by id, or (contacts) by email with idProperty",
+    summary: "Read up to 100 records by id, or by a unique property with idProperty (email on contacts, a hasUniqueValue property)",
     tag,
     auth: account,
     params: typeParams,
@@ -73,8 +73,9 @@ export const crmBatchRoutes = [
     responses: { 200: { description: "The records", schema: s.batchObjectsResponse }, ...partial },
     handler: async ({ db, principal, params, query, body, now }) => {
       requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
-      const idProperty = batch.idPropertyOf(params.objectType, body.idProperty, "idProperty");
-      const out = await batch.batchRead(db, portalOf(principal), params.objectType, idProperty, body.inputs.map((i) => i.id), query.archived);
+      const portalId = portalOf(principal);
+      const idProperty = await batch.resolveIdProperty(db, portalId, params.objectType, body.idProperty, "idProperty");
+      const out = await batch.batchRead(db, portalId, params.objectType, idProperty, body.inputs.map((i) => i.id), query.archived);
       const names = answeredProperties(params.objectType, body.properties);
       return answer(now, out.results.map((r) => present(r, undefined, names)), out.errors, 200);
     },
@@ -96,10 +97,20 @@ export const crmBatchRoutes = [
       const { db, principal, params, body, now } = ctx;
       const type: ObjectType = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "write")]);
-      const inputs = body.inputs.map((inp, i) => ({ ...inp, idProperty: batch.idPropertyOf(type, inp.idProperty, `inputs.${i}.idProperty`) }));
       const portalId = portalOf(principal);
-      // An id given by another idProperty is checked without the record's current values.
-      await checkValues(ctx, portalId, type, inputs.map((input, i) => ({ properties: input.properties, at: `inputs.${i}.`, id: input.idProperty === "hs_object_id" && /^\d{1,15}$/.test(input.id) ? Number(input.id) : undefined })));
+      const inputs: batch.UpdateInput[] = [];
+      for (const [i, inp] of body.inputs.entries()) inputs.push({ ...inp, idProperty: await batch.resolveIdProperty(db, portalId, type, inp.idProperty, `inputs.${i}.idProperty`) });
+      // An id given by another idProperty names its record by that key (the unique-value check resolves it).
+      await checkValues(
+        ctx,
+        portalId,
+        type,
+        inputs.map((input, i) => ({
+          properties: input.properties,
+          at: `inputs.${i}.`,
+          ...(input.idProperty === "hs_object_id" ? { id: /^\d{1,15}$/.test(input.id) ? Number(input.id) : undefined } : { key: { name: input.idProperty, value: input.id } }),
+        })),
+      );
       const out = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpdate(db, portalId, type, inputs, now, outbox));
       return answer(now, out.results.map((r) => present(r)), out.errors, 200);
     },
@@ -107,7 +118,7 @@ export const crmBatchRoutes = [
   route({
     method: "POST",
     path: `${base}/upsert`,
-    summary: "Create or update up to 100 contacts by email (idProperty email); existing ones keep their ids",
+    summary: "Create or update up to 100 records by a unique property (email on contacts, or a property with hasUniqueValue); existing ones keep their ids",
     tag,
     auth: account,
     params: typeParams,
@@ -117,14 +128,25 @@ export const crmBatchRoutes = [
       const { db, principal, params, body, now } = ctx;
       const type: ObjectType = params.objectType;
       requireScopes(principal, [crm.scopeFor(type, "write")]);
-      if (type !== "contacts") {
-        throw badRequest(`Batch upsert needs a unique idProperty; ${type} has none here (contacts upsert by email)`, {
-          errors: [{ message: "no unique property to upsert by", in: "body", context: { propertyName: ["inputs.0.idProperty"] } }],
+      const portalId = portalOf(principal);
+      // One batch upserts by one property: the inputs' keys are matched in one lookup.
+      const given = body.inputs[0]!.idProperty;
+      const other = body.inputs.findIndex((input) => input.idProperty !== given);
+      if (other >= 0) {
+        throw badRequest(`inputs.${other}.idProperty: every input of an upsert names the same idProperty (${given})`, {
+          errors: [{ message: `inputs.${other}.idProperty: not ${given}`, in: "body", context: { propertyName: [`inputs.${other}.idProperty`] } }],
         });
       }
-      const portalId = portalOf(principal);
-      await checkValues(ctx, portalId, type, body.inputs.map((input, i) => ({ properties: input.properties, at: `inputs.${i}.` })));
-      const rows = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpsert(db, portalId, type, body.inputs, now, outbox));
+      if (given === "hs_object_id") {
+        throw badRequest("inputs.0.idProperty: an upsert names a unique property whose value a new record takes, not hs_object_id", {
+          errors: [{ message: "inputs.0.idProperty: hs_object_id cannot be upserted by", in: "body", context: { propertyName: ["inputs.0.idProperty"] } }],
+        });
+      }
+      const idProperty = await batch.resolveIdProperty(db, portalId, type, given, "inputs.0.idProperty");
+      batch.requireDistinctKeys(idProperty, body.inputs.map((input) => input.id));
+      const writes = body.inputs.map((input, i) => ({ properties: { ...input.properties, [idProperty]: input.id }, at: `inputs.${i}.`, key: { name: idProperty, value: input.id }, create: true }));
+      await checkValues(ctx, portalId, type, writes);
+      const rows = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpsert(db, portalId, type, idProperty, body.inputs, now, outbox, (props, at) => checkRequired(type, props, at)));
       return answer(now, rows.map((r) => ({ ...present(r.row), new: r.created })), [], 200);
     },
   }),

@@ -140,7 +140,7 @@ export const crmObjectRoutes = [
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
       const portalId = portalOf(principal);
       checkRequired(params.objectType, body.properties);
-      await checkValues(ctx, portalId, params.objectType, [{ properties: body.properties, at: "" }]);
+      await checkValues(ctx, portalId, params.objectType, [{ properties: body.properties, at: "", create: true }]);
       const targets = await associationTargets(db, principal, portalId, params.objectType, body.associations ?? []);
       const row = await writeWithEvents(ctx, portalId, (outbox) => crm.createObject(db, portalId, params.objectType, body.properties, now, targets, outbox));
       return json(present(row), 201);

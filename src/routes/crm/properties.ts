@@ -42,7 +42,74 @@ export function presentProperty(d: props.PropertyDef): z.input<typeof s.property
   };
 }
 
+/** The batch envelope of the properties API (BatchResponseProperty); with errors, the status is 207. */
+function batchAnswer(startedAt: number, results: props.PropertyDef[], missing: string[], ok: number) {
+  const body: Record<string, unknown> = { status: "COMPLETE", results: results.map(presentProperty), startedAt: new Date(startedAt).toISOString(), completedAt: new Date().toISOString() };
+  if (missing.length) {
+    const error = { status: "error", category: "OBJECT_NOT_FOUND", message: "Some properties do not exist", context: { properties: missing }, errors: [], links: {} };
+    Object.assign(body, { numErrors: missing.length, errors: [error] });
+  }
+  return json(body, missing.length ? 207 : ok);
+}
+
 export const crmPropertyRoutes = [
+  // The batch paths are literal: registered before `/:propertyName` (whose methods they do not share anyway).
+  route({
+    method: "POST",
+    path: `${base}/batch/create`,
+    summary: "Create up to 100 custom properties (all or none)",
+    tag,
+    auth: account,
+    params: typeParams,
+    body: s.batchCreatePropertiesBody,
+    responses: {
+      201: { description: "Created", schema: s.batchPropertiesResponse },
+      409: { description: "A property of one of the names exists (CONFLICT); nothing is created" },
+    },
+    handler: async ({ db, principal, params, body, now }) => {
+      requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
+      const created = await props.createProperties(db, portalOf(principal), params.objectType, body.inputs, now);
+      return batchAnswer(now, created, [], 201);
+    },
+  }),
+  route({
+    method: "POST",
+    path: `${base}/batch/read`,
+    summary: "Read up to 100 properties by name (names of no property are a 207's errors)",
+    tag,
+    auth: account,
+    params: typeParams,
+    body: s.batchReadPropertiesBody,
+    responses: {
+      200: { description: "The properties", schema: s.batchPropertiesResponse },
+      207: { description: "Some names are of no property: the others, and errors with numErrors", schema: s.batchPropertiesResponse },
+    },
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
+      requireScopes(principal, [crm.scopeFor(params.objectType, "read")]);
+      const portalId = portalOf(principal);
+      const names = [...new Set(body.inputs.map((i) => i.name))];
+      // An archived property's definition is deleted (DELETE above), so `archived: true` finds none.
+      const found = body.archived ? new Map<string, props.PropertyDef>() : await props.definitionsOf(db, portalId, params.objectType, names);
+      const defs = await withLiveOptions(ctx, portalId, params.objectType, names.flatMap((n) => (found.has(n) ? [found.get(n)!] : [])));
+      return batchAnswer(now, defs, names.filter((n) => !found.has(n)), 200);
+    },
+  }),
+  route({
+    method: "POST",
+    path: `${base}/batch/archive`,
+    summary: "Archive up to 100 custom properties (names of no property are ignored)",
+    tag,
+    auth: account,
+    params: typeParams,
+    body: s.batchArchivePropertiesBody,
+    responses: { 204: { description: "Archived" } },
+    handler: async ({ db, principal, params, body }) => {
+      requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
+      await props.archiveProperties(db, portalOf(principal), params.objectType, body.inputs.map((i) => i.name));
+      return noContent();
+    },
+  }),
   route({
     method: "GET",
     path: base,

@@ -9,7 +9,7 @@ const inputs = <T extends z.ZodType>(item: T) =>
 
 /** Record ids arrive as strings (the client's type) or numbers; an email when idProperty says so. */
 const recordId = z.union([z.string().min(1).max(254), z.number().int().nonnegative()]).transform(String);
-const idProperty = z.string().min(1).max(100).optional().meta({ description: "hs_object_id (default), or email on contacts" });
+const idProperty = z.string().min(1).max(100).optional().meta({ description: "hs_object_id (default), email on contacts, or a custom property with hasUniqueValue" });
 const historyParam = z.array(z.string()).optional().meta({ description: "Accepted; no history is kept" });
 
 export const batchCreateBody = z.object({ inputs: inputs(createBody) });
@@ -24,7 +24,13 @@ export const batchReadQuery = z.object({
 });
 export const batchUpdateBody = z.object({ inputs: inputs(z.object({ id: recordId, idProperty, properties: propertiesInput })) });
 export const batchUpsertBody = z.object({
-  inputs: inputs(z.object({ id: recordId, idProperty: z.literal("email", { error: "idProperty must be email (contacts)" }), properties: propertiesInput })),
+  inputs: inputs(
+    z.object({
+      id: recordId,
+      idProperty: z.string({ error: "idProperty is required: a unique property (email on contacts, or a custom property with hasUniqueValue)" }).min(1).max(100),
+      properties: propertiesInput,
+    }),
+  ),
 });
 export const batchArchiveBody = z.object({ inputs: inputs(z.object({ id: recordId })) });
 

@@ -35,7 +35,8 @@ const fields = {
 export const createPropertyBody = z.object({
   name,
   ...fields,
-  hasUniqueValue: z.literal(false, { error: "hasUniqueValue: unique custom properties are not supported" }).optional(),
+  // A unique property's values are held by one record each (src/services/crm/unique.ts); fixed at creation.
+  hasUniqueValue: z.boolean({ error: "hasUniqueValue must be a boolean" }).optional(),
   // Sent by clients; accepted and not applied (no calculated or external-option properties here).
   externalOptions: z.boolean().optional(),
   referencedObjectType: z.string().optional(),
@@ -87,3 +88,31 @@ export const createGroupBody = z.object({
 export const updateGroupBody = z.object({ label: groupFields.label.optional(), displayOrder: groupFields.displayOrder });
 export const groupResponse = z.object({ name: z.string(), label: z.string(), displayOrder: z.number(), archived: z.boolean() });
 export const groupListResponse = z.object({ results: z.array(groupResponse) });
+
+/** `POST /crm/v3/properties/{objectType}/batch/*`: at most 100 inputs, as the record batches. */
+const batchInputs = <T extends z.ZodType>(item: T) => z.array(item).min(1, "inputs must name at least one property").max(100, "at most 100 inputs per batch");
+const propertyName = z.object({ name: z.string().min(1, "name is required").max(100) });
+export const batchCreatePropertiesBody = z.object({ inputs: batchInputs(createPropertyBody) });
+export const batchReadPropertiesBody = z.object({
+  inputs: batchInputs(propertyName),
+  archived: z.boolean().optional().meta({ description: "Archived properties are deleted here, so true reads none" }),
+  // Sent by newer clients; accepted and not applied (no sensitive-data properties here).
+  dataSensitivity: z.string().optional(),
+});
+export const batchArchivePropertiesBody = z.object({ inputs: batchInputs(propertyName) });
+const propertyError = z.object({
+  status: z.literal("error"),
+  category: z.string(),
+  message: z.string(),
+  context: z.record(z.string(), z.array(z.string())),
+  errors: z.array(z.unknown()),
+  links: z.record(z.string(), z.string()),
+});
+export const batchPropertiesResponse = z.object({
+  status: z.literal("COMPLETE"),
+  results: z.array(propertyResponse),
+  startedAt: z.string(),
+  completedAt: z.string(),
+  numErrors: z.number().optional(),
+  errors: z.array(propertyError).optional(),
+});

@@ -11,6 +11,7 @@ import type { ObjectType } from "../../db/tables/crm";
 import { badRequest } from "../../lib/errors";
 import { crmRowFromRaw, type RawCrmRow } from "./records";
 import * as crm from "./records";
+import { jsonPath, uniquePropertiesOf } from "./unique";
 
 /** One failure of a batch, in the real service's StandardError shape. */
 export interface BatchError {
@@ -27,22 +28,33 @@ export interface BatchOutcome<T> {
   errors: BatchError[];
 }
 
-/** How inputs name records: the record id, or (contacts) the email. */
-export type IdProperty = "hs_object_id" | "email";
+/** How inputs name records: the record id, (contacts) the email, or a unique custom property of the type. */
+export type IdProperty = string;
 
 const inputError = (at: string, message: string) =>
   badRequest(`${at}: ${message}`, { errors: [{ message: `${at}: ${message}`, in: "body", context: { propertyName: [at] } }] });
 
-/** The idProperty a type accepts: `hs_object_id` (the default) everywhere, `email` on contacts. */
-export function idPropertyOf(type: ObjectType, given: string | undefined, at: string): IdProperty {
+/** The idProperty a single-record path accepts: `hs_object_id` (the default) everywhere, `email` on contacts. */
+export function idPropertyOf(type: ObjectType, given: string | undefined, at: string): "hs_object_id" | "email" {
   if (given === undefined || given === "hs_object_id") return "hs_object_id";
   if (given === "email" && type === "contacts") return "email";
   throw inputError(at, `${JSON.stringify(given)} is not a unique property of ${type}; use hs_object_id${type === "contacts" ? " or email" : ""}`);
 }
 
-/** The key an id is matched on: the numeric id, or the lower-cased email. */
+/**
+ * The idProperty a batch accepts: `hs_object_id` (the default), `email` on contacts, or a custom property of
+ * the type with `hasUniqueValue` (the real service's rule: an idProperty names a unique property).
+ */
+export async function resolveIdProperty(db: Db, portalId: number, type: ObjectType, given: string | undefined, at: string): Promise<IdProperty> {
+  if (given === undefined || given === "hs_object_id" || (given === "email" && type === "contacts")) return given ?? "hs_object_id";
+  if ((await uniquePropertiesOf(db, portalId, type)).includes(given)) return given;
+  throw inputError(at, `${JSON.stringify(given)} is not a unique property of ${type}; use hs_object_id${type === "contacts" ? ", email" : ""} or a property with hasUniqueValue`);
+}
+
+/** The key an id is matched on: the numeric id, the lower-cased email, or a unique property's value as given. */
 function keyOf(idProperty: IdProperty, id: string, at: string): string {
   if (idProperty === "email") return id.trim().toLowerCase();
+  if (idProperty !== "hs_object_id") return id;
   if (!/^\d{1,15}$/.test(id)) throw inputError(at, "must be a numeric record id (or set idProperty)");
   return String(Number(id));
 }
@@ -56,6 +68,7 @@ function keyOf(idProperty: IdProperty, id: string, at: string): string {
  */
 export async function recordsById(db: Db, portalId: number, type: ObjectType, idProperty: IdProperty, keys: string[], archived = false): Promise<Map<string, crm.CrmRow>> {
   if (keys.length === 0) return new Map();
+  if (idProperty !== "email" && idProperty !== "hs_object_id") return recordsByUnique(db, portalId, type, idProperty, keys, archived);
   const list = JSON.stringify(idProperty === "email" ? keys : keys.map(Number));
   const which = sql.raw(crm.liveOrArchived(archived));
   const byEmail = archived ? sql`crm_objects indexed by crm_objects_archived_email` : sql`crm_objects`;
@@ -70,6 +83,15 @@ export async function recordsById(db: Db, portalId: number, type: ObjectType, id
   return new Map(rows.map(crmRowFromRaw).map((r) => [idProperty === "email" ? r.email! : String(r.id), r]));
 }
 
+/** The records holding `keys` in the unique custom property `name` (live ones; with `archived`, archived ones). */
+async function recordsByUnique(db: Db, portalId: number, type: ObjectType, name: string, keys: string[], archived: boolean): Promise<Map<string, crm.CrmRow>> {
+  const rows = await db.all<RawCrmRow>(sql`select * from crm_objects where portal_id = ${portalId} and object_type = ${type} and ${sql.raw(crm.liveOrArchived(archived))}
+    and json_extract(properties, ${jsonPath(name)}) in (select value from json_each(${JSON.stringify(keys)}))`);
+  // Oldest archive first, so the Map keeps the record archived last for a value several archived ones share.
+  if (archived) rows.sort((x, y) => x.updated_at - y.updated_at || x.id - y.id);
+  return new Map(rows.map(crmRowFromRaw).map((r) => [r.properties[name]!, r]));
+}
+
 /** Keys of the inputs, refusing a record named twice (its two writes would race inside one batch). */
 function distinctKeys(idProperty: IdProperty, ids: string[], field: (i: number) => string): string[] {
   const seen = new Map<string, number>();
@@ -81,6 +103,9 @@ function distinctKeys(idProperty: IdProperty, ids: string[], field: (i: number) 
     return key;
   });
 }
+
+/** Refuses an upsert naming one key twice (`inputs.N.id`), before any other check reads the inputs. */
+export const requireDistinctKeys = (idProperty: IdProperty, ids: string[]) => void distinctKeys(idProperty, ids, (i) => `inputs.${i}.id`);
 
 const notFoundError = (type: ObjectType, ids: string[]): BatchError => ({
   status: "error",
@@ -179,7 +204,7 @@ export interface UpdateInput {
 export async function batchUpdate(db: Db, portalId: number, type: ObjectType, inputs: UpdateInput[], now: number, outbox?: OutboxSource): Promise<BatchOutcome<crm.CrmRow>> {
   const found = new Map<string, crm.CrmRow>();
   const keys: string[] = [];
-  for (const idProperty of ["hs_object_id", "email"] as const) {
+  for (const idProperty of new Set(["hs_object_id", ...inputs.map((i) => i.idProperty)])) {
     const idx = inputs.map((inp, i) => (inp.idProperty === idProperty ? i : -1)).filter((i) => i >= 0);
     const ks = distinctKeys(idProperty, idx.map((i) => inputs[i]!.id), (j) => `inputs.${idx[j]}.id`);
     idx.forEach((i, j) => (keys[i] = `${idProperty}:${ks[j]}`));
@@ -205,29 +230,34 @@ export async function batchUpdate(db: Db, portalId: number, type: ObjectType, in
 }
 
 /**
- * Upsert by email (contacts): an existing contact is updated and keeps its id, a missing one is created
- * with the email. `new` says which.
+ * Upsert by a unique property: `email` on contacts, or a custom property with `hasUniqueValue` on any type.
+ * A record holding the value is updated and keeps its id; otherwise one is created with the value. `new`
+ * says which. Every write lands in one db.batch, or none does.
  */
 export async function batchUpsert(
   db: Db,
   portalId: number,
   type: ObjectType,
+  idProperty: IdProperty,
   inputs: { id: string; properties: Record<string, string> }[],
   now: number,
   outbox?: OutboxSource,
+  /** Checks an input that creates a record (a custom type's required properties), before anything is written. */
+  checkCreate: (properties: Record<string, string>, at: string) => void = () => {},
 ): Promise<{ row: crm.CrmRow; created: boolean }[]> {
-  const keys = distinctKeys("email", inputs.map((i) => i.id), (i) => `inputs.${i}.id`);
+  const keys = distinctKeys(idProperty, inputs.map((i) => i.id), (i) => `inputs.${i}.id`);
   keys.forEach((k, i) => {
-    if (!k) throw inputError(`inputs.${i}.id`, "an email is required");
+    if (!k.trim()) throw inputError(`inputs.${i}.id`, `a value of ${idProperty} is required`);
   });
-  const found = await recordsById(db, portalId, type, "email", keys);
+  const found = await recordsById(db, portalId, type, idProperty, keys);
   const plans = inputs.map((inp, i) => {
-    const props = { ...inp.properties, email: inp.id.trim() };
+    const props = { ...inp.properties, [idProperty]: idProperty === "email" ? inp.id.trim() : inp.id };
     const current = found.get(keys[i]!);
     if (current) {
       const { statement, email } = crm.updateStatement(db, portalId, current, props, now);
       return { statements: [statement], email, created: false, change: updateChange(current, props) };
     }
+    checkCreate(props, `inputs.${i}.`);
     return { statements: crm.createStatements(db, portalId, type, props, now), email: crm.emailOf(type, props), created: true, change: createChange(props) };
   });
   const rows = await runRecordWrites(db, portalId, type, plans, outbox);

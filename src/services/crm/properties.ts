@@ -7,6 +7,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crmProperties, crmPropertyGroups, isCustomType, type BuiltInObjectType, type ObjectType, type PropertyOption } from "../../db/tables/crm";
 import { customTypeInfo } from "./object-types";
+import { requireNoDuplicates, uniquePropertiesOf } from "./unique";
 import { badRequest, conflict, notFound } from "../../lib/errors";
 import { ACTIVITY_BUILT_IN, ACTIVITY_DEFAULTS, ACTIVITY_GROUP, ACTIVITY_SEARCHABLE, type BuiltIn, type BuiltInType } from "./activity-properties";
 
@@ -265,44 +266,130 @@ const options = (input: Partial<PropertyOption>[] = []): PropertyOption[] =>
   input.map((o, i) => ({ label: o.label ?? o.value ?? "", value: o.value ?? "", description: o.description ?? "", displayOrder: o.displayOrder ?? i, hidden: o.hidden ?? false }));
 
 /** An enumeration needs its options; other types take none. Field names in errors are the body's. */
-function checkOptions(type: PropertyType, opts: PropertyOption[] | undefined, given: boolean) {
+function checkOptions(type: PropertyType, opts: PropertyOption[] | undefined, given: boolean, at = "") {
   if (type === "enumeration" && (!opts || opts.length === 0)) {
-    throw badRequest("An enumeration property needs at least one option", { errors: [{ message: "options: required for type enumeration", in: "body", context: { propertyName: ["options"] } }] });
+    throw badRequest("An enumeration property needs at least one option", { errors: [{ message: `${at}options: required for type enumeration`, in: "body", context: { propertyName: [`${at}options`] } }] });
   }
   if (type !== "enumeration" && given && opts && opts.length > 0) {
-    throw badRequest(`A ${type} property takes no options`, { errors: [{ message: `options: not allowed for type ${type}`, in: "body", context: { propertyName: ["options"] } }] });
+    throw badRequest(`A ${type} property takes no options`, { errors: [{ message: `${at}options: not allowed for type ${type}`, in: "body", context: { propertyName: [`${at}options`] } }] });
   }
 }
 
-export async function createProperty(db: Db, portalId: number, type: ObjectType, input: PropertyInput, now: number): Promise<PropertyDef> {
+/** At most this many unique properties per object type, as on the real service. */
+export const MAX_UNIQUE_PROPERTIES = 10;
+
+/**
+ * A unique property is a single-line text or a number (the real service's rule: only those can hold an
+ * identifying value), at most MAX_UNIQUE_PROPERTIES per type, and the records holding it must not already
+ * share a value. `at` prefixes the field name in errors (`inputs.2.`).
+ */
+async function checkUnique(db: Db, portalId: number, type: ObjectType, input: PropertyInput, at: string): Promise<void> {
+  if (!input.hasUniqueValue) return;
+  if ((await uniquePropertiesOf(db, portalId, type)).length >= MAX_UNIQUE_PROPERTIES) {
+    const message = `${type} already has ${MAX_UNIQUE_PROPERTIES} unique properties, the most a type may have`;
+    throw badRequest(message, { errors: [{ message: `hasUniqueValue: ${message}`, in: "body", context: { propertyName: [`${at}hasUniqueValue`] } }] });
+  }
+  await checkUniqueShape(db, portalId, type, input, at);
+}
+
+/** The checks of a create that read nothing but the input; `at` prefixes field names (`inputs.2.`). */
+export function checkPropertyInput(type: ObjectType, input: PropertyInput, at = ""): void {
   if (isBuiltIn(type, input.name)) throw conflict(`Property ${input.name} already exists on ${type} (built in)`);
-  const opts = options(input.options);
-  checkOptions(input.type, opts, input.options !== undefined);
+  checkOptions(input.type, options(input.options), input.options !== undefined, at);
+}
+
+export async function createProperty(db: Db, portalId: number, type: ObjectType, input: PropertyInput, now: number): Promise<PropertyDef> {
+  checkPropertyInput(type, input);
   await requireGroup(db, portalId, type, input.groupName);
-  const row = await db
-    .insert(crmProperties)
-    .values({
-      portalId,
-      objectType: type,
-      name: input.name,
-      label: input.label,
-      type: input.type,
-      fieldType: input.fieldType,
-      groupName: input.groupName,
-      description: input.description ?? "",
-      options: opts,
-      displayOrder: input.displayOrder ?? -1,
-      hidden: input.hidden ?? false,
-      formField: input.formField ?? false,
-      hasUniqueValue: input.hasUniqueValue ?? false,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing()
-    .returning()
-    .get();
+  await checkUnique(db, portalId, type, input, "");
+  const row = await db.insert(crmProperties).values(propertyRow(portalId, type, input, now)).onConflictDoNothing().returning().get();
   if (!row) throw conflict(`Property ${input.name} already exists on ${type}`);
   return fromRow(row);
+}
+
+/** The stored row of a new custom property. */
+export function propertyRow(portalId: number, type: ObjectType, input: PropertyInput, now: number): typeof crmProperties.$inferInsert {
+  return {
+    portalId,
+    objectType: type,
+    name: input.name,
+    label: input.label,
+    type: input.type,
+    fieldType: input.fieldType,
+    groupName: input.groupName,
+    description: input.description ?? "",
+    options: options(input.options),
+    displayOrder: input.displayOrder ?? -1,
+    hidden: input.hidden ?? false,
+    formField: input.formField ?? false,
+    hasUniqueValue: input.hasUniqueValue ?? false,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Creates up to 100 properties all or none (`batch/create`): every input is checked (names distinct, not
+ * built in, not held, groups existing, unique ones free of shared values) before one db.batch inserts them;
+ * a name taken meanwhile makes the batch a 409 and nothing is created.
+ */
+export async function createProperties(db: Db, portalId: number, type: ObjectType, inputs: PropertyInput[], now: number): Promise<PropertyDef[]> {
+  const seen = new Map<string, number>();
+  inputs.forEach((input, i) => {
+    const first = seen.get(input.name);
+    if (first !== undefined) throw badRequest(`inputs.${i}.name: ${input.name} is also inputs.${first}.name`, { errors: [{ message: `inputs.${i}.name: the same name as inputs.${first}`, in: "body", context: { propertyName: [`inputs.${i}.name`] } }] });
+    seen.set(input.name, i);
+    checkPropertyInput(type, input, `inputs.${i}.`);
+  });
+  const held = await definitionsOf(db, portalId, type, inputs.map((i) => i.name));
+  const taken = inputs.find((i) => held.has(i.name));
+  if (taken) throw conflict(`Property ${taken.name} already exists on ${type}`);
+  for (const group of new Set(inputs.map((i) => i.groupName))) await requireGroup(db, portalId, type, group);
+  const uniques = inputs.filter((i) => i.hasUniqueValue);
+  if (uniques.length && (await uniquePropertiesOf(db, portalId, type)).length + uniques.length > MAX_UNIQUE_PROPERTIES) {
+    throw badRequest(`${type} may have at most ${MAX_UNIQUE_PROPERTIES} unique properties`, { errors: [{ message: "hasUniqueValue: too many unique properties", in: "body", context: { propertyName: [`inputs.${inputs.indexOf(uniques[0]!)}.hasUniqueValue`] } }] });
+  }
+  for (const [i, input] of inputs.entries()) if (input.hasUniqueValue) await checkUniqueShape(db, portalId, type, input, `inputs.${i}.`);
+  const statements = inputs.map((input) => db.insert(crmProperties).values(propertyRow(portalId, type, input, now)).returning());
+  try {
+    const results = await db.batch(statements as [(typeof statements)[0], ...(typeof statements)[0][]]);
+    return results.map((rows) => fromRow(rows[0]!));
+  } catch (err) {
+    if (err instanceof Error && /UNIQUE constraint failed/i.test(err.message + String((err as { cause?: unknown }).cause ?? ""))) {
+      throw conflict(`A property of this batch was created meanwhile on ${type}; nothing was created`);
+    }
+    throw err;
+  }
+}
+
+/** The checks of one unique property of a batch (the count is checked for the batch as a whole). */
+async function checkUniqueShape(db: Db, portalId: number, type: ObjectType, input: PropertyInput, at: string): Promise<void> {
+  if (input.type !== "string" && input.type !== "number") {
+    const message = `A unique property must be of type string or number, not ${input.type}`;
+    throw badRequest(message, { errors: [{ message: `hasUniqueValue: ${message}`, in: "body", context: { propertyName: [`${at}hasUniqueValue`] } }] });
+  }
+  await requireNoDuplicates(db, portalId, type, input.name, at);
+}
+
+/** The names of `names` that are custom properties of the type, read in one query (`batch/read`, `batch/archive`). */
+export async function customDefinitions(db: Db, portalId: number, type: ObjectType, names: string[]): Promise<Map<string, PropertyDef>> {
+  const defs = await definitionsOf(db, portalId, type, names);
+  return new Map([...defs].filter(([, d]) => !d.hubspotDefined));
+}
+
+/**
+ * Archives up to 100 custom properties in one statement (`batch/archive`): built-in names are refused (400)
+ * before anything is deleted; names of no property are ignored, as the record batch archive ignores ids.
+ */
+export async function archiveProperties(db: Db, portalId: number, type: ObjectType, names: string[]): Promise<void> {
+  const builtIn = names.findIndex((n) => isBuiltIn(type, n));
+  if (builtIn >= 0) {
+    throw badRequest(`Property ${names[builtIn]} of ${type} is built in and cannot be archived`, { errors: [{ message: "built-in property", in: "body", context: { propertyName: [`inputs.${builtIn}.name`] } }] });
+  }
+  await db
+    .delete(crmProperties)
+    .where(and(eq(crmProperties.portalId, portalId), eq(crmProperties.objectType, type), sql`${crmProperties.name} in (select value from json_each(${JSON.stringify(names)}))`))
+    .run();
 }
 
 export type PropertyPatch = Partial<Omit<PropertyInput, "name" | "hasUniqueValue">>;

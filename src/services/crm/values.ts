@@ -15,6 +15,7 @@ import { badRequest, type ErrorDetail } from "../../lib/errors";
 import { builtInDefinition, type PropertyDef } from "./properties";
 import { liveOwners, ownerOptions } from "../owners/owners";
 import { coversPipelineProperty, pipelineOptions, pipelineValueErrors } from "../pipelines/values";
+import { throwUniqueErrors, uniqueValueErrors } from "./unique";
 
 /** The databases a check may read: the account's shard and the control plane (users live there). */
 export interface ValueSource {
@@ -22,11 +23,17 @@ export interface ValueSource {
   control: Db;
 }
 
-/** One record's written properties; `at` prefixes field names in errors (`inputs.3.`); `id` is set on updates. */
+/**
+ * One record's written properties; `at` prefixes field names in errors (`inputs.3.`); `id` is set on updates,
+ * `key` on updates naming their record by a unique property, `create` on creates (the unique-value check
+ * runs on writes that say which record they are: src/services/crm/unique.ts).
+ */
 export interface WrittenValues {
   properties: Record<string, string>;
   at: string;
   id?: number;
+  key?: { name: string; value: string };
+  create?: boolean;
 }
 
 /** A check of one concern: the errors of the writes it finds wrong (none: an empty list). */
@@ -105,6 +112,8 @@ const OPTION_SOURCES: OptionSource[] = [
 export async function checkValues(src: ValueSource, portalId: number, type: ObjectType, writes: WrittenValues[]): Promise<void> {
   const errors: ErrorDetail[] = [];
   for (const check of CHECKS) errors.push(...(await check(src, portalId, type, writes)));
+  // Values of unique properties last, once every value is allowed: its 400 names the record holding the value.
+  if (errors.length === 0) throwUniqueErrors(await uniqueValueErrors(src.db, portalId, type, writes));
   if (errors.length === 0) return;
   const names = [...new Set(errors.flatMap((e) => (e.context?.propertyName as string[] | undefined) ?? []))];
   throw badRequest(`Property values were not valid: ${names.join(", ")}`, { errors });

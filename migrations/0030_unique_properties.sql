@@ -1,0 +1,9 @@
+CREATE INDEX `crm_properties_unique` ON `crm_properties` (`portal_id`,`object_type`) WHERE "crm_properties"."has_unique_value" = 1;--> statement-breakpoint
+-- hand-written: a custom property with hasUniqueValue holds each value on at most one live record of its type.
+-- The services check before writing and name the holder (src/services/crm/unique.ts); these triggers are the
+-- guard against concurrent writes: they run inside the write's own transaction, so two requests that both
+-- passed the check cannot both land. The outer EXISTS probes crm_properties_unique (nothing to do for a type
+-- without unique properties); the inner one reads the type's live records.
+CREATE TRIGGER `crm_objects_unique_insert` BEFORE INSERT ON `crm_objects` WHEN NEW.archived = 0 AND EXISTS (SELECT 1 FROM crm_properties p WHERE p.portal_id = NEW.portal_id AND p.object_type = NEW.object_type AND p.has_unique_value = 1 AND json_extract(NEW.properties, '$.' || p.name) IS NOT NULL AND EXISTS (SELECT 1 FROM crm_objects o WHERE o.portal_id = NEW.portal_id AND o.object_type = NEW.object_type AND o.archived = 0 AND json_extract(o.properties, '$.' || p.name) = json_extract(NEW.properties, '$.' || p.name))) BEGIN SELECT RAISE(ABORT, 'UNIQUE_PROPERTY_VALUE'); END;
+--> statement-breakpoint
+CREATE TRIGGER `crm_objects_unique_update` BEFORE UPDATE OF properties, archived ON `crm_objects` WHEN NEW.archived = 0 AND EXISTS (SELECT 1 FROM crm_properties p WHERE p.portal_id = NEW.portal_id AND p.object_type = NEW.object_type AND p.has_unique_value = 1 AND json_extract(NEW.properties, '$.' || p.name) IS NOT NULL AND EXISTS (SELECT 1 FROM crm_objects o WHERE o.portal_id = NEW.portal_id AND o.object_type = NEW.object_type AND o.archived = 0 AND o.id <> NEW.id AND json_extract(o.properties, '$.' || p.name) = json_extract(NEW.properties, '$.' || p.name))) BEGIN SELECT RAISE(ABORT, 'UNIQUE_PROPERTY_VALUE'); END;
