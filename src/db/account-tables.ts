@@ -107,6 +107,7 @@ export const CONTROL_TABLES = [
   "fault_rules",
   "account_quirks",
   "webhook_holds",
+  "extension_settings",
 ] as const;
 
 /**

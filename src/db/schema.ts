@@ -11,3 +11,4 @@ export * from "./tables/pipelines";
 export * from "./tables/testkit";
 export * from "./tables/schemas";
 export * from "./tables/lists";
+export * from "./tables/extensions";

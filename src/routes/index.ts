@@ -41,6 +41,8 @@ import { timelineV3Routes } from "./timeline/v3";
 import { webRoutes } from "./web/pages";
 import { webhookRoutes } from "./webhooks/settings";
 import { webhookDeliveryRoutes } from "./webhooks/deliveries";
+import { callingRoutes } from "./extensions/calling";
+import { videoconferencingRoutes } from "./extensions/videoconferencing";
 import { adminTeamRoutes } from "./admin/teams";
 import { adminFixtureRoutes, adminQuirkRoutes, adminSnapshotRoutes, adminTestkitRoutes, adminWebhookTestRoutes } from "./admin/testkit";
 import { ownerRoutes } from "./owners";
@@ -90,6 +92,8 @@ export const allRoutes: RouteDef[] = [
   ...webhookRoutes,
   ...webhookDeliveryRoutes,
   ...cardV3Routes,
+  ...callingRoutes,
+  ...videoconferencingRoutes,
   ...webRoutes,
   ...healthRoutes,
   ...adminTeamRoutes,

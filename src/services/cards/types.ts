@@ -55,7 +55,7 @@ function appCoversSql(appId: number, types: readonly CardObjectType[]) {
 }
 
 /** A URI the service will call: the outbound guard's SSRF rules (src/lib/outbound.ts), no fragment. */
-const callable = (allowLoopback: boolean) =>
+export const callable = (allowLoopback: boolean) =>
   z.string().superRefine((value, ctx) => {
     try {
       const url = checkOutboundUrl(value, allowLoopback);
