@@ -176,6 +176,12 @@ export async function buildWorld(): Promise<World> {
   const hookAuth = `hapikey=${encodeURIComponent(a.developerKey)}`;
   await ok(await call("PUT", `/webhooks/v3/${a.appId}/settings?${hookAuth}`, { body: { targetUrl: `${integratorUrl()}/world-hooks`, throttling: { maxConcurrentRequests: 1 } } }));
   const subscription = Number((await ok(await call("POST", `/webhooks/v3/${a.appId}/subscriptions?${hookAuth}`, { body: { eventType: "contact.creation", active: false } }), 201)).id);
+  // App extension settings of A's app: video conferencing and calling, with URLs B must never see.
+  const ext = (method: string, path: string, body: unknown) => call(method, `/crm/v3/extensions/${path}?${hookAuth}`, { body });
+  await ok(await ext("PUT", `videoconferencing/settings/${a.appId}`, { createMeetingUrl: `https://meet.example.com/${mark("meet")}` }));
+  await ok(await ext("POST", `calling/${a.appId}/settings`, { name: mark("dialer"), url: `https://dial.example.com/${mark("dial")}` }));
+  await ok(await ext("POST", `calling/${a.appId}/settings/recording`, { urlToRetrieveAuthedRecording: `https://dial.example.com/${mark("rec")}/%s` }));
+  await ok(await ext("POST", `calling/${a.appId}/settings/channel-connection`, { url: `https://dial.example.com/${mark("channel")}`, isReady: true }));
   const delivery = await openDelivery(makeDb(env.DB), a.appId, [
     { eventId: 1, subscriptionId: subscription, portalId: a.portalId, appId: a.appId, occurredAt: Date.now(), subscriptionType: "contact.creation", objectId: contact, changeSource: "API" },
   ], Date.now());

@@ -400,6 +400,8 @@ export const FIXTURES: Record<string, Fixture> = {
 
   // App webhooks (developer key): A's app in the path, or B's own app with A's subscription or delivery.
   ...webhookFixtures(),
+  // App extension settings (developer key): A's app in the path.
+  ...extensionFixtures(),
   // Legacy engagements v1: A's note (an engagement) and A's records, mixed with B's.
   ...engagementFixtures(),
   // Pipelines: A's pipeline and stage, under both types' paths (stage ids are per account, so B's own
@@ -476,6 +478,30 @@ function webhookFixtures(): Record<string, Fixture> {
     "GET /webhooks/v3/:appId/deliveries/:deliveryId": onDelivery(""),
     "POST /webhooks/v3/:appId/deliveries/:deliveryId/resend": onDelivery("/resend"),
   };
+}
+
+function extensionFixtures(): Record<string, Fixture> {
+  const C = "/crm/v3/extensions/calling";
+  const onApp = (path: (appId: number) => string, body?: unknown): Fixture => (w) => [{ path: path(w.a.appId), body }];
+  const calling = (suffix: string) => (appId: number) => `${C}/${appId}/settings${suffix}`;
+  const video = (appId: number) => `/crm/v3/extensions/videoconferencing/settings/${appId}`;
+  const bodies: Record<string, unknown> = {
+    "": { name: "B's dialer", url: "https://b.example.com/dial" },
+    "/recording": { urlToRetrieveAuthedRecording: "https://b.example.com/rec/%s" },
+    "/channel-connection": { url: "https://b.example.com/channel", isReady: true },
+  };
+  const out: Record<string, Fixture> = {
+    "GET /crm/v3/extensions/videoconferencing/settings/:appId": onApp(video),
+    "PUT /crm/v3/extensions/videoconferencing/settings/:appId": onApp(video, { createMeetingUrl: "https://b.example.com/meet" }),
+    "DELETE /crm/v3/extensions/videoconferencing/settings/:appId": onApp(video),
+  };
+  for (const [suffix, body] of Object.entries(bodies)) {
+    out[`POST ${C}/:appId/settings${suffix}`] = onApp(calling(suffix), body);
+    out[`GET ${C}/:appId/settings${suffix}`] = onApp(calling(suffix));
+    out[`PATCH ${C}/:appId/settings${suffix}`] = onApp(calling(suffix), body);
+    if (suffix !== "/recording") out[`DELETE ${C}/:appId/settings${suffix}`] = onApp(calling(suffix));
+  }
+  return out;
 }
 
 function engagementFixtures(): Record<string, Fixture> {
