@@ -10,6 +10,7 @@ import { listCases } from "./contract-cases-lists";
 import { OWNER_CASES } from "./contract-cases-owners";
 import { TESTKIT_CASES } from "./contract-cases-testkit";
 import { ASSOCIATION_CASES } from "./contract-cases-associations";
+import { EXTENSION_CASES } from "./contract-cases-extensions";
 
 export interface Req {
   params?: Record<string, string | number>;
@@ -715,6 +716,7 @@ export const CASES: Record<string, Case> = {
   ...OWNER_CASES,
   ...TESTKIT_CASES,
   ...ASSOCIATION_CASES,
+  ...EXTENSION_CASES,
 
   // ---------------------------------------------------------------- engagements v1
   ...engagementCases(),
