@@ -80,6 +80,7 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   // Lists and the members of the manual and snapshot ones (dynamic lists have no member rows).
   byPortal("lists"),
   byPortal("list_memberships"),
+  byPortal("list_folders"),
 ];
 
 /** Control-plane tables: they stay in DB and are never copied (docs/explanation/scaling.md lists both kinds). */

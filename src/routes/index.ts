@@ -50,6 +50,7 @@ import { userRoutes } from "./users";
 import { accountInfoRoutes } from "./account-info";
 import { pipelineRoutes } from "./pipelines";
 import { listRoutes } from "./lists";
+import { folderRoutes } from "./lists/folders";
 import { listV1Routes } from "./lists/v1";
 
 export const allRoutes: RouteDef[] = [
@@ -61,6 +62,8 @@ export const allRoutes: RouteDef[] = [
   ...contactsV1Routes,
   // After the v1 contact routes: /contacts/v1/lists/all/... is the "all contacts" pseudo-list there.
   ...listV1Routes,
+  // Folders first: `/crm/v3/lists/folders` would otherwise reach `/crm/v3/lists/{listId}`.
+  ...folderRoutes,
   ...listRoutes,
   // The literal paths (search, batch/*) before the `/:objectId` ones of the same prefix.
   // Every CRM route takes the account's custom object types too (src/services/crm/object-types.ts).

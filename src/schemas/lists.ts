@@ -30,6 +30,8 @@ export const LIST_LIMITS = {
   dynamic: 100,
   /** Records in one batch read of memberships (each costs its own membership reads). */
   batch: 10,
+  /** List folders of an account: a folder is read with the whole tree. */
+  folders: 1000,
 } as const;
 
 export const objectTypeId = z
@@ -177,6 +179,26 @@ export const legacyBody = z
   .array(z.string().regex(/^\d{1,15}$/, "legacy list ids are numeric"), { error: "the body is a JSON array of legacy list ids" })
   .min(1, "name at least one legacy list id")
   .max(LIST_LIMITS.lists, `at most ${LIST_LIMITS.lists} ids a call`);
+
+// Folders: 0 is the root folder.
+const folderId = z.string().regex(/^\d{1,15}$/, "a folder id is a number (0: the root folder)").transform(Number);
+export const folderParams = z.object({ folderId });
+export const folderQuery = z.object({ folderId: folderId.optional() });
+export const moveFolderParams = z.object({ folderId, newParentFolderId: folderId });
+export const createFolderBody = z.object({ name, parentFolderId: folderId.optional() });
+export const renameFolderQuery = z.object({ newFolderName: name });
+export const moveListBody = z.object({ listId: listIdParam, newFolderId: folderId });
+const folderObject = z.object({
+  id: z.number(),
+  parentFolderId: z.number(),
+  name: z.string(),
+  // The child folders have this same shape, to any depth (described once, not recursively).
+  childNodes: z.array(z.looseObject({ id: z.number(), childNodes: z.array(z.unknown()), childLists: z.array(z.number()) })),
+  childLists: z.array(z.number()),
+  createdAt: z.string().optional(),
+  updatedAt: z.string().optional(),
+});
+export const folderResponse = z.object({ folder: folderObject });
 
 // Answers (what the client parses).
 export const listObject = z.object({

@@ -104,6 +104,21 @@ describe("batch upsert by a unique property", () => {
     expect(flags.sort()).toEqual([[false, true], [true, false]]);
   });
 
+  it("an activity upserted by a unique property needs its time only when it is created", async () => {
+    const t = await tenant();
+    await unique(t, "notes");
+    const at = "2026-11-01T10:00:00.000Z";
+    const note = await make(t, "notes", { hs_timestamp: at, hs_note_body: "first", ext_id: "N-1" });
+    const updated = await call("POST", `${O}/notes/batch/upsert`, { token: t.pat, body: { inputs: [{ idProperty: "ext_id", id: "N-1", properties: { hs_note_body: "second" } }] } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.json.results.map((r: { id: string; new: boolean }) => [r.id, r.new])).toEqual([[String(note), false]]);
+    const created = await call("POST", `${O}/notes/batch/upsert`, { token: t.pat, body: { inputs: [{ idProperty: "ext_id", id: "N-2", properties: { hs_note_body: "no time" } }] } });
+    expectError(created, 400, "VALIDATION_ERROR");
+    expect(created.json.errors[0].context.propertyName).toEqual(["inputs.0.properties.hs_timestamp"]);
+    const search = await call("POST", `${O}/notes/search`, { token: t.pat, body: { filterGroups: [{ filters: [{ propertyName: "ext_id", operator: "EQ", value: "N-2" }] }] } });
+    expect(search.json.total).toBe(0);
+  });
+
   it("works on a custom object type and on contacts by a unique custom property", async () => {
     const t = await tenant();
     const schema = await newSchema(t);

@@ -86,6 +86,9 @@ export interface World {
     /** A manual contact list of A's holding A's contact, and its name. */
     list: string;
     listName: string;
+    /** A list folder of A's (holding A's list), and another, empty. */
+    listFolder: string;
+    emptyListFolder: string;
   };
 }
 
@@ -198,6 +201,9 @@ export async function buildWorld(): Promise<World> {
   const listName = mark("list");
   const madeList = (await ok(await call("POST", "/crm/v3/lists", { token: a.pat, body: { name: listName, objectTypeId: "0-1", processingType: "MANUAL" } }))).list;
   await ok(await call("PUT", `/crm/v3/lists/${madeList.listId}/memberships/add`, { token: a.pat, body: [String(contact)] }));
+  const listFolder = String((await ok(await call("POST", "/crm/v3/lists/folders", { token: a.pat, body: { name: mark("folder") } }))).folder.id);
+  const emptyListFolder = String((await ok(await call("POST", "/crm/v3/lists/folders", { token: a.pat, body: { name: mark("folder") } }))).folder.id);
+  await call("PUT", "/crm/v3/lists/folders/move-list", { token: a.pat, body: { listId: madeList.listId, newFolderId: listFolder } });
 
   // Custom objects: a schema of A's (its labels and its record's name are A's data) and a record of it.
   const madeSchema = await ok(
@@ -285,6 +291,8 @@ export async function buildWorld(): Promise<World> {
       customRecord,
       list: madeList.listId as string,
       listName,
+      listFolder,
+      emptyListFolder,
     },
   };
 }
@@ -308,6 +316,11 @@ export function ownParam(r: Pick<RouteDef, "method" | "path">, name: string, w: 
       return ids.list;
     case "listName":
       return encodeURIComponent(ids.listName);
+    case "folderId":
+      return r.method === "DELETE" ? ids.emptyListFolder : ids.listFolder;
+    case "newParentFolderId":
+      // The root: moving A's folder there changes nothing, so it stays for the other routes.
+      return "0";
     case "recordId":
       if (r.path.startsWith("/crm/v3/lists/")) return String(ids.contact);
       break;

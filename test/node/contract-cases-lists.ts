@@ -9,6 +9,7 @@ const made = async (f: Fixtures, processingType = "MANUAL", name = uniq("list"))
   (await ok(api("POST", L, { token: f.t.pat, json: { name, objectTypeId: "0-1", processingType, ...(processingType === "MANUAL" ? {} : { filterBranch: branch }) } }))).json.list as { listId: string; name: string };
 const one = async (f: Fixtures, type?: string) => ({ listId: (await made(f, type)).listId });
 const dynamicOne = (f: Fixtures) => one(f, "DYNAMIC");
+const folder = async (f: Fixtures) => (await ok(api("POST", `${L}/folders`, { token: f.t.pat, json: { name: uniq("folder") } }))).json.folder as { id: number };
 
 export function listCases(): Record<string, Case> {
   return {
@@ -75,6 +76,28 @@ export function listCases(): Record<string, Case> {
     [`POST ${L}/records/memberships/batch/read`]: {
       ok: (f) => ({ token: f.t.pat, json: { inputs: [{ objectTypeId: "0-1", recordId: String(f.contact) }] } }),
       errors: { 400: (f) => ({ token: f.t.pat, json: { inputs: [] } }) },
+    },
+    [`GET ${L}/folders`]: {
+      ok: async (f) => ({ token: f.t.pat, query: { folderId: String((await folder(f)).id) } }),
+      errors: { 400: (f) => ({ token: f.t.pat, query: { folderId: "x" } }), 404: (f) => ({ token: f.t.pat, query: { folderId: "999999" } }) },
+    },
+    [`POST ${L}/folders`]: {
+      ok: (f) => ({ token: f.t.pat, json: { name: uniq("folder") } }),
+      errors: { 404: (f) => ({ token: f.t.pat, json: { name: uniq("folder"), parentFolderId: "999999" } }) },
+    },
+    [`PUT ${L}/folders/move-list`]: {
+      ok: async (f) => ({ token: f.t.pat, json: { listId: (await one(f)).listId, newFolderId: String((await folder(f)).id) } }),
+      errors: { 404: (f) => ({ token: f.t.pat, json: { listId: "999999", newFolderId: "0" } }) },
+    },
+    [`PUT ${L}/folders/{folderId}/move/{newParentFolderId}`]: {
+      ok: async (f) => ({ token: f.t.pat, params: { folderId: String((await folder(f)).id), newParentFolderId: "0" } }),
+    },
+    [`PUT ${L}/folders/{folderId}/rename`]: {
+      ok: async (f) => ({ token: f.t.pat, params: { folderId: String((await folder(f)).id) }, query: { newFolderName: uniq("renamed") } }),
+    },
+    [`DELETE ${L}/folders/{folderId}`]: {
+      ok: async (f) => ({ token: f.t.pat, params: { folderId: String((await folder(f)).id) } }),
+      errors: { 400: (f) => ({ token: f.t.pat, params: { folderId: "0" } }) },
     },
     [`GET ${L}/idmapping`]: {
       ok: async (f) => ({ token: f.t.pat, query: { legacyListId: (await one(f)).listId } }),

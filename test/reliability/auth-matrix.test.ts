@@ -94,6 +94,8 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
     "PUT /crm/v3/lists/:listId/memberships/add": [String(ids.contact)],
     "PUT /crm/v3/lists/:listId/memberships/remove": [String(ids.contact)],
     "POST /crm/v3/lists/idmapping": [String(ids.list)],
+    "POST /crm/v3/lists/folders": { name: "F" },
+    "PUT /crm/v3/lists/folders/move-list": { listId: String(ids.list), newFolderId: "0" },
     "POST /crm/v3/lists/records/memberships/batch/read": { inputs: [{ objectTypeId: "0-1", recordId: String(ids.contact) }] },
     "POST /contacts/v1/lists": { name: `L ${crypto.randomUUID()}` },
   };
@@ -105,6 +107,7 @@ function ownRequest(r: RouteDef, w: World): { path: string; body?: unknown } {
     "GET /contacts/v1/search/query": "?q=owner",
     "PUT /crm/v3/lists/:listId/update-list-name": `?listName=${encodeURIComponent(ids.listName)}`,
     "GET /crm/v3/lists/idmapping": `?legacyListId=${ids.list}`,
+    "PUT /crm/v3/lists/folders/:folderId/rename": "?newFolderName=F",
   };
   path += v1Query[key(r)] ?? "";
   if (r.path.startsWith("/extensions/sales-objects/v1/object-types") && r.method === "GET" && !r.path.endsWith(":objectTypeId")) path += `?applicationId=${w.a.appId}`;

@@ -434,6 +434,11 @@ function listFixtures(): Record<string, Fixture> {
     ],
     "DELETE /crm/v3/lists/:listId/memberships": on("/memberships"),
     "GET /crm/v3/lists/:listId/memberships/join-order": on("/memberships/join-order"),
+    // Folders: ids are each account's own, so B's request names its own folder of that number (B has none:
+    // 404), never A's.
+    "PUT /crm/v3/lists/folders/:folderId/move/:newParentFolderId": (w) => [{ path: `${L}/folders/${w.ids.listFolder}/move/0` }],
+    "PUT /crm/v3/lists/folders/:folderId/rename": (w) => [{ path: `${L}/folders/${w.ids.listFolder}/rename?newFolderName=B` }],
+    "DELETE /crm/v3/lists/folders/:folderId": (w) => [{ path: `${L}/folders/${w.ids.emptyListFolder}` }],
     // B copying A's list into its own, and A's list as the target of B's copy: both name A's list.
     "PUT /crm/v3/lists/:listId/memberships/add-from/:sourceListId": (w) => [
       { path: `${L}/${w.ids.list}/memberships/add-from/${w.ids.list}` },
@@ -525,6 +530,10 @@ function engagementFixtures(): Record<string, Fixture> {
 export const BODY_ID_FIXTURES: Record<string, Fixture> = {
   // A's list id as a legacy id: B's mapping finds nothing (GET 404; the batch answers it missing, 200); A's
   // contact's memberships in B: none (200).
+  // A's folder by number, and A's list moved by B: unknown in B (404).
+  "GET /crm/v3/lists/folders": (w) => [{ path: `/crm/v3/lists/folders?folderId=${w.ids.listFolder}` }],
+  "PUT /crm/v3/lists/folders/move-list": (w) => [{ path: "/crm/v3/lists/folders/move-list", body: { listId: String(w.ids.list), newFolderId: "0" } }],
+  "POST /crm/v3/lists/folders": (w) => [{ path: "/crm/v3/lists/folders", body: { name: "B", parentFolderId: String(w.ids.listFolder) } }],
   "GET /crm/v3/lists/idmapping": (w) => [{ path: `/crm/v3/lists/idmapping?legacyListId=${w.ids.list}` }],
   "POST /crm/v3/lists/idmapping": (w) => [{ path: "/crm/v3/lists/idmapping", body: [String(w.ids.list)], status: 200 }],
   "POST /crm/v3/lists/records/memberships/batch/read": (w) => [

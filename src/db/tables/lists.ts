@@ -29,6 +29,8 @@ export const lists = sqliteTable(
     updatedAt: integer("updated_at").notNull(),
     filtersUpdatedAt: integer("filters_updated_at").notNull(),
     deletedAt: integer("deleted_at"),
+    /** The folder the list is in (`list_folders.id` of the account); 0: the root folder. */
+    folderId: integer("folder_id").notNull().default(0),
   },
   (t) => [
     uniqueIndex("lists_name").on(t.portalId, t.nameKey).where(sql`deleted_at is null`),
@@ -46,4 +48,22 @@ export const listMemberships = sqliteTable(
     addedAt: integer("added_at").notNull(),
   },
   (t) => [primaryKey({ columns: [t.portalId, t.listId, t.recordId] }), index("list_memberships_record").on(t.portalId, t.recordId)],
+);
+
+/**
+ * A folder of the account's lists (docs/reference/lists.md "Folders"). Ids are the account's own (1, 2, …:
+ * the largest plus one), as folders are named only inside the account; 0 is the root folder, which has no row.
+ */
+export const listFolders = sqliteTable(
+  "list_folders",
+  {
+    portalId: integer("portal_id").notNull(),
+    id: integer("id").notNull(),
+    /** 0: in the root folder. */
+    parentId: integer("parent_id").notNull(),
+    name: text("name").notNull(),
+    createdAt: integer("created_at").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.portalId, t.id] }), index("list_folders_parent").on(t.portalId, t.parentId)],
 );

@@ -12,7 +12,7 @@ import { route } from "../../http/route";
 import * as crm from "../../services/crm/records";
 import * as batch from "../../services/crm/batch";
 import { answeredProperties } from "../../services/crm/properties";
-import { checkValues } from "../../services/crm/values";
+import { checkValues, requireActivityTime } from "../../services/crm/values";
 import { checkRequired } from "../../services/crm/object-types";
 import { writeWithEvents } from "../../services/webhooks/write";
 import { associationTargets, present } from "./objects";
@@ -146,7 +146,13 @@ export const crmBatchRoutes = [
       batch.requireDistinctKeys(idProperty, body.inputs.map((input) => input.id));
       const writes = body.inputs.map((input, i) => ({ properties: { ...input.properties, [idProperty]: input.id }, at: `inputs.${i}.`, key: { name: idProperty, value: input.id }, create: true }));
       await checkValues(ctx, portalId, type, writes);
-      const rows = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpsert(db, portalId, type, idProperty, body.inputs, now, outbox, (props, at) => checkRequired(type, props, at)));
+      // What a created record needs (a custom type's required properties, an activity's time) is known
+      // only once the upsert has found which inputs create.
+      const checkCreate = (props: Record<string, string>, at: string) => {
+        checkRequired(type, props, at);
+        requireActivityTime(type, props, at);
+      };
+      const rows = await writeWithEvents(ctx, portalId, (outbox) => batch.batchUpsert(db, portalId, type, idProperty, body.inputs, now, outbox, checkCreate));
       return answer(now, rows.map((r) => ({ ...present(r.row), new: r.created })), [], 200);
     },
   }),

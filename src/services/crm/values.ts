@@ -74,12 +74,23 @@ const fixedOptions: ValueCheck = (_src, _portalId, type, writes) => {
 };
 
 /** An activity is created with its time (`hs_timestamp`), which the real service requires: it orders the timeline. */
+const missingTime = (type: ObjectType, properties: Record<string, string>, at: string): ErrorDetail | null =>
+  (ACTIVITY_TYPES as readonly string[]).includes(type) && !properties.hs_timestamp
+    ? { message: `hs_timestamp is required to create ${type}`, code: "REQUIRED_FIELD", in: "body", context: { propertyName: [`${at}properties.hs_timestamp`] } }
+    : null;
+
+/**
+ * Creates only: a write with an id updates, and an upsert (a write with a `key`) may update a record that
+ * has its time; an upsert that creates is checked when it is known to create (`requireActivityTime`).
+ */
 const activityTime: ValueCheck = (_src, _portalId, type, writes) =>
-  (ACTIVITY_TYPES as readonly string[]).includes(type)
-    ? writes
-        .filter((w) => w.id === undefined && !w.properties.hs_timestamp)
-        .map((w) => ({ message: `hs_timestamp is required to create ${type}`, code: "REQUIRED_FIELD", in: "body", context: { propertyName: [`${w.at}properties.hs_timestamp`] } }))
-    : [];
+  writes.filter((w) => w.id === undefined && !w.key).flatMap((w) => missingTime(type, w.properties, w.at) ?? []);
+
+/** The 400 of an activity an upsert creates without its time. */
+export function requireActivityTime(type: ObjectType, properties: Record<string, string>, at: string): void {
+  const error = missingTime(type, properties, at);
+  if (error) throw badRequest(`Property values were not valid: ${at}properties.hs_timestamp`, { errors: [error] });
+}
 
 /**
  * `hubspot_owner_id` names a live owner of the account (docs/reference/owners.md), on every type that has the
