@@ -173,6 +173,7 @@ async function fixtures(): Promise<{ fx: Fixtures; developerKey: string }> {
     pipeline: (fresh) => (fresh ? newPipeline() : sharedPipeline("")),
     associationLabel: (fresh) => (fresh ? newLabel() : sharedLabel("")),
     list: (fresh) => (fresh ? newList() : sharedList("")),
+    listFolder: async () => String(((await setUp(bearer, "POST", "/crm/v3/lists/folders", { name: unique("meter") })) as unknown as { folder: { id: number } }).folder.id),
     async archivedList() {
       const { listId } = await newList();
       await setUp(bearer, "DELETE", `/crm/v3/lists/${listId}`);

@@ -51,6 +51,8 @@ export interface Fixtures {
   list(fresh: boolean): Promise<{ listId: string; name: string }>;
   /** A list made and archived for this call alone (the call that restores one). */
   archivedList(): Promise<string>;
+  /** A list folder made for this call alone: its id. */
+  listFolder(): Promise<string>;
   /** A custom object schema of the meter's account: its object type id (`2-<n>`). */
   schema(fresh: boolean): Promise<string>;
   /** An association definition of a schema made for this call alone: the schema's type id and the definition's id. */
@@ -205,6 +207,8 @@ async function stringFor(name: string, s: Scope): Promise<string> {
     case "url":
     case "baseUrl":
     case "uri":
+    case "createMeetingUrl": // extension settings: URLs the real service would call, checked as every outbound URL
+    case "urlToRetrieveAuthedRecording":
       return fx.targetUrl;
     default:
       return "meter";
@@ -395,6 +399,10 @@ const CALLS: Record<string, (s: Scope) => Promise<unknown[]>> = {
   // The legacy id is an optional query parameter, but the call maps nothing without one; here a legacy id is the list's.
   "crm.lists.mappingApi.translateLegacyListIdToListId": async (s) => [await pathValue("listId", s)],
   "crm.lists.mappingApi.translateLegacyListIdToListIdBatch": async (s) => [[await pathValue("listId", s)]],
+  // A folder of the meter's, renamed (the new name is an optional query parameter) or moved to the root.
+  "crm.lists.foldersApi.rename": async (s) => [await seeded(s, "list folder", () => s.fx.listFolder()), unique("meter")],
+  "crm.lists.foldersApi.move": async (s) => [await seeded(s, "list folder", () => s.fx.listFolder()), "0"],
+  "crm.lists.foldersApi.moveList": async (s) => [{ listId: await pathValue("listId", s), newFolderId: await seeded(s, "list folder", () => s.fx.listFolder()) }],
   // Only an archived list can be restored.
   "crm.lists.listsApi.restore": async (s) => [await seeded(s, "archived list", () => s.fx.archivedList())],
   // The list's new name is an optional query parameter, but a rename without one renames nothing.
