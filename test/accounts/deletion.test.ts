@@ -22,7 +22,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const contacts = (token: string) => call("GET", "/crm/v3/objects/contacts?limit=1", { token });
 const databases = () => [CONTROL_SHARD, ...shardNames(env)].map((name) => [name, name === CONTROL_SHARD ? env.DB : (env as unknown as Record<string, D1Database>)[name]!] as const);
 /** App-level tables: an app belongs to its developer, not to the accounts it is installed in. */
-const APP_TABLES = new Set(["apps", "card_types", "timeline_event_types", "timeline_event_properties"]);
+const APP_TABLES = new Set(["apps", "card_types", "timeline_event_types", "timeline_event_properties", "extension_settings"]);
 
 /** Polls the operator API until the account is a 404. */
 async function waitUntilGone(portalId: number, timeoutMs = 60_000) {
@@ -51,7 +51,9 @@ async function leftovers(portalId: number, strings: string[]): Promise<string[]>
       if (cols.includes("owner_kind") && cols.includes("owner_id")) conditions.push(["(owner_kind = 'portal' and owner_id = ?)", portalId]);
       if (table === "contact_search") conditions.push(["portal = ?", `p${portalId}`]);
       if (!APP_TABLES.has(table) && cols.length) {
-        const row = cols.map((c) => `coalesce(cast("${c}" as text), '')`).join(" || char(31) || ");
+        // One flat function call over the row: a `||` chain of every column nests one level per column and,
+        // with an OR per marker string, passed SQLite's expression depth of 100 on the widest tables.
+        const row = `json_array(${cols.map((c) => `cast("${c}" as text)`).join(", ")})`;
         for (const s of strings) conditions.push([`instr(${row}, ?) > 0`, s]);
       }
       if (!conditions.length) continue;
