@@ -43,21 +43,24 @@ export function rememberCustomType(type: CustomType, info: CustomTypeInfo) {
 /** A path segment that could name a type (`2-<n>`, `p<portal>_<name>`, a name): an unknown one is a 404, as an unknown id. */
 export const mayNameCustomType = (raw: string) => /^[A-Za-z0-9_-]{1,110}$/.test(raw);
 
+/** The columns of a schema that make its CustomTypeInfo, with its id. */
+export const SCHEMA_FACTS = {
+  id: crmSchemas.id,
+  name: crmSchemas.name,
+  singular: crmSchemas.singular,
+  plural: crmSchemas.plural,
+  primaryDisplayProperty: crmSchemas.primaryDisplayProperty,
+  requiredProperties: crmSchemas.requiredProperties,
+  searchableProperties: crmSchemas.searchableProperties,
+};
+
 /** The stored key of the type `raw` names in the account; 404 when no live schema of the account has it. */
 export async function resolveObjectType(db: Db, portalId: number, raw: string): Promise<ObjectType> {
   if (isBuiltInType(raw)) return raw;
   const fqn = new RegExp(`^p${portalId}_(.+)$`).exec(raw);
   const where = isCustomType(raw) ? eq(crmSchemas.id, Number(raw.slice(2))) : eq(crmSchemas.name, fqn ? fqn[1]! : raw);
   const [row] = await db
-    .select({
-      id: crmSchemas.id,
-      name: crmSchemas.name,
-      singular: crmSchemas.singular,
-      plural: crmSchemas.plural,
-      primaryDisplayProperty: crmSchemas.primaryDisplayProperty,
-      requiredProperties: crmSchemas.requiredProperties,
-      searchableProperties: crmSchemas.searchableProperties,
-    })
+    .select(SCHEMA_FACTS)
     .from(crmSchemas)
     .where(and(eq(crmSchemas.portalId, portalId), where, isNull(crmSchemas.archivedAt)))
     .limit(1);

@@ -8,7 +8,7 @@ import type { Db } from "../../db/client";
 import { crmObjects, isBuiltInType, isCustomType, type BuiltInObjectType, type CustomType, type ObjectType } from "../../db/tables/crm";
 import { crmSchemas } from "../../db/tables/schemas";
 import { ApiError } from "../../lib/errors";
-import { customTypeInfo, customTypeKey, mayNameCustomType, rememberCustomType, resolveObjectType } from "../crm/object-types";
+import { customTypeInfo, customTypeKey, mayNameCustomType, rememberCustomType, resolveObjectType, SCHEMA_FACTS } from "../crm/object-types";
 import { definitionsOf } from "../crm/properties";
 import { inJson, type CrmRow } from "../crm/records";
 import { SEARCH_MAX_LENGTH } from "../../schemas/web";
@@ -50,15 +50,7 @@ export async function customPageType(db: Db, portalId: number, raw: string): Pro
 /** The account's live custom object types, oldest first, with their names remembered for display (one read). */
 export async function accountCustomTypes(db: Db, portalId: number): Promise<CustomType[]> {
   const rows = await db
-    .select({
-      id: crmSchemas.id,
-      name: crmSchemas.name,
-      singular: crmSchemas.singular,
-      plural: crmSchemas.plural,
-      primaryDisplayProperty: crmSchemas.primaryDisplayProperty,
-      requiredProperties: crmSchemas.requiredProperties,
-      searchableProperties: crmSchemas.searchableProperties,
-    })
+    .select(SCHEMA_FACTS)
     .from(crmSchemas)
     .where(and(eq(crmSchemas.portalId, portalId), isNull(crmSchemas.archivedAt)))
     .orderBy(asc(crmSchemas.id))
