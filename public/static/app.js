@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * @module Shared by every app page (issue 7): shows `<time data-local>` values in the reader's time zone
+ * @module Shared by every app page: shows `<time data-local>` values in the reader's time zone
  * and locale. The server writes UTC text, so the page reads correctly without this script too.
  */
 
@@ -11,7 +11,7 @@ export function localizeTimes(root) {
     const iso = el.getAttribute("datetime");
     const d = iso ? new Date(iso) : null;
     if (!d || Number.isNaN(d.getTime())) continue;
-    // The server puts the exact value in `title` (issue 19 §4); keep it, else show the ISO instant on hover.
+    // The server puts the exact value in `title`; keep it, else show the ISO instant on hover.
     if (!el.hasAttribute("title")) el.setAttribute("title", iso ?? "");
     el.textContent = fmt.format(d);
   }

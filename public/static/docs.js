@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * @module Starts Swagger UI on GET /docs (issue 19 §2) with the service's own /openapi.json. A separate file
+ * @module Starts Swagger UI on GET /docs with the service's own /openapi.json. A separate file
  * because the page's policy allows no inline script. `validatorUrl: null` keeps Swagger UI from sending the
  * document to validator.swagger.io: the page makes no request that leaves this origin.
  */

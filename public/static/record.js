@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * @module The record page (issue 7): starts every CRM card's load at once (cards.js) and opens timeline
+ * @module The record page: starts every CRM card's load at once (cards.js) and opens timeline
  * iframes (spec 2.8 timelineIFrame) in the modal.
  */
 import "./app.js";

@@ -1,10 +1,13 @@
 /**
- * Contract cases (see contract-cases.ts) of the app extension settings: each case works on an app of its own
- * (a fresh tenant), so a document one case creates is never in another's way.
+ * Contract cases (see contract-cases.ts) of the app extension settings: each case works on an app of its own,
+ * so a document one case creates is never in another's way. The settings are the app's, reached with its
+ * developer key: the app needs no account, and a whole tenant per request would make these the file's slowest cases.
  */
 import type { Case } from "./contract-cases";
-import { tenant, type NodeTenant } from "./helpers";
+import { developerApp as freshApp } from "./helpers";
 import { api, ok } from "./contract-fixtures";
+
+type App = Awaited<ReturnType<typeof freshApp>>;
 
 const C = "/crm/v3/extensions/calling";
 const V = "/crm/v3/extensions/videoconferencing/settings";
@@ -15,8 +18,8 @@ const docs: Record<string, unknown> = {
 };
 
 /** A fresh app holding the calling document at `suffix`. */
-async function holding(suffix: string): Promise<NodeTenant> {
-  const t = await tenant();
+async function holding(suffix: string): Promise<App> {
+  const t = await freshApp();
   await ok(api("POST", `${C}/${t.appId}/settings${suffix}`, { token: t.developerKey, json: docs[suffix] }));
   return t;
 }
@@ -25,9 +28,9 @@ function callingCases(): Record<string, Case> {
   const out: Record<string, Case> = {};
   for (const [suffix, json] of Object.entries(docs)) {
     const key = (m: string) => `${m} ${C}/{appId}/settings${suffix}`;
-    const own = (t: NodeTenant) => ({ token: t.developerKey, params: { appId: t.appId } });
+    const own = (t: App) => ({ token: t.developerKey, params: { appId: t.appId } });
     out[key("POST")] = {
-      ok: async () => ({ ...own(await tenant()), json }),
+      ok: async () => ({ ...own(await freshApp()), json }),
       // The app holds this document already.
       errors: { 409: async () => ({ ...own(await holding(suffix)), json }) },
     };
@@ -38,8 +41,8 @@ function callingCases(): Record<string, Case> {
   return out;
 }
 
-async function withVideo(): Promise<NodeTenant> {
-  const t = await tenant();
+async function withVideo(): Promise<App> {
+  const t = await freshApp();
   await ok(api("PUT", `${V}/${t.appId}`, { token: t.developerKey, json: { createMeetingUrl: "https://meet.example.com/c" } }));
   return t;
 }
@@ -54,7 +57,7 @@ export const EXTENSION_CASES: Record<string, Case> = {
   },
   "PUT /crm/v3/extensions/videoconferencing/settings/{appId}": {
     ok: async () => {
-      const t = await tenant();
+      const t = await freshApp();
       return { token: t.developerKey, params: { appId: t.appId }, json: { createMeetingUrl: "https://meet.example.com/c" } };
     },
   },

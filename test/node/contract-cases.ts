@@ -3,7 +3,7 @@
  * for the error statuses the generic provocations of the contract test cannot reach. A case is keyed
  * `METHOD /path/{param}` as the document names the operation; an operation without a case fails the guard.
  */
-import { integratorUrl, tenant, workerUrl, type NodeTenant } from "./helpers";
+import { developerApp, integratorUrl, tenant, workerUrl, type NodeTenant } from "./helpers";
 import { adminToken, api, cardBody, freshInstall, ok, script, settingsBody, signIn, uniq, type Fixtures } from "./contract-fixtures";
 import { V3_CASES } from "./contract-cases-v3";
 import { listCases } from "./contract-cases-lists";
@@ -104,12 +104,13 @@ const freshPrivateApp = async (f: Fixtures) =>
   (await ok(api("POST", `/admin/v1/accounts/${f.t.portalId}/private-apps`, { token: adminToken(), json: { name: uniq("pa") } }), 201)).json.privateAppId as number;
 const freshUser = async (f: Fixtures) =>
   (await ok(api("POST", `/admin/v1/accounts/${f.t.portalId}/users`, { token: adminToken(), json: { email: `${uniq("u")}@example.com` } }), 201)).json.userId as number;
-// App webhooks: each case works on an app of its own (a fresh tenant), so the shared fixture app never
-// has webhooks and no other case's writes are delivered anywhere.
+// App webhooks: each case works on an app of its own, so the shared fixture app never has webhooks and no
+// other case's writes are delivered anywhere. Settings and subscriptions are the app's alone (an app in no
+// account); a delivery needs an account the app is installed in, whose writes it hears (a fresh tenant).
 const W = "/webhooks/v3";
 const hookSettings = (path: string) => ({ targetUrl: `${integratorUrl()}${path}`, throttling: { maxConcurrentRequests: 2 } });
-async function hookApp(path = `/${uniq("hooks")}`): Promise<NodeTenant> {
-  const t = await tenant();
+async function hookApp<T extends { appId: number; developerKey: string }>(path = `/${uniq("hooks")}`, make: () => Promise<T> = developerApp as () => Promise<T>): Promise<T> {
+  const t = await make();
   await ok(api("PUT", `${W}/${t.appId}/settings`, { token: t.developerKey, json: hookSettings(path) }));
   return t;
 }
@@ -132,7 +133,7 @@ async function exhaustedDelivery() {
   const path = `/${uniq("failing-hooks")}`;
   const scripted = await fetch(`${integratorUrl()}/__script`, { method: "POST", body: JSON.stringify({ path, status: 500 }) });
   if (scripted.status !== 204) throw new Error("script failed");
-  const t = await hookApp(path);
+  const t = await hookApp(path, tenant);
   await ok(api("POST", `${W}/${t.appId}/subscriptions`, { token: t.developerKey, json: { eventType: "contact.creation" } }), 201);
   await ok(api("POST", "/crm/v3/objects/contacts", { token: t.pat, json: { properties: { firstname: "hooked" } } }), 201);
   return { t, id: await deliveryOf(t, "exhausted") };
@@ -141,7 +142,7 @@ let exhausted: ReturnType<typeof exhaustedDelivery> | undefined;
 let delivered: Promise<{ t: NodeTenant; id: number }> | undefined;
 const deliveredOnce = () =>
   (delivered ??= (async () => {
-    const t = await hookApp();
+    const t = await hookApp(undefined, tenant);
     await ok(api("POST", `${W}/${t.appId}/subscriptions`, { token: t.developerKey, json: { eventType: "contact.creation" } }), 201);
     await ok(api("POST", "/crm/v3/objects/contacts", { token: t.pat, json: { properties: { firstname: "hooked" } } }), 201);
     return { t, id: await deliveryOf(t, "delivered") };
@@ -632,7 +633,7 @@ export const CASES: Record<string, Case> = {
   },
   "PUT /webhooks/v3/{appId}/settings": {
     ok: async () => {
-      const t = await tenant();
+      const t = await developerApp();
       return { token: t.developerKey, params: { appId: t.appId }, json: hookSettings("/hooks") };
     },
   },
@@ -650,7 +651,7 @@ export const CASES: Record<string, Case> = {
   },
   "POST /webhooks/v3/{appId}/subscriptions": {
     ok: async () => {
-      const t = await tenant();
+      const t = await developerApp();
       return { token: t.developerKey, params: { appId: t.appId }, json: { eventType: "contact.propertyChange", propertyName: "email", active: false } };
     },
     // The app's subscription to deal.creation exists already.

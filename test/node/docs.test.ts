@@ -7,6 +7,9 @@ import { describe, expect, it } from "vitest";
 import { launch, screenshot, signInAt } from "./browser";
 import { tenant, workerUrl } from "./helpers";
 
+/** How long Swagger UI may take to show the document's first operation. */
+const RENDER_MS = 120_000;
+
 describe("GET /docs in Chromium", () => {
   it("shows every operation, its parameters, responses and errors, loading nothing from another origin", async () => {
     const doc = (await (await fetch(`${workerUrl()}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
@@ -29,7 +32,9 @@ describe("GET /docs in Chromium", () => {
       page.on("pageerror", (e) => problems.push(e.message));
       const res = await page.goto(`${workerUrl()}/docs`);
       expect(res?.status()).toBe(200);
-      await page.locator(".opblock").first().waitFor();
+      // Swagger UI reads the whole document (900 KB) before it shows anything: seconds on an idle machine, and
+      // far longer beside the rest of the suite on two cores.
+      await page.locator(".opblock").first().waitFor({ timeout: RENDER_MS });
       // Swagger UI keeps only the operations near the viewport of a long document in the page: scroll through
       // it, collecting every operation shown (method and path), until the end shows nothing new.
       const seen = new Set<string>();
@@ -73,7 +78,7 @@ describe("GET /docs in Chromium", () => {
     } finally {
       await b.close();
     }
-  });
+  }, 4 * RENDER_MS);
 
   it("is linked from the web app's header", async () => {
     const t = await tenant();
@@ -83,9 +88,9 @@ describe("GET /docs in Chromium", () => {
       await signInAt(page, t, "/app/contacts");
       await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "API reference" }).click();
       await page.waitForURL(`${workerUrl()}/docs`);
-      await page.locator(".opblock").first().waitFor();
+      await page.locator(".opblock").first().waitFor({ timeout: RENDER_MS });
     } finally {
       await b.close();
     }
-  });
+  }, 4 * RENDER_MS);
 });

@@ -33,6 +33,12 @@ export interface NodeTenant {
 
 let seq = 0;
 
+/** A developer app of its own, in no account: what an app's settings (webhooks, extensions) need. */
+export async function developerApp(): Promise<{ appId: number; developerKey: string }> {
+  const app = await admin("POST", "/admin/v1/apps", { name: `app-${Date.now().toString(36)}${(seq++).toString(36)}`, redirectUris: ["http://127.0.0.1/callback"] });
+  return { appId: app.appId, developerKey: app.developerKey };
+}
+
 /** A fresh account with an installed app, a private app and a user who can sign in. */
 export async function tenant(opts: { addons?: string[]; redirectUris?: string[] } = {}): Promise<NodeTenant> {
   const tag = `${Date.now().toString(36)}${(seq++).toString(36)}`;
