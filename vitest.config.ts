@@ -117,8 +117,10 @@ export default defineConfig({
           environment: "node",
           include: ["test/node/**/*.test.ts"],
           globalSetup: ["./test/global-setup.ts", "./test/node/global-setup.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 120_000,
+          // A browser page or a real client's walk takes seconds alone, and several times that beside the
+          // workers project on two cores (CI also runs this project on a second Node beside other work).
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
           // Files run side by side against the one Worker: each makes its own accounts and apps, and the
           // sign-in throttle's 15-minute window spans the whole run either way.
           fileParallelism: true,
