@@ -4,10 +4,10 @@
  * what to install, never a skip: the record page is only tested in a real browser. The other test files
  * do not depend on it.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser as PlaywrightBrowser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll } from "vitest";
 import { integratorUrl, workerUrl, type NodeTenant } from "./helpers";
 import type { Script } from "../integrator/types";
 import { findBrowser } from "../../scripts/find-browser.mjs";
@@ -30,27 +30,26 @@ export interface Browser {
   close: () => Promise<void>;
 }
 
-/** A fresh profile each time (a new user-data-dir), English locale and UTC so formatted values are stable. */
+/**
+ * One Chromium per test file, started by the file's first launch() and closed after its last test: starting
+ * the browser is most of a short browser test's cost, and a context of its own gives each test what a new
+ * profile would (no cookies, no storage, no cache).
+ */
+let running: Promise<PlaywrightBrowser> | undefined;
+afterAll(async () => {
+  const browser = running;
+  running = undefined;
+  await (await browser?.catch(() => undefined))?.close();
+});
+
+/** A fresh browser context (a new, empty profile), English locale and UTC so formatted values are stable. */
 export async function launch(): Promise<Browser> {
   const browser = findBrowser();
   // One line, without a stack: it is what the test report shows for every browser test.
   if ("error" in browser) throw Object.assign(new Error(browser.error), { stack: browser.error });
-  const profile = mkdtempSync(join(tmpdir(), "crm-edge-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: browser.path,
-    headless: true,
-    args: ARGS,
-    locale: "en-US",
-    timezoneId: "UTC",
-    viewport: { width: 1280, height: 900 },
-  });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  running ??= chromium.launch({ executablePath: browser.path, headless: true, args: ARGS });
+  const context = await (await running).newContext({ locale: "en-US", timezoneId: "UTC", viewport: { width: 1280, height: 900 } });
+  return { context, close: () => context.close() };
 }
 
 /** Signs in through the real form, arriving at `path` (signed-out visitors are sent to /login?next=). */
