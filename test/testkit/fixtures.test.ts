@@ -173,9 +173,9 @@ describe("POST /admin/v1/accounts/{portalId}/fixtures", () => {
     ["an unknown field of a record", { records: { contacts: [{ properties: {}, id: 5 }] } }, "records.contacts[0]"],
     ["a bad ref", { records: { contacts: [{ ref: "has space", properties: {} }] } }, "records.contacts[0].ref"],
     ["an association without to", { records: {}, associations: [{ from: "a" }] }, "associations[0].to"],
-    ["timeline events, which an app sends", { records: {}, timelineEvents: [] }, "timelineEvents"],
-    ["blog posts", { records: {}, blogPosts: [] }, "blogPosts"],
-    ["webhook subscriptions, an app's", { records: {}, subscriptions: [] }, "subscriptions"],
+    ["timeline events not an array", { records: {}, timelineEvents: {} }, "timelineEvents"],
+    ["a blog post not an object", { records: {}, blogPosts: ["x"] }, "blogPosts[0]"],
+    ["a subscription's unknown field", { records: {}, subscriptions: [{ subscriptionType: "contact.creation", eventType: "contact.creation" }] }, "subscriptions[0]"],
     ["a custom type's required property missing", null, "records.gadget[0].properties.serial"],
   ])("a 400 for %s names the path", async (_name, body, path) => {
     const t = await testTenant();
