@@ -246,5 +246,7 @@ export const importView = z.object({
   importedAt: z.string(),
   from: z.object({ portalId: z.number().int(), exportedAt: z.string() }),
   counts: z.record(z.string(), z.number().int()),
+  /** The new id of each exported user, owner, team, private app and install, by table and exported id. */
+  ids: z.record(z.string(), z.record(z.string(), z.number().int())),
   skipped: z.record(z.string(), z.number().int()),
 });
