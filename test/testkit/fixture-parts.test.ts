@@ -4,6 +4,7 @@
  * installed in the account; each checked with the rest of the document (a problem named by its JSON path),
  * all of it written or none.
  */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN, call, expectError, tenant, unique, type Tenant } from "../helpers/api";
 import { accountD1 } from "../helpers/shards";
@@ -194,6 +195,20 @@ describe("fixtures: timeline events, blog posts, subscriptions", () => {
     const res = await load(t, body);
     expectError(res, 400, "VALIDATION_ERROR");
     expect(paths(res)[0]).toBe(path);
+  });
+
+  it("an account whose data lives in the control-plane database (placed before any shard) takes records and subscriptions in one batch", async () => {
+    const t = await testTenant();
+    // Such accounts predate the shards: made here by pointing a fresh, empty account at the control plane.
+    await env.DB.prepare("update accounts set shard = null where portal_id = ?").bind(t.portalId).run();
+    const res = await load(t, {
+      records: { contacts: [{ ref: "a", properties: { firstname: "In the control plane" } }] },
+      subscriptions: [{ subscriptionType: "contact.creation", active: false }],
+    });
+    expect(res.status, res.text).toBe(201);
+    const row = await env.DB.prepare("select properties from crm_objects where id = ? and portal_id = ?").bind(Number(res.json.refs.a), t.portalId).first<{ properties: string }>();
+    expect(JSON.parse(row!.properties)).toEqual({ firstname: "In the control plane" });
+    expect((await subscriptions(t)).map((x) => [x.eventType, x.active])).toEqual([["contact.creation", false]]);
   });
 
   it("a failed data batch puts the subscriptions back as they were (the account's data on a shard, its app's subscriptions in the control plane)", async () => {
