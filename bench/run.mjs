@@ -9,7 +9,7 @@
  *   node bench/run.mjs --soak     the 60 s soak only; writes bench/results-soak.json
  *   --closed-readers               soak readers without the 100 ms pause (saturates workerd; see README)
  *   --shards-aa                    figure 7's A/A control: the second cluster is single-database too
- *   --only=ingest,e2e,webhooks,reads,activities,crm,cards,cron,profile,bundle,shards,regression   a subset (debugging); `shards` runs
+ *   --only=ingest,e2e,webhooks,reads,activities,crm,cards,cron,testkit,profile,bundle,shards,regression   a subset (debugging); `shards` runs
  *                                 figures 2–4 on the sharded cluster too (with e2e/reads/cards), then scale-out and
  *                                 the probes; `regression` the paired samples of suites/regression.mjs
  *
@@ -41,6 +41,7 @@ import { soak } from "./suites/soak.mjs";
 import { fineRegression } from "./suites/regression.mjs";
 import { probes, regression, scaleOut, SHARDED_LABEL, SHARDS } from "./suites/shards.mjs";
 import { webhooks } from "./suites/webhooks.mjs";
+import { testkit } from "./suites/testkit.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -172,6 +173,8 @@ async function main() {
       if (!aaControl) results.push(...(await scaleOut(sctx)), ...(await probes(sctx)));
     }
     if (want("cron")) results.push(...(await cron(ctx)));
+    // Figure 13: a 10,000-record fixture of the test kit, against its 5 s target.
+    if (want("testkit")) results.push(...(await testkit({ ...ctx, adminToken })));
     if (want("soak")) results.push(...(await soak(ctx, seeded)));
     if (want("profile")) {
       profiled = await profile(ctx, seeded);

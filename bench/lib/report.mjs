@@ -59,6 +59,11 @@ export function rows(results) {
       const v = r.value;
       value = `${ms(v.msPerRun)}/run, ${n(v.movedPerRun)} deals moved, ${n(v.rowsReadPerRun)} rows read, ${n(v.rowsWrittenPerRun)} written; ${n(v.runsToClearBacklog)} runs for the backlog`;
       base = `${n(r.baseline.ms / 1000)} s bound`;
+    } else if (id === "testkit_fixture_10k") {
+      const v = r.value;
+      value = `${ms(v.msMedian)} median (first ${ms(v.msFirst)}, slowest ${ms(v.msMax)}), ${n(v.bytes / 2 ** 20, 1)} MB`;
+      base = `${n(r.baseline.ms / 1000)} s`;
+      target = "median ≤ 5 s";
     } else if (id === "bundle_size") {
       value = `${n(r.value.gzipKiB, 1)} KiB gzip (${n(r.value.uploadKiB, 1)} KiB raw)`;
       base = `${n(r.baseline.gzipKiB)} KiB free-plan limit`;

@@ -10,9 +10,12 @@
  * `shard:open` fails one shard database as an outage would; its id is the shard's binding name.
  * `webhook:send` is the webhook outbox drain between claiming pending events and sending them to the queue
  * (its ids are the events' ids): a crash there must only delay the events.
+ * `fixture:write` is a fixture's load between writing its webhook subscriptions (control plane) and its data
+ * batch (the account's shard), its id the portalId: a failure there must put the subscriptions back;
+ * `import:write` the same point of an import, whose people must then be taken back.
  */
 
-export type FaultPoint = "sync:before-decide" | "sync:after-decide" | "sync:commit" | "sync:after-commit" | "dlq:record" | "shard:open" | "webhook:send";
+export type FaultPoint = "sync:before-decide" | "sync:after-decide" | "sync:commit" | "sync:after-commit" | "dlq:record" | "shard:open" | "webhook:send" | "fixture:write" | "import:write";
 
 /** `ids` are the sync message ids (SyncQueueMessage.id) the step is about to handle. */
 export function faultPoint(_point: FaultPoint, _ids: readonly string[]): void {}

@@ -2,6 +2,9 @@
 import { z } from "zod";
 import { EVENT_TYPES, GENERIC_EVENT_TYPES, GENERIC_TYPE_IDS } from "./webhooks/event-types";
 import { propertiesInput } from "./crm/objects";
+import { createPostV3Body } from "./blog/v3";
+import { iframeV3 } from "./timeline/v3";
+import { createSubscriptionBody } from "./webhooks/settings";
 
 export const FAULT_STATUSES = [429, 500, 502, 503, 504] as const;
 /** The real service's 429 policies: its 10-second limit, the search API's per-second one, the daily one. */
@@ -165,6 +168,48 @@ const fixtureAssociation = z.strictObject({
   /** A label of the pair (the account's USER_DEFINED ones, or the built-in "Primary"); absent: the default association. */
   label: z.string().min(1).max(200).optional(),
 });
+/** Timeline events, blog posts and subscriptions a fixture may hold (each a few statements per 500). */
+export const MAX_FIXTURE_EVENTS = 50_000;
+export const MAX_FIXTURE_POSTS = 1_000;
+export const MAX_FIXTURE_SUBSCRIPTIONS = 100;
+
+const templateId = z.union([z.string().regex(/^\d{1,15}$/), z.number().int().positive().max(Number.MAX_SAFE_INTEGER)], { error: "eventTemplateId must be a template id" }).transform(String);
+/** An event of an app's timeline event template (the v3 event's fields) on a record of the document, named by its ref. */
+const fixtureTimelineEvent = z.strictObject({
+  eventTemplateId: templateId,
+  ref: fixtureRef,
+  id: z.string().min(1).max(512).optional(),
+  timestamp: z.iso.datetime({ offset: true, error: "timestamp must be an ISO 8601 date-time" }).optional(),
+  tokens: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).prefault({}),
+  extraData: z.unknown().optional(),
+  timelineIFrame: iframeV3.optional(),
+});
+/** A blog post as `POST /cms/v3/blogs/posts` takes it, plus its `state` and an optional ref (answered with the post's id). */
+const fixtureBlogPost = z.strictObject({
+  ...createPostV3Body.shape,
+  ref: fixtureRef.optional(),
+  state: z.enum(["DRAFT", "SCHEDULED", "PUBLISHED"], { error: "state must be DRAFT, SCHEDULED or PUBLISHED" }).optional(),
+});
+/** A webhook subscription of an app installed in the account, as `POST /webhooks/v3/{appId}/subscriptions` takes it (its eventType named subscriptionType). */
+const fixtureSubscription = z
+  .strictObject({
+    appId: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+    subscriptionType: z.string(),
+    propertyName: z.string().optional(),
+    objectTypeId: z.string().optional(),
+    active: z.boolean().optional(),
+  })
+  .superRefine((s, ctx) => {
+    const checked = createSubscriptionBody.safeParse({ eventType: s.subscriptionType, propertyName: s.propertyName, objectTypeId: s.objectTypeId, active: s.active });
+    for (const i of checked.error?.issues ?? []) {
+      const field = i.path[0] === "eventType" ? "subscriptionType" : i.path[0];
+      ctx.addIssue({ code: "custom", path: field === undefined ? [] : [field], message: i.message.replace(/^eventType/, "subscriptionType") });
+    }
+  });
+export type FixtureSubscription = z.output<typeof fixtureSubscription>;
+export type FixtureBlogPost = z.output<typeof fixtureBlogPost>;
+export type FixtureTimelineEvent = z.output<typeof fixtureTimelineEvent>;
+
 /**
  * A fixture document: records by object type (a built-in type, or one of the account's custom types by any
  * of its names), associations between them by ref. Checked whole before anything is written.
@@ -172,6 +217,9 @@ const fixtureAssociation = z.strictObject({
 export const fixtureBody = z.strictObject({
   records: z.record(z.string().min(1).max(110), z.array(fixtureRecord)).prefault({}),
   associations: z.array(fixtureAssociation).max(MAX_FIXTURE_ASSOCIATIONS, `at most ${MAX_FIXTURE_ASSOCIATIONS} associations`).prefault([]),
+  timelineEvents: z.array(fixtureTimelineEvent).max(MAX_FIXTURE_EVENTS, `at most ${MAX_FIXTURE_EVENTS} timeline events`).prefault([]),
+  blogPosts: z.array(fixtureBlogPost).max(MAX_FIXTURE_POSTS, `at most ${MAX_FIXTURE_POSTS} blog posts`).prefault([]),
+  subscriptions: z.array(fixtureSubscription).max(MAX_FIXTURE_SUBSCRIPTIONS, `at most ${MAX_FIXTURE_SUBSCRIPTIONS} subscriptions`).prefault([]),
 });
 export type FixtureInput = z.output<typeof fixtureBody>;
 /**
@@ -181,6 +229,9 @@ export type FixtureInput = z.output<typeof fixtureBody>;
 export const fixtureEnvelope = z.looseObject({
   records: z.unknown().optional().meta({ description: "Records by object type (a built-in type, or a custom type by any of its names): {\"contacts\": [{\"ref\": \"ada\", \"properties\": {...}}]}" }),
   associations: z.unknown().optional().meta({ description: "[{from, to, label?}]: refs of records of the document; label a label of the pair" }),
+  timelineEvents: z.unknown().optional().meta({ description: "[{eventTemplateId, ref, id?, timestamp?, tokens?, extraData?, timelineIFrame?}]: events of an installed app's template on the record of the ref" }),
+  blogPosts: z.unknown().optional().meta({ description: "[{name, slug?, state?, publishDate?, ...}]: blog posts as POST /cms/v3/blogs/posts takes them, with their state" }),
+  subscriptions: z.unknown().optional().meta({ description: "[{appId?, subscriptionType, propertyName?, objectTypeId?, active?}]: webhook subscriptions of an app installed in the account" }),
 });
 export const fixtureView = z.object({
   /** Each ref's record id. */
@@ -195,5 +246,7 @@ export const importView = z.object({
   importedAt: z.string(),
   from: z.object({ portalId: z.number().int(), exportedAt: z.string() }),
   counts: z.record(z.string(), z.number().int()),
+  /** The new id of each exported user, owner, team, private app and install, by table and exported id. */
+  ids: z.record(z.string(), z.record(z.string(), z.number().int())),
   skipped: z.record(z.string(), z.number().int()),
 });

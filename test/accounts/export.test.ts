@@ -119,21 +119,69 @@ describe("GET /admin/v1/accounts/{portalId}/export", () => {
     expect(empty, "tables of the move's list without a row in the fixture").toEqual([]);
   });
 
-  it("imports into a fresh account, whose export then holds every imported table as this one's, ids included", async () => {
+  it("imports into a fresh account, whose export then holds every table of this one's: the data with its ids, the people with the ids the answer maps", async () => {
     const { text, byTable } = await exported(w.a.portalId);
-    // On the other database: in this one the account's ids are taken (an import keeps them).
+    // On the other database: in this one the account's ids are taken (an import keeps the data's ids).
     const b = await tenant({ shard: w.a.shard === "SHARD_1" ? "SHARD_2" : "SHARD_1" });
+    const before = await exported(b.portalId);
     const res = await send(
       new Request(`${BASE}/admin/v1/accounts/${b.portalId}/import`, { method: "POST", headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/x-ndjson" }, body: text }),
     );
-    expect(res.status, await res.clone().text()).toBe(200);
+    const answer = (await res.clone().json()) as { ids: Record<string, Record<string, number>>; counts: Record<string, number>; skipped: Record<string, number> };
+    expect(res.status, JSON.stringify(answer)).toBe(200);
     const again = await exported(b.portalId);
+    // Each exported id of a control-plane row has a new one (the exported account still holds its own).
+    const id = (table: string) => (v: unknown) => (v === null ? null : answer.ids[table]![String(v)]);
+    for (const table of ["users", "owners", "teams", "private_apps", "installs"]) {
+      expect(Object.keys(answer.ids[table]!).length, table).toBe(byTable.get(table)?.length ?? 0);
+    }
+    const user = id("users");
+    const owner = id("owners");
+    const team = id("teams");
+    const mapped: Record<string, (row: Row) => Row> = {
+      crm_objects: (row) => {
+        const props = JSON.parse(row.properties as string) as Record<string, string>;
+        if (props.hubspot_owner_id) props.hubspot_owner_id = String(owner(props.hubspot_owner_id));
+        return { ...row, properties: JSON.stringify(props) };
+      },
+      blog_posts: (row) => ({ ...row, author_user_id: user(row.author_user_id) ?? row.author_user_id }),
+      users: (row) => ({ ...row, user_id: user(row.user_id) }),
+      owners: (row) => ({
+        ...row,
+        owner_id: owner(row.owner_id),
+        user_id: user(row.user_id),
+        primary_team_id: team(row.primary_team_id),
+        secondary_team_ids: JSON.stringify((JSON.parse(row.secondary_team_ids as string) as number[]).map(team)),
+      }),
+      teams: (row) => ({ ...row, team_id: team(row.team_id) }),
+      private_apps: (row) => ({ ...row, id: id("private_apps")(row.id) }),
+      installs: (row) => ({ ...row, id: id("installs")(row.id) }),
+      credentials: (row) => ({ ...row, user_id: user(row.user_id), install_id: id("installs")(row.install_id), private_app_id: id("private_apps")(row.private_app_id) }),
+    };
     // The account's data as a snapshot holds it; the outbox's pending events are the exported account's own (docs/reference/testkit.md).
     for (const table of ACCOUNT_TABLES.filter((t) => !t.notExported)) {
       const column = table.name === "ecomm_settings" ? "owner_id" : "portal_id";
-      const expected = table.name === "webhook_outbox" ? [] : (byTable.get(table.name) ?? []).map((row) => ({ ...row, [column]: b.portalId }));
+      const expected = table.name === "webhook_outbox" ? [] : (byTable.get(table.name) ?? []).map((row) => ({ ...(mapped[table.name] ?? ((r: Row) => r))(row), [column]: b.portalId }));
       expect(sorted(again.byTable.get(table.name) ?? []), table.name).toEqual(sorted(expected));
     }
+    // The people: B's own rows, and A's with their new ids (B's user, private app and install stay B's).
+    for (const table of ["users", "owners", "teams", "private_apps", "installs", "credentials"]) {
+      const rows = byTable.get(table) ?? [];
+      expect(rows.length, `${table}: the world holds none`).toBeGreaterThan(0);
+      const expected = [...(before.byTable.get(table) ?? []), ...rows.map((row) => ({ ...mapped[table]!(row), portal_id: b.portalId }))];
+      expect(sorted(again.byTable.get(table) ?? []), table).toEqual(sorted(expected));
+    }
+    // The account's settings are the export's; its id, database, status, creation time and accountType stay B's.
+    const [a] = byTable.get("accounts")!;
+    const [own] = before.byTable.get("accounts")!;
+    expect(again.byTable.get("accounts")).toEqual([
+      { ...own, name: a!.name, addons: a!.addons, rate_limit: a!.rate_limit, time_zone: a!.time_zone, company_currency: a!.company_currency, additional_currencies: a!.additional_currencies },
+    ]);
+    expect(answer.skipped).toEqual({ webhook_outbox: byTable.get("webhook_outbox")!.length, ...(byTable.has("account_moves") ? { account_moves: byTable.get("account_moves")!.length } : {}) });
+    // No imported credential opens anything: an export holds no secret. B's own tokens still work.
+    const imported = await env.DB.prepare("select count(*) as n from credentials where portal_id = ? and token_hash like 'imported:%'").bind(b.portalId).first<number>("n");
+    expect(imported).toBe(byTable.get("credentials")!.length);
+    expect((await call("GET", "/crm/v3/owners", { token: b.pat })).json.results.map((o: { id: string }) => Number(o.id))).toContain(owner(w.ids.owner));
   });
 
   it("includes the account's control-plane rows without any secret, and nothing of another account", async () => {

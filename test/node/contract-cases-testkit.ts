@@ -111,7 +111,11 @@ export const TESTKIT_CASES: Record<string, Case> = {
     ok: async () => ({
       token: adminToken(),
       params: { portalId: await testAccount() },
-      json: { records: { contacts: [{ ref: "ada", properties: { firstname: "Ada" } }], companies: [{ ref: "acme", properties: { name: "Acme" } }] }, associations: [{ from: "ada", to: "acme" }] },
+      json: {
+        records: { contacts: [{ ref: "ada", properties: { firstname: "Ada" } }], companies: [{ ref: "acme", properties: { name: "Acme" } }] },
+        associations: [{ from: "ada", to: "acme" }],
+        blogPosts: [{ ref: "hello", name: "Hello", state: "PUBLISHED" }],
+      },
     }),
     errors: {
       400: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { records: { contacts: [{ properties: { "no such name!": "x" } }] } } }),

@@ -219,7 +219,7 @@ function randomMessages(r: Rng, origin: Origin) {
  * of injected faults by point.
  */
 function armRandomFaults(r: Rng, poisonIds: Set<string>, unitOf: (id: string) => string): Record<string, number> {
-  const chance: Record<FaultPoint, number> = { "sync:before-decide": 0.1, "sync:after-decide": 0.1, "sync:commit": 0.08, "sync:after-commit": 0.1, "dlq:record": 0.3, "shard:open": 0, "webhook:send": 0 };
+  const chance: Record<FaultPoint, number> = { "sync:before-decide": 0.1, "sync:after-decide": 0.1, "sync:commit": 0.08, "sync:after-commit": 0.1, "dlq:record": 0.3, "shard:open": 0, "webhook:send": 0, "fixture:write": 0, "import:write": 0 };
   const injected: Record<string, number> = {};
   const faultsOf = new Map<string, number>();
   armFaults((point, ids) => {

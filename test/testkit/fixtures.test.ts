@@ -173,9 +173,9 @@ describe("POST /admin/v1/accounts/{portalId}/fixtures", () => {
     ["an unknown field of a record", { records: { contacts: [{ properties: {}, id: 5 }] } }, "records.contacts[0]"],
     ["a bad ref", { records: { contacts: [{ ref: "has space", properties: {} }] } }, "records.contacts[0].ref"],
     ["an association without to", { records: {}, associations: [{ from: "a" }] }, "associations[0].to"],
-    ["timeline events, which an app sends", { records: {}, timelineEvents: [] }, "timelineEvents"],
-    ["blog posts", { records: {}, blogPosts: [] }, "blogPosts"],
-    ["webhook subscriptions, an app's", { records: {}, subscriptions: [] }, "subscriptions"],
+    ["timeline events not an array", { records: {}, timelineEvents: {} }, "timelineEvents"],
+    ["a blog post not an object", { records: {}, blogPosts: ["x"] }, "blogPosts[0]"],
+    ["a subscription's unknown field", { records: {}, subscriptions: [{ subscriptionType: "contact.creation", eventType: "contact.creation" }] }, "subscriptions[0]"],
     ["a custom type's required property missing", null, "records.gadget[0].properties.serial"],
   ])("a 400 for %s names the path", async (_name, body, path) => {
     const t = await testTenant();
@@ -214,9 +214,11 @@ describe("POST /admin/v1/accounts/{portalId}/fixtures", () => {
     const t = await testTenant();
     const res = await load(t, shop);
     expect(res.status, res.text).toBe(201);
-    expect(res.json.counts).toEqual({ companies: 2, contacts: 3, products: 2, deals: 2, line_items: 3, tickets: 1, notes: 1, associations: 11 });
+    expect(res.json.counts).toEqual({ companies: 2, contacts: 3, products: 2, deals: 2, line_items: 3, tickets: 1, notes: 1, associations: 11, blogPosts: 2 });
     const deal = await call("GET", `/crm/v3/objects/deals/${res.json.refs["order-1001"]}?associations=line_items`, { token: t.pat });
     expect(deal.json.associations.line_items.results).toHaveLength(2);
+    const sale = await call("GET", `/cms/v3/blogs/posts/${res.json.refs["spring-sale"]}`, { token: t.oauth });
+    expect(sale.json).toMatchObject({ slug: "news/spring-sale", state: "PUBLISHED" });
   });
 
   it("a STANDARD account is a 409 naming accountType, and nothing is written", async () => {

@@ -1,10 +1,11 @@
 /**
  * Import of an account export (docs/reference/testkit.md, "Import"): the NDJSON of the export goes into an
- * empty account of any type with its ids; the people and credentials are read and skipped; a malformed line
+ * empty account of any type with its ids; the people and credentials with new ids; a malformed line
  * is a 400 naming its number and nothing is written; an account holding data, or a database holding the
  * export's ids, is a 409; only ADMIN_TOKEN. The full round trip over every table is in
  * test/accounts/export.test.ts.
  */
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { ADMIN, BASE, call, send, tenant, unique, type Tenant } from "../helpers/api";
 import { accountD1 } from "../helpers/shards";
@@ -45,7 +46,7 @@ async function seeded() {
 }
 
 describe("POST /admin/v1/accounts/{portalId}/import", () => {
-  it("puts the export's data into an empty account of any type, ids included; people and credentials are skipped", async () => {
+  it("puts the export's data into an empty account of any type, ids included, and its people with new ids", async () => {
     const { a, ada, acme, email } = await seeded();
     const text = await exportOf(a);
     const b = await tenant({ shard: other(a) }); // STANDARD: an import is the operator's restore, not a test control
@@ -54,9 +55,13 @@ describe("POST /admin/v1/accounts/{portalId}/import", () => {
     expect(res.json).toMatchObject({
       portalId: b.portalId,
       from: { portalId: a.portalId },
-      counts: { crm_objects: 2, crm_associations: 2 },
-      skipped: expect.objectContaining({ accounts: 1, users: 1, private_apps: 1, installs: 1 }),
+      counts: expect.objectContaining({ crm_objects: 2, crm_associations: 2, accounts: 1, users: 1, private_apps: 1, installs: 1 }),
+      skipped: {},
     });
+    // The people come with new ids: A still holds its own.
+    const ids = res.json.ids as Record<string, Record<string, number>>;
+    expect(Object.keys(ids.users!)).toEqual([String(a.userId)]);
+    expect(ids.users![String(a.userId)]).not.toBe(a.userId);
     const got = await call("GET", `/crm/v3/objects/contacts/${ada}?properties=email,firstname&associations=companies`, { token: b.pat });
     expect(got.status, got.text).toBe(200);
     expect(got.json.properties).toMatchObject({ email, firstname: "Ada" });
@@ -77,21 +82,33 @@ describe("POST /admin/v1/accounts/{portalId}/import", () => {
     const a = await tenant({ accountType: "DEVELOPER_TEST" });
     const ada = (await call("POST", "/crm/v3/objects/contacts", { token: a.pat, body: { properties: { firstname: "Ada" } } })).json.id as string;
     const text = await exportOf(a);
+    const before = (await env.DB.prepare("select (select count(*) from users where portal_id = ?1) + (select count(*) from private_apps where portal_id = ?1) + (select count(*) from credentials where portal_id = ?1) as n").bind(a.portalId).first<number>("n")) ?? 0;
     expect((await call("POST", `/admin/v1/accounts/${a.portalId}/reset`, { token: ADMIN })).status).toBe(200);
     expect((await call("GET", `/crm/v3/objects/contacts/${ada}`, { token: a.pat })).status).toBe(404);
     const res = await importInto(a, text);
     expect(res.status, res.text).toBe(200);
     expect((await call("GET", `/crm/v3/objects/contacts/${ada}?properties=firstname`, { token: a.pat })).json.properties.firstname).toBe("Ada");
     expect(await exportOf(a)).toContain(`"id":${ada},`);
+    // Its people were its own already: mapped onto themselves, their tokens kept, nothing added.
+    const ids = res.json.ids as Record<string, Record<string, number>>;
+    expect(ids.users).toEqual({ [a.userId]: a.userId });
+    expect(res.json.skipped).toMatchObject({ credentials: expect.any(Number) });
+    expect(res.json.counts).not.toHaveProperty("credentials");
+    const people = async () => (await env.DB.prepare("select (select count(*) from users where portal_id = ?1) + (select count(*) from private_apps where portal_id = ?1) + (select count(*) from credentials where portal_id = ?1) as n").bind(a.portalId).first<number>("n")) ?? 0;
+    expect(await people()).toBe(before);
   });
 
   it("a database that holds the export's ids is a 409, nothing written", async () => {
     const { a } = await seeded();
     const c = await tenant({ shard: a.shard });
+    const users = async () => (await env.DB.prepare("select count(*) as n from users where portal_id = ?").bind(c.portalId).first<number>("n")) ?? 0;
+    const had = await users();
     const res = await importInto(c, await exportOf(a));
     expect(res.status, res.text).toBe(409);
     expect(res.json.message).toContain("ids");
     expect(await rows(c)).toBe(0);
+    // The people, written before the data's batch, were taken back.
+    expect(await users()).toBe(had);
   });
 
   it.each([

@@ -209,14 +209,14 @@ export const adminFixtureRoutes = [
     method: "POST",
     path: "/admin/v1/accounts/:portalId/fixtures",
     summary:
-      "Load a fixture: records of any object type and associations between them, named by refs; the document is checked whole (a 400 names every problem by its JSON path), then written in one go, without webhook events",
+      "Load a fixture: records of any object type and associations between them, named by refs, timeline events on them, blog posts, and webhook subscriptions of the account's app; the document is checked whole (a 400 names every problem by its JSON path), then written in one go, without webhook events",
     tag,
     auth: admin,
     params: portalParams,
     body: fixtureEnvelope,
     maxBodyBytes: FIXTURE_MAX_BODY,
     responses: {
-      201: { description: "Loaded: each ref's record id, and the records made by type", schema: fixtureView },
+      201: { description: "Loaded: each ref's record or blog post id, and what was made: records by type, associations, timeline events, blog posts, subscriptions", schema: fixtureView },
       409: { description: "The account is STANDARD (the message names its accountType), is being deleted, or is moving" },
     },
     handler: async ({ env, control, openShard, params, body, now }) => json(await loadFixture(env, control, openShard, params.portalId, body, now), 201),
@@ -225,12 +225,12 @@ export const adminFixtureRoutes = [
     method: "POST",
     path: "/admin/v1/accounts/:portalId/import",
     summary:
-      "Import the NDJSON of GET /admin/v1/accounts/{portalId}/export into an empty account of any accountType: the account's data with its ids (a malformed line is a 400 naming its number, nothing written)",
+      "Import the NDJSON of GET /admin/v1/accounts/{portalId}/export into an empty account of any accountType: the account's data with its ids, its people, apps and credentials with new ids and without secrets (a malformed line is a 400 naming its number, nothing written)",
     tag,
     auth: admin,
     params: portalParams,
     responses: {
-      200: { description: "Imported: rows by table, and the lines read but not imported (people, credentials, pending webhook events) by table", schema: importView },
+      200: { description: "Imported: rows by table, the new ids of the people and apps, and the lines read but not imported (pending webhook events, the move record, credentials of the target's own rows) by table", schema: importView },
       409: { description: "The account holds data, is being deleted or moving, or its database holds rows with the export's ids" },
       413: { description: "The body is over 100 MB, or too many rows for one request" },
     },

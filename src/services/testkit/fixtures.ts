@@ -13,13 +13,20 @@
  * document order: a batch is one transaction, so the k-th record of the document gets the counter read by
  * the batch's first statement plus k.
  *
+ * Beside the records: timeline events on them (fixture-timeline.ts), blog posts (fixture-blog.ts), both in
+ * the same batch, and webhook subscriptions of an app installed in the account (fixture-subscriptions.ts),
+ * which live in the control plane: in the same batch when the account's data is there too, else written just
+ * before it and put back as they were if it fails.
+ *
  * A fixture is a data load, not a change an integrator made: it sends no webhook events (as the real
  * service's imports of test data do not reach an app's subscriptions).
  */
 import type { z } from "zod";
 import type { Db } from "../../db/client";
+import { CONTROL_SHARD } from "../../db/shards";
+import { faultPoint } from "../../lib/fault-seam";
 import { isBuiltInType, type ObjectType } from "../../db/tables/crm";
-import { ApiError, badRequest, type ErrorDetail } from "../../lib/errors";
+import { ApiError, type ErrorDetail } from "../../lib/errors";
 import { fixtureBody, MAX_FIXTURE_RECORDS, type FixtureInput } from "../../schemas/testkit";
 import { listTypes } from "../crm/association-definitions";
 import { recordsById } from "../crm/batch";
@@ -27,43 +34,12 @@ import { checkRequired, resolveObjectType } from "../crm/object-types";
 import { emailOf } from "../crm/records";
 import { checkValues } from "../crm/values";
 import { account } from "./snapshots";
+import { DEFAULT_BLOG, planPosts, POST_COLUMNS } from "./fixture-blog";
+import { planSubscriptions, subscriptionStatements } from "./fixture-subscriptions";
+import { planTimeline } from "./fixture-timeline";
+import { caught, chunks, jsonPath, problem, problems } from "./problems";
 
-/** Rows per insert statement: one JSON parameter each, well under D1's statement and value size limits. */
-const CHUNK_ROWS = 500;
-const CHUNK_BYTES = 512 * 1024;
-/** Problems listed in a 400 (the message says how many there were in all). */
-const MAX_LISTED = 500;
-
-const NOT_IN_A_FIXTURE: Record<string, string> = {
-  timelineEvents: "timeline events belong to an app's event types: the app sends them (POST /integrators/timeline/v3/events) once the fixture's records exist",
-  blogPosts: "blog posts are made through the blog APIs (POST /cms/v3/blogs/posts), not by a fixture",
-  subscriptions: "webhook subscriptions are an app's, not an account's: POST /webhooks/v3/{appId}/subscriptions with the app's developer key",
-};
-
-/** A JSON path as the docs write it: `records.contacts[3].properties.email`. */
-export function jsonPath(path: readonly PropertyKey[]): string {
-  return path.reduce<string>((out, k) => (typeof k === "number" ? `${out}[${k}]` : out ? `${out}.${String(k)}` : String(k)), "");
-}
-
-const problem = (path: string, message: string, code = "INVALID_VALUE"): ErrorDetail => ({ message: `${path}: ${message}`, code, in: "body", context: { propertyName: [path] } });
-
-/** The 400 naming every problem (the first MAX_LISTED of them). */
-function problems(list: ErrorDetail[]): ApiError {
-  const shown = list.slice(0, MAX_LISTED);
-  const head = shown.slice(0, 3).map((e) => e.message).join("; ");
-  const more = list.length > 3 ? ` (${list.length} problems in all${list.length > MAX_LISTED ? `, the first ${MAX_LISTED} listed` : ""})` : "";
-  return badRequest(`The fixture was not loaded: ${head}${more}`, { errors: shown });
-}
-
-/** The errors a check threw as its 400, each field renamed to its path in the document. */
-function caught(err: unknown): ErrorDetail[] {
-  if (!(err instanceof ApiError) || err.status !== 400) throw err;
-  const details = err.init.errors?.length ? err.init.errors : [{ message: err.message, in: "body" }];
-  return details.map((d) => {
-    const path = (d.context?.propertyName as string[] | undefined)?.[0];
-    return path ? { ...d, message: d.message.startsWith(path) ? d.message : `${path}: ${d.message}` } : d;
-  });
-}
+export { chunks, jsonPath } from "./problems";
 
 interface TypedRecords {
   key: string;
@@ -80,10 +56,7 @@ interface Planned {
 }
 
 /** Parses and checks the document whole: the plan of what to write, or a 400 naming every problem. */
-async function plan(db: Db, control: Db, portalId: number, input: unknown) {
-  // Parts of an account a fixture does not make, each with where it is made instead.
-  const elsewhere = Object.entries(NOT_IN_A_FIXTURE).filter(([k]) => typeof input === "object" && input !== null && k in input);
-  if (elsewhere.length) throw problems(elsewhere.map(([k, why]) => problem(k, why, "NOT_IN_A_FIXTURE")));
+async function plan(db: Db, control: Db, portalId: number, input: unknown, now: number) {
   const parsed = fixtureBody.safeParse(input);
   if (!parsed.success) throw problems(parsed.error.issues.map((i: z.core.$ZodIssue) => problem(jsonPath(i.path) || "body", i.message, i.code.toUpperCase())));
   const doc = parsed.data;
@@ -164,37 +137,25 @@ async function plan(db: Db, control: Db, portalId: number, input: unknown) {
     links.push({ from: from.index, to: to.index, fromType: from.type, toType: to.type, typeId: labelled?.typeId ?? null, inverseTypeId: labelled?.inverseTypeId ?? null });
   }
 
-  if (errors.length) throw problems(errors);
-  return { doc, groups, planned, refs, links };
-}
+  // After the records: an event's objectProperty values are stamped on its record's properties.
+  const events = await planTimeline(db, control, portalId, doc.timelineEvents, refs, (index) => planned[index]!.properties, errors, now);
+  const posts = await planPosts(db, portalId, doc.blogPosts, (ref) => refs.has(ref), errors, now);
+  const subscriptions = await planSubscriptions(control, portalId, doc.subscriptions, errors);
 
-/** Splits rows into chunks of at most CHUNK_ROWS rows and about CHUNK_BYTES of JSON. */
-export function chunks<T>(rows: T[], maxRows = CHUNK_ROWS, maxBytes = CHUNK_BYTES): T[][] {
-  const out: T[][] = [];
-  let current: T[] = [];
-  let bytes = 0;
-  for (const row of rows) {
-    const size = JSON.stringify(row).length;
-    if (current.length && (current.length >= maxRows || bytes + size > maxBytes)) {
-      out.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(row);
-    bytes += size;
-  }
-  if (current.length) out.push(current);
-  return out;
+  if (errors.length) throw problems(errors);
+  return { doc, groups, planned, refs, links, events, posts, subscriptions };
 }
 
 const COUNTER = "(select seq from id_sequences where name = 'crm_objects')";
+const EVENT_COUNTER = "(select seq from id_sequences where name = 'timeline_events')";
+const POST_COUNTER = "(select seq from id_sequences where name = 'blog_posts')";
 
 /** Checks the document, then writes it in one batch; answers each ref's id and the counts. */
 export async function loadFixture(env: Env, control: Db, openShard: (shard: string | null) => Db, portalId: number, input: unknown, now: number) {
   const { row } = await account(env, control, portalId);
   const db = openShard(row.shard);
   const d1 = db.$client;
-  const { groups, planned, refs, links } = await plan(db, control, portalId, input);
+  const { groups, planned, refs, links, events, posts, subscriptions } = await plan(db, control, portalId, input, now);
 
   const n = planned.length;
   const records = chunks(planned.map((p) => [p.type, JSON.stringify(p.properties), p.email, crypto.randomUUID()]));
@@ -231,11 +192,69 @@ export async function loadFixture(env: Env, control: Db, openShard: (shard: stri
       )
       .bind(portalId, n, JSON.stringify(chunk)),
   );
-  const [counter] = await d1.batch([d1.prepare(`select ${COUNTER} as seq`), ...inserts, ...linkInserts, ...labelInserts]);
-  const seq = Number((counter!.results[0] as { seq: number }).seq);
+  // Timeline events after the records they are on: their record's id is the first record's plus its place.
+  const eventInserts = chunks(events.map((e) => [e.eventTypeId, e.eventId, e.objectType, e.index, e.timestamp, JSON.stringify(e.properties), e.extraData, e.iframe])).map((chunk) =>
+    d1
+      .prepare(
+        `insert into timeline_events (row_id, portal_id, event_type_id, event_id, object_type, object_id, timestamp, properties, extra_data, timeline_iframe, created_at, updated_at)
+         select ${EVENT_COUNTER} + row_number() over (order by j.key), ?1, j.value ->> 0, j.value ->> 1, j.value ->> 2, ${idOf("j.value ->> 3")}, j.value ->> 4, j.value ->> 5, j.value ->> 6, j.value ->> 7, ?3, ?3
+         from ${first}, json_each(?4) j order by j.key`,
+      )
+      .bind(portalId, n, now, JSON.stringify(chunk)),
+  );
+  const blogInserts = posts.makeDefaultBlog
+    ? [
+        d1
+          .prepare(
+            `insert into blogs (id, portal_id, name, slug, html_title, is_default, created_at, updated_at)
+             values ((select seq + 1 from id_sequences where name = 'blogs'), ?1, ?2, ?3, ?2, 1, ?4, ?4) on conflict do nothing`,
+          )
+          .bind(portalId, DEFAULT_BLOG.name, DEFAULT_BLOG.slug, now),
+      ]
+    : [];
+  const postInserts = chunks(posts.rows).map((chunk) =>
+    d1
+      .prepare(
+        `insert into blog_posts (id, portal_id, ${POST_COLUMNS.join(", ")}, created_at, updated_at)
+         select ${POST_COUNTER} + row_number() over (order by j.key), ?1,
+           coalesce(j.value ->> 0, (select id from blogs where portal_id = ?1 and is_default = 1)),
+           ${POST_COLUMNS.slice(1).map((_, k) => `j.value ->> ${k + 1}`).join(", ")}, ?2, ?2
+         from json_each(?3) j order by j.key`,
+      )
+      .bind(portalId, now, JSON.stringify(chunk)),
+  );
+  const data = [d1.prepare(`select ${COUNTER} as seq, ${POST_COUNTER} as posts`), ...inserts, ...linkInserts, ...labelInserts, ...eventInserts, ...blogInserts, ...postInserts];
+
+  // Subscriptions are the control plane's: in the same batch when the account's data is there too; else
+  // written first, and put back as they were if the data's batch fails.
+  const subs = subscriptionStatements(control.$client, subscriptions, now);
+  let results: D1Result[];
+  if (!subscriptions.length) results = await d1.batch(data);
+  else if (row.shard === null || row.shard === CONTROL_SHARD) results = await d1.batch([...data, ...subs.write]);
+  else {
+    const [made] = await control.$client.batch(subs.write);
+    try {
+      faultPoint("fixture:write", [String(portalId)]);
+      results = await d1.batch(data);
+    } catch (err) {
+      await control.$client.batch(subs.undo((made!.results as { id: number }[]).map((r) => r.id)));
+      throw err;
+    }
+  }
+  const counter = results[0]!.results[0] as { seq: number; posts: number };
+  const seq = Number(counter.seq);
 
   const counts: Record<string, number> = {};
   for (const g of groups) counts[g.key] = (counts[g.key] ?? 0) + g.records.length;
   counts.associations = links.length;
-  return { refs: Object.fromEntries([...refs].map(([ref, r]) => [ref, String(seq + 1 + r.index)])), counts };
+  if (events.length) counts.timelineEvents = events.length;
+  if (posts.rows.length) counts.blogPosts = posts.rows.length;
+  if (subscriptions.length) counts.subscriptions = subscriptions.length;
+  return {
+    refs: Object.fromEntries([
+      ...[...refs].map(([ref, r]) => [ref, String(seq + 1 + r.index)]),
+      ...[...posts.refs].map(([ref, k]) => [ref, String(Number(counter.posts) + 1 + k)]),
+    ]),
+    counts,
+  };
 }

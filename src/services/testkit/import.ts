@@ -4,14 +4,15 @@
  * (src/services/accounts/export.ts) and puts the account's data back, every row with its id and values,
  * into the account the path names; any accountType, as it is a restore and not a test control.
  *
- * What is imported is the account's data as a snapshot holds it (src/services/testkit/snapshots.ts): every
- * exported table of the account's database but the webhook outbox. The rows' account becomes the target
- * account. Lines of the other exported tables are read, checked and counted as `skipped`:
- * - the control-plane rows (the account's own row, users, owners, teams, private apps, installs, tokens,
- *   moves) are its people and credentials: the target keeps its own, and their secrets are not in an
- *   export anyway;
+ * What is imported is every table of the export: the account's data as a snapshot holds it
+ * (src/services/testkit/snapshots.ts), every exported table of the account's database, and its people, apps
+ * and credentials, the control-plane rows, with new ids (src/services/testkit/import-people.ts says how).
+ * The rows' account becomes the target account. Lines of two exported tables are read, checked and counted
+ * as `skipped`:
  * - the webhook outbox holds events of the exported account for apps installed there; they are not sent
- *   again as the target's.
+ *   again as the target's;
+ * - the account's move record says where the exported account's data went between databases, not the
+ *   target's (and one of a move under way would stop the target's own moves).
  *
  * The body is read as a stream, line by line, and checked whole before anything is written: a malformed
  * line is a 400 naming its number. Then the rows go in ONE db.batch (all or none), each statement a chunk of
@@ -19,7 +20,7 @@
  * account's unlocked fence, as a move's copy does, so rows whose ids come from another database's range
  * (an account exported there) are let in; the id counters only move for ids of the database's own range.
  *
- * Ids are kept: an export whose ids a database already holds (the exported account still lives in the same
+ * The data's ids are kept: an export whose ids a database already holds (the exported account still lives in the same
  * database) is a 409, nothing written. An export of an account that still lives in another database makes
  * two accounts with the same ids in two databases; moving one onto the other's database then fails (and
  * leaves it where it was). The restore this is for is of an account that is gone.
@@ -33,7 +34,9 @@ import { columnsOf } from "../../durable-objects/account-mover/copy";
 import { ApiError, badRequest, conflict, notFound, type ErrorDetail } from "../../lib/errors";
 import { EXPORT_FORMAT } from "../accounts/export";
 import { readMove } from "../shards/move-state";
-import { chunks } from "./fixtures";
+import { faultPoint } from "../../lib/fault-seam";
+import { planPeople, PEOPLE_TABLES, type IdMaps, type Line } from "./import-people";
+import { chunks } from "./problems";
 
 /** The import's body cap: the most a Worker may receive in a request (platform limits). */
 export const IMPORT_MAX_BODY = 100 * 1024 * 1024;
@@ -44,8 +47,10 @@ const MAX_LISTED = 100;
 
 /** The tables an import writes: the account's data, as a snapshot holds it. */
 const DATA: AccountTable[] = ACCOUNT_TABLES.filter((t) => !t.notExported && t.name !== "webhook_outbox");
+/** The control-plane tables an import writes: the account's people, apps and credentials. */
+const PEOPLE: AccountTable[] = ACCOUNT_CONTROL_TABLES.filter((t) => (PEOPLE_TABLES as readonly string[]).includes(t.name));
 /** Tables whose lines an export holds and an import reads but leaves alone. */
-const SKIPPED = new Set([...ACCOUNT_TABLES, ...ACCOUNT_CONTROL_TABLES].filter((t) => !t.notExported && !DATA.includes(t)).map((t) => t.name));
+const SKIPPED = new Set([...ACCOUNT_TABLES, ...ACCOUNT_CONTROL_TABLES].filter((t) => !t.notExported && !DATA.includes(t) && !PEOPLE.includes(t)).map((t) => t.name));
 
 /** The column holding a table's account (`portal_id = ?`, or the ecommerce settings' `owner_id = ?`). */
 const accountColumn = (t: AccountTable) => /(\w+) = \?$/.exec(t.where)![1]!;
@@ -81,6 +86,8 @@ interface Parsed {
   header: { portalId: number; exportedAt: string };
   /** Per imported table, each row as its values in the table's column order. */
   rows: Map<string, unknown[][]>;
+  /** Per control-plane table, each row with its line. */
+  people: Map<(typeof PEOPLE_TABLES)[number], Line[]>;
   skipped: Record<string, number>;
 }
 
@@ -90,6 +97,7 @@ async function parse(body: ReadableStream<Uint8Array>, columns: Map<string, stri
   let header: Parsed["header"] | null = null;
   const rows = new Map<string, unknown[][]>(DATA.map((t) => [t.name, []]));
   const skipped: Record<string, number> = {};
+  const people: Parsed["people"] = new Map();
   let count = 0;
   for await (const [n, text] of lines(body, IMPORT_MAX_BODY)) {
     count = n;
@@ -129,14 +137,44 @@ async function parse(body: ReadableStream<Uint8Array>, columns: Map<string, stri
     const bad = Object.entries(row).filter(([, v]) => !isScalar(v)).map(([c]) => c);
     if (unknown.length) errors.push(lineError(n, `${table} has no column ${unknown.map((c) => JSON.stringify(c)).join(", ")}`));
     else if (bad.length) errors.push(lineError(n, `the value of ${bad.join(", ")} is not a string, number, boolean or null`));
-    else rows.get(table)!.push(cols.map((c) => (c === accountColumnOf.get(table) ? portalId : (row[c] ?? null))));
+    else if (rows.has(table)) rows.get(table)!.push(cols.map((c) => (c === accountColumnOf.get(table) ? portalId : (row[c] ?? null))));
+    else {
+      const name = table as (typeof PEOPLE_TABLES)[number];
+      people.set(name, [...(people.get(name) ?? []), { line: n, row }]);
+    }
   }
   if (count === 0) errors.push(lineError(1, "the body is empty: an import takes the NDJSON an export gives"));
-  if (errors.length) {
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more${errors.length >= MAX_LISTED ? "; the first " + MAX_LISTED + " listed" : ""})` : "";
-    throw badRequest(`The export was not imported: ${errors[0]!.message}${more}`, { errors });
+  refuse(errors);
+  return { header: header!, rows, people, skipped };
+}
+
+/** Throws the 400 of the malformed lines, when there is any. */
+function refuse(errors: ErrorDetail[]) {
+  if (!errors.length) return;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more${errors.length >= MAX_LISTED ? "; the first " + MAX_LISTED + " listed" : ""})` : "";
+  throw badRequest(`The export was not imported: ${errors[0]!.message}${more}`, { errors: errors.slice(0, MAX_LISTED) });
+}
+
+/**
+ * The data's references to people follow their new ids: a record's `hubspot_owner_id` (an owner id), a
+ * blog post's `author_user_id` (a user id). Owner ids elsewhere (a list's filters) are left as exported.
+ */
+function remap(rows: Map<string, unknown[][]>, columns: Map<string, string[]>, maps: IdMaps) {
+  const properties = columns.get("crm_objects")!.indexOf("properties");
+  for (const r of rows.get("crm_objects") ?? []) {
+    const text = r[properties];
+    if (typeof text !== "string" || !text.includes("hubspot_owner_id")) continue;
+    const props = JSON.parse(text) as Record<string, unknown>;
+    const owner = maps.owners.get(Number(props.hubspot_owner_id));
+    if (owner === undefined) continue;
+    props.hubspot_owner_id = String(owner);
+    r[properties] = JSON.stringify(props);
   }
-  return { header: header!, rows, skipped };
+  const author = columns.get("blog_posts")!.indexOf("author_user_id");
+  for (const r of rows.get("blog_posts") ?? []) {
+    const user = maps.users.get(Number(r[author]));
+    if (user !== undefined) r[author] = user;
+  }
 }
 
 /** Imports the export in `body` into the (empty) account; answers the rows imported and skipped by table. */
@@ -147,8 +185,8 @@ export async function importAccount(env: Env, control: Db, portalId: number, bod
   const move = await readMove(control, portalId);
   if (move && move.state !== "failed") throw conflict(`Account ${portalId} is moving between databases; import once the move is over`);
   const d1 = shardBinding(env, row.shard);
-  const cols = (await columnsOf(d1, DATA)).map((c) => c.map((q) => q.slice(1, -1)));
-  const columns = new Map(DATA.map((t, i) => [t.name, cols[i]!]));
+  const cols = [...(await columnsOf(d1, DATA)), ...(await columnsOf(env.DB, PEOPLE))].map((c) => c.map((q) => q.slice(1, -1)));
+  const columns = new Map([...DATA, ...PEOPLE].map((t, i) => [t.name, cols[i]!]));
 
   // Empty first: a body is not worth reading into an account that cannot take it.
   const held = await d1
@@ -158,7 +196,11 @@ export async function importAccount(env: Env, control: Db, portalId: number, bod
   if (held) throw conflict(`Account ${portalId} holds data (${held} rows): an import goes into an empty account (a new one, or a test account after POST /admin/v1/accounts/${portalId}/reset)`);
   if (!body) throw badRequest("A request body is required: the NDJSON of GET /admin/v1/accounts/{portalId}/export");
 
-  const { header, rows, skipped } = await parse(body, columns, portalId);
+  const { header, rows, people: lines, skipped } = await parse(body, columns, portalId);
+  const errors: ErrorDetail[] = [];
+  const people = await planPeople(env.DB, portalId, lines, errors);
+  refuse(errors);
+  remap(rows, columns, people.maps);
   const statements: D1PreparedStatement[] = [];
   const counts: Record<string, number> = {};
   for (const t of DATA) {
@@ -177,12 +219,25 @@ export async function importAccount(env: Env, control: Db, portalId: number, bod
   if (statements.length > MAX_STATEMENTS) {
     throw new ApiError("PAYLOAD_TOO_LARGE", `The export is too large to import in one request (${statements.length} statements of at most ${MAX_STATEMENTS})`);
   }
+  const data = [
+    d1.prepare("insert into account_fences (portal_id, state, created_at, unlocked) values (?, 'incoming', ?, 1)").bind(portalId, now),
+    ...statements,
+    d1.prepare("delete from account_fences where portal_id = ?").bind(portalId),
+  ];
   try {
-    await d1.batch([
-      d1.prepare("insert into account_fences (portal_id, state, created_at, unlocked) values (?, 'incoming', ?, 1)").bind(portalId, now),
-      ...statements,
-      d1.prepare("delete from account_fences where portal_id = ?").bind(portalId),
-    ]);
+    // The people are the control plane's: in the data's batch when the account's data is there too; else
+    // written first and taken back if the data's batch fails.
+    if (d1 === env.DB) await d1.batch([...people.write, ...data]);
+    else {
+      if (people.write.length) await env.DB.batch(people.write);
+      try {
+        faultPoint("import:write", [String(portalId)]);
+        await d1.batch(data);
+      } catch (err) {
+        if (people.undo.length) await env.DB.batch(people.undo);
+        throw err;
+      }
+    }
   } catch (err) {
     const text = String(err) + String((err as { cause?: unknown }).cause ?? "");
     if (text.includes("account_fences.portal_id") || text.includes("ACCOUNT_FENCED")) throw conflict(`Account ${portalId} is moving or being deleted; import once it is over`);
@@ -192,5 +247,5 @@ export async function importAccount(env: Env, control: Db, portalId: number, bod
     if (text.includes("constraint")) throw badRequest("The export's rows do not fit this deployment's tables (a required column without a value); nothing was imported");
     throw err;
   }
-  return { portalId, importedAt: new Date(now).toISOString(), from: header, counts, skipped };
+  return { portalId, importedAt: new Date(now).toISOString(), from: header, counts: { ...counts, ...people.counts }, ids: people.ids, skipped: { ...skipped, ...people.skipped } };
 }
