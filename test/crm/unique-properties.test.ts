@@ -170,3 +170,49 @@ describe("batch upsert: bad input", () => {
     expect(JSON.stringify(res.json.errors)).toContain(field);
   });
 });
+
+describe("single-record routes by idProperty", () => {
+  it("GET, PATCH and DELETE name a record by a unique property's value, on a built-in and a custom type", async () => {
+    const t = await tenant();
+    await unique(t, "companies");
+    const a = await make(t, "companies", { name: "A", ext_id: "A 1/x" });
+    const key = encodeURIComponent("A 1/x");
+    const read = await call("GET", `${O}/companies/${key}?idProperty=ext_id&properties=name`, { token: t.pat });
+    expect(read.status, read.text).toBe(200);
+    expect(read.json).toMatchObject({ id: a, properties: { name: "A" } });
+    const patched = await call("PATCH", `${O}/companies/${key}?idProperty=ext_id`, { token: t.pat, body: { properties: { name: "A2" } } });
+    expect(patched.status, patched.text).toBe(200);
+    expect(patched.json).toMatchObject({ id: a, properties: { name: "A2" } });
+    expect((await call("DELETE", `${O}/companies/${key}?idProperty=ext_id`, { token: t.pat })).status).toBe(204);
+    expectError(await call("GET", `${O}/companies/${key}?idProperty=ext_id`, { token: t.pat }), 404, "OBJECT_NOT_FOUND");
+    // An archived read finds the archived holder by its value.
+    const archived = await call("GET", `${O}/companies/${key}?idProperty=ext_id&archived=true`, { token: t.pat });
+    expect(archived.status, archived.text).toBe(200);
+    expect(archived.json).toMatchObject({ id: a, archived: true });
+
+    const schema = await newSchema(t);
+    await defineProperty(t, schema.objectTypeId, { name: "vin", hasUniqueValue: true, groupName: "car_information" });
+    const car = await call("POST", `${O}/${schema.objectTypeId}`, { token: t.pat, body: { properties: { model: "T", vin: "V9" } } });
+    expect(car.status, car.text).toBe(201);
+    const byVin = await call("GET", `${O}/car/V9?idProperty=vin`, { token: t.pat });
+    expect(byVin.status, byVin.text).toBe(200);
+    expect(byVin.json.id).toBe(car.json.id);
+    expect((await call("PATCH", `${O}/car/V9?idProperty=vin`, { token: t.pat, body: { properties: { model: "S" } } })).json.properties.model).toBe("S");
+    expect((await call("DELETE", `${O}/car/V9?idProperty=vin`, { token: t.pat })).status).toBe(204);
+  });
+
+  it("a property that is not unique is a 400; a value no record holds is a 404", async () => {
+    const t = await tenant();
+    await unique(t, "deals");
+    await make(t, "deals", { dealname: "D", ext_id: "E1" });
+    for (const method of ["GET", "PATCH", "DELETE"] as const) {
+      const body = method === "PATCH" ? { properties: { dealname: "x" } } : undefined;
+      const notUnique = await call(method, `${O}/deals/D?idProperty=dealname`, { token: t.pat, body });
+      expectError(notUnique, 400, "VALIDATION_ERROR");
+      expect(notUnique.json.errors[0].context.propertyName).toEqual(["idProperty"]);
+      expectError(await call(method, `${O}/deals/E2?idProperty=ext_id`, { token: t.pat, body }), 404, "OBJECT_NOT_FOUND");
+    }
+    // email is unique on contacts only.
+    expectError(await call("GET", `${O}/deals/a@x.test?idProperty=email`, { token: t.pat }), 400, "VALIDATION_ERROR");
+  });
+});

@@ -302,7 +302,11 @@ describe("coverage of @hubspot/api-client 14.0.1", () => {
     // Reads and writes first; then the calls that destroy what they name (each on records made for it); last
     // the ones that remove an app's or an install's whole state (webhook settings, a refresh token).
     const appWide = (c: ClientCall) => destroys(c) && [...c.path.matchAll(/\{(\w+)\}/g)].every((m) => m[1] === "appId" || m[1] === "token");
-    await pool(calls.filter((c) => !destroys(c)), CONCURRENCY, run);
+    // Extension settings first, one at a time (an app's calling settings before its recording and channel
+    // connection ones): their getters and updaters, in the next phase, read and change the documents these make.
+    const makesSettings = (c: ClientCall) => /^\/crm\/v3\/extensions\/(calling|videoconferencing)\/.*settings/.test(c.path) && (c.httpMethod === "POST" || c.httpMethod === "PUT");
+    await pool(calls.filter(makesSettings).sort((a, b) => a.path.length - b.path.length), 1, run);
+    await pool(calls.filter((c) => !destroys(c) && !makesSettings(c)), CONCURRENCY, run);
     await pool(calls.filter((c) => destroys(c) && !appWide(c)), CONCURRENCY, run);
     await pool(calls.filter(appWide), CONCURRENCY, run);
 

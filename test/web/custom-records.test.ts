@@ -26,6 +26,10 @@ describe("custom records in the web app", () => {
     const ada = await create(t, "contacts", { firstname: "Ada", email: "ada@example.com" });
     const linked = await call("PUT", `/crm/v3/objects/${car.objectTypeId}/${model}/associations/contacts/${ada}`, { token: t.pat });
     expect(linked.status, linked.text).toBe(204);
+    // An association made through v4's default PUT (the schema's definition gives the pair its type) shows too.
+    const bob = await create(t, "contacts", { firstname: "Bob", email: "bob@example.com" });
+    const v4linked = await call("PUT", `/crm/v4/objects/${car.objectTypeId}/${model}/associations/default/contacts/${bob}`, { token: t.pat });
+    expect(v4linked.status, v4linked.text).toBe(200);
     const b = await signIn(t);
 
     const home = (await page(b, "/app")).text;
@@ -52,6 +56,7 @@ describe("custom records in the web app", () => {
     expect(html).toContain(`<h1>Model T <span class="muted">Car #${model}</span></h1>`);
     expect(html).toContain(`<a href="/app/${car.objectTypeId}">Cars</a>`);
     expect(html).toContain(`<a href="/app/contacts/${ada}">Ada</a>`);
+    expect(html).toContain(`<a href="/app/contacts/${bob}">Bob</a>`);
     // The contact's page lists the car among its associations, by name, linked to its page.
     const contact = (await page(b, `/app/contacts/${ada}`)).text;
     expect(contact).toContain(`<h3>Cars <span class="count">(1)</span></h3>`);

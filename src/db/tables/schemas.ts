@@ -7,8 +7,13 @@
 import { integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 export interface SchemaAssociation {
-  /** The definition's id, also the v4 association type id of the pair (USER_DEFINED). */
+  /**
+   * The definition's id, also the v4 association type id (USER_DEFINED, unlabelled) of its direction from the
+   * schema's type to `toObjectTypeId`. Ids are unique among the account's definitions.
+   */
   id: number;
+  /** The type id of the other direction (to → the schema's type); definitions stored without one use `id`. */
+  inverseId?: number;
   toObjectTypeId: string;
   name: string | null;
   createdAt: number;

@@ -12,7 +12,7 @@ import { badRequest } from "../../lib/errors";
 import { json, noContent } from "../../lib/http";
 import type { Principal } from "../../lib/principal";
 import { listTypes } from "../../services/crm/association-definitions";
-import { defaultTypeId } from "../../services/crm/association-types";
+import { pairDefault } from "../../services/crm/association-types";
 import { readAssociations, removeAssociations, removeTypes, requireRecords, resolveTypes, writeAssociations, type FromResult, type TypedPair } from "../../services/crm/associations";
 import * as crm from "../../services/crm/records";
 import { typeIdOf } from "../../schemas/crm/associations-v4";
@@ -61,10 +61,11 @@ async function typedPairs(db: Parameters<typeof listTypes>[0], portalId: number,
   return inputs.map((input) => ({ fromId: input.from.id, toId: input.to.id, types: input.types.map(() => types[k++]!) }));
 }
 
+/** The pair's default type (a custom type's from its schema's definitions); a 400 when the pair has none. */
 const defaultOf = (from: ObjectType, to: ObjectType) => {
-  const id = defaultTypeId(from, to);
-  if (id === null) throw badRequest(`No association type exists from ${from} to ${to}`, { errors: [{ message: "no association type", in: "path", context: { propertyName: ["toObjectType"] } }] });
-  return id;
+  const type = pairDefault(from, to);
+  if (type === null) throw badRequest(`No association type exists from ${from} to ${to}`, { errors: [{ message: "no association type", in: "path", context: { propertyName: ["toObjectType"] } }] });
+  return type;
 };
 
 const v4Routes = [
@@ -127,12 +128,12 @@ const v4Routes = [
     handler: async ({ db, principal, params, body, now }) => {
       const { fromObjectType: from, toObjectType: to } = params;
       writing(principal, from, to);
-      const typeId = defaultOf(from, to);
+      const { category, typeId } = defaultOf(from, to);
       const portalId = portalOf(principal);
       const pairs = body.inputs.map((i) => ({ fromId: i.from.id, toId: i.to.id, types: [] }));
       await requireRecords(db, portalId, from, to, pairs);
       await writeAssociations(db, portalId, from, to, pairs);
-      const results = pairs.map((p) => ({ from: { id: String(p.fromId) }, to: { id: String(p.toId) }, associationSpec: { associationCategory: "HUBSPOT_DEFINED", associationTypeId: typeId } }));
+      const results = pairs.map((p) => ({ from: { id: String(p.fromId) }, to: { id: String(p.toId) }, associationSpec: { associationCategory: category, associationTypeId: typeId } }));
       return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: new Date().toISOString() });
     },
   }),
@@ -182,7 +183,7 @@ const singular = (type: ObjectType) => (type === "companies" ? "company" : type.
 
 /** v3 inputs name the pair's default type, by name or id (absent is the default too). */
 function v3Pairs(from: ObjectType, to: ObjectType, inputs: { from: { id: number }; to: { id: number }; type?: string }[]) {
-  const typeId = defaultOf(from, to);
+  const { typeId } = defaultOf(from, to);
   inputs.forEach((input, i) => {
     if (input.type !== undefined && input.type !== v3Name(from, to) && input.type !== String(typeId)) {
       throw badRequest(`type ${input.type} is not an association type from ${from} to ${to} (${v3Name(from, to)})`, { errors: [{ message: "unknown type", in: "body", context: { propertyName: [`inputs.${i}.type`] } }] });

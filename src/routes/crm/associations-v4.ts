@@ -1,7 +1,8 @@
 /**
  * @module Associations v4 `/crm/v4/objects/{objectType}/{objectId}/associations/...` (docs/reference/crm.md
  * "Associations v4"): create, default, page and archive, over the associations v3 writes, with the pair's
- * HUBSPOT_DEFINED types (src/services/crm/association-types.ts) and the account's USER_DEFINED labels.
+ * HUBSPOT_DEFINED types (src/services/crm/association-types.ts), a custom type's USER_DEFINED default from its
+ * schema's association definitions, and the account's USER_DEFINED labels.
  */
 import type { Db } from "../../db/client";
 import type { AuthRule } from "../../http/auth";
@@ -10,7 +11,7 @@ import { badRequest, notFound } from "../../lib/errors";
 import { json, noContent } from "../../lib/http";
 import type { Principal } from "../../lib/principal";
 import { route } from "../../http/route";
-import { defaultTypeId } from "../../services/crm/association-types";
+import { pairDefault } from "../../services/crm/association-types";
 import * as crm from "../../services/crm/records";
 import { associateRecords, dissociateRecords, readAssociations, requireRecords, resolveTypes, writeAssociations, type End } from "../../services/crm/associations";
 import { typeIdOf } from "../../schemas/crm/associations-v4";
@@ -41,13 +42,13 @@ export const crmAssociationV4Routes = [
     handler: async ({ db, principal, params, now }) => {
       const from = { type: params.fromObjectType, id: params.fromObjectId };
       const to = { type: params.toObjectType, id: params.toObjectId };
-      const typeId = defaultTypeId(from.type, to.type);
-      if (typeId === null) throw typeError(`No association type exists from ${from.type} to ${to.type}`, "toObjectType");
+      const type = pairDefault(from.type, to.type);
+      if (type === null) throw typeError(`No association type exists from ${from.type} to ${to.type}`, "toObjectType");
       await associate(db, principal, from, to);
       const at = new Date(now).toISOString();
       return json({
         status: "COMPLETE",
-        results: [{ from: { id: String(from.id) }, to: { id: String(to.id) }, associationSpec: { associationCategory: "HUBSPOT_DEFINED", associationTypeId: typeId } }],
+        results: [{ from: { id: String(from.id) }, to: { id: String(to.id) }, associationSpec: { associationCategory: type.category, associationTypeId: type.typeId } }],
         startedAt: at,
         completedAt: new Date().toISOString(),
       });

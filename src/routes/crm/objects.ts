@@ -12,7 +12,7 @@ import { route } from "../../http/route";
 import { associationTarget } from "../../services/crm/association-types";
 import * as crm from "../../services/crm/records";
 import { associateRecords, dissociateRecords } from "../../services/crm/associations";
-import { idPropertyOf } from "../../services/crm/batch";
+import { recordsById, resolveIdProperty } from "../../services/crm/batch";
 import { answeredProperties, systemPropertyValue } from "../../services/crm/properties";
 import { checkValues } from "../../services/crm/values";
 import { checkRequired } from "../../services/crm/object-types";
@@ -103,9 +103,19 @@ export async function associationTargets(
   return [...unique.values()];
 }
 
-/** The key a path names: an id, or (contacts, `?idProperty=email`) an email. */
-function recordKey(type: ObjectType, key: string, idProperty: string | undefined): crm.RecordKey {
-  if (idPropertyOf(type, idProperty, "idProperty") === "email") return { email: key };
+/**
+ * The key a path names: an id, a contact's email (`?idProperty=email`), or the value of a property with
+ * `hasUniqueValue` (the real service's rule: idProperty names a unique property; any other is a 400). A unique
+ * value is looked up here (live records, or archived ones for an archived read); none holding it is the 404.
+ */
+async function recordKey(db: Db, portalId: number, type: ObjectType, key: string, idProperty: string | undefined, archived = false): Promise<crm.RecordKey> {
+  const name = await resolveIdProperty(db, portalId, type, idProperty, "idProperty");
+  if (name === "email") return { email: key };
+  if (name !== "hs_object_id") {
+    const row = (await recordsById(db, portalId, type, name, [key], archived)).get(key);
+    if (!row) throw notFound(`No ${type} has ${name} ${JSON.stringify(key)}`);
+    return { id: row.id };
+  }
   if (!/^\d{1,15}$/.test(key)) {
     throw badRequest("objectId: must be a numeric id (or set idProperty)", { errors: [{ message: "objectId: must be a numeric id", in: "path", context: { propertyName: ["objectId"] } }] });
   }
@@ -116,7 +126,7 @@ const recordNotFound = (type: ObjectType, key: crm.RecordKey) => notFound("id" i
 
 /** The record a path names; 404 when none is live. */
 async function recordOf(db: Db, portalId: number, type: ObjectType, key: string, idProperty: string | undefined): Promise<crm.CrmRow> {
-  const k = recordKey(type, key, idProperty);
+  const k = await recordKey(db, portalId, type, key, idProperty);
   const found = await crm.recordWithAssociations(db, portalId, type, k, undefined);
   if (!found) throw recordNotFound(type, k);
   return found.row;
@@ -191,8 +201,9 @@ export const crmObjectRoutes = [
       const { system, stored } = splitAnswered(answeredProperties(type, query.properties));
       // One round trip: the record, with only the asked properties, and its associations
       // (services/crm/records.ts).
-      const key = recordKey(type, params.objectId, query.idProperty);
-      const found = await crm.projectedRecord(db, portalOf(principal), type, key, stored, query.associations, query.archived);
+      const portalId = portalOf(principal);
+      const key = await recordKey(db, portalId, type, params.objectId, query.idProperty, query.archived);
+      const found = await crm.projectedRecord(db, portalId, type, key, stored, query.associations, query.archived);
       if (!found) throw recordNotFound(type, key);
       return jsonText(recordText(found.row, system, found.associations && { from: type, ids: found.associations }));
     },
@@ -226,13 +237,15 @@ export const crmObjectRoutes = [
     summary: "Archive a record",
     tag,
     auth: account,
-    params: s.objectParams,
+    params: s.recordParams,
+    query: s.idPropertyQuery,
     responses: { 204: { description: "Archived" } },
     handler: async (ctx) => {
-      const { db, principal, params, now } = ctx;
+      const { db, principal, params, query, now } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
       const portalId = portalOf(principal);
-      await writeWithEvents(ctx, portalId, (outbox) => crm.archiveObject(db, portalId, params.objectType, params.objectId, now, outbox));
+      const { id } = await recordOf(db, portalId, params.objectType, params.objectId, query.idProperty);
+      await writeWithEvents(ctx, portalId, (outbox) => crm.archiveObject(db, portalId, params.objectType, id, now, outbox));
       return noContent();
     },
   }),

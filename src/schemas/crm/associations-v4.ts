@@ -69,7 +69,7 @@ export const defaultResponse = z.object({
     z.object({
       from: z.object({ id: z.string() }),
       to: z.object({ id: z.string() }),
-      associationSpec: z.object({ associationCategory: z.literal("HUBSPOT_DEFINED"), associationTypeId: z.number() }),
+      associationSpec: z.object({ associationCategory: z.enum(["HUBSPOT_DEFINED", "USER_DEFINED"]), associationTypeId: z.number() }),
     }),
   ),
   startedAt: z.string(),

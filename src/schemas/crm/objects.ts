@@ -39,7 +39,7 @@ export const recordParams = typeParams.extend({
       }
     }),
 });
-const idProperty = z.string().min(1).max(100).optional().meta({ description: "hs_object_id (default), or email on contacts: objectId is then that value" });
+const idProperty = z.string().min(1).max(100).optional().meta({ description: "hs_object_id (default), email on contacts, or a property with hasUniqueValue: objectId is then that value" });
 export const idPropertyQuery = z.object({ idProperty });
 export const associationParams = objectParams.extend({ toObjectType: objectTypeParam, toObjectId: idParam });
 

@@ -8,7 +8,7 @@ import type { Db } from "../../db/client";
 import { rawRows, rawStatement, runRawBatch } from "../../db/d1-raw";
 import type { ObjectType } from "../../db/tables/crm";
 import { badRequest, notFound } from "../../lib/errors";
-import { defaultTypeId, primaryTypeId } from "./association-types";
+import { pairDefault, primaryTypeId } from "./association-types";
 
 /**
  * USER_DEFINED type ids are numbered per account from USER_TYPE_BASE + 1 upward. Every HUBSPOT_DEFINED id is
@@ -27,11 +27,14 @@ export interface AssociationType {
 
 export const categoryOf = (typeId: number): Category => (typeId > USER_TYPE_BASE ? "USER_DEFINED" : "HUBSPOT_DEFINED");
 
-/** The built-in types of a pair: its default (unlabelled) type first, then "Primary" where it exists. */
+/**
+ * The types of a pair that are not the account's labels: its default (unlabelled) type first (a custom type's
+ * from its schema's definitions, USER_DEFINED), then "Primary" where it exists.
+ */
 export function builtInTypes(from: ObjectType, to: ObjectType): AssociationType[] {
   const types: AssociationType[] = [];
-  const unlabelled = defaultTypeId(from, to);
-  if (unlabelled !== null) types.push({ category: "HUBSPOT_DEFINED", typeId: unlabelled, label: null, inverseTypeId: defaultTypeId(to, from) });
+  const unlabelled = pairDefault(from, to);
+  if (unlabelled !== null) types.push({ ...unlabelled, label: null });
   const primary = primaryTypeId(from, to);
   if (primary !== null) types.push({ category: "HUBSPOT_DEFINED", typeId: primary, label: "Primary", inverseTypeId: primaryTypeId(to, from) });
   return types;
@@ -57,11 +60,11 @@ export async function listTypes(db: Db, portalId: number, from: ObjectType, to: 
 /**
  * A new label from `from` to `to`: two type ids, one per direction, in one batch (an unpaired label carries
  * the same text both ways; an unpaired label of a type with itself has one id, its own inverse). Only pairs
- * with a built-in default type can be labelled, as only those can be associated. The name is unique among
+ * with a default type (built-in, or a custom type's definition) can be labelled, as only those can be associated. The name is unique among
  * the account's labels of the pair (either direction).
  */
 export async function createLabel(db: Db, portalId: number, from: ObjectType, to: ObjectType, input: { name: string; label: string; inverseLabel?: string }) {
-  if (defaultTypeId(from, to) === null) throw badRequest(`No association type exists from ${from} to ${to}, so it cannot be labelled`);
+  if (pairDefault(from, to) === null) throw badRequest(`No association type exists from ${from} to ${to}, so it cannot be labelled`);
   const [taken] = await rawRows(
     db,
     sql`select 1 from association_definitions where portal_id = ${portalId} and name = ${input.name}

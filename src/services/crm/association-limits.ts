@@ -10,7 +10,7 @@ import { rawRows, rawStatement, runRawBatch } from "../../db/d1-raw";
 import type { ObjectType } from "../../db/tables/crm";
 import { badRequest } from "../../lib/errors";
 import type { AssociationType } from "./association-definitions";
-import { defaultTypeId } from "./association-types";
+import { pairDefault } from "./association-types";
 
 /** A pair about to be associated with these types (the pair's default type is implied). */
 export interface TypedPair {
@@ -70,7 +70,7 @@ export async function checkLimits(db: Db, portalId: number, from: ObjectType, to
     // The pairs seen from the limited side (a type with itself is limited from its from side).
     const forward = side === from;
     const sideTo = forward ? to : from;
-    const unlabelled = typeId === defaultTypeId(side as ObjectType, sideTo);
+    const unlabelled = typeId === pairDefault(side as ObjectType, sideTo)?.typeId;
     const links = pairs
       .filter((p) => unlabelled || p.types.some((t) => (forward ? t.typeId : t.inverseTypeId) === typeId))
       .map((p) => (forward ? { o: p.fromId, t: p.toId } : { o: p.toId, t: p.fromId }));

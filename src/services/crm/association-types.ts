@@ -6,7 +6,9 @@
  * 26 = ticket → company agree). Mind the direction of the primary ids: 5 is deal → company and 6 company →
  * deal; 25 is company → ticket and 26 ticket → company.
  */
-import type { BuiltInObjectType, ObjectType } from "../../db/tables/crm";
+import { isCustomType, type BuiltInObjectType, type ObjectType } from "../../db/tables/crm";
+import { typeIdOf } from "../../schemas/crm/associations-v4";
+import { customTypeInfo } from "./object-types";
 
 /** [from, to, unlabeled id, primary id or null]. */
 // A function declaration (hoisted) builds the activity rows; PAIRS is read only after the module ran.
@@ -66,4 +68,32 @@ export function defaultTypeId(from: ObjectType, to: ObjectType): number | null {
 /** The HUBSPOT_DEFINED "Primary" type id of a pair (contact → primary company is 1); null when it has none. */
 export function primaryTypeId(from: ObjectType, to: ObjectType): number | null {
   return PAIRS.find(([f, t]) => f === from && t === to)?.[3] ?? null;
+}
+
+/**
+ * The unlabelled type of a pair with a custom object type, from the schemas' association definitions (the
+ * real service: a custom type is associated only through a definition, and its default association is
+ * USER_DEFINED, with an id of the account's own for each direction). The from type's own definition to the
+ * other type wins; otherwise the to type's definition read backwards. Null when neither schema defines the pair.
+ * The schemas' definitions are the ones the request resolved (object-types.ts: every route naming a custom
+ * type reads its schema first).
+ */
+export function customDefault(from: ObjectType, to: ObjectType): { typeId: number; inverseTypeId: number } | null {
+  if (isCustomType(from)) {
+    const own = customTypeInfo(from).associations.find((a) => a.toObjectTypeId === typeIdOf(to));
+    if (own) return { typeId: own.id, inverseTypeId: own.inverseId ?? own.id };
+  }
+  if (isCustomType(to)) {
+    const back = customTypeInfo(to).associations.find((a) => a.toObjectTypeId === typeIdOf(from));
+    if (back) return { typeId: back.inverseId ?? back.id, inverseTypeId: back.id };
+  }
+  return null;
+}
+
+/** The unlabelled type of any pair: HUBSPOT_DEFINED for built-in pairs, USER_DEFINED for a custom type's; null when none. */
+export function pairDefault(from: ObjectType, to: ObjectType): { category: "HUBSPOT_DEFINED" | "USER_DEFINED"; typeId: number; inverseTypeId: number | null } | null {
+  const custom = customDefault(from, to);
+  if (custom) return { category: "USER_DEFINED", ...custom };
+  const typeId = defaultTypeId(from, to);
+  return typeId === null ? null : { category: "HUBSPOT_DEFINED", typeId, inverseTypeId: defaultTypeId(to, from) };
 }

@@ -8,7 +8,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { rawStatement, runRawBatch } from "../../db/d1-raw";
-import type { ObjectType } from "../../db/tables/crm";
+import { isCustomType, type ObjectType } from "../../db/tables/crm";
+import { customDefault } from "./association-types";
 import { badRequest, notFound } from "../../lib/errors";
 import { categoryOf, definitionsQuery, listTypes, pairTypes, type Category } from "./association-definitions";
 import { checkLimits, type TypedPair } from "./association-limits";
@@ -63,6 +64,12 @@ export async function requireRecords(db: Db, portalId: number, from: ObjectType,
  * records of the account (another account's id is a 404, nothing written); idempotent.
  */
 export async function associateRecords(db: Db, portalId: number, a: End, b: End) {
+  // A custom object type is associated only with the types its schema's definitions name (the real service's rule).
+  if ((isCustomType(a.type) || isCustomType(b.type)) && customDefault(a.type, b.type) === null) {
+    throw badRequest(`No association type exists from ${a.type} to ${b.type}: define one on the schema first`, {
+      errors: [{ message: "no association type", in: "path", context: { propertyName: ["toObjectType"] } }],
+    });
+  }
   await requireRecords(db, portalId, a.type, b.type, [{ fromId: a.id, toId: b.id }]);
   await writeAssociations(db, portalId, a.type, b.type, [{ fromId: a.id, toId: b.id, types: [] }]);
 }

@@ -8,7 +8,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { isBuiltInType, isCustomType, type CustomType, type ObjectType } from "../../db/tables/crm";
-import { crmSchemas } from "../../db/tables/schemas";
+import { crmSchemas, type SchemaAssociation } from "../../db/tables/schemas";
 import { badRequest, notFound } from "../../lib/errors";
 
 /** What record code needs of a custom type beyond its key (default and searchable properties, names). */
@@ -19,6 +19,8 @@ export interface CustomTypeInfo {
   primaryDisplayProperty: string | null;
   requiredProperties: string[];
   searchableProperties: string[];
+  /** The schema's association definitions: the type ids of its default associations (association-types.ts). */
+  associations: SchemaAssociation[];
 }
 
 /**
@@ -33,7 +35,7 @@ export const customTypeKey = (id: number): CustomType => `2-${id}`;
 
 /** The facts of a custom type resolved in this request; the bare defaults when it was not (never happens on a route). */
 export const customTypeInfo = (type: CustomType): CustomTypeInfo =>
-  INFO.get(type) ?? { name: type, singular: type, plural: type, primaryDisplayProperty: null, requiredProperties: [], searchableProperties: [] };
+  INFO.get(type) ?? { name: type, singular: type, plural: type, primaryDisplayProperty: null, requiredProperties: [], searchableProperties: [], associations: [] };
 
 export function rememberCustomType(type: CustomType, info: CustomTypeInfo) {
   if (INFO.size >= INFO_LIMIT && !INFO.has(type)) INFO.delete(INFO.keys().next().value!);
@@ -52,6 +54,7 @@ export const SCHEMA_FACTS = {
   primaryDisplayProperty: crmSchemas.primaryDisplayProperty,
   requiredProperties: crmSchemas.requiredProperties,
   searchableProperties: crmSchemas.searchableProperties,
+  associations: crmSchemas.associations,
 };
 
 /** The stored key of the type `raw` names in the account; 404 when no live schema of the account has it. */

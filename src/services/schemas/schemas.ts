@@ -22,8 +22,19 @@ export interface Schema {
   properties: PropertyDef[];
 }
 
-/** The first id of a schema's association definitions: above every HUBSPOT_DEFINED association type id. */
+/** The first id of the account's association definitions: above every HUBSPOT_DEFINED association type id. */
 const FIRST_ASSOCIATION_ID = 1000;
+
+/**
+ * The next free definition id of the account (ids and inverse ids of every schema's definitions, archived
+ * schemas' too): a definition takes it and the next one (its inverse), so a pair of two custom types never
+ * sees one id in two definitions. Below the labels' ids (association-definitions.ts), which start above 1,000,000.
+ */
+async function nextAssociationId(db: Db, portalId: number): Promise<number> {
+  const rows = await db.select({ associations: crmSchemas.associations }).from(crmSchemas).where(eq(crmSchemas.portalId, portalId));
+  const used = rows.flatMap((r) => r.associations.flatMap((a) => [a.id, a.inverseId ?? a.id]));
+  return Math.max(FIRST_ASSOCIATION_ID - 1, ...used) + 1;
+}
 
 const bad = (message: string, field: string) => badRequest(message, { errors: [{ message, in: "body", context: { propertyName: [field] } }] });
 
@@ -146,7 +157,8 @@ export async function createSchema(db: Db, portalId: number, input: z.output<typ
   }
   const [taken] = await db.select({ id: crmSchemas.id }).from(crmSchemas).where(and(eq(crmSchemas.portalId, portalId), eq(crmSchemas.name, input.name))).limit(1);
   if (taken) throw bad(`name: an object type named ${input.name} already exists in this account`, "name");
-  const associations: SchemaAssociation[] = targets.map((toObjectTypeId, i) => ({ id: FIRST_ASSOCIATION_ID + i, toObjectTypeId, name: null, createdAt: now, updatedAt: now }));
+  const first = targets.length ? await nextAssociationId(db, portalId) : FIRST_ASSOCIATION_ID;
+  const associations: SchemaAssociation[] = targets.map((toObjectTypeId, i) => ({ id: first + 2 * i, inverseId: first + 2 * i + 1, toObjectTypeId, name: null, createdAt: now, updatedAt: now }));
   // The properties take the new schema's key from the id counter its insert has just moved (id-range trigger).
   const newKey = sql`'2-' || (select seq from id_sequences where name = 'crm_schemas')`;
   const [inserted] = await db.batch([
@@ -221,7 +233,8 @@ export async function createAssociation(db: Db, portalId: number, raw: string, i
   if (row.associations.some((a) => a.toObjectTypeId === to && a.name === (input.name ?? null))) {
     throw bad(`toObjectTypeId: ${from} already has an association definition to ${to}${input.name ? ` named ${input.name}` : ""}`, "toObjectTypeId");
   }
-  const association: SchemaAssociation = { id: Math.max(FIRST_ASSOCIATION_ID - 1, ...row.associations.map((a) => a.id)) + 1, toObjectTypeId: to, name: input.name ?? null, createdAt: now, updatedAt: now };
+  const id = await nextAssociationId(db, portalId);
+  const association: SchemaAssociation = { id, inverseId: id + 1, toObjectTypeId: to, name: input.name ?? null, createdAt: now, updatedAt: now };
   await db.update(crmSchemas).set({ associations: [...row.associations, association], updatedAt: now }).where(and(eq(crmSchemas.portalId, portalId), eq(crmSchemas.id, row.id)));
   return { from, association };
 }
