@@ -23,10 +23,12 @@ import { ABANDON_AFTER_MS } from "../services/ecomm/model";
 
 export const MAX_PER_RUN = 1000;
 
-export async function abandonCheckouts(db: Db, now: number): Promise<{ moved: number }> {
+/** `portalId`: only that account's deals, by its own clock (a test account's clock, src/services/testkit/clock.ts). */
+export async function abandonCheckouts(db: Db, now: number, portalId?: number): Promise<{ moved: number }> {
   const cutoff = now - ABANDON_AFTER_MS;
+  const one = portalId === undefined ? sql`` : sql`and portal_id = ${portalId}`;
   const due = sql`select id from ecomm_links
-    where stage = 'checkout_pending' and stage_entered_at <= ${cutoff}
+    where stage = 'checkout_pending' and stage_entered_at <= ${cutoff} ${one}
       and portal_id not in (select portal_id from account_fences)
     order by stage_entered_at, id limit ${MAX_PER_RUN}`;
   const [, links] = await runRawBatch(db, [
