@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import { shardDb } from "../db/shards";
 import { accountDatabases } from "../db/fanout";
 import { publishScheduledPosts } from "./publish-scheduled-posts";
-import { abandonCheckouts } from "./abandon-checkouts";
+import { abandonCheckouts } from "../services/ecomm/abandon";
 import { drainOutbox } from "../services/webhooks/drain";
 import { logLine, type CronLine } from "../lib/observability";
 

@@ -18,7 +18,7 @@ import { accountQuirks } from "../../db/tables/testkit";
 import { forgetCredentials } from "../../lib/credential-cache";
 import type { Principal } from "../../lib/principal";
 import { badRequest } from "../../lib/errors";
-import { abandonCheckouts } from "../../cron/abandon-checkouts";
+import { abandonCheckouts } from "../ecomm/abandon";
 import { publishDuePosts } from "../blog/posts";
 import { requireTestAccount } from "./account";
 
