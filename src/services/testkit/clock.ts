@@ -12,9 +12,10 @@
  * durations, queue delays, and the timestamps other parties check against their own clock (the webhook
  * signature's X-HubSpot-Request-Timestamp): an account's clock is the kit's fiction, not the receiver's.
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountQuirks } from "../../db/tables/testkit";
+import { accounts } from "../../db/tables/tenancy";
 import { forgetCredentials } from "../../lib/credential-cache";
 import type { Principal } from "../../lib/principal";
 import { badRequest } from "../../lib/errors";
@@ -92,3 +93,17 @@ export async function resetClock(control: Db, portalId: number, realNow: number)
  * real time on a real clock; on a clock moved ahead, the start itself, so that it is never before `startedAt`.
  */
 export const completedAt = (startedAt: number): string => new Date(Math.max(Date.now(), startedAt)).toISOString();
+
+/**
+ * A column for a statement that reads `accounts` anyway: the account's clock offset in ms, 0 unless it is a
+ * test account whose clock was moved (a primary-key probe in the same statement, no round trip of its own).
+ * For code that acts for an account outside its calls: the token endpoint, operator routes.
+ */
+export const clockOffsetColumn = sql<number>`(case when ${accounts.accountType} in ('DEVELOPER_TEST', 'SANDBOX')
+  then coalesce((select q.clock_offset_ms from account_quirks q where q.portal_id = ${accounts.portalId}), 0) else 0 end)`;
+
+/** The account's clock offset in ms, by itself (for a test account only: callers check the type first). */
+export async function readClockOffset(control: Db, portalId: number): Promise<number> {
+  const row = await control.select({ offset: accountQuirks.clockOffsetMs }).from(accountQuirks).where(eq(accountQuirks.portalId, portalId)).get();
+  return row?.offset ?? 0;
+}
