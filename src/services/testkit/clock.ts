@@ -15,7 +15,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountQuirks } from "../../db/tables/testkit";
-import { accounts } from "../../db/tables/tenancy";
 import { forgetCredentials } from "../../lib/credential-cache";
 import type { Principal } from "../../lib/principal";
 import { badRequest } from "../../lib/errors";
@@ -99,8 +98,8 @@ export const completedAt = (startedAt: number): string => new Date(Math.max(Date
  * test account whose clock was moved (a primary-key probe in the same statement, no round trip of its own).
  * For code that acts for an account outside its calls: the token endpoint, operator routes.
  */
-export const clockOffsetColumn = sql<number>`(case when ${accounts.accountType} in ('DEVELOPER_TEST', 'SANDBOX')
-  then coalesce((select q.clock_offset_ms from account_quirks q where q.portal_id = ${accounts.portalId}), 0) else 0 end)`;
+export const clockOffsetColumn = sql<number>`(case when "accounts"."account_type" in ('DEVELOPER_TEST', 'SANDBOX')
+  then coalesce((select q.clock_offset_ms from account_quirks q where q.portal_id = "accounts"."portal_id"), 0) else 0 end)`.mapWith(Number);
 
 /** The account's clock offset in ms, by itself (for a test account only: callers check the type first). */
 export async function readClockOffset(control: Db, portalId: number): Promise<number> {
