@@ -12,9 +12,10 @@
  * durations, queue delays, and the timestamps other parties check against their own clock (the webhook
  * signature's X-HubSpot-Request-Timestamp): an account's clock is the kit's fiction, not the receiver's.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountQuirks } from "../../db/tables/testkit";
+import { accounts } from "../../db/tables/tenancy";
 import { forgetCredentials } from "../../lib/credential-cache";
 import type { Principal } from "../../lib/principal";
 import { badRequest } from "../../lib/errors";
@@ -80,10 +81,17 @@ export async function advanceClock(control: Db, openShard: (shard: string | null
   return view(offsetMs, realNow);
 }
 
-/** Back to real time. Whatever was scheduled by the clock's time stays scheduled for that time. */
+/**
+ * Back to real time. Whatever was scheduled by the clock's time stays scheduled for that time. A restore or
+ * reset made on the moved clock is brought back to now (data_reset_at, snapshots.ts): else the events of the
+ * account's next changes, stamped in real time, would count as older than it and never be delivered.
+ */
 export async function resetClock(control: Db, portalId: number, realNow: number): Promise<void> {
   await requireTestAccount(control, portalId);
-  await control.update(accountQuirks).set({ clockOffsetMs: 0, updatedAt: realNow }).where(eq(accountQuirks.portalId, portalId)).run();
+  await control.batch([
+    control.update(accountQuirks).set({ clockOffsetMs: 0, updatedAt: realNow }).where(eq(accountQuirks.portalId, portalId)),
+    control.update(accounts).set({ dataResetAt: realNow }).where(and(eq(accounts.portalId, portalId), gt(accounts.dataResetAt, realNow))),
+  ]);
   forgetCredentials();
 }
 
