@@ -1,7 +1,7 @@
 /**
  * @module A test account's clock (docs/reference/testkit.md "Clock"): its time runs ahead of real time by an
  * offset a test sets (`/admin/v1/accounts/{id}/clock`), so a test sees in a moment what takes days: a
- * checkout abandoned, a scheduled post published, an access token expired, a webhook retry come due.
+ * checkout abandoned, a scheduled post published, an access token expired.
  *
  * The offset lives on the account's quirks row (account_quirks.clock_offset_ms) and is read with the
  * credential (src/http/auth.ts), so an account's calls cost nothing more, a STANDARD account's least of all:
@@ -9,8 +9,9 @@
  * acts for an account outside a request (queue consumers) reads the offset with a statement it runs anyway.
  *
  * What stays real time: rate-limit windows, fault rules, the credential cache, the log's timestamps and
- * durations, queue delays, and the timestamps other parties check against their own clock (the webhook
- * signature's X-HubSpot-Request-Timestamp): an account's clock is the kit's fiction, not the receiver's.
+ * durations, queue delays (webhook retries among them), the app-level delivery log, and the timestamps other
+ * parties check against their own clock (the webhook signature's v3 timestamp, X-Service-Request-Timestamp): an account's
+ * clock is the kit's fiction, not the receiver's.
  */
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";

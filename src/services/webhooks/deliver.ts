@@ -61,6 +61,8 @@ export async function postEvents(target: AppTarget, events: WebhookEvent[], atte
   try {
     const url = checkOutboundUrl(target.targetUrl, allowLoopback).toString();
     const body = deliveryBody(events, attempt);
+    // Real time, never a test account's clock: the receiver checks the v3 timestamp (X-Service-Request-Timestamp) against its own
+    // clock and refuses a signature more than 5 minutes old.
     const headers = { "content-type": "application/json", ...(await webhookSignatureHeaders(target.clientSecret, url, body, Date.now())) };
     const res = await guardedFetch({ method: "POST", url, headers, body }, { allowLoopback, resolver, timeoutMs: DELIVERY_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES, maxRedirects: 0 });
     return res.status >= 200 && res.status < 300 ? done(res.status, null) : done(res.status, `the target answered ${res.status}`);
@@ -252,6 +254,7 @@ export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env
     allowLoopback: loopbackAllowed(env),
     resolver: outboundResolver(env),
     retryBase: retryBaseSeconds(env),
+    // The delivery log and throttling slots are the app's, in real time (a delivery may carry several accounts' events).
     now: () => Date.now(),
   };
   const outcomes: Record<string, number> = {};
