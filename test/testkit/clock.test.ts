@@ -10,6 +10,12 @@ import { buildRouter } from "../../src/router";
 import { ADMIN, BASE, call, expectError, tenant, unique, type Tenant } from "../helpers/api";
 import { createPost, publish, V2 } from "../blog/helpers";
 import { bridgeTenant, deliver, linkRow, qmsg, record } from "../ecomm/queue-helpers";
+import { deliverWave, type DeliveryDeps } from "../../src/services/webhooks/deliver";
+import { WEBHOOK_MESSAGE_VERSION, type WebhookQueueMessage } from "../../src/services/webhooks/message";
+import { controlDb } from "../../src/db/shards";
+import { loopbackAllowed, outboundResolver } from "../../src/lib/outbound";
+import { script } from "../helpers/integrator";
+import { deliveries, hookUp, waitFor } from "../webhooks/helpers";
 
 const DAY_S = 86_400;
 const clock = (t: Tenant) => `/admin/v1/accounts/${t.portalId}/clock`;
@@ -153,6 +159,33 @@ describe("what the account does by its clock", () => {
     expect(await stage()).toBe("checkout_pending");
     await advance(t, { advanceSeconds: 3600 + 60 });
     expect(await stage()).toBe("checkout_abandoned");
+  });
+
+  it("a failed webhook delivery is retried when the clock passes its retry time; the delayed retry that follows is dropped", async () => {
+    const t = await testTenant();
+    const path = await hookUp(t);
+    await script(path, { status: 500, times: 1 });
+    await advance(t, { advanceSeconds: 60 });
+    // The first attempt, with an hour's retry base: the queue's delayed retry is caught here, never sent.
+    const delayed: WebhookQueueMessage[] = [];
+    const queue = { sendBatch: async (b: { body: WebhookQueueMessage }[]) => void delayed.push(...b.map((m) => m.body)) } as unknown as Queue;
+    const deps: DeliveryDeps = { control: controlDb(env), queue, allowLoopback: loopbackAllowed(env), resolver: outboundResolver(env), retryBase: 3600, now: () => Date.now() };
+    const eventId = 8_000_000_000 + Math.floor(Math.random() * 1e9);
+    const event = { eventId, subscriptionId: 1, portalId: t.portalId, appId: t.appId, occurredAt: Date.now(), subscriptionType: "contact.creation", objectId: eventId, changeSource: "API" };
+    expect(await deliverWave([{ v: WEBHOOK_MESSAGE_VERSION, appId: t.appId, deliveryId: null, attempt: 0, events: [event] }], deps)).toEqual(["retry"]);
+    expect(delayed).toHaveLength(1);
+    expect((await deliveries(path)).length).toBe(1);
+    // The retry waits 45 to 75 minutes (an hour, ±25 %): not due 30 minutes on, due 80 minutes on.
+    await advance(t, { advanceSeconds: 1800 });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await deliveries(path)).length).toBe(1);
+    await advance(t, { advanceSeconds: 3000 });
+    const got = await waitFor(path, (d) => d.length >= 2);
+    expect(got[1]!.events.map((e) => e.eventId)).toEqual([eventId]);
+    // The queue's delayed retry, when it comes, finds that attempt made.
+    expect(await deliverWave(delayed, deps)).toEqual(["stale"]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect((await deliveries(path)).length).toBe(2);
   });
 
   it("the search lag is measured by the account's clock", async () => {

@@ -175,7 +175,7 @@ export const adminClockRoutes = [
     method: "POST",
     path: "/admin/v1/accounts/:portalId/clock",
     summary:
-      "Move the account's clock forward (advanceSeconds, or to now; never back), then run the work come due by its new time: checkouts abandoned, scheduled blog posts published. Its records are stamped, its access tokens expire and its search lags by this clock",
+      "Move the account's clock forward (advanceSeconds, or to now; never back), then run the work come due by its new time: checkouts abandoned, scheduled blog posts published, webhook retries sent. Its records are stamped, its access tokens expire and its search lags by this clock",
     tag,
     auth: admin,
     params: portalParams,
@@ -186,7 +186,7 @@ export const adminClockRoutes = [
       404: { description: "No such account" },
       409: notTest,
     },
-    handler: async ({ control, openShard, params, body, now }) => json(await advanceClock(control, openShard, params.portalId, body, now)),
+    handler: async ({ env, control, openShard, params, body, now }) => json(await advanceClock(env, control, openShard, params.portalId, body, now)),
   }),
   route({
     method: "DELETE",

@@ -1,7 +1,7 @@
 /**
  * @module A test account's clock (docs/reference/testkit.md "Clock"): its time runs ahead of real time by an
  * offset a test sets (`/admin/v1/accounts/{id}/clock`), so a test sees in a moment what takes days: a
- * checkout abandoned, a scheduled post published, an access token expired.
+ * checkout abandoned, a scheduled post published, an access token expired, a webhook retry come due.
  *
  * The offset lives on the account's quirks row (account_quirks.clock_offset_ms) and is read with the
  * credential (src/http/auth.ts), so an account's calls cost nothing more, a STANDARD account's least of all:
@@ -9,7 +9,7 @@
  * acts for an account outside a request (queue consumers) reads the offset with a statement it runs anyway.
  *
  * What stays real time: rate-limit windows, fault rules, the credential cache, the log's timestamps and
- * durations, queue delays (webhook retries among them), the app-level delivery log, and the timestamps other
+ * durations, queue delays, the app-level delivery log, and the timestamps other
  * parties check against their own clock (the webhook signature's v3 timestamp, X-Service-Request-Timestamp): an account's
  * clock is the kit's fiction, not the receiver's.
  */
@@ -22,6 +22,7 @@ import type { Principal } from "../../lib/principal";
 import { badRequest } from "../../lib/errors";
 import { abandonCheckouts } from "../ecomm/abandon";
 import { publishDuePosts } from "../blog/posts";
+import { retryDueDeliveries } from "../webhooks/retry-due";
 import { requireTestAccount } from "./account";
 
 /** How far ahead an account's clock may run: a hundred years is past every schedule the service keeps. */
@@ -56,10 +57,10 @@ async function setOffset(control: Db, portalId: number, offsetMs: number, realNo
 
 /**
  * Moves the account's clock forward (`advanceSeconds`, or to `now`: never backwards), then runs the work that
- * has come due for it by its new time, as the cron would: checkout abandonment, scheduled blog posts, webhook
- * retries. Answers once that work is done, so the test's next call sees it.
+ * has come due for it by its new time, as the cron would: checkout abandonment, scheduled blog posts; and the
+ * webhook retries of its deliveries due by its clock. Answers once that work is done, so the test's next call sees it.
  */
-export async function advanceClock(control: Db, openShard: (shard: string | null) => Db, portalId: number, input: { advanceSeconds?: number; now?: string }, realNow: number) {
+export async function advanceClock(env: Env, control: Db, openShard: (shard: string | null) => Db, portalId: number, input: { advanceSeconds?: number; now?: string }, realNow: number) {
   const account = await requireTestAccount(control, portalId);
   const current = realNow + account.clockOffsetMs;
   const target = input.now !== undefined ? Date.parse(input.now) : current + input.advanceSeconds! * 1000;
@@ -78,6 +79,7 @@ export async function advanceClock(control: Db, openShard: (shard: string | null
   await Promise.all([
     publishDuePosts(db, target, Number.MAX_SAFE_INTEGER, portalId),
     abandonCheckouts(db, target, portalId),
+    retryDueDeliveries(control, env.WEBHOOK_QUEUE, portalId, target),
   ]);
   return view(offsetMs, realNow);
 }
