@@ -20,6 +20,7 @@ import { allRoutes } from "./routes";
 import { openapiRoutes } from "./routes/docs/openapi";
 import { shardOfPrincipal, usageRecorder } from "./services/accounts/metering";
 import { applyFault } from "./services/testkit/faults";
+import { accountNow } from "./services/testkit/clock";
 import { DEFAULT_RATE_LIMIT } from "./durable-objects/rate-limiter";
 import { resolveTypeParams } from "./services/crm/object-types";
 
@@ -72,7 +73,9 @@ async function run(def: RouteDef, req: Req, env: Env, exec: ExecutionContext): P
   counted.catch(() => undefined); // awaited below; this only keeps an early 429 from counting as unhandled
   let ctx: Ctx<unknown, unknown>;
   try {
-    ctx = await context(def, req, env, exec, control, url, principal, now);
+    // Handlers get the account's time (a test account's clock, src/services/testkit/clock.ts); the credential
+    // check, fault rules and rate limit above keep real time.
+    ctx = await context(def, req, env, exec, control, url, principal, accountNow(principal, now));
   } catch (err) {
     await counted;
     throw err;

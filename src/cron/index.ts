@@ -6,7 +6,7 @@ import type { Db } from "../db/client";
 import { shardDb } from "../db/shards";
 import { accountDatabases } from "../db/fanout";
 import { publishScheduledPosts } from "./publish-scheduled-posts";
-import { abandonCheckouts } from "./abandon-checkouts";
+import { abandonCheckouts } from "../services/ecomm/abandon";
 import { drainOutbox } from "../services/webhooks/drain";
 import { logLine, type CronLine } from "../lib/observability";
 
@@ -14,7 +14,7 @@ export type CronJob = (db: Db, now: number, env: Env) => Promise<unknown>;
 
 export const cronJobs: Record<string, CronJob> = {
   "publish-scheduled-posts": publishScheduledPosts,
-  abandonCheckouts,
+  abandonCheckouts: (db, now) => abandonCheckouts(db, now),
   // App webhooks: events a drain right after their write did not send (it crashed, or its isolate died).
   "webhook-outbox": (db, now, env) => drainOutbox(db, env.WEBHOOK_QUEUE, now),
 };

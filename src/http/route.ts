@@ -28,6 +28,10 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B 
   body: B;
   principal: Principal;
   correlationId: string;
+  /**
+   * Now, in epoch ms, as the caller's account sees it: real time, or a test account's clock
+   * (src/services/testkit/clock.ts). Everything a handler writes or checks by the account's time reads this.
+   */
   now: number;
 }
 

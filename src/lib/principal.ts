@@ -20,8 +20,10 @@ export type Principal =
       testAccount?: true;
       /** A test account's search lag quirk (docs/reference/testkit.md "Quirks"), in ms; absent: none. */
       searchLagMs?: number;
+      /** A test account's clock (docs/reference/testkit.md "Clock"): ms its time runs ahead of real time; absent: real time. */
+      clockOffsetMs?: number;
     }
-  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null; shard: string | null; testAccount?: true; searchLagMs?: number }
+  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null; shard: string | null; testAccount?: true; searchLagMs?: number; clockOffsetMs?: number }
   | { kind: "developer"; appId: number; credentialKey: string }
   /** A signed-in user of the web app (session cookie); rateLimit as for an install, counted per user. */
   | { kind: "session"; portalId: number; userId: number; csrfToken: string; rateLimit: number | null; shard: string | null };

@@ -44,7 +44,7 @@ import { webhookDeliveryRoutes } from "./webhooks/deliveries";
 import { callingRoutes } from "./extensions/calling";
 import { videoconferencingRoutes } from "./extensions/videoconferencing";
 import { adminTeamRoutes } from "./admin/teams";
-import { adminFixtureRoutes, adminQuirkRoutes, adminSnapshotRoutes, adminTestkitRoutes, adminWebhookTestRoutes } from "./admin/testkit";
+import { adminFixtureRoutes, adminClockRoutes, adminQuirkRoutes, adminSnapshotRoutes, adminTestkitRoutes, adminWebhookTestRoutes } from "./admin/testkit";
 import { ownerRoutes } from "./owners";
 import { userRoutes } from "./users";
 import { accountInfoRoutes } from "./account-info";
@@ -103,6 +103,7 @@ export const allRoutes: RouteDef[] = [
   ...adminTestkitRoutes,
   ...adminSnapshotRoutes,
   ...adminQuirkRoutes,
+  ...adminClockRoutes,
   ...adminWebhookTestRoutes,
   ...adminFixtureRoutes,
   ...ownerRoutes,

@@ -250,3 +250,25 @@ export const importView = z.object({
   ids: z.record(z.string(), z.record(z.string(), z.number().int())),
   skipped: z.record(z.string(), z.number().int()),
 });
+
+/** Ten years in one step: a test's schedules (abandonment, token expiry, retries, posts) are far shorter. */
+export const MAX_ADVANCE_SECONDS = 10 * 365 * 86_400;
+/** `POST /admin/v1/accounts/{portalId}/clock`: one of advanceSeconds (forward by that much) or now (forward to that time). */
+export const clockBody = z
+  .strictObject({
+    advanceSeconds: z
+      .number({ error: "advanceSeconds must be a number" })
+      .int("advanceSeconds must be an integer")
+      .min(0, "advanceSeconds must be 0 or more: the clock only moves forward")
+      .max(MAX_ADVANCE_SECONDS, `advanceSeconds is at most ${MAX_ADVANCE_SECONDS}`)
+      .optional(),
+    now: z.iso.datetime({ offset: true, error: "now must be an ISO-8601 date-time, such as 2030-01-01T00:00:00Z" }).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.advanceSeconds !== undefined && b.now !== undefined) ctx.addIssue({ code: "custom", message: "Give advanceSeconds or now, not both", path: ["now"] });
+    if (b.advanceSeconds === undefined && b.now === undefined) ctx.addIssue({ code: "custom", message: "Give advanceSeconds (seconds to move forward) or now (an ISO-8601 time to move to)", path: ["advanceSeconds"] });
+  });
+export const clockView = z.object({
+  now: z.string().describe("The account's current time (ISO-8601)"),
+  offsetSeconds: z.number().describe("How far the account's time runs ahead of real time, in seconds (ms precision)"),
+});

@@ -1,6 +1,6 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { abandonCheckouts, MAX_PER_RUN } from "../../src/cron/abandon-checkouts";
+import { abandonCheckouts, MAX_PER_RUN } from "../../src/services/ecomm/abandon";
 import worker from "../../src/index";
 import { ABANDON_AFTER_MS } from "../../src/services/ecomm/model";
 import { bridgeTenant, deliver, linkRow, qmsg, record, type Origin } from "./queue-helpers";

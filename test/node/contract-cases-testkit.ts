@@ -87,6 +87,18 @@ export const TESTKIT_CASES: Record<string, Case> = {
     ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { searchLagMs: 2000 } }),
     errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() }, json: { searchLagMs: 2000 } }) },
   },
+  "GET /admin/v1/accounts/{portalId}/clock": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
+  },
+  "POST /admin/v1/accounts/{portalId}/clock": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() }, json: { advanceSeconds: 60 } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() }, json: { advanceSeconds: 60 } }) },
+  },
+  "DELETE /admin/v1/accounts/{portalId}/clock": {
+    ok: async () => ({ token: adminToken(), params: { portalId: await testAccount() } }),
+    errors: { 409: async () => ({ token: adminToken(), params: { portalId: await standard() } }) },
+  },
   "POST /admin/v1/apps/{appId}/webhooks/test-events": {
     ok: async () => {
       const portalId = await testAccount();

@@ -80,5 +80,10 @@ export const accountQuirks = sqliteTable("account_quirks", {
   portalId: integer("portal_id").primaryKey(),
   /** A record is absent from search until this long after its last write (0: at once). */
   searchLagMs: integer("search_lag_ms").notNull().default(0),
+  /**
+   * The account's clock (`/admin/v1/accounts/{id}/clock`): how far its time runs ahead of real time, in ms
+   * (0: real time). Read with the credential, as the switches above, so a call costs nothing more.
+   */
+  clockOffsetMs: integer("clock_offset_ms").notNull().default(0),
   updatedAt: integer("updated_at").notNull(),
 });

@@ -3,6 +3,7 @@
  * live in the control plane; the outbox belongs to an account and lives on its shard, so a change and its
  * pending events are written in one D1 batch there (nothing lost between a change and its event).
  */
+import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /** One per app: where its events go and how many deliveries may be in flight at once. */
@@ -74,8 +75,13 @@ export const webhookDeliveries = sqliteTable(
     lastError: text("last_error"),
     createdAt: integer("created_at").notNull(),
     updatedAt: integer("updated_at").notNull(),
+    /**
+     * A retrying delivery of test accounts whose clock was moved: when its next attempt is due by their clock
+     * (src/services/testkit/clock.ts), so moving it past sends the retry at once. Null otherwise.
+     */
+    retryAt: integer("retry_at"),
   },
-  (t) => [index("webhook_deliveries_app").on(t.appId, t.id)],
+  (t) => [index("webhook_deliveries_app").on(t.appId, t.id), index("webhook_deliveries_retry_at").on(t.retryAt).where(sql`retry_at is not null`)],
 );
 
 export const webhookAttempts = sqliteTable(

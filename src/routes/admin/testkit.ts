@@ -11,10 +11,13 @@ import { loadFixture } from "../../services/testkit/fixtures";
 import { importAccount } from "../../services/testkit/import";
 import { createSnapshot, deleteSnapshot, listSnapshots, restore } from "../../services/testkit/snapshots";
 import { getQuirks, patchQuirks } from "../../services/testkit/quirks";
+import { advanceClock, readClock, resetClock } from "../../services/testkit/clock";
 import { getHold, queueTestEvent, setHold } from "../../services/testkit/webhooks";
 import { drainSoon } from "../../services/webhooks/drain";
 import { canonicalId, portalParams } from "../../schemas/accounts/operator";
 import {
+  clockBody,
+  clockView,
   FIXTURE_MAX_BODY,
   fixtureEnvelope,
   fixtureView,
@@ -154,6 +157,49 @@ export const adminQuirkRoutes = [
     body: quirksBody,
     responses: { 200: { description: "The switches as now set", schema: quirksView }, 404: { description: "No such account" }, 409: notTest },
     handler: async ({ control, params, body, now }) => json(await patchQuirks(control, params.portalId, body, now)),
+  }),
+];
+
+export const adminClockRoutes = [
+  route({
+    method: "GET",
+    path: "/admin/v1/accounts/:portalId/clock",
+    summary: "The account's clock: its current time and how far it runs ahead of real time (0: real time)",
+    tag,
+    auth: admin,
+    params: portalParams,
+    responses: { 200: { description: "The clock", schema: clockView }, 404: { description: "No such account" }, 409: notTest },
+    handler: async ({ control, params, now }) => json(await readClock(control, params.portalId, now)),
+  }),
+  route({
+    method: "POST",
+    path: "/admin/v1/accounts/:portalId/clock",
+    summary:
+      "Move the account's clock forward (advanceSeconds, or to now; never back), then run the work come due by its new time: checkouts abandoned, scheduled blog posts published, webhook retries sent. Its records are stamped, its access tokens expire and its search lags by this clock",
+    tag,
+    auth: admin,
+    params: portalParams,
+    body: clockBody,
+    responses: {
+      200: { description: "The clock as now set, once the due work is done", schema: clockView },
+      400: { description: "Both fields, neither, a value that is not a number or date-time, or a now earlier than the account's current time (the message names the field)" },
+      404: { description: "No such account" },
+      409: notTest,
+    },
+    handler: async ({ env, control, openShard, params, body, now }) => json(await advanceClock(env, control, openShard, params.portalId, body, now)),
+  }),
+  route({
+    method: "DELETE",
+    path: "/admin/v1/accounts/:portalId/clock",
+    summary: "Put the account back on real time; what was scheduled by its clock stays scheduled for that time",
+    tag,
+    auth: admin,
+    params: portalParams,
+    responses: { 204: { description: "Back to real time" }, 404: { description: "No such account" }, 409: notTest },
+    handler: async ({ control, params, now }) => {
+      await resetClock(control, params.portalId, now);
+      return noContent();
+    },
   }),
 ];
 

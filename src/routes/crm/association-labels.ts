@@ -16,6 +16,7 @@ import { listLimits, removeLimits, setLimits } from "../../services/crm/associat
 import { resolveTypes } from "../../services/crm/associations";
 import * as crm from "../../services/crm/records";
 import * as s from "../../schemas/crm/association-labels";
+import { completedAt } from "../../services/testkit/clock";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
 const tag = "CRM association labels";
@@ -103,7 +104,7 @@ async function configurations(db: Parameters<typeof listTypes>[0], portalId: num
 const checked = (db: Parameters<typeof listTypes>[0], portalId: number, from: ObjectType, to: ObjectType, inputs: { category: "HUBSPOT_DEFINED" | "USER_DEFINED"; typeId: number }[]) =>
   resolveTypes(db, portalId, from, to, inputs.map((input, i) => ({ category: input.category, typeId: input.typeId, at: `inputs.${i}.typeId` })));
 
-const stamp = (startedAt: number, results: unknown[]) => ({ status: "COMPLETE", results, startedAt: new Date(startedAt).toISOString(), completedAt: new Date().toISOString() });
+const stamp = (startedAt: number, results: unknown[]) => ({ status: "COMPLETE", results, startedAt: new Date(startedAt).toISOString(), completedAt: completedAt(startedAt) });
 
 const limitRoutes = (prefix: string) => {
   const base = `${prefix}/definitions/configurations`;

@@ -17,6 +17,7 @@ import { readAssociations, removeAssociations, removeTypes, requireRecords, reso
 import * as crm from "../../services/crm/records";
 import { typeIdOf } from "../../schemas/crm/associations-v4";
 import * as s from "../../schemas/crm/association-labels";
+import { completedAt } from "../../services/testkit/clock";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
 const tag = "CRM associations batch";
@@ -46,7 +47,7 @@ function readAnswer<T>(startedAt: number, from: ObjectType, to: ObjectType, rows
       : []),
     ...empty.map((id) => ({ status: "error", category: "OBJECT_NOT_FOUND", subCategory: "crm.associations.NO_ASSOCIATIONS_FOUND", message: `No ${to} is associated with ${from} ${id}.`, context: { fromObjectId: [id] }, errors: [], links: {} })),
   ];
-  const body: Record<string, unknown> = { status: "COMPLETE", results, startedAt: iso(startedAt), completedAt: new Date().toISOString() };
+  const body: Record<string, unknown> = { status: "COMPLETE", results, startedAt: iso(startedAt), completedAt: completedAt(startedAt) };
   if (errors.length) Object.assign(body, { numErrors: missing.length + empty.length, errors });
   return json(body, errors.length ? 207 : 200);
 }
@@ -113,7 +114,7 @@ const v4Routes = [
         toObjectId: p.toId,
         labels: p.types.flatMap((t) => (t.label === null ? [] : [t.label])),
       }));
-      return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: new Date().toISOString() }, 201);
+      return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: completedAt(now) }, 201);
     },
   }),
   route({
@@ -134,7 +135,7 @@ const v4Routes = [
       await requireRecords(db, portalId, from, to, pairs);
       await writeAssociations(db, portalId, from, to, pairs);
       const results = pairs.map((p) => ({ from: { id: String(p.fromId) }, to: { id: String(p.toId) }, associationSpec: { associationCategory: category, associationTypeId: typeId } }));
-      return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: new Date().toISOString() });
+      return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: completedAt(now) });
     },
   }),
   route({
@@ -232,7 +233,7 @@ const v3Routes = [
       await requireRecords(db, portalId, from, to, pairs);
       await writeAssociations(db, portalId, from, to, pairs);
       const results = pairs.map((p) => ({ from: { id: String(p.fromId) }, to: { id: String(p.toId) }, type: v3Name(from, to) }));
-      return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: new Date().toISOString() }, 201);
+      return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: completedAt(now) }, 201);
     },
   }),
   route({

@@ -16,6 +16,7 @@ import * as crm from "../../services/crm/records";
 import { associateRecords, dissociateRecords, readAssociations, requireRecords, resolveTypes, writeAssociations, type End } from "../../services/crm/associations";
 import { typeIdOf } from "../../schemas/crm/associations-v4";
 import * as s from "../../schemas/crm/associations-v4";
+import { completedAt } from "../../services/testkit/clock";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
 const tag = "CRM associations v4";
@@ -50,7 +51,7 @@ export const crmAssociationV4Routes = [
         status: "COMPLETE",
         results: [{ from: { id: String(from.id) }, to: { id: String(to.id) }, associationSpec: { associationCategory: type.category, associationTypeId: type.typeId } }],
         startedAt: at,
-        completedAt: new Date().toISOString(),
+        completedAt: completedAt(now),
       });
     },
   }),

@@ -18,6 +18,7 @@ import { writeWithEvents } from "../../services/webhooks/write";
 import { associationTargets, present } from "./objects";
 import * as s from "../../schemas/crm/batch";
 import { typeParams } from "../../schemas/crm/objects";
+import { completedAt } from "../../services/testkit/clock";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
 const tag = "CRM objects";
@@ -25,7 +26,7 @@ const base = "/crm/v3/objects/:objectType/batch";
 
 /** The batch envelope; with errors, the status the route answers is 207. */
 function answer<T>(startedAt: number, results: T[], errors: batch.BatchError[], ok: number) {
-  const body: Record<string, unknown> = { status: "COMPLETE", results, startedAt: new Date(startedAt).toISOString(), completedAt: new Date().toISOString() };
+  const body: Record<string, unknown> = { status: "COMPLETE", results, startedAt: new Date(startedAt).toISOString(), completedAt: completedAt(startedAt) };
   if (errors.length) Object.assign(body, { numErrors: errors.reduce((n, e) => n + (e.context.ids?.length ?? 1), 0), errors });
   return json(body, errors.length ? 207 : ok);
 }

@@ -12,6 +12,7 @@ import * as props from "../../services/crm/properties";
 import { withLiveOptions } from "../../services/crm/values";
 import { typeParams } from "../../schemas/crm/objects";
 import * as s from "../../schemas/crm/properties";
+import { completedAt } from "../../services/testkit/clock";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
 const tag = "CRM properties";
@@ -44,7 +45,7 @@ export function presentProperty(d: props.PropertyDef): z.input<typeof s.property
 
 /** The batch envelope of the properties API (BatchResponseProperty); with errors, the status is 207. */
 function batchAnswer(startedAt: number, results: props.PropertyDef[], missing: string[], ok: number) {
-  const body: Record<string, unknown> = { status: "COMPLETE", results: results.map(presentProperty), startedAt: new Date(startedAt).toISOString(), completedAt: new Date().toISOString() };
+  const body: Record<string, unknown> = { status: "COMPLETE", results: results.map(presentProperty), startedAt: new Date(startedAt).toISOString(), completedAt: completedAt(startedAt) };
   if (missing.length) {
     const error = { status: "error", category: "OBJECT_NOT_FOUND", message: "Some properties do not exist", context: { properties: missing }, errors: [], links: {} };
     Object.assign(body, { numErrors: missing.length, errors: [error] });

@@ -16,6 +16,7 @@ import { presentList } from "../../services/lists/present";
 import { getList, legacyMapping, listByName, listsByIds, searchLists } from "../../services/lists/read";
 import * as write from "../../services/lists/write";
 import * as s from "../../schemas/lists";
+import { completedAt } from "../../services/testkit/clock";
 
 export const LISTS_READ: AuthRule = { kinds: ["oauth", "private_app"], scopes: ["crm.lists.read"] };
 export const LISTS_WRITE: AuthRule = { kinds: ["oauth", "private_app"], scopes: ["crm.lists.write"] };
@@ -80,7 +81,7 @@ export const listRoutes = [
       const results = body.inputs
         .filter((i) => !seen.has(`${i.objectTypeId}/${i.recordId}`) && seen.add(`${i.objectTypeId}/${i.recordId}`))
         .map((i) => ({ objectTypeId: TYPE_IDS[i.objectTypeId], recordId: String(i.recordId), recordListMemberships: (found.get(i.objectTypeId)?.get(i.recordId) ?? []).map(membership) }));
-      return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: new Date().toISOString() });
+      return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: completedAt(now) });
     },
   }),
   route({

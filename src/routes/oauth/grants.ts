@@ -229,7 +229,8 @@ export const oauthRoutes = [
         scopes: row.cred.scopes,
         hub_id: row.account.portalId,
         app_id: row.app.appId,
-        expires_in: Math.max(0, Math.floor(((row.cred.expiresAt ?? now) - now) / 1000)),
+        // By the account's clock, as its expiry (src/services/testkit/clock.ts).
+        expires_in: Math.max(0, Math.floor(((row.cred.expiresAt ?? now) - (now + row.clockOffsetMs)) / 1000)),
         user_id: row.cred.userId,
         token_type: "access",
       });

@@ -12,6 +12,7 @@ import * as schemas from "../../services/schemas/schemas";
 import { customTypeKey } from "../../services/crm/object-types";
 import * as s from "../../schemas/schemas";
 import { presentProperty } from "../crm/properties";
+import { completedAt } from "../../services/testkit/clock";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
 const tag = "CRM object schemas";
@@ -88,10 +89,10 @@ function routesAt(base: string): RouteDef[] {
       auth: account,
       body: s.batchReadBody,
       responses: { 200: { description: "The schemas found", schema: s.batchResponse } },
-      handler: async ({ db, principal, body }) => {
+      handler: async ({ db, principal, body, now }) => {
         requireScopes(principal, [READ]);
         const found = await schemas.batchReadSchemas(db, portalOf(principal), body.inputs);
-        return json({ status: "COMPLETE", results: found.map(presentSchema), startedAt: new Date().toISOString(), completedAt: new Date().toISOString() });
+        return json({ status: "COMPLETE", results: found.map(presentSchema), startedAt: new Date(now).toISOString(), completedAt: completedAt(now) });
       },
     }),
     route({

@@ -13,6 +13,7 @@ import { getEvent } from "../../services/timeline/events";
 import { deleteEventType, getEventType } from "../../services/timeline/types";
 import * as v3 from "../../services/timeline/v3";
 import * as s from "../../schemas/timeline/v3";
+import { completedAt } from "../../services/testkit/clock";
 
 const developer: AuthRule = { kinds: ["developer"] };
 const eventWriter: AuthRule = { kinds: ["oauth"], scopes: ["timeline"] };
@@ -168,7 +169,7 @@ const eventRoutes = [
       const { portalId, appId } = installOf(principal);
       const startedAt = new Date(now).toISOString();
       const { results, refused } = await v3.createEvents(db, control, portalId, appId, body.inputs, now);
-      const out: Record<string, unknown> = { status: "COMPLETE", results, startedAt, completedAt: new Date().toISOString() };
+      const out: Record<string, unknown> = { status: "COMPLETE", results, startedAt, completedAt: completedAt(now) };
       if (!refused.length) return json(out, 201);
       out.numErrors = refused.length;
       out.errors = refused.map(({ index, error }) => ({

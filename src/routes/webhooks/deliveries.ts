@@ -54,6 +54,7 @@ export const webhookDeliveryRoutes = [
     responses: { 202: { description: "Queued again", schema: s.deliveryResponse }, 409: { description: "The delivery is not exhausted" } },
     handler: async ({ control, principal, params, env }) => {
       requireOwnApp(principal, params.appId);
+      // The delivery log is the app's, in real time (a delivery may carry several accounts' events).
       const row = await log.reopenExhausted(control, params.appId, params.deliveryId, Date.now());
       const events = JSON.parse(row.events) as WebhookEvent[];
       await sendMessages(env.WEBHOOK_QUEUE, [{ v: WEBHOOK_MESSAGE_VERSION, appId: row.appId, deliveryId: row.id, attempt: row.attempts, events }]);

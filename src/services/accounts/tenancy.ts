@@ -13,6 +13,8 @@ import { CONTROL_SHARD, shardDb } from "../../db/shards";
 import { placeAccount } from "../shards/placement";
 import { installStatements, type IssuedTokens } from "../oauth/tokens";
 import { uninstallHooks } from "./uninstall-hooks";
+import { isTestAccountType } from "../testkit/account";
+import { readClockOffset } from "../testkit/clock";
 
 const ALL_SCOPES: string[] = [...SCOPES];
 
@@ -115,11 +117,13 @@ export async function installApp(
   userId: number | null,
   now: number,
 ): Promise<IssuedTokens> {
-  await requireWritableAccount(db, portalId);
+  const account = await requireWritableAccount(db, portalId);
   const app = await db.select().from(apps).where(eq(apps.appId, appId)).get();
   if (!app) throw notFound(`App ${appId} not found`);
   const granted = scopes ?? app.scopes;
-  const { statements, tokens } = await installStatements(db, { portalId, appId, userId, scopes: granted }, now);
+  // The tokens are issued, and expire, by a test account's clock (src/services/testkit/clock.ts).
+  const issuedAt = isTestAccountType(account.accountType) ? (await readClockOffset(db, portalId)) + now : now;
+  const { statements, tokens } = await installStatements(db, { portalId, appId, userId, scopes: granted }, issuedAt);
   await db.batch(statements);
   return tokens;
 }

@@ -316,12 +316,21 @@ export async function findPublishedPost(db: Db, portalId: number, slug: string):
  * Publishes scheduled posts whose publish_date has come (the publishing cron). One bounded UPDATE over the partial
  * `blog_posts_due` index; running it again finds nothing left to do, so it is idempotent.
  */
-export async function publishDuePosts(db: Db, now: number, max = 200): Promise<number> {
+/** `portalId`: only that account's posts, by its own clock (a test account's clock, src/services/testkit/clock.ts). */
+export async function publishDuePosts(db: Db, now: number, max = 200, portalId?: number): Promise<number> {
   const due = db
     .select({ id: blogPosts.id })
     .from(blogPosts)
     // Accounts fenced on this shard (moving or moved) wait: their fence would refuse the update.
-    .where(and(scheduled, livePost, lte(blogPosts.publishDate, now), sql`${blogPosts.portalId} not in (select portal_id from account_fences)`))
+    .where(
+      and(
+        scheduled,
+        livePost,
+        lte(blogPosts.publishDate, now),
+        sql`${blogPosts.portalId} not in (select portal_id from account_fences)`,
+        portalId === undefined ? undefined : eq(blogPosts.portalId, portalId),
+      ),
+    )
     .orderBy(asc(blogPosts.publishDate))
     .limit(max);
   const rows = await db

@@ -50,7 +50,8 @@ export type InstalledCard = CardTypeRow & { clientSecret: string; previousSecret
 /**
  * The record types of every app installed in the account that appear on `type` records. An install only
  * shows cards it was granted the scope for (contacts for contact, company and deal cards, tickets for ticket
- * cards): the card receives the record's data.
+ * cards): the card receives the record's data. `now` is real time: the web app's sessions and card fetches
+ * are not on a test account's clock.
  */
 export async function installedCards(db: Db, portalId: number, type: CardRecordType, now = Date.now()): Promise<InstalledCard[]> {
   const cardType = CARD_TYPE_OF[type];

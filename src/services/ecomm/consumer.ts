@@ -335,6 +335,8 @@ async function consumeInto(batch: MessageBatch<unknown>, env: Env, sink: EventSi
 
 /** Steps 1 to 4 for up to 100 sync messages. Never throws: every failure settles its own messages. */
 async function applyDeliveries(env: Env, control: Db, decoded: Delivery[], s: Settler, sink: EventSink, meter?: StatementMeter): Promise<void> {
+  // Real time, for every account of the pack: a test account's clock is not applied here (docs/reference/testkit.md
+  // "Clock"); what depends on the account's time, a checkout's 24 hours, counts from the message's changedAt.
   const now = Date.now();
   if (!decoded.length) return;
   let groups: ShardGroup[];

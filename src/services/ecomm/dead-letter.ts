@@ -21,7 +21,7 @@ import { syncMessagesOf } from "./sync-message";
  * messages is recorded, and retried whole when a shard could not record some of them.
  */
 export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env, meter?: StatementMeter): Promise<Record<string, number>> {
-  const now = Date.now();
+  const now = Date.now(); // the errors log's time: real time, as the sync consumer's
   const rows: (Parameters<typeof deadLetterStatements>[1][number] & { from: Message<unknown> })[] = [];
   let dropped = 0;
   for (const msg of batch.messages) {

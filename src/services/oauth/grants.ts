@@ -13,6 +13,7 @@ import { forgetCredentials } from "../../lib/credential-cache";
 import { admission, suspendedError } from "../accounts/status";
 import { ApiError } from "../../lib/errors";
 import { ACCESS_TOKEN_TTL_S, accessTokenStatement, installStatements, tokenPairStatements, type IssuedTokens } from "./tokens";
+import { clockOffsetColumn } from "../testkit/clock";
 
 const CODE_TTL_MS = 10 * 60 * 1000;
 
@@ -60,14 +61,16 @@ async function authenticateClient(db: Db, client: ClientAuth, now: number) {
 }
 
 /** Tokens are issued only for an active account: 403 while suspended, invalid_grant once it is being deleted. */
-async function requireActiveAccount(db: Db, portalId: number, legacyStatus: "BAD_AUTH_CODE" | "BAD_REFRESH_TOKEN"): Promise<void> {
-  const row = await db.select({ status: accounts.status }).from(accounts).where(eq(accounts.portalId, portalId)).get();
+/** Returns the account's time: tokens are issued, and expire, by a test account's clock (src/services/testkit/clock.ts). */
+async function requireActiveAccount(db: Db, portalId: number, legacyStatus: "BAD_AUTH_CODE" | "BAD_REFRESH_TOKEN", now: number): Promise<number> {
+  const row = await db.select({ status: accounts.status, clockOffsetMs: clockOffsetColumn }).from(accounts).where(eq(accounts.portalId, portalId)).get();
   switch (admission(row?.status ?? "deleting")) {
     case "suspended":
       throw suspendedError(portalId);
     case "gone":
       throw oauthError(legacyStatus, "invalid_grant", "the account of this grant no longer exists");
   }
+  return now + (row?.clockOffsetMs ?? 0);
 }
 
 /** Every token issued from one authorization code shares this family: a replay of the code revokes it. */
@@ -129,7 +132,7 @@ export async function exchangeCode(
     // RFC 9700 section 2.1.1: a verifier for a code issued without a challenge is a PKCE downgrade attempt.
     throw oauthError("BAD_AUTH_CODE", "invalid_grant", "code_verifier sent for an authorization request without code_challenge");
   }
-  await requireActiveAccount(db, row.portalId, "BAD_AUTH_CODE");
+  const issuedAt = await requireActiveAccount(db, row.portalId, "BAD_AUTH_CODE", input.now);
   // Single use even under a race: only the request whose update changes the row proceeds.
   const claimed = await db
     .update(authCodes)
@@ -141,7 +144,7 @@ export async function exchangeCode(
   const { statements, tokens } = await installStatements(
     db,
     { portalId: row.portalId, appId: app.appId, userId: row.userId, scopes: row.scopes },
-    input.now,
+    issuedAt,
     codeFamily(codeHash),
   );
   const [, , , code] = await db.batch([
@@ -158,7 +161,7 @@ export async function refresh(db: Db, input: { refreshToken: string; client: Cli
   const row = await db.select().from(credentials).where(and(eq(credentials.tokenHash, hash), eq(credentials.kind, "refresh"))).get();
   if (!row || row.revokedAt !== null) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
   if (row.appId !== app.appId) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token was not issued to this client");
-  await requireActiveAccount(db, row.portalId!, "BAD_REFRESH_TOKEN");
+  const issuedAt = await requireActiveAccount(db, row.portalId!, "BAD_REFRESH_TOKEN", input.now);
   // A token rotated while the app had rotation on is still reuse if presented again, whatever the app says now.
   if (row.rotatedAt !== null) throw await reuse(db, row.familyId!, input.now);
   // A scope the operator has since removed from the app is not renewed (PATCH /admin/v1/apps/:appId).
@@ -170,7 +173,7 @@ export async function refresh(db: Db, input: { refreshToken: string; client: Cli
     const { statement, access } = await accessTokenStatement(
       db,
       { installId: row.installId!, portalId: row.portalId!, appId: app.appId, userId: row.userId, scopes },
-      input.now,
+      issuedAt,
       row.familyId ?? hash,
     );
     const [, presented] = await db.batch([statement, db.select({ revokedAt: credentials.revokedAt }).from(credentials).where(eq(credentials.tokenHash, hash))]);
@@ -192,7 +195,7 @@ export async function refresh(db: Db, input: { refreshToken: string; client: Cli
   const { statements, tokens } = await tokenPairStatements(
     db,
     { installId: row.installId!, portalId: row.portalId!, appId: app.appId, userId: row.userId, scopes },
-    input.now,
+    issuedAt,
     row.familyId ?? undefined,
   );
   let presented: { revokedAt: number | null }[];
@@ -225,7 +228,7 @@ async function reuse(db: Db, familyId: string, now: number): Promise<ApiError> {
  */
 export async function describeToken(db: Db, token: string, kind: "access" | "refresh", now: number) {
   const row = await db
-    .select({ cred: credentials, app: apps, account: accounts, user: users })
+    .select({ cred: credentials, app: apps, account: accounts, user: users, clockOffsetMs: clockOffsetColumn })
     .from(credentials)
     .innerJoin(apps, eq(apps.appId, credentials.appId))
     .innerJoin(accounts, eq(accounts.portalId, credentials.portalId))
@@ -233,7 +236,7 @@ export async function describeToken(db: Db, token: string, kind: "access" | "ref
     .where(and(eq(credentials.tokenHash, await sha256Hex(token)), eq(credentials.kind, kind)))
     .get();
   if (!row || row.cred.revokedAt !== null) return null;
-  if (kind === "access" && (row.cred.expiresAt ?? 0) <= now) return null;
+  if (kind === "access" && (row.cred.expiresAt ?? 0) <= now + row.clockOffsetMs) return null;
   if (kind === "refresh" && row.cred.rotatedAt !== null) return null;
   return row;
 }

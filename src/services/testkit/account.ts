@@ -7,14 +7,24 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accounts, type AccountType } from "../../db/tables/tenancy";
+import { accountQuirks } from "../../db/tables/testkit";
 import { conflict, notFound } from "../../lib/errors";
 
 export const isTestAccountType = (t: AccountType | null | undefined) => t === "DEVELOPER_TEST" || t === "SANDBOX";
 
-/** The account, when the test kit may act on it: 404 if there is none, 409 if it is STANDARD or being deleted. */
+/**
+ * The account, when the test kit may act on it: 404 if there is none, 409 if it is STANDARD or being deleted.
+ * With it, in the same statement, its clock's offset (clock.ts), so the kit's writes carry the account's time.
+ */
 export async function requireTestAccount(control: Db, portalId: number) {
-  const row = await control.select().from(accounts).where(eq(accounts.portalId, portalId)).get();
-  if (!row) throw notFound(`Account ${portalId} not found`);
+  const found = await control
+    .select({ row: accounts, clockOffsetMs: accountQuirks.clockOffsetMs })
+    .from(accounts)
+    .leftJoin(accountQuirks, eq(accountQuirks.portalId, accounts.portalId))
+    .where(eq(accounts.portalId, portalId))
+    .get();
+  if (!found) throw notFound(`Account ${portalId} not found`);
+  const row = { ...found.row, clockOffsetMs: found.clockOffsetMs ?? 0 };
   if (row.status === "deleting") throw conflict(`Account ${portalId} is being deleted`);
   if (!isTestAccountType(row.accountType)) {
     throw conflict(

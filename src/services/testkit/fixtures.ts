@@ -151,8 +151,9 @@ const EVENT_COUNTER = "(select seq from id_sequences where name = 'timeline_even
 const POST_COUNTER = "(select seq from id_sequences where name = 'blog_posts')";
 
 /** Checks the document, then writes it in one batch; answers each ref's id and the counts. */
-export async function loadFixture(env: Env, control: Db, openShard: (shard: string | null) => Db, portalId: number, input: unknown, now: number) {
+export async function loadFixture(env: Env, control: Db, openShard: (shard: string | null) => Db, portalId: number, input: unknown, realNow: number) {
   const { row } = await account(env, control, portalId);
+  const now = realNow + row.clockOffsetMs; // records are stamped by the account's clock (clock.ts)
   const db = openShard(row.shard);
   const d1 = db.$client;
   const { groups, planned, refs, links, events, posts, subscriptions } = await plan(db, control, portalId, input, now);

@@ -50,5 +50,5 @@ export async function patchQuirks(control: Db, portalId: number, input: Partial<
  */
 export function searchIndexedUntil(principal: Principal): number | undefined {
   if ((principal.kind !== "oauth" && principal.kind !== "private_app") || !principal.searchLagMs) return undefined;
-  return accountNow(principal.portalId) - principal.searchLagMs;
+  return accountNow(principal) - principal.searchLagMs;
 }

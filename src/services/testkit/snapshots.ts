@@ -49,8 +49,9 @@ export async function listSnapshots(env: Env, control: Db, shard: (name: string 
 const present = (s: typeof snapshots.$inferSelect) => ({ name: s.name, createdAt: new Date(s.createdAt).toISOString(), counts: s.counts });
 
 /** Takes a snapshot named `name`: 409 if the account has one of that name, or has MAX_SNAPSHOTS already. */
-export async function createSnapshot(env: Env, control: Db, portalId: number, name: string, now: number) {
-  const { d1 } = await account(env, control, portalId);
+export async function createSnapshot(env: Env, control: Db, portalId: number, name: string, realNow: number) {
+  const { row, d1 } = await account(env, control, portalId);
+  const now = realNow + row.clockOffsetMs; // the snapshot's createdAt, by the account's clock (clock.ts)
   const existing = await d1.prepare("select name from snapshots where portal_id = ?").bind(portalId).all<{ name: string }>();
   if (existing.results.some((r) => r.name === name)) throw conflict(`Account ${portalId} already has a snapshot named ${name}; delete it first to take it again`);
   if (existing.results.length >= MAX_SNAPSHOTS) throw conflict(`Account ${portalId} has ${MAX_SNAPSHOTS} snapshots, the most it may keep; delete one first`);
@@ -82,8 +83,10 @@ export async function deleteSnapshot(env: Env, control: Db, portalId: number, na
  * move), every table emptied of the account's rows and refilled, the outbox emptied, new store
  * generations, and the fence removed.
  */
-export async function restore(env: Env, control: Db, portalId: number, name: string | null, now: number) {
-  const { d1 } = await account(env, control, portalId);
+export async function restore(env: Env, control: Db, portalId: number, name: string | null, realNow: number) {
+  const { row, d1 } = await account(env, control, portalId);
+  // By the account's clock (clock.ts), as its events' occurredAt, which data_reset_at is compared with.
+  const now = realNow + row.clockOffsetMs;
   let counts: Record<string, number> = {};
   if (name !== null) {
     const snap = await d1.prepare("select counts from snapshots where portal_id = ? and name = ?").bind(portalId, name).first<{ counts: string }>();

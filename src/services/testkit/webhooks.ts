@@ -62,9 +62,10 @@ export async function setHold(control: Db, queue: Queue, appId: number, held: bo
  * the app's own subscription of that type, if it has one (its id is the event's `subscriptionId`; 0 when
  * the app has none, so a receiver can be tried before subscribing).
  */
-export async function queueTestEvent(control: Db, shard: (name: string | null) => Db, appId: number, input: TestEventInput, now: number) {
+export async function queueTestEvent(control: Db, shard: (name: string | null) => Db, appId: number, input: TestEventInput, realNow: number) {
   await requireApp(control, appId);
   const account = await requireTestAccount(control, input.portalId);
+  const now = realNow + account.clockOffsetMs; // the event's occurredAt, by the account's clock (clock.ts)
   const [install, settings, subscription] = await Promise.all([
     control.select({ id: installs.id }).from(installs).where(and(eq(installs.appId, appId), eq(installs.portalId, input.portalId))).get(),
     control.select({ appId: webhookSettings.appId }).from(webhookSettings).where(eq(webhookSettings.appId, appId)).get(),

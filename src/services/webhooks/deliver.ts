@@ -36,7 +36,7 @@ interface AppTarget {
 /**
  * The app's target and secret (null when it has no settings), the events' accounts that still have it
  * installed, and those that still exist, as JSON lists, in one statement; with them the app's hold and which
- * of the accounts are test accounts (hold.ts), at no extra round trip. An account being deleted counts
+ * of the accounts are test accounts (hold.ts) and the clocks of those whose clock was moved, at no extra round trip. An account being deleted counts
  * as neither: its events are never sent again, nor written to a delivery log that outlives it.
  */
 const targetStatement = (control: Db, appId: number, events: WebhookEvent[]) => {
@@ -50,7 +50,9 @@ const targetStatement = (control: Db, appId: number, events: WebhookEvent[]) => 
         where ac.data_reset_at is not null and ac.portal_id in (select value from json_each(${portals}))) as reset,
       (select held_at from webhook_holds where app_id = ${appId}) as held_at,
       (select json_group_array(ac.portal_id) from accounts ac
-        where ac.account_type in ('DEVELOPER_TEST', 'SANDBOX') and ac.portal_id in (select value from json_each(${portals}))) as tests
+        where ac.account_type in ('DEVELOPER_TEST', 'SANDBOX') and ac.portal_id in (select value from json_each(${portals}))) as tests,
+      (select json_group_object(ac.portal_id, q.clock_offset_ms) from accounts ac join account_quirks q on q.portal_id = ac.portal_id
+        where ac.account_type in ('DEVELOPER_TEST', 'SANDBOX') and q.clock_offset_ms <> 0 and ac.portal_id in (select value from json_each(${portals}))) as clocks
     from (select 1) left join webhook_settings w on w.app_id = ${appId} left join apps a on a.app_id = w.app_id`);
 };
 
@@ -61,6 +63,8 @@ export async function postEvents(target: AppTarget, events: WebhookEvent[], atte
   try {
     const url = checkOutboundUrl(target.targetUrl, allowLoopback).toString();
     const body = deliveryBody(events, attempt);
+    // Real time, never a test account's clock: the receiver checks the v3 timestamp (X-Service-Request-Timestamp) against its own
+    // clock and refuses a signature more than 5 minutes old.
     const headers = { "content-type": "application/json", ...(await webhookSignatureHeaders(target.clientSecret, url, body, Date.now())) };
     const res = await guardedFetch({ method: "POST", url, headers, body }, { allowLoopback, resolver, timeoutMs: DELIVERY_TIMEOUT_MS, maxBytes: MAX_RESPONSE_BYTES, maxRedirects: 0 });
     return res.status >= 200 && res.status < 300 ? done(res.status, null) : done(res.status, `the target answered ${res.status}`);
@@ -79,7 +83,7 @@ export interface DeliveryDeps {
   now: () => number;
 }
 
-export type DeliveryOutcome = "delivered" | "retry" | "exhausted" | "dropped" | "throttled" | "held";
+export type DeliveryOutcome = "delivered" | "retry" | "exhausted" | "dropped" | "throttled" | "held" | "stale";
 
 /**
  * A delivery of a wave with what the control plane said of it: its target, the events still installed, the
@@ -94,6 +98,13 @@ interface Prepared {
   /** The app is held (hold.ts); `tests` are the test accounts among the events' accounts. */
   held: boolean;
   tests: Set<number>;
+  /**
+   * The clock the delivery's retries are scheduled by: the smallest offset of its events' accounts (0, real
+   * time, unless every one is a test account whose clock was moved; src/services/testkit/clock.ts).
+   */
+  offsetMs: number;
+  /** A retry already made: its attempt was sent again when a test account's clock passed it, and ran. */
+  stale: boolean;
 }
 
 /**
@@ -112,31 +123,34 @@ async function prepare(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise
   const results = await runRawBatch(control, [
     ...apps.map((appId) => targetStatement(control, appId, byApp.get(appId)!)),
     ...wave.map((m, i) => slotStatement(control, m.appId, leases[i]!, now)),
-    ...retried.map((m) => rawStatement(control, sql`select json_group_array(e.value->>'eventId') as ids from webhook_deliveries d, json_each(d.events) e where d.id = ${m.deliveryId}`)),
+    ...retried.map((m) =>
+      rawStatement(control, sql`select json_group_array(e.value->>'eventId') as ids, max(d.attempts) as attempts from webhook_deliveries d, json_each(d.events) e where d.id = ${m.deliveryId}`),
+    ),
   ]);
   // A retry sends only the events its delivery's log row still holds: a GDPR delete removes from the log
   // the events that name the deleted contact (src/services/crm/purge.ts), and so from every later attempt.
   const logged = new Map(
     retried.map((m, k) => {
-      const row = (results[apps.length + wave.length + k]?.results as { ids: string }[])[0];
-      return [m, new Set(JSON.parse(row?.ids ?? "[]") as number[])] as const;
+      const row = (results[apps.length + wave.length + k]?.results as { ids: string; attempts: number | null }[])[0];
+      return [m, { ids: new Set(JSON.parse(row?.ids ?? "[]") as number[]), attempts: row?.attempts ?? 0 }] as const;
     }),
   );
   const targets = new Map(
     apps.map((appId, i) => {
-      const row = (results[i]?.results as { target_url: string | null; client_secret: string | null; installed: string; present: string; reset: string; held_at: number | null; tests: string }[])[0]!;
+      const row = (results[i]?.results as { target_url: string | null; client_secret: string | null; installed: string; present: string; reset: string; held_at: number | null; tests: string; clocks: string }[])[0]!;
       const target: AppTarget | null = row.target_url !== null && row.client_secret !== null ? { targetUrl: row.target_url, clientSecret: row.client_secret } : null;
       const reset = new Map(Object.entries(JSON.parse(row.reset) as Record<string, number>).map(([p, at]) => [Number(p), at]));
       const held = row.held_at !== null;
-      return [appId, { target, installed: new Set(JSON.parse(row.installed) as number[]), present: new Set(JSON.parse(row.present) as number[]), reset, held, tests: new Set(JSON.parse(row.tests) as number[]) }] as const;
+      const clocks = new Map(Object.entries(JSON.parse(row.clocks) as Record<string, number>).map(([p, ms]) => [Number(p), ms]));
+      return [appId, { target, installed: new Set(JSON.parse(row.installed) as number[]), present: new Set(JSON.parse(row.present) as number[]), reset, held, tests: new Set(JSON.parse(row.tests) as number[]), clocks }] as const;
     }),
   );
   return wave.map((m, i) => {
-    const { target, installed, present, reset, held, tests } = targets.get(m.appId)!;
+    const { target, installed, present, reset, held, tests, clocks } = targets.get(m.appId)!;
     // A test account whose data was restored or reset since an event's change has no such change any more.
     const current = (e: WebhookEvent) => !(e.occurredAt < (reset.get(e.portalId) ?? -Infinity));
-    const ids = logged.get(m);
-    const kept = ids ? m.events.filter((e) => ids.has(e.eventId)) : m.events;
+    const log = logged.get(m);
+    const kept = log ? m.events.filter((e) => log.ids.has(e.eventId)) : m.events;
     return {
       m,
       target,
@@ -145,6 +159,9 @@ async function prepare(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise
       slot: results[apps.length + i]?.meta.changes ? leases[i]! : null,
       held,
       tests,
+      offsetMs: m.events.length ? Math.min(...m.events.map((e) => clocks.get(e.portalId) ?? 0)) : 0,
+      // The attempt this message carries was made already (the log counts it): a duplicate, dropped.
+      stale: log !== undefined && log.attempts > m.attempt,
     };
   });
 }
@@ -207,6 +224,11 @@ export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDep
   const outcomes: DeliveryOutcome[] = [];
   const posting: { i: number; p: Prepared & { target: AppTarget; slot: string } }[] = [];
   for (const [i, p] of prepared.entries()) {
+    if (p.stale) {
+      if (p.slot) await releaseStatement(deps.control, p.m.appId, p.slot, deps.now()).run();
+      outcomes[i] = "stale";
+      continue;
+    }
     if (p.held && p.target && p.events.length && (await park(p, deps))) {
       outcomes[i] = "held";
       continue;
@@ -218,9 +240,12 @@ export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDep
   const results = await Promise.all(posting.map(({ p }) => postEvents(p.target, p.events, p.m.attempt, deps.allowLoopback, deps.resolver)));
   const now = deps.now();
   const statuses = posting.map(({ p }, k) => (results[k]!.error === null ? "delivered" : p.m.attempt >= MAX_RETRIES ? "exhausted" : "retrying"));
+  const delays = posting.map(({ p }, k) => (statuses[k] === "retrying" ? retryDelaySeconds(deps.retryBase, p.m.attempt + 1) : 0));
+  // A retry of moved clocks is also due by them: moving them past it sends it at once (retry-due.ts).
+  const retryAt = (k: number) => (statuses[k] === "retrying" && posting[k]!.p.offsetMs ? now + posting[k]!.p.offsetMs + delays[k]! * 1000 : null);
   // Each delivery's statements start with the one that opens it on a first attempt (log.ts attemptStatements).
   const records = posting.map(({ p }, k) => [
-    ...attemptStatements(deps.control, p.m.appId, p.m.deliveryId, p.events, { attemptNumber: p.m.attempt, ...results[k]! }, statuses[k]!, now),
+    ...attemptStatements(deps.control, p.m.appId, p.m.deliveryId, p.events, { attemptNumber: p.m.attempt, ...results[k]! }, statuses[k]!, now, retryAt(k)),
     releaseStatement(deps.control, p.m.appId, p.slot, now),
   ]);
   const recorded = await runRawBatch(deps.control, records.flat());
@@ -235,7 +260,7 @@ export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDep
     const { m, events } = p;
     const deliveryId = m.deliveryId ?? (opened?.results as { id: number }[])[0]!.id;
     if (status === "exhausted") console.warn(`webhook delivery ${deliveryId} for app ${m.appId} exhausted after attempt ${m.attempt}: ${results[k]!.error}`);
-    else retries.push(sendMessages(deps.queue, [{ ...m, deliveryId, events, attempt: m.attempt + 1 }], retryDelaySeconds(deps.retryBase, m.attempt + 1)));
+    else retries.push(sendMessages(deps.queue, [{ ...m, deliveryId, events, attempt: m.attempt + 1 }], delays[k]!));
   }
   await Promise.all(retries);
   return outcomes;
@@ -252,6 +277,7 @@ export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env
     allowLoopback: loopbackAllowed(env),
     resolver: outboundResolver(env),
     retryBase: retryBaseSeconds(env),
+    // The delivery log and throttling slots are the app's, in real time (a delivery may carry several accounts' events).
     now: () => Date.now(),
   };
   const outcomes: Record<string, number> = {};

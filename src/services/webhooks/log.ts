@@ -34,7 +34,7 @@ export interface AttemptOutcome {
  * An attempt's record as statements for the caller's batch. The first attempt (`deliveryId` null) opens the
  * delivery with it (the insert returns its id), already in its status; a later one updates the delivery.
  */
-export function attemptStatements(db: Db, appId: number, deliveryId: number | null, events: WebhookEvent[], a: AttemptOutcome, status: DeliveryStatus, now: number): D1PreparedStatement[] {
+export function attemptStatements(db: Db, appId: number, deliveryId: number | null, events: WebhookEvent[], a: AttemptOutcome, status: DeliveryStatus, now: number, retryAt: number | null = null): D1PreparedStatement[] {
   const attempt = (delivery: SQL) =>
     rawStatement(db, sql`insert into webhook_attempts (delivery_id, attempt_number, status_code, duration_ms, error, at)
       values (${delivery}, ${a.attemptNumber}, ${a.statusCode}, ${a.durationMs}, ${a.error}, ${now})
@@ -44,15 +44,15 @@ export function attemptStatements(db: Db, appId: number, deliveryId: number | nu
     // shows) and accounts (what an account's deletion finds them by), a fraction of the bytes.
     const kept = status === "delivered" ? events.map((e) => ({ eventId: e.eventId, portalId: e.portalId })) : events;
     return [
-      rawStatement(db, sql`insert into webhook_deliveries (app_id, events, event_count, status, attempts, last_error, created_at, updated_at)
-        values (${appId}, ${JSON.stringify(kept)}, ${events.length}, ${status}, 1, ${a.error}, ${now}, ${now}) returning id`),
+      rawStatement(db, sql`insert into webhook_deliveries (app_id, events, event_count, status, attempts, last_error, created_at, updated_at, retry_at)
+        values (${appId}, ${JSON.stringify(kept)}, ${events.length}, ${status}, 1, ${a.error}, ${now}, ${now}, ${retryAt}) returning id`),
       // Right after the delivery's insert: its id is the connection's last inserted row.
       attempt(sql`last_insert_rowid()`),
     ];
   }
   return [
     attempt(sql`${deliveryId}`),
-    rawStatement(db, sql`update webhook_deliveries set status = ${status}, last_error = ${a.error}, updated_at = ${now},
+    rawStatement(db, sql`update webhook_deliveries set status = ${status}, last_error = ${a.error}, updated_at = ${now}, retry_at = ${retryAt},
       attempts = (select count(*) from webhook_attempts where delivery_id = ${deliveryId}) where id = ${deliveryId}`),
   ];
 }

@@ -13,20 +13,22 @@
  * checkout_pending again restarts the 24 hours from its changedAt. A sync write that commits between
  * two runs is seen by the next run, since the sweep only touches deals whose link is still pending.
  *
- * Runs on each shard by itself (src/cron/index.ts), bounded per shard. Accounts fenced on the
+ * Runs on each shard by itself (the cron, src/cron/index.ts), and for one test account when its clock moves, bounded per shard. Accounts fenced on the
  * shard (moving away, or moved and not purged yet) are skipped: their fence would refuse the whole batch.
  */
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { rawStatement, runRawBatch } from "../db/d1-raw";
-import { ABANDON_AFTER_MS } from "../services/ecomm/model";
+import type { Db } from "../../db/client";
+import { rawStatement, runRawBatch } from "../../db/d1-raw";
+import { ABANDON_AFTER_MS } from "./model";
 
 export const MAX_PER_RUN = 1000;
 
-export async function abandonCheckouts(db: Db, now: number): Promise<{ moved: number }> {
+/** `portalId`: only that account's deals, by its own clock (a test account's clock, src/services/testkit/clock.ts). */
+export async function abandonCheckouts(db: Db, now: number, portalId?: number): Promise<{ moved: number }> {
   const cutoff = now - ABANDON_AFTER_MS;
+  const one = portalId === undefined ? sql`` : sql`and portal_id = ${portalId}`;
   const due = sql`select id from ecomm_links
-    where stage = 'checkout_pending' and stage_entered_at <= ${cutoff}
+    where stage = 'checkout_pending' and stage_entered_at <= ${cutoff} ${one}
       and portal_id not in (select portal_id from account_fences)
     order by stage_entered_at, id limit ${MAX_PER_RUN}`;
   const [, links] = await runRawBatch(db, [

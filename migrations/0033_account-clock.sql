@@ -1,0 +1,1 @@
+ALTER TABLE `account_quirks` ADD `clock_offset_ms` integer DEFAULT 0 NOT NULL;
