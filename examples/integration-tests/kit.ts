@@ -33,7 +33,7 @@ export interface TestAccount {
   portalId: number;
   /** The private app's token: what the integration is configured with. */
   token: string;
-  /** A client of the integration for this account, retrying as configured. */
+  /** A client of the integration for this account (three attempts a call). */
   client: Client;
   /** The fixture's refs: each record's id. */
   refs: Record<string, string>;
@@ -55,16 +55,21 @@ let seq = 0;
 /**
  * A new DEVELOPER_TEST account of its own, loaded with `fixture` (the shop by default; `null` for none), with a
  * private app and the integration's deal property. Every test makes one, so tests share nothing and run in
- * parallel. `retries` is the client's attempts in all (1: no retry).
+ * parallel.
+ *
+ * Every client gets the same retries: `@hubspot/api-client` keeps its retry (and limiter) settings in one
+ * object per process, set by the last `new Client(...)`, and an API object of the client takes the settings
+ * that are current when it is first used. Clients with different settings in one process (tests running
+ * concurrently) would get each other's.
  */
-export async function testAccount(opts: { fixture?: unknown; retries?: number } = {}): Promise<TestAccount> {
+export async function testAccount(opts: { fixture?: unknown } = {}): Promise<TestAccount> {
   const name = `integration-test-${process.pid}-${Date.now().toString(36)}-${seq++}`;
   // A rate limit far above the default 110 per 10 s: the tests make bursts of calls, and a 429 they did not ask for would be noise.
   const { portalId } = await admin<{ portalId: number }>("POST", "/accounts", { name, accountType: "DEVELOPER_TEST", rateLimit: 100_000 });
   const { token } = await admin<{ token: string }>("POST", `/accounts/${portalId}/private-apps`, { name: "shop-sync" });
   const fixture = opts.fixture === undefined ? SHOP_FIXTURE : opts.fixture;
   const refs = fixture === null ? {} : (await admin<{ refs: Record<string, string> }>("POST", `/accounts/${portalId}/fixtures`, fixture)).refs;
-  const client = crmClient(baseUrl(), token, opts.retries ?? 3);
+  const client = crmClient(baseUrl(), token);
   await ensureShopProperties(client);
   const account = `/accounts/${portalId}`;
   return {

@@ -3,34 +3,34 @@
  * sync never searches (it upserts by email and by order id), and these tests hold it to that; the report of
  * paid orders does search, and must wait for the index.
  */
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { admin, allDeals, eventually, orders, testAccount } from "./kit";
 import { paidOrderDeals, syncOrders } from "./sync";
 
 const LAG = 2_000;
 
 describe("search lag", () => {
-  it("without it, a search sees deals synced a moment ago", async () => {
+  it("without it, a search sees deals synced a moment ago", async ({ expect }) => {
     const t = await testAccount();
     await syncOrders(t.client, orders(3, { status: "paid" }));
     expect(await paidOrderDeals(t.client)).toHaveLength(3);
   });
 
-  it("with it, a search right after the sync does not see the new deals", async () => {
+  it("with it, a search right after the sync does not see the new deals", async ({ expect }) => {
     const t = await testAccount();
     await t.searchLag(LAG);
     await syncOrders(t.client, orders(3, { status: "paid" }));
     expect(await paidOrderDeals(t.client)).toHaveLength(0);
   });
 
-  it("with it, the deals show in search once the lag has passed", async () => {
+  it("with it, the deals show in search once the lag has passed", async ({ expect }) => {
     const t = await testAccount();
     await t.searchLag(LAG);
     await syncOrders(t.client, orders(3, { status: "paid" }));
     expect(await eventually(async () => (await paidOrderDeals(t.client)).length === 3, LAG + 8_000)).toBe(true);
   });
 
-  it("counts the hidden records out of the search's total too", async () => {
+  it("counts the hidden records out of the search's total too", async ({ expect }) => {
     const t = await testAccount();
     await t.searchLag(LAG);
     await syncOrders(t.client, orders(2, { status: "paid" }));
@@ -38,21 +38,21 @@ describe("search lag", () => {
     expect(res.total).toBe(0);
   });
 
-  it("does not hide a deal from a read by id", async () => {
+  it("does not hide a deal from a read by id", async ({ expect }) => {
     const t = await testAccount();
     await t.searchLag(LAG);
     const r = await syncOrders(t.client, orders(1));
     expect((await t.client.crm.deals.basicApi.getById(r.deals.ord_5000!, ["shop_order_id"])).properties.shop_order_id).toBe("ord_5000");
   });
 
-  it("does not hide deals from the list of all deals", async () => {
+  it("does not hide deals from the list of all deals", async ({ expect }) => {
     const t = await testAccount();
     await t.searchLag(LAG);
     await syncOrders(t.client, orders(4));
     expect(await allDeals(t.client)).toHaveLength(6);
   });
 
-  it("cannot make the sync write twice: it upserts, it never searches first", async () => {
+  it("cannot make the sync write twice: it upserts, it never searches first", async ({ expect }) => {
     const t = await testAccount();
     await t.searchLag(LAG);
     const batch = orders(3);
@@ -62,7 +62,7 @@ describe("search lag", () => {
     expect(await allDeals(t.client)).toHaveLength(5);
   });
 
-  it("breaks an integration that searches before it creates: the contact it did not find exists (409)", async () => {
+  it("breaks an integration that searches before it creates: the contact it did not find exists (409)", async ({ expect }) => {
     const t = await testAccount();
     await t.searchLag(LAG);
     const email = "new.customer@shop.example";
@@ -76,7 +76,7 @@ describe("search lag", () => {
     await expect(findOrCreate()).rejects.toMatchObject({ code: 409 });
   });
 
-  it("hides a record again after each write: the paid fixture deal leaves search when it changes", async () => {
+  it("hides a record again after each write: the paid fixture deal leaves search when it changes", async ({ expect }) => {
     const t = await testAccount();
     await syncOrders(t.client, orders(1, { status: "paid" }));
     await t.searchLag(LAG);
@@ -85,7 +85,7 @@ describe("search lag", () => {
     expect(await paidOrderDeals(t.client)).toHaveLength(0);
   });
 
-  it("is off again when set back to 0", async () => {
+  it("is off again when set back to 0", async ({ expect }) => {
     const t = await testAccount();
     await t.searchLag(LAG);
     await t.searchLag(0);
@@ -93,13 +93,13 @@ describe("search lag", () => {
     expect(await paidOrderDeals(t.client)).toHaveLength(2);
   });
 
-  it("is one of the account's quirks, read back as set", async () => {
+  it("is one of the account's quirks, read back as set", async ({ expect }) => {
     const t = await testAccount();
     await t.searchLag(1_500);
     expect(await admin("GET", `/accounts/${t.portalId}/quirks`)).toEqual({ portalId: t.portalId, searchLagMs: 1_500 });
   });
 
-  it("applies to the account that set it only", async () => {
+  it("applies to the account that set it only", async ({ expect }) => {
     const [lagging, prompt] = await Promise.all([testAccount(), testAccount()]);
     await lagging.searchLag(LAG);
     await Promise.all([syncOrders(lagging.client, orders(2, { status: "paid" })), syncOrders(prompt.client, orders(2, { status: "paid" }))]);

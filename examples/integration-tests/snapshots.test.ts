@@ -2,12 +2,12 @@
  * Snapshots, restore and reset: a test puts its account back as it was, so several scenarios can start
  * from the same data in one account, and what the integration wrote can be undone.
  */
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { admin, allDeals, orders, testAccount } from "./kit";
 import { ensureShopProperties, ORDER_ID_PROPERTY, syncOrders } from "./sync";
 
 describe("snapshots and restore around a sync", () => {
-  it("undoes a sync: after a restore the synced deals and contacts are gone", async () => {
+  it("undoes a sync: after a restore the synced deals and contacts are gone", async ({ expect }) => {
     const t = await testAccount();
     await t.snapshot("before");
     const r = await syncOrders(t.client, orders(4));
@@ -17,7 +17,7 @@ describe("snapshots and restore around a sync", () => {
     expect(res.status).toBe(404);
   });
 
-  it("brings the fixture's records back with their ids", async () => {
+  it("brings the fixture's records back with their ids", async ({ expect }) => {
     const t = await testAccount();
     await t.snapshot("start");
     await syncOrders(t.client, orders(2));
@@ -26,7 +26,7 @@ describe("snapshots and restore around a sync", () => {
     expect(d.properties.dealname).toBe("Order #1001");
   });
 
-  it("puts back a record the test changed", async () => {
+  it("puts back a record the test changed", async ({ expect }) => {
     const t = await testAccount();
     await t.snapshot("start");
     await t.client.crm.contacts.basicApi.update(t.refs.ada!, { properties: { firstname: "Changed" } });
@@ -34,7 +34,7 @@ describe("snapshots and restore around a sync", () => {
     expect((await t.client.crm.contacts.basicApi.getById(t.refs.ada!, ["firstname"])).properties.firstname).toBe("Ada");
   });
 
-  it("puts back a record the test archived", async () => {
+  it("puts back a record the test archived", async ({ expect }) => {
     const t = await testAccount();
     await t.snapshot("start");
     await t.client.crm.deals.basicApi.archive(t.refs["order-1002"]!);
@@ -42,7 +42,7 @@ describe("snapshots and restore around a sync", () => {
     expect((await t.client.crm.deals.basicApi.getById(t.refs["order-1002"]!, ["amount"])).properties.amount).toBe("19.99");
   });
 
-  it("keeps the test's token working across a restore and a reset", async () => {
+  it("keeps the test's token working across a restore and a reset", async ({ expect }) => {
     const t = await testAccount();
     await t.snapshot("s");
     await t.restore("s");
@@ -50,7 +50,7 @@ describe("snapshots and restore around a sync", () => {
     expect((await t.call("GET", "/crm/v3/objects/deals?limit=1")).status).toBe(200);
   });
 
-  it("runs three scenarios in one account, each from the same start", async () => {
+  it("runs three scenarios in one account, each from the same start", async ({ expect }) => {
     const t = await testAccount();
     await t.snapshot("shop");
     for (const n of [1, 3, 5]) {
@@ -60,7 +60,7 @@ describe("snapshots and restore around a sync", () => {
     }
   });
 
-  it("gives new ids to deals synced again after a restore: ids are never handed out twice", async () => {
+  it("gives new ids to deals synced again after a restore: ids are never handed out twice", async ({ expect }) => {
     const t = await testAccount();
     await t.snapshot("s");
     const batch = orders(2);
@@ -70,13 +70,13 @@ describe("snapshots and restore around a sync", () => {
     for (const o of batch) expect(second.deals[o.id]).not.toBe(first.deals[o.id]);
   });
 
-  it("counts what it copied", async () => {
+  it("counts what it copied", async ({ expect }) => {
     const t = await testAccount();
     const snap = await t.snapshot("counted");
     expect(Object.values(snap.counts).reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(14);
   });
 
-  it("restores an earlier and then a later snapshot", async () => {
+  it("restores an earlier and then a later snapshot", async ({ expect }) => {
     const t = await testAccount();
     await t.snapshot("empty-shop");
     await syncOrders(t.client, orders(3));
@@ -87,7 +87,7 @@ describe("snapshots and restore around a sync", () => {
     expect(await allDeals(t.client)).toHaveLength(5);
   });
 
-  it("lists the account's snapshots, oldest first, and forgets a deleted one", async () => {
+  it("lists the account's snapshots, oldest first, and forgets a deleted one", async ({ expect }) => {
     const t = await testAccount();
     await t.snapshot("one");
     await t.snapshot("two");
@@ -97,7 +97,7 @@ describe("snapshots and restore around a sync", () => {
     await expect(t.restore("one")).rejects.toThrow("404");
   });
 
-  it("reset empties the account: no fixture, no synced deals", async () => {
+  it("reset empties the account: no fixture, no synced deals", async ({ expect }) => {
     const t = await testAccount();
     await syncOrders(t.client, orders(2));
     await t.reset();
@@ -105,7 +105,7 @@ describe("snapshots and restore around a sync", () => {
     expect(await t.client.crm.contacts.getAll()).toHaveLength(0);
   });
 
-  it("reset takes the integration's property too: it is made again before the next sync", async () => {
+  it("reset takes the integration's property too: it is made again before the next sync", async ({ expect }) => {
     const t = await testAccount();
     await t.reset();
     expect((await t.call("GET", `/crm/v3/properties/deals/${ORDER_ID_PROPERTY}`)).status).toBe(404);
@@ -114,7 +114,7 @@ describe("snapshots and restore around a sync", () => {
     expect(Object.keys(r.deals)).toEqual(["ord_5000"]);
   });
 
-  it("gets a snapshot back after a reset", async () => {
+  it("gets a snapshot back after a reset", async ({ expect }) => {
     const t = await testAccount();
     await syncOrders(t.client, orders(2));
     await t.snapshot("synced");
@@ -123,7 +123,7 @@ describe("snapshots and restore around a sync", () => {
     expect(await allDeals(t.client)).toHaveLength(4);
   });
 
-  it("leaves the fault rules in place: they are the account's controls, not its data", async () => {
+  it("leaves the fault rules in place: they are the account's controls, not its data", async ({ expect }) => {
     const t = await testAccount();
     await t.snapshot("s");
     await t.faults([{ match: { path: "/crm/v3/owners" }, respond: { status: 503 } }]);
@@ -131,7 +131,7 @@ describe("snapshots and restore around a sync", () => {
     expect((await t.call("GET", "/crm/v3/owners")).status).toBe(503);
   });
 
-  it("keeps a sync after a restore idempotent", async () => {
+  it("keeps a sync after a restore idempotent", async ({ expect }) => {
     const t = await testAccount();
     await t.snapshot("s");
     const batch = orders(3);

@@ -40,6 +40,7 @@ export const STAGE: Record<ShopOrder["status"], string> = { paid: "closedwon", p
 /**
  * A client for one account. The client retries by itself: a 5xx after 200 ms (× the attempt), a 429 after
  * 1 s for the per-second limit (search) or 10 s for the ten-secondly one; `retries` is its attempts in all.
+ * The client keeps these settings per process, not per client: the last `new Client(...)` sets them for all.
  */
 export function crmClient(baseUrl: string, accessToken: string, retries = 3): Client {
   return new Client({ accessToken, basePath: baseUrl, numberOfApiCallRetries: retries });
