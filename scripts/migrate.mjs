@@ -2,9 +2,14 @@
 // Applies drizzle-kit's migrations (migrations/) to the control plane `DB` and to every shard binding
 // `SHARD_<n>` declared in wrangler.toml (docs/explanation/scaling.md), then starts each database's id
 // counters in its own range. Usage: npm run migrate -- --local [--persist-to DIR]   |   npm run migrate -- --remote
+//
+// --remote runs `wrangler d1 migrations apply` and `wrangler d1 execute` per database. --local does what
+// those commands do locally, in one local runtime for every database at once (scripts/migrate-local.mjs):
+// wrangler starts a runtime per migration file, a minute and a half for three databases on two cores.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { ID_RANGE, seedSql } from "./id-seed.mjs";
+import { migrateLocal } from "./migrate-local.mjs";
 
 const args = process.argv.slice(2);
 const remote = args.includes("--remote");
@@ -34,6 +39,15 @@ const run = (cmd) => {
 
 const { control, shards } = d1Bindings();
 if (!control) throw new Error("wrangler.toml declares no DB binding");
+for (const binding of shards) {
+  const n = Number(binding.slice("SHARD_".length));
+  if (!(n >= 1 && n <= 9999)) throw new Error(`${binding}: shard numbers run from 1 to 9999 (docs/explanation/scaling.md)`);
+}
+if (local) {
+  await migrateLocal({ bindings: [control, ...shards], persistTo: persistAt >= 0 ? args[persistAt + 1] : undefined });
+  console.log(`\nmigrated ${control} and ${shards.length} shard(s): ${shards.join(", ") || "none"}`);
+  process.exit(0);
+}
 for (const binding of [control, ...shards]) {
   console.log(`\n== migrating ${binding} (${remote ? "remote" : "local"})`);
   run(["d1", "migrations", "apply", binding, ...where]);

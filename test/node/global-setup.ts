@@ -18,9 +18,8 @@ export const NODE_ADMIN_TOKEN = "node-admin-token";
 
 export default async function setup(project: TestProject) {
   // `npm run migrate -- --local` runs once, into a directory nothing starts a Worker on: each Worker of the
-  // run (this one, and the `wrangler dev` ones of test/node/wrangler-dev.ts) starts on a copy of it. The
-  // script starts wrangler twice per database, a minute or more on two cores; a copy takes milliseconds
-  // and holds the same files, so every Worker still starts on freshly migrated databases.
+  // run (this one, and the `wrangler dev` ones of test/node/wrangler-dev.ts) starts on a copy of it, so every
+  // Worker starts on freshly migrated databases without migrating again.
   const migrated = mkdtempSync(join(tmpdir(), "crm-edge-migrated-"));
   const migrate = spawnSync("node", ["scripts/migrate.mjs", "--local", "--persist-to", migrated], {
     env: { ...process.env, CI: "true" },
