@@ -42,6 +42,10 @@ describe("unique properties", () => {
     expect((await call("PATCH", `${O}/companies/${b}`, { token: t.pat, body: { properties: { ext_id: "A-1" } } })).status).toBe(200);
   });
 
+  // A raw insert takes its id from the database's own counter, as the API's writes do: SQLite's own next id
+  // follows the largest id ever held, which an account moved in from another database can put out of range.
+  const NEXT_ID = "(select seq + 1 from id_sequences where name = 'crm_objects')";
+
   it("the triggers refuse a duplicate the check did not see (a concurrent write), inside the write's transaction", async () => {
     const t = await tenant();
     await unique(t, "deals");
@@ -49,13 +53,13 @@ describe("unique properties", () => {
     const db = await accountD1(t.portalId);
     // A write straight to the table, as a request that passed its check before `a` landed would run it.
     await expect(
-      db.prepare("insert into crm_objects (portal_id, object_type, properties, guid, created_at, updated_at) values (?, 'deals', ?, 'g', 1, 1)").bind(t.portalId, JSON.stringify({ ext_id: "X" })).run(),
+      db.prepare(`insert into crm_objects (id, portal_id, object_type, properties, guid, created_at, updated_at) values (${NEXT_ID}, ?, 'deals', ?, 'g', 1, 1)`).bind(t.portalId, JSON.stringify({ ext_id: "X" })).run(),
     ).rejects.toThrow(/UNIQUE_PROPERTY_VALUE/);
     const b = await make(t, "deals", { dealname: "B", ext_id: "Y" });
     await expect(db.prepare("update crm_objects set properties = ? where id = ?").bind(JSON.stringify({ ext_id: "X" }), Number(b)).run()).rejects.toThrow(/UNIQUE_PROPERTY_VALUE/);
     // The record's own write of its value passes; so does an archived record holding it.
     await db.prepare("update crm_objects set properties = ? where id = ?").bind(JSON.stringify({ ext_id: "X", dealname: "A2" }), Number(a)).run();
-    await db.prepare("insert into crm_objects (portal_id, object_type, properties, guid, archived, created_at, updated_at) values (?, 'deals', ?, 'g', 1, 1, 1)").bind(t.portalId, JSON.stringify({ ext_id: "X" })).run();
+    await db.prepare(`insert into crm_objects (id, portal_id, object_type, properties, guid, archived, created_at, updated_at) values (${NEXT_ID}, ?, 'deals', ?, 'g', 1, 1, 1)`).bind(t.portalId, JSON.stringify({ ext_id: "X" })).run();
   });
 
   it("a v1 contact write of a held value is refused by the triggers: 400, nothing written", async () => {
