@@ -237,12 +237,6 @@ const MODELS: Record<string, (s: Scope) => Promise<unknown>> = {
   PipelineReplaceInput: async () => ({ label: unique("meter"), displayOrder: 0, stages: [{ label: "Open", displayOrder: 0, metadata: { probability: "0.5" } }] }),
   TimelineEventTemplateToken: async () => ({ name: unique("meter"), label: "Meter", type: "string" }),
   TimelineEventTemplateCreateRequest: async () => ({ name: "Meter", objectType: "contacts", headerTemplate: "Total {{total}}", tokens: [{ name: "total", label: "Total", type: "number" }] }),
-  TimelineEventTemplateUpdateRequest: async (s) => ({
-    id: await seeded(s, "timeline template", () => s.fx.template(false)),
-    name: "Meter",
-    headerTemplate: "Total {{total}}",
-    tokens: [{ name: "total", label: "Total", type: "number" }],
-  }),
   TimelineEvent: async (s) => ({
     eventTemplateId: await seeded(s, "timeline template", () => s.fx.template(false)),
     id: unique("meter"),
@@ -395,6 +389,12 @@ const CALLS: Record<string, (s: Scope) => Promise<unknown[]>> = {
       return ["0", "0"];
     });
     return ["contacts", from, "companies", to];
+  },
+  // A template update replaces the template's tokens: it works on a template of its own, so the token calls,
+  // which run beside it on the shared template, still find the tokens they name.
+  "crm.timeline.templatesApi.update": async (s) => {
+    const id = await seeded(s, "timeline template", () => s.fx.template(true));
+    return [id, s.fx.appId, { id, name: "Meter", headerTemplate: "Total {{total}}", tokens: [{ name: "total", label: "Total", type: "number" }] }];
   },
   // The legacy id is an optional query parameter, but the call maps nothing without one; here a legacy id is the list's.
   "crm.lists.mappingApi.translateLegacyListIdToListId": async (s) => [await pathValue("listId", s)],
