@@ -8,13 +8,12 @@
  *   `<persist-to>/v3/d1` (`.wrangler/state` by default);
  * - applied migrations are the rows of `d1_migrations` (wrangler's table, created as wrangler creates it);
  * - each migration file runs in one batch with its `d1_migrations` row, so a failed one leaves no trace.
- * The files are split into statements at drizzle-kit's `--> statement-breakpoint` markers: drizzle-kit writes
- * one statement between two, and hand-written SQL follows that rule (test/node/migrate.test.ts holds every
- * file to it, statement for statement as wrangler splits them).
+ * Each file is split into statements by wrangler's own splitter, as `wrangler d1 migrations apply` splits it.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Miniflare, convertV4MiniflareOptions } from "miniflare";
+import { unstable_splitSqlQuery } from "wrangler";
 import { ID_RANGE, seedStatements } from "./id-seed.mjs";
 
 const MIGRATIONS = "migrations";
@@ -31,13 +30,8 @@ export function localDatabaseIds(toml = readFileSync("wrangler.toml", "utf8")) {
   return ids;
 }
 
-/** The statements of a migration file, split where drizzle-kit splits them. */
-export function statementsOf(sql) {
-  return sql
-    .split("--> statement-breakpoint")
-    .map((s) => s.trim())
-    .filter((s) => s.replace(/^--.*$/gm, "").trim() !== "");
-}
+/** The statements of a migration file, as wrangler splits them. */
+export const statementsOf = (sql) => unstable_splitSqlQuery(sql);
 
 /** Migration files in the order wrangler applies them (by name). */
 export function migrationFiles(dir = MIGRATIONS) {
