@@ -248,6 +248,36 @@ describe("associations batch v4", () => {
     expect(d1.counts.rowsRead, JSON.stringify(d1.counts.log)).toBeLessThan(300);
   });
 
+  it("one record's page (the v4 page) reads two rows per link, labelled or not, in one round trip", async () => {
+    const t = await tenant();
+    const contact = await make(t, "contacts", {});
+    const made = await call("POST", "/crm/v3/objects/companies/batch/create", { token: t.pat, body: { inputs: Array.from({ length: 30 }, (_, i) => ({ properties: { name: `c${i}` } })) } });
+    expect(made.status, made.text).toBe(201);
+    const companies = (made.json.results as { id: string }[]).map((r) => Number(r.id)).sort((a, b) => a - b);
+    const linked = await call("POST", "/crm/v4/associations/contacts/companies/batch/associate/default", { token: t.pat, body: { inputs: companies.map((id) => ({ from: { id: contact }, to: { id: String(id) } })) } });
+    expect(linked.status, linked.text).toBe(200);
+    const [vip] = await label(t, { name: "vip", label: "VIP" });
+    const labelled = await call("POST", "/crm/v4/associations/contacts/companies/batch/create", {
+      token: t.pat,
+      body: { inputs: [{ from: { id: contact }, to: { id: String(companies[3]) }, types: [{ associationCategory: "USER_DEFINED", associationTypeId: vip!.typeId }] }] },
+    });
+    expect(labelled.status, labelled.text).toBe(201);
+    const d1 = countingD1(await accountD1(t.portalId));
+    const [page] = await readAssociations(makeDb(d1), t.portalId, "contacts", "companies", [{ id: Number(contact), after: companies[9]! }], 10);
+    expect(page!.found).toBe(true);
+    expect(page!.to.map((r) => r.toObjectId)).toEqual(companies.slice(10, 20));
+    expect(page!.next).toBe(companies[19]);
+    expect(d1.counts.roundTrips).toBe(1);
+    // The record, then 11 links (a page of 10 and the one that says more follow), each with its target.
+    expect(d1.counts.rowsRead, JSON.stringify(d1.counts.log)).toBeLessThanOrEqual(2 * d1.counts.rowsReturned + 1);
+    const first = await readAssociations(makeDb(d1), t.portalId, "contacts", "companies", [{ id: Number(contact), after: 0 }], 5);
+    expect(first[0]!.to[3]!.associationTypes).toEqual([
+      { category: "HUBSPOT_DEFINED", typeId: 279, label: null },
+      { category: "USER_DEFINED", typeId: vip!.typeId, label: "VIP" },
+    ]);
+    expect(first[0]!.to[2]!.associationTypes).toEqual([{ category: "HUBSPOT_DEFINED", typeId: 279, label: null }]);
+  });
+
   it("a batch read of 100 records is ONE round trip to the shard, every statement under 100 bound values", async () => {
     const t = await tenant();
     const made = await call("POST", "/crm/v3/objects/contacts/batch/create", { token: t.pat, body: { inputs: Array.from({ length: 100 }, (_, i) => ({ properties: { firstname: `c${i}` } })) } });

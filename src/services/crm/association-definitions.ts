@@ -40,10 +40,10 @@ export function builtInTypes(from: ObjectType, to: ObjectType): AssociationType[
   return types;
 }
 
-/** The account's label definitions of one direction, as a query (so reads can put it in their batch). */
-export const definitionsQuery = (portalId: number, from: ObjectType, to: ObjectType) =>
-  sql`select type_id, label, inverse_type_id from association_definitions
-    where portal_id = ${portalId} and from_type = ${from} and to_type = ${to} order by type_id`;
+/** The account's label definitions of one direction, as a statement (so reads can put it in their batch). */
+const DEFINITIONS = `select type_id, label, inverse_type_id from association_definitions
+  where portal_id = ?1 and from_type = ?2 and to_type = ?3 order by type_id`;
+export const definitionsStatement = (db: Db, portalId: number, from: ObjectType, to: ObjectType) => db.$client.prepare(DEFINITIONS).bind(portalId, from, to);
 
 /** Every type of a pair (built-in, then the account's labels in id order), from the rows of definitionsQuery. */
 export function pairTypes(from: ObjectType, to: ObjectType, rows: unknown[][]): AssociationType[] {
@@ -54,7 +54,7 @@ export function pairTypes(from: ObjectType, to: ObjectType, rows: unknown[][]): 
 }
 
 export async function listTypes(db: Db, portalId: number, from: ObjectType, to: ObjectType): Promise<AssociationType[]> {
-  return pairTypes(from, to, await rawRows(db, definitionsQuery(portalId, from, to)));
+  return pairTypes(from, to, await definitionsStatement(db, portalId, from, to).raw());
 }
 
 /**

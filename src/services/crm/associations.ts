@@ -11,7 +11,7 @@ import { rawStatement, runRawBatch } from "../../db/d1-raw";
 import { isCustomType, type ObjectType } from "../../db/tables/crm";
 import { customDefault } from "./association-types";
 import { badRequest, notFound } from "../../lib/errors";
-import { categoryOf, definitionsQuery, listTypes, pairTypes, type Category } from "./association-definitions";
+import { categoryOf, definitionsStatement, listTypes, pairTypes, type Category } from "./association-definitions";
 import { checkLimits, type TypedPair } from "./association-limits";
 
 export type End = { type: ObjectType; id: number };
@@ -153,32 +153,61 @@ export interface FromResult {
   next?: number;
 }
 
+/** Which of the named records (`?3`, a JSON list of `{ id }`) are live records of the type `?2` in the account `?1`. */
+const LIVE_RECORDS = `select id from crm_objects where portal_id = ?1 and object_type = ?2 and archived = 0
+  and id in (select value ->> 'id' from json_each(?3))`;
+
+/** The labels a link holds (type ids, comma-separated; null when none): a probe of crm_association_types' key. */
+const LINK_LABELS = `(select group_concat(t.type_id) from crm_association_types t
+    where t.portal_id = a.portal_id and t.from_id = a.from_id and t.to_type = a.to_type and t.to_id = a.to_id)`;
+
+/**
+ * The links of the named records (`?1`, a JSON list of `{ id, after }`) to live records of `?3`, at most `?4`
+ * per record after its cursor, with their labels. The ids' list is the outer loop (CROSS JOIN fixes SQLite's
+ * join order): left to the planner, it walked every association of the account once per id (32,201 rows read
+ * for 100 records with 300 associations; 2,101 this way). The per-record window and the sort cost about four
+ * more rows read per link than the links themselves.
+ */
+const LINKS_OF_MANY = `select from_id, to_id, types from (
+    select a.from_id, a.to_id, ${LINK_LABELS} as types,
+      row_number() over (partition by a.from_id order by a.to_id) as n
+    from json_each(?1) j
+    cross join crm_associations a on a.portal_id = ?2 and a.from_id = j.value ->> 'id' and a.to_type = ?3 and a.to_id > j.value ->> 'after'
+    join crm_objects o on o.id = a.to_id and o.archived = 0)
+  where n <= ?4 order by from_id, to_id`;
+
+/** One record (`?1`, in the account `?2`, of the type `?3`) if it is live. */
+const LIVE_RECORD = `select id from crm_objects where id = ?1 and portal_id = ?2 and object_type = ?3 and archived = 0`;
+
+/**
+ * One record's links (the v4 page): its association rows in key order from the cursor, so SQLite walks the
+ * primary key and stops after `?5` rows, with no window and no sort: two rows read per link (the link and its
+ * target's liveness), and the label probe reads nothing for an unlabelled link. The many-record form read
+ * six per link (308 rows for a page of 50).
+ */
+const LINKS_OF_ONE = `select a.from_id, a.to_id, ${LINK_LABELS} as types
+  from crm_associations a join crm_objects o on o.id = a.to_id and o.archived = 0
+  where a.portal_id = ?1 and a.from_id = ?2 and a.to_type = ?3 and a.to_id > ?4
+  order by a.to_id limit ?5`;
+
 /**
  * The associations of up to 1000 records to live records of `to`, each after its own cursor and at most
- * `limit` of them, with their types: ONE D1 batch (one round trip) of three statements, whatever the count
- * of records, each with the ids in one JSON parameter. The ids' list is the outer loop (CROSS JOIN fixes
- * SQLite's join order): left to the planner, it walked every association of the account once per id
- * (32,201 rows read for 100 records with 300 associations; 2,101 this way).
+ * `limit` of them, with their types: ONE D1 batch (one round trip) of three statements (the named records'
+ * liveness, their links, the account's labels of the pair), whatever the count of records, each with the ids
+ * in one JSON parameter. The statements are constant text with bound values (no SQL built per request).
  */
 export async function readAssociations(db: Db, portalId: number, from: ObjectType, to: ObjectType, named: { id: number; after: number }[], limit: number): Promise<FromResult[]> {
   // A record named twice is answered once, after its first cursor, as the batch object reads answer a
   // repeated id once; joining the list twice would double every association.
   const seen = new Set<number>();
   const inputs = named.filter((i) => !seen.has(i.id) && seen.add(i.id));
-  const ids = JSON.stringify(inputs.map((i) => ({ id: i.id, after: i.after })));
-  const results = await runRawBatch(db, [
-    rawStatement(db, sql`select id from crm_objects where portal_id = ${portalId} and object_type = ${from} and archived = 0
-      and id in (select value ->> 'id' from json_each(${ids}))`),
-    rawStatement(db, sql`select from_id, to_id, types from (
-        select a.from_id, a.to_id,
-          (select group_concat(t.type_id) from crm_association_types t
-            where t.portal_id = a.portal_id and t.from_id = a.from_id and t.to_type = a.to_type and t.to_id = a.to_id) as types,
-          row_number() over (partition by a.from_id order by a.to_id) as n
-        from json_each(${ids}) j
-        cross join crm_associations a on a.portal_id = ${portalId} and a.from_id = j.value ->> 'id' and a.to_type = ${to} and a.to_id > j.value ->> 'after'
-        join crm_objects o on o.id = a.to_id and o.archived = 0)
-      where n <= ${limit + 1} order by from_id, to_id`),
-    rawStatement(db, definitionsQuery(portalId, from, to)),
+  const d1 = db.$client;
+  const one = inputs.length === 1 ? inputs[0]! : undefined;
+  const ids = one ? "" : JSON.stringify(inputs.map((i) => ({ id: i.id, after: i.after })));
+  const results = await d1.batch([
+    one ? d1.prepare(LIVE_RECORD).bind(one.id, portalId, from) : d1.prepare(LIVE_RECORDS).bind(portalId, from, ids),
+    one ? d1.prepare(LINKS_OF_ONE).bind(portalId, one.id, to, one.after, limit + 1) : d1.prepare(LINKS_OF_MANY).bind(ids, portalId, to, limit + 1),
+    definitionsStatement(db, portalId, from, to),
   ]);
   const [records, links, definitions] = results.map((r) => r.results as Record<string, unknown>[]) as [Record<string, unknown>[], Record<string, unknown>[], Record<string, unknown>[]];
   const types = new Map(pairTypes(from, to, (definitions as Record<string, unknown>[]).map((r) => Object.values(r))).map((t) => [t.typeId, t]));
