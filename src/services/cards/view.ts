@@ -4,10 +4,9 @@
  * 5 s total limit (the real service's data-fetch timeout) and a 1 MB answer cap. A failing integrator turns
  * only its own card into `status: "ERROR"`.
  */
-import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { cardTypes, type CardObjectType } from "../../db/tables/cards";
-import { apps, installs, type users } from "../../db/tables/tenancy";
+import type { CardObjectType } from "../../db/tables/cards";
+import type { users } from "../../db/tables/tenancy";
 import { describeCause } from "../../lib/errors";
 import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError, outboundResolver } from "../../lib/outbound";
 import { signableQuery, signatureHeaders } from "../../lib/signature";
@@ -48,6 +47,18 @@ export interface Viewer {
 export type InstalledCard = CardTypeRow & { clientSecret: string; previousSecret: string | null };
 
 /**
+ * The card types of the apps installed in the account `?1` that appear on records of the card object type
+ * `?2`, in app and card order, each with its app's secrets and the install's scopes. Constant text: the
+ * record page runs it on every view.
+ */
+const INSTALLED_CARDS = `select c.id, c.app_id, c.title, c.base_uris, c.data_fetch_uri, c.property_definitions, c.object_types,
+    c.object_type_properties, c.created_at, c.updated_at, a.client_secret, a.previous_client_secret, a.previous_secret_expires_at, i.scopes
+  from installs i join apps a on a.app_id = i.app_id join card_types c on c.app_id = i.app_id
+  where i.portal_id = ?1 and exists (select 1 from json_each(c.object_types) where value = ?2)
+  order by c.app_id, c.id`;
+type InstalledRow = [number, number, string, string, string, string, string, string, number, number, string, string | null, number | null, string];
+
+/**
  * The record types of every app installed in the account that appear on `type` records. An install only
  * shows cards it was granted the scope for (contacts for contact, company and deal cards, tickets for ticket
  * cards): the card receives the record's data. `now` is real time: the web app's sessions and card fetches
@@ -55,23 +66,23 @@ export type InstalledCard = CardTypeRow & { clientSecret: string; previousSecret
  */
 export async function installedCards(db: Db, portalId: number, type: CardRecordType, now = Date.now()): Promise<InstalledCard[]> {
   const cardType = CARD_TYPE_OF[type];
-  const rows = await db
-    .select({
-      card: cardTypes,
-      clientSecret: apps.clientSecret,
-      previousSecret: apps.previousClientSecret,
-      previousUntil: apps.previousSecretExpiresAt,
-      installScopes: installs.scopes,
-    })
-    .from(installs)
-    .innerJoin(apps, eq(apps.appId, installs.appId))
-    .innerJoin(cardTypes, eq(cardTypes.appId, installs.appId))
-    .where(and(eq(installs.portalId, portalId), sql`exists (select 1 from json_each(${cardTypes.objectTypes}) where value = ${cardType})`))
-    .orderBy(asc(cardTypes.appId), asc(cardTypes.id))
-    .all();
+  const rows = await db.$client.prepare(INSTALLED_CARDS).bind(portalId, cardType).raw<InstalledRow>();
   return rows
-    .filter((r) => scopesCover(r.installScopes, cardType))
-    .map((r) => ({ ...r.card, clientSecret: r.clientSecret, previousSecret: (r.previousUntil ?? 0) > now ? r.previousSecret : null }));
+    .filter((r) => scopesCover(JSON.parse(r[13]) as string[], cardType))
+    .map((r) => ({
+      id: r[0],
+      appId: r[1],
+      title: r[2],
+      baseUris: JSON.parse(r[3]) as string[],
+      dataFetchUri: r[4],
+      propertyDefinitions: JSON.parse(r[5]) as CardTypeRow["propertyDefinitions"],
+      objectTypes: JSON.parse(r[6]) as CardTypeRow["objectTypes"],
+      objectTypeProperties: JSON.parse(r[7]) as CardTypeRow["objectTypeProperties"],
+      createdAt: r[8],
+      updatedAt: r[9],
+      clientSecret: r[10],
+      previousSecret: (r[12] ?? 0) > now ? r[11] : null,
+    }));
 }
 
 /** The record's property values as a card sees them: stored properties plus the system ones (v3 shape). */

@@ -5,14 +5,14 @@
  * Every function takes the request's `db` handle and scopes every statement by portal id. Statement
  * counts: docs/explanation/contacts-v1-queries.md.
  */
-import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { idCounter, newId } from "../../db/id-ranges";
-import { contactMerges, crmObjects } from "../../db/tables/crm";
+import { crmObjects, type contactMerges } from "../../db/tables/crm";
 import { ApiError, badRequest, conflict, notFound } from "../../lib/errors";
 import { builderStatement, rawRows, rawStatement, runRawBatch } from "../../db/d1-raw";
 import { webhookEventStatements, type OutboxSource, type RecordChange } from "../webhooks/events";
-import { crmColumns, crmRowFromArray, crmRowFromRaw, inJson, type CrmRow, type RawCrmRow } from "../crm/records";
+import { crmColumns, crmRowFromArray, crmRowFromRaw, type CrmRow, type RawCrmRow } from "../crm/records";
 
 
 export type MergeRow = typeof contactMerges.$inferSelect;
@@ -220,20 +220,29 @@ export async function findOneWithMerges(db: Db, portalId: number, keys: Keys): P
   return { row, merges: merges.get(row.id) ?? [] };
 }
 
+/**
+ * The merges whose survivor is `?2` (MERGES_OF_ONE) or one of the JSON list `?2` (MERGES_OF_MANY) in the
+ * account `?1`, oldest first, each as its survivor and the columns of a MERGE tuple. Constant text: the contact page runs it
+ * on every view.
+ */
+const MERGES = `select m.canonical_vid, m.merged_vid, m.merged_email, m.merged_guid, m.merged_created_at, m.survivor_email, m.first_name,
+    m.properties_moved, m.merged_at from contact_merges m where m.portal_id = ?1`;
+const MERGES_OF_ONE = `${MERGES} and m.canonical_vid = ?2 order by m.merged_at, m.merged_vid`;
+const MERGES_OF_MANY = `${MERGES} and m.canonical_vid in (select value from json_each(?2)) order by m.merged_at, m.merged_vid`;
+
 /** The merges whose survivor is one of `ids` (one statement), oldest first, grouped by survivor. */
 export async function mergesOf(db: Db, portalId: number, ids: number[]): Promise<Map<number, MergeRow[]>> {
   const out = new Map<number, MergeRow[]>();
   if (ids.length === 0) return out;
-  const rows = await db
-    .select()
-    .from(contactMerges)
-    .where(and(eq(contactMerges.portalId, portalId), inJson(contactMerges.canonicalVid, ids)))
-    .orderBy(asc(contactMerges.mergedAt), asc(contactMerges.mergedVid))
-    .all();
-  for (const m of rows) {
-    const list = out.get(m.canonicalVid) ?? [];
-    list.push(m);
-    out.set(m.canonicalVid, list);
+  const one = ids.length === 1;
+  const rows = await db.$client
+    .prepare(one ? MERGES_OF_ONE : MERGES_OF_MANY)
+    .bind(portalId, one ? ids[0] : JSON.stringify(ids))
+    .raw<[number, ...MergeTuple]>();
+  for (const [canonicalVid, ...tuple] of rows) {
+    const list = out.get(canonicalVid) ?? [];
+    list.push(mergeRow(portalId, canonicalVid, tuple));
+    out.set(canonicalVid, list);
   }
   return out;
 }

@@ -174,14 +174,11 @@ export async function createObject(
   return rows[0]!;
 }
 
+/** A live record by id: constant text (RECORD_BY_ID), rows as arrays. */
 export async function getObject(db: Db, portalId: number, type: ObjectType, id: number): Promise<CrmRow> {
-  const row = await db
-    .select()
-    .from(crmObjects)
-    .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, type), eq(crmObjects.archived, false)))
-    .get();
+  const [row] = await db.$client.prepare(RECORD_BY_ID).bind(id, portalId, type).raw();
   if (!row) throw notFound(`${type} ${id} not found`);
-  return row;
+  return crmRowFromArray(row);
 }
 
 /** A record holds at most this many properties, however many PATCHes brought them (200 per request). */
@@ -335,10 +332,40 @@ function groupAssociations(ids: number[], rows: AssociationRow[]) {
   return out;
 }
 
+/**
+ * associationsOf's statement: `?1` the account, `?2` the record (or a JSON list of records), then the types
+ * bound one by one (a JSON list would be read as rows too). Types left out are compared one by one: as
+ * `not in (...)` SQLite probes a list it builds for every association, a row read each (103 rows for a
+ * record with 50 notes, 53 this way). The text depends only on the count of records and types, so it is
+ * made once per shape.
+ */
+function associationsText(many: boolean, count: number, except: boolean) {
+  const key = `${many ? "n" : "1"}${except ? "-" : "+"}${count}`;
+  let text = associationTexts.get(key);
+  if (!text) {
+    const at = Array.from({ length: count }, (_, i) => `?${i + 3}`);
+    text = `select a.from_id, a.to_type, a.to_id from crm_associations a join crm_objects o on o.id = a.to_id and o.archived = 0
+      where a.portal_id = ?1 and ${many ? "a.from_id in (select value from json_each(?2))" : "a.from_id = ?2"}
+      ${except ? at.map((p) => `and a.to_type <> ${p}`).join(" ") : `and a.to_type in (${at.join(", ")})`}`;
+    associationTexts.set(key, text);
+  }
+  return text;
+}
+const associationTexts = new Map<string, string>();
+
 /** Associations of several records in one query, grouped per record and associated type. */
 export async function associationsOf(db: Db, portalId: number, ids: number[], types: AssociatedTypes) {
   if ((Array.isArray(types) && types.length === 0) || ids.length === 0) return groupAssociations(ids, []);
-  return groupAssociations(ids, await associationsQuery(db, portalId, ids, types).all());
+  const listed = Array.isArray(types) ? types : types.except;
+  const many = ids.length > 1;
+  const rows = await db.$client
+    .prepare(associationsText(many, listed.length, !Array.isArray(types)))
+    .bind(portalId, many ? JSON.stringify(ids) : ids[0], ...listed)
+    .raw<[number, ObjectType, number]>();
+  return groupAssociations(
+    ids,
+    rows.map(([fromId, toType, toId]) => ({ fromId, toType, toId })),
+  );
 }
 
 /** A live record by id, or a live contact by (lower-cased) email. */
@@ -409,6 +436,8 @@ async function readRecord<R extends { id: number }>(
 }
 
 const RECORD_COLUMNS = crmColumns("c");
+/** The statement of getObject: every read of a record by id (a page, a PATCH's current row) runs it. */
+const RECORD_BY_ID = byKey(RECORD_COLUMNS, { id: 0 }, false);
 
 /** The whole record (every property), for the writes that answer it; see readRecord. */
 export const recordWithAssociations = (db: Db, portalId: number, type: ObjectType, key: RecordKey, types: ObjectType[] | undefined) =>

@@ -3,9 +3,9 @@
  * (src/services/timeline/render.ts). One indexed query per page (timeline_events_record) on the account's
  * shard, then one read of the page's event types on the control plane (the two live in different databases).
  */
-import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
+import { inArray } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { timelineEventTypes, timelineEvents, type TimelineObjectType } from "../../db/tables/timeline";
+import { timelineEventTypes, type TimelineIFrame, type TimelineObjectType } from "../../db/tables/timeline";
 import { renderEvent } from "./render";
 
 export interface FeedCursor {
@@ -20,6 +20,32 @@ export function decodeCursor(s: string): FeedCursor {
   return { timestamp: Number(ts), rowId: Number(id) };
 }
 
+/**
+ * A record's events newest first (`?1` account, `?2` object type, `?3` record, `?4` rows), along the
+ * timeline_events_record index; EVENTS_AFTER continues below a cursor (`?5` timestamp, `?6` row id). Constant
+ * text: the record page runs it on every view.
+ */
+const EVENTS = `select row_id, event_id, event_type_id, object_id, email, utk, timestamp, properties, extra_data, timeline_iframe
+  from timeline_events where portal_id = ?1 and object_type = ?2 and object_id = ?3`;
+const EVENTS_FIRST = `${EVENTS} order by timestamp desc, row_id desc limit ?4`;
+const EVENTS_AFTER = `${EVENTS} and (timestamp < ?5 or (timestamp = ?5 and row_id < ?6)) order by timestamp desc, row_id desc limit ?4`;
+
+type EventRow = [number, string, number, number | null, string | null, string | null, number, string, string | null, string | null];
+
+/** An EVENTS row with its JSON columns read, as the table's columns type them. */
+const eventFromRow = ([rowId, eventId, eventTypeId, objectId, email, utk, timestamp, properties, extraData, iframe]: EventRow) => ({
+  rowId,
+  eventId,
+  eventTypeId,
+  objectId,
+  email,
+  utk,
+  timestamp,
+  properties: JSON.parse(properties) as Record<string, string>,
+  extraData: extraData === null ? null : (JSON.parse(extraData) as unknown),
+  timelineIFrame: iframe === null ? null : (JSON.parse(iframe) as TimelineIFrame),
+});
+
 export async function recordTimeline(
   db: Db,
   control: Db,
@@ -29,32 +55,12 @@ export async function recordTimeline(
   limit: number,
   after?: FeedCursor,
 ) {
-  const e = timelineEvents;
-  const rows = await db
-    .select({
-      rowId: e.rowId,
-      eventId: e.eventId,
-      eventTypeId: e.eventTypeId,
-      objectId: e.objectId,
-      email: e.email,
-      utk: e.utk,
-      timestamp: e.timestamp,
-      properties: e.properties,
-      extraData: e.extraData,
-      timelineIFrame: e.timelineIFrame,
-    })
-    .from(e)
-    .where(
-      and(
-        eq(e.portalId, portalId),
-        eq(e.objectType, objectType),
-        eq(e.objectId, objectId),
-        after ? or(lt(e.timestamp, after.timestamp), and(eq(e.timestamp, after.timestamp), lt(e.rowId, after.rowId))) : undefined,
-      ),
-    )
-    .orderBy(desc(e.timestamp), desc(e.rowId))
-    .limit(limit + 1)
-    .all();
+  const rows = (
+    await (after
+      ? db.$client.prepare(EVENTS_AFTER).bind(portalId, objectType, objectId, limit + 1, after.timestamp, after.rowId)
+      : db.$client.prepare(EVENTS_FIRST).bind(portalId, objectType, objectId, limit + 1)
+    ).raw<EventRow>()
+  ).map(eventFromRow);
 
   const page = rows.slice(0, limit);
   const typeIds = [...new Set(page.map((r) => r.eventTypeId))];

@@ -3,7 +3,6 @@
  * meetings, emails, communications and postal mail associated with a record, newest first by their
  * `hs_timestamp`, read in one bounded statement.
  */
-import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { ACTIVITY_TYPES, type ActivityType } from "../../db/tables/crm";
 
@@ -24,28 +23,31 @@ export interface ActivityRow {
  * epoch value before every ISO one. `julianday` reads ISO instants with a `Z` or an offset; anything else
  * is null and sorts last.
  */
-const TS = sql.raw(`(c.properties ->> '$.hs_timestamp')`);
-const AT = sql`case when ${TS} glob '[0-9]*' and ${TS} not glob '*[^0-9]*' then cast(${TS} as integer) else cast(round((julianday(${TS}) - 2440587.5) * 86400000) as integer) end`;
+const TS = `(c.properties ->> '$.hs_timestamp')`;
+const AT = `case when ${TS} glob '[0-9]*' and ${TS} not glob '*[^0-9]*' then cast(${TS} as integer) else cast(round((julianday(${TS}) - 2440587.5) * 86400000) as integer) end`;
 
 /**
- * The newest `limit` live activities associated with one record, and whether there are more. One
- * statement: the record's association rows of the activity types (a range of their primary key), each
- * activity by its id, sorted by time, `limit + 1` rows. It visits every activity of the record (about three
+ * The newest `?3` live activities associated with the record `?2` of the account `?1`, the activity types
+ * bound from `?4` on. One statement: the record's association rows of the activity types (a range of their
+ * primary key), each activity by its id, sorted by time. It visits every activity of the record (about three
  * rows each: its association, itself, the sort) to sort them; a record with thousands of activities pays
  * for them here. No total: counting them too cost two more rows per activity (a window over the same rows).
+ * Constant text: the record page runs it on every view.
  */
+const ACTIVITIES = `select c.id, c.object_type, c.properties, ${AT} as at
+  from crm_associations a join crm_objects c on c.id = a.to_id
+  where a.portal_id = ?1 and a.from_id = ?2 and a.to_type in (${ACTIVITY_TYPES.map((_, i) => `?${i + 4}`).join(", ")}) and c.portal_id = ?1 and c.archived = 0
+  order by at desc, c.id desc limit ?3`;
+
+/** The newest `limit` live activities associated with one record (ACTIVITIES), and whether there are more. */
 export async function recordActivities(db: Db, portalId: number, recordId: number, limit = ACTIVITIES_SHOWN): Promise<{ rows: ActivityRow[]; hasMore: boolean }> {
-  const types = sql.join(
-    ACTIVITY_TYPES.map((t) => sql`${t}`),
-    sql`, `,
-  );
-  const rows = await db.all<{ id: number; type: ActivityType; properties: string; at: number | null }>(sql`
-    select c.id as id, c.object_type as type, c.properties as properties, ${AT} as at
-    from crm_associations a join crm_objects c on c.id = a.to_id
-    where a.portal_id = ${portalId} and a.from_id = ${recordId} and a.to_type in (${types}) and c.portal_id = ${portalId} and c.archived = 0
-    order by at desc, c.id desc limit ${limit + 1}`);
+  const rows = await db.$client
+    .prepare(ACTIVITIES)
+    .bind(portalId, recordId, limit + 1, ...ACTIVITY_TYPES)
+    .raw<[number, ActivityType, string, number | null]>();
+  const shown = rows.length > limit ? rows.slice(0, limit) : rows;
   return {
-    rows: rows.slice(0, limit).map((r) => ({ id: r.id, type: r.type, properties: JSON.parse(r.properties) as Record<string, string>, at: r.at })),
+    rows: shown.map(([id, type, properties, at]) => ({ id, type, properties: JSON.parse(properties) as Record<string, string>, at })),
     hasMore: rows.length > limit,
   };
 }
