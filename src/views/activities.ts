@@ -9,16 +9,19 @@ import type { ActivityType } from "../db/tables/crm";
 import { escapeHtml } from "../lib/html";
 import { sanitizeMany } from "../lib/sanitize";
 import type { ActivityRow } from "../services/web/activities";
-import { timeTag } from "./time";
+import { epochTimeTag, timeTag } from "./time";
 
 const e = escapeHtml;
 
 /** An activity time as stored (epoch ms or an ISO 8601 instant, as the API takes them) as a `<time>`; "" when it is neither. */
 function timeOf(value: string | undefined): string {
   if (!value) return "";
-  const ms = /^\d{1,15}$/.test(value) ? Number(value) : Date.parse(value);
-  return Number.isNaN(ms) ? "" : timeTag(ms, /^\d+$/.test(value) ? `${new Date(ms).toISOString()} (${value})` : value);
+  const digits = DIGITS.test(value);
+  const ms = digits && value.length <= 15 ? Number(value) : Date.parse(value);
+  if (Number.isNaN(ms)) return "";
+  return digits ? epochTimeTag(ms, value) : timeTag(ms, value);
 }
+const DIGITS = /^\d+$/;
 
 /** `hs_call_duration` is in milliseconds: `3 min 20 s`, `1 h 5 min`, `45 s`. */
 export function durationText(value: string | undefined): string {
@@ -100,10 +103,10 @@ function activityItem(a: ActivityRow, sanitized: string | undefined): string {
 export async function activitiesHtml(rows: ActivityRow[], hasMore: boolean): Promise<string> {
   if (rows.length === 0) return `<p class="empty">No activities yet.</p>`;
   // Every body of the page in one pass of the sanitizer (src/lib/sanitize.ts, sanitizeMany).
-  const withBody = rows.filter((a) => bodyOf(a));
-  const sanitized = await sanitizeMany(withBody.map((a) => bodyOf(a)!), { inPage: true });
-  const bodies = new Map(withBody.map((a, i) => [a.id, sanitized[i]]));
-  const items = rows.map((a) => activityItem(a, bodies.get(a.id)));
+  const bodies = rows.map(bodyOf);
+  const sanitized = await sanitizeMany(bodies.filter((b): b is string => Boolean(b)), { inPage: true });
+  let next = 0;
+  const items = rows.map((a, i) => activityItem(a, bodies[i] ? sanitized[next++] : undefined));
   const more = hasMore
     ? `<p class="muted activities-more" role="note">Showing the newest ${rows.length} activities; older ones are not shown here. The API lists them all (the associations of this record).</p>`
     : "";

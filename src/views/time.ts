@@ -6,13 +6,39 @@
 
 const FORMAT = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
+/**
+ * FORMAT's text by minute (it shows no seconds), remembered: a pure function of the instant, and `format`
+ * costs about as much as the rest of an entry (a page of 50 activities formats 50 dates on every view).
+ * Bounded: forgotten all at once when full.
+ */
+const formatted = new Map<number, string>();
+const FORMATTED_MAX = 10_000;
+function shown(d: Date): string {
+  const minute = Math.floor(d.getTime() / 60_000);
+  let text = formatted.get(minute);
+  if (text === undefined) {
+    if (formatted.size >= FORMATTED_MAX) formatted.clear();
+    text = FORMAT.format(d);
+    formatted.set(minute, text);
+  }
+  return text;
+}
+
 /** A `<time>` for an instant in epoch ms; "" for an invalid one. `exact` is what the hover shows (default: the ISO value). */
 export function timeTag(ms: number, exact?: string): string {
   const d = new Date(ms);
   if (Number.isNaN(d.getTime())) return "";
   const iso = d.toISOString();
-  const title = (exact ?? iso).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<time datetime="${iso}" title="${title}" data-local>${FORMAT.format(d)} UTC</time>`;
+  const title = exact === undefined ? iso : exact.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<time datetime="${iso}" title="${title}" data-local>${shown(d)} UTC</time>`;
+}
+
+/** timeTag of a value stored as epoch ms (`digits`), its hover the ISO value and the value as stored. */
+export function epochTimeTag(ms: number, digits: string): string {
+  const d = new Date(ms);
+  if (Number.isNaN(d.getTime())) return "";
+  const iso = d.toISOString();
+  return `<time datetime="${iso}" title="${iso} (${digits})" data-local>${shown(d)} UTC</time>`;
 }
 
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/;
@@ -27,6 +53,6 @@ const DATE_NAME = /(^|_)(date|createdate|closedate|lastmodifieddate)$|date$|_at$
  */
 export function propertyValueHtml(name: string, value: string, escape: (s: string) => string): string {
   if (ISO_INSTANT.test(value)) return timeTag(Date.parse(value), value) || escape(value);
-  if (EPOCH_MS.test(value) && DATE_NAME.test(name)) return timeTag(Number(value), `${new Date(Number(value)).toISOString()} (${value})`) || escape(value);
+  if (EPOCH_MS.test(value) && DATE_NAME.test(name)) return epochTimeTag(Number(value), value) || escape(value);
   return escape(value);
 }
