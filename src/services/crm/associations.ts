@@ -211,7 +211,8 @@ export async function readAssociations(db: Db, portalId: number, from: ObjectTyp
   ]);
   const [records, links, definitions] = results.map((r) => r.results as Record<string, unknown>[]) as [Record<string, unknown>[], Record<string, unknown>[], Record<string, unknown>[]];
   const types = new Map(pairTypes(from, to, (definitions as Record<string, unknown>[]).map((r) => Object.values(r))).map((t) => [t.typeId, t]));
-  const unlabelled = [...types.values()].filter((t) => t.label === null);
+  const shown = ({ category, typeId, label }: { category: Category; typeId: number; label: string | null }) => ({ category, typeId, label });
+  const unlabelled = [...types.values()].filter((t) => t.label === null).map(shown);
   const live = new Set((records as { id: number }[]).map((r) => r.id));
   const byFrom = new Map<number, Associated[]>();
   for (const row of links as unknown as { from_id: number; to_id: number; types: string | null }[]) {
@@ -219,7 +220,8 @@ export async function readAssociations(db: Db, portalId: number, from: ObjectTyp
     const list = byFrom.get(row.from_id) ?? [];
     list.push({
       toObjectId: row.to_id,
-      associationTypes: [...unlabelled, ...held.map((id) => types.get(id) ?? { category: categoryOf(id), typeId: id, label: null })].map(({ category, typeId, label }) => ({ category, typeId, label })),
+      // A link without labels holds only the pair's unlabelled types: one list shared by every such link (read, never changed).
+      associationTypes: held.length ? [...unlabelled, ...held.map((id) => shown(types.get(id) ?? { category: categoryOf(id), typeId: id, label: null }))] : unlabelled,
     });
     byFrom.set(row.from_id, list);
   }
