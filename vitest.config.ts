@@ -2,6 +2,7 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
+import { Sequencer } from "./test/sequencer";
 
 const SEAM = fileURLToPath(new URL("./src/lib/fault-seam.ts", import.meta.url));
 const INJECTOR = fileURLToPath(new URL("./test/reliability/fault-injector.ts", import.meta.url));
@@ -105,8 +106,10 @@ export default defineConfig({
     // tests take a few hundred ms, more on a busy machine (vitest's 300 ms default named 655 tests in one
     // run of this project): only a test past 5 s is worth a line.
     slowTestThreshold: 5_000,
-    // Sized for two cores: files spend much of their time waiting on workerd and wrangler, so three run at once.
-    maxWorkers: 3,
+    // Sized for two cores: files spend much of their time waiting on workerd, wrangler or a browser, so four
+    // run at once, in the order test/sequencer.ts gives (the slowest waiting files first, beside the rest).
+    maxWorkers: 4,
+    sequence: { sequencer: Sequencer },
     projects: [
       workersProject("workers", ["test/**/*.test.ts"], ["test/node/**", "test/traffic/**", ...ISOLATED], false),
       workersProject("isolated", ISOLATED, []),
