@@ -282,9 +282,12 @@ export async function seedDemo(o) {
 
   log("demo: a published blog post and an SMTP API token");
   const slug = "welcome-to-crm-edge";
+  // Its author (a v2 blog author) is named on the public page and the blog's index.
+  const author = await api("POST", "/content/api/v2/blog-authors", oauth, { full_name: "Grace Hopper", email: "grace@example.com" });
   const post = await api("POST", "/cms/v3/blogs/posts", oauth, {
     name: "Welcome to crm-edge",
     slug,
+    blogAuthorId: author.id,
     postSummary: "What this demo account shows.",
     postBody:
       "<p>This post was created and published through the blog posts API v3 (<code>/cms/v3/blogs/posts</code>); " +
