@@ -42,7 +42,7 @@ async function runOne(msg: Message<unknown>, env: Env, meter: StatementMeter): P
     msg.ack();
     return { job, shard, scheduledTime, outcome: "ok", durationMs: Date.now() - startedAt, d1Statements: own.statements, result };
   } catch (err) {
-    console.error(`maintenance job ${job} failed on ${shard} (attempt ${msg.attempts}; retried, then dead-lettered): ${why(err)}`);
+    console.error(`maintenance job ${job} failed on ${shard} (attempt ${msg.attempts}; the queue retries it, then dead-letters it): ${why(err)}`);
     msg.retry();
     return { job, shard, scheduledTime, outcome: "retry", durationMs: Date.now() - startedAt, d1Statements: own.statements };
   } finally {

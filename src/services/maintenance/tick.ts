@@ -21,7 +21,7 @@ export interface TickResult {
   failedBatches: number;
 }
 
-/** The messages of one tick: job-major, so each sendBatch of 100 holds one job's databases in order. */
+/** The messages of one tick, job by job, each over every database in order. */
 export function tickMessages(env: Env, scheduledTime: number, jobs: readonly MaintenanceJobName[] = MAINTENANCE_JOB_NAMES): MaintenanceMessage[] {
   const databases = accountDatabases(env);
   return jobs.flatMap((job) => databases.map((shard) => ({ v: MAINTENANCE_MESSAGE_VERSION, job, shard, scheduledTime })));
