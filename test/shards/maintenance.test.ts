@@ -126,7 +126,7 @@ describe("the maintenance jobs", () => {
         const d1 = countingD1((env as unknown as Record<string, D1Database>)[db]!);
         await maintenanceJobs[job](makeDb(d1), now, env);
         expect(d1.counts.statements, `${job} on ${db}`).toBeLessThanOrEqual(MAX_JOB_STATEMENTS);
-        // Today: one statement each, two for the abandonment's batch.
+        // One statement each, two for the abandonment's batch.
         expect(d1.counts.statements, `${job} on ${db}`).toBe(job === "abandonCheckouts" ? 2 : 1);
       }
     }

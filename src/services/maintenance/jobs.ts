@@ -20,7 +20,7 @@ export type MaintenanceJob = (db: Db, now: number, env: Env) => Promise<unknown>
 export const PUBLISH_BATCH = 200;
 
 /**
- * D1 statements one job may issue on one database in one run. The jobs issue 1–2 today (the publishing
+ * D1 statements one job may issue on one database in one run. The jobs make 1–2 (the publishing
  * UPDATE; the abandonment's batch of two; the outbox claim): a job that needs more must bound itself per
  * message and enqueue a follow-up for the rest.
  */
