@@ -53,8 +53,16 @@ if (vendor.status !== 0) throw new Error("scripts/vendor.mjs failed");
 /** Files that need databases no other file writes to (see "isolated" below). */
 const ISOLATED = ["test/fuzz/**/*.test.ts", "test/shards/moves-property.test.ts"];
 
+/**
+ * 500 more local D1 databases for the shared workers project, under names the Worker does not discover as
+ * shards: test/shards/maintenance.test.ts hands them to the cron tick as SHARD_1..SHARD_500, to show that a
+ * tick's cost does not grow with the number of shards. Declared, never migrated nor written: Miniflare
+ * creates a database's storage on its first query, so they cost the runtime next to nothing.
+ */
+const MANY_SHARDS = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`TEST_MANY_${i + 1}`, `crm-edge-test-many-${i + 1}`]));
+
 /** A project running in workerd against the Worker of wrangler.toml with test bindings. */
-function workersProject(name: string, include: string[], exclude: string[], isolate = true) {
+function workersProject(name: string, include: string[], exclude: string[], isolate = true, extraD1: Record<string, string> = {}) {
   return {
     plugins: [
       testSeams(),
@@ -64,7 +72,7 @@ function workersProject(name: string, include: string[], exclude: string[], isol
         miniflare: {
           // A third shard for the move property test (test/shards/moves-property.test.ts), under a name the
           // Worker does not discover as a shard: only that test hands it to the Worker, as SHARD_3.
-          d1Databases: { TEST_SHARD_3: "crm-edge-test-shard-3" },
+          d1Databases: { TEST_SHARD_3: "crm-edge-test-shard-3", ...extraD1 },
           bindings: {
             TEST_MIGRATIONS: migrations,
             ADMIN_TOKEN: "test-admin-token",
@@ -136,7 +144,7 @@ export default defineConfig({
     maxWorkers: 4,
     sequence: { sequencer: Sequencer },
     projects: [
-      workersProject("workers", ["test/**/*.test.ts"], ["test/node/**", "test/traffic/**", ...ISOLATED], false),
+      workersProject("workers", ["test/**/*.test.ts"], ["test/node/**", "test/traffic/**", ...ISOLATED], false, MANY_SHARDS),
       workersProject("isolated", ISOLATED, []),
       workersProject("traffic", ["test/traffic/**/*.test.ts"], []),
       {

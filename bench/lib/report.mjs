@@ -57,7 +57,7 @@ export function rows(results) {
       target = "p50 ≤ 130 ms";
     } else if (id === "cron_sweep") {
       const v = r.value;
-      value = `${ms(v.msPerRun)}/run, ${n(v.movedPerRun)} deals moved, ${n(v.rowsReadPerRun)} rows read, ${n(v.rowsWrittenPerRun)} written; ${n(v.runsToClearBacklog)} runs for the backlog`;
+      value = `${ms(v.msPerRun)}/run tick to last ack (tick ${ms(v.tickMsPerRun)}, ${n(v.tickStatements)} D1 statements, ${n(v.messagesPerTick)} messages; consumer ${ms(v.consumerMsPerRun)}), ${n(v.movedPerRun)} deals moved, ${n(v.rowsReadPerRun)} rows read, ${n(v.rowsWrittenPerRun)} written; ${n(v.runsToClearBacklog)} runs for the backlog`;
       base = `${n(r.baseline.ms / 1000)} s bound`;
     } else if (id === "testkit_fixture_10k") {
       const v = r.value;
