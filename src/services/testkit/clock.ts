@@ -13,11 +13,11 @@
  * parties check against their own clock (the webhook signature's v3 timestamp, X-Service-Request-Timestamp): an account's
  * clock is the kit's fiction, not the receiver's.
  */
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountQuirks } from "../../db/tables/testkit";
 import { accounts } from "../../db/tables/tenancy";
-import { forgetCredentials } from "../../lib/credential-cache";
+import { forgetDirectory } from "../../db/directory";
 import type { Principal } from "../../lib/principal";
 import { badRequest } from "../../lib/errors";
 import { abandonCheckouts } from "../ecomm/abandon";
@@ -51,8 +51,9 @@ async function setOffset(control: Db, portalId: number, offsetMs: number, realNo
     .values({ portalId, clockOffsetMs: offsetMs, updatedAt: realNow })
     .onConflictDoUpdate({ target: accountQuirks.portalId, set: { clockOffsetMs: offsetMs, updatedAt: realNow } })
     .run();
-  // This isolate's next call of the account carries the new offset; other isolates within the cache's lifetime.
-  forgetCredentials();
+  // This isolate's next call of the account, and its next queue batch, carry the new offset (the credential
+  // cache and the account directory keep it); other isolates within the caches' lifetime.
+  forgetDirectory();
 }
 
 /**
@@ -95,7 +96,7 @@ export async function resetClock(control: Db, portalId: number, realNow: number)
     control.update(accountQuirks).set({ clockOffsetMs: 0, updatedAt: realNow }).where(eq(accountQuirks.portalId, portalId)),
     control.update(accounts).set({ dataResetAt: realNow }).where(and(eq(accounts.portalId, portalId), gt(accounts.dataResetAt, realNow))),
   ]);
-  forgetCredentials();
+  forgetDirectory();
 }
 
 /**
@@ -107,10 +108,10 @@ export const completedAt = (startedAt: number): string => new Date(Math.max(Date
 /**
  * A column for a statement that reads `accounts` anyway: the account's clock offset in ms, 0 unless it is a
  * test account whose clock was moved (a primary-key probe in the same statement, no round trip of its own).
- * For code that acts for an account outside its calls: the token endpoint, operator routes.
+ * For code that acts for an account outside its calls: the token endpoint, operator routes, and (through the
+ * account directory, src/db/directory.ts) the queue consumers.
  */
-export const clockOffsetColumn = sql<number>`(case when "accounts"."account_type" in ('DEVELOPER_TEST', 'SANDBOX')
-  then coalesce((select q.clock_offset_ms from account_quirks q where q.portal_id = "accounts"."portal_id"), 0) else 0 end)`.mapWith(Number);
+export { clockOffsetColumn } from "../../db/directory";
 
 /** The account's clock offset in ms, by itself (for a test account only: callers check the type first). */
 export async function readClockOffset(control: Db, portalId: number): Promise<number> {
