@@ -28,9 +28,12 @@ import { requireTestAccount } from "./account";
 /** How far ahead an account's clock may run: a hundred years is past every schedule the service keeps. */
 export const MAX_OFFSET_MS = 100 * 365 * 86_400_000;
 
-/** The offset of the caller's account clock, in ms: 0 for everything but a test account whose clock was moved. */
+/**
+ * The offset of the caller's account clock, in ms: 0 for everything but a test account whose clock was moved.
+ * An API credential carries it from the credential's statement, a web app session from the session's.
+ */
 export function clockOffsetOf(principal: Principal): number {
-  return principal.kind === "oauth" || principal.kind === "private_app" ? (principal.clockOffsetMs ?? 0) : 0;
+  return principal.kind === "oauth" || principal.kind === "private_app" || principal.kind === "session" ? (principal.clockOffsetMs ?? 0) : 0;
 }
 
 /** Now, in epoch ms, as the caller's account sees it. */
