@@ -4,14 +4,16 @@
  * checkout abandoned, a scheduled post published, an access token expired, a webhook retry come due.
  *
  * The offset lives on the account's quirks row (account_quirks.clock_offset_ms) and is read with the
- * credential (src/http/auth.ts), so an account's calls cost nothing more, a STANDARD account's least of all:
- * its offset is never looked at. The router gives every handler the account's time as `ctx.now`; code that
- * acts for an account outside a request (queue consumers) reads the offset with a statement it runs anyway.
+ * credential (src/http/auth.ts) or the web app's session (src/http/session.ts), so an account's calls cost
+ * nothing more, a STANDARD account's least of all: its offset is never looked at. The router gives every
+ * handler the account's time as `ctx.now`; code that acts for an account outside a request reads the offset
+ * with a statement it runs anyway: the queue consumers through the account directory (src/db/directory.ts,
+ * src/services/ecomm/batch-time.ts), webhook deliveries with their target (src/services/webhooks/deliver.ts).
  *
- * What stays real time: rate-limit windows, fault rules, the credential cache, the log's timestamps and
- * durations, queue delays, the app-level delivery log, and the timestamps other
- * parties check against their own clock (the webhook signature's v3 timestamp, X-Service-Request-Timestamp): an account's
- * clock is the kit's fiction, not the receiver's.
+ * What stays real time: rate-limit windows, fault rules, the credential cache and account directory, sessions'
+ * expiry, the log's timestamps and durations, queue delays, the app-level delivery log, and the timestamps
+ * other parties check against their own clock (the v3 signature's X-Service-Request-Timestamp of webhooks,
+ * card fetches and actions, the import webhook): an account's clock is the kit's fiction, not the receiver's.
  */
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
