@@ -30,6 +30,7 @@ import app from "../../src/index";
 import { makeDb } from "../../src/db/client";
 import { messageId, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../src/services/ecomm/sync-message";
 import { commitAndAck, decideOrder, decodeBatch, planDeliveries, Settler } from "../../src/services/ecomm/consumer";
+import { realTime } from "../../src/services/ecomm/batch-time";
 import { readPlanContext } from "../../src/services/ecomm/plan";
 import { MERGE } from "../../src/services/contacts-v1/contacts";
 import { crmColumns } from "../../src/services/crm/records";
@@ -272,7 +273,7 @@ async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
       lap("read");
       const planned = await planDeliveries(db, winners, s, ctx);
       lap("plan");
-      await commitAndAck(db, planned, now, s);
+      await commitAndAck(db, planned, realTime(now), s);
       lap("commit");
     }
     out[mode] = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v / batches])) as typeof steps;

@@ -57,8 +57,10 @@ export async function authenticate(
     // The web app answers a missing session itself (a redirect to /login, or 401); a signed-in user is a
     // principal so that their requests are counted (src/http/rate-limit.ts). The handler's own read of the
     // session is answered from this one (readSession).
+    // The session's expiry is checked in real time (`now`): it protects the user, it is not the account's data.
     const s = await readSession(db, request, now);
-    return s ? { kind: "session", portalId: s.portalId, userId: s.userId, csrfToken: s.csrfToken, rateLimit: s.rateLimit, shard: s.shard } : { kind: "anonymous" };
+    if (!s) return { kind: "anonymous" };
+    return { kind: "session", portalId: s.portalId, userId: s.userId, csrfToken: s.csrfToken, rateLimit: s.rateLimit, shard: s.shard, ...(s.clockOffsetMs ? { clockOffsetMs: s.clockOffsetMs } : {}) };
   }
   const cred = presented(request, url);
   if (!cred) throw new ApiError("INVALID_AUTHENTICATION", NO_CREDENTIALS);

@@ -5,6 +5,7 @@
 import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, sessions, users, type AccountStatus } from "../db/tables/tenancy";
+import { clockOffsetColumn } from "../db/directory";
 import { randomToken, safeEqual, sha256Hex } from "../lib/crypto";
 import { admission, suspendedError } from "../services/accounts/status";
 import { ApiError } from "../lib/errors";
@@ -23,6 +24,11 @@ export interface Session {
   shard: string | null;
   /** The account's lifecycle status: whoever accepts the session checks it (src/services/accounts/status.ts). */
   status: AccountStatus | null;
+  /**
+   * The account's clock (docs/reference/testkit.md "Clock"): ms it runs ahead of real time, 0 unless it is a
+   * test account whose clock was moved. Read in the same join, so a STANDARD account's session costs nothing more.
+   */
+  clockOffsetMs: number;
 }
 
 function cookieValue(request: Request, name: string): string | null {
@@ -90,13 +96,13 @@ async function lookupSession(db: Db, request: Request, now: number): Promise<Ses
   const token = cookieValue(request, SESSION_COOKIE);
   if (!token) return null;
   const row = await db
-    .select({ userId: sessions.userId, portalId: sessions.portalId, csrfToken: sessions.csrfToken, email: users.email, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status })
+    .select({ userId: sessions.userId, portalId: sessions.portalId, csrfToken: sessions.csrfToken, email: users.email, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status, clockOffsetMs: clockOffsetColumn })
     .from(sessions)
     .innerJoin(users, eq(users.userId, sessions.userId))
     .leftJoin(accounts, eq(accounts.portalId, sessions.portalId))
     .where(and(eq(sessions.tokenHash, await sha256Hex(token)), gt(sessions.expiresAt, now)))
     .get();
-  return row ? { ...row, rateLimit: row.rateLimit ?? null, shard: row.shard ?? null, status: row.status ?? null } : null;
+  return row ? { ...row, rateLimit: row.rateLimit ?? null, shard: row.shard ?? null, status: row.status ?? null, clockOffsetMs: row.clockOffsetMs ?? 0 } : null;
 }
 
 export async function endSession(db: Db, request: Request) {
