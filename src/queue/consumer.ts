@@ -12,29 +12,40 @@ import { consumeSyncBatch, type Settlement } from "../services/ecomm/consumer";
 import { consumeWebhookBatch, consumeWebhookDeadLetters } from "../services/webhooks/deliver";
 import { consumeMaintenanceBatch, consumeMaintenanceDeadLetters } from "../services/maintenance/consumer";
 
+const ROLES = ["sync", "sync-dlq", "webhooks", "webhooks-dlq", "maintenance", "maintenance-dlq"] as const;
+
+/**
+ * Which consumer a queue's batches go to, by the end of its name: `crm-edge-sync` in production,
+ * `crm-edge-staging-sync` on staging (docs/how-to/staging-and-ci.md), and so on for every deployment that
+ * keeps the suffixes of wrangler.toml's queue names.
+ */
+export function queueRole(name: string): (typeof ROLES)[number] | undefined {
+  return ROLES.find((role) => name.endsWith(`-${role}`));
+}
+
 export async function handleQueue(batch: MessageBatch, env: Env, ctx: ExecutionContext): Promise<void> {
   const startedAt = Date.now();
   const meter: StatementMeter = { statements: 0 };
   let outcomes: Record<string, number> = {};
   let runs: MaintenanceRun[] | undefined;
   try {
-    switch (batch.queue) {
-      case "crm-edge-sync":
+    switch (queueRole(batch.queue)) {
+      case "sync":
         outcomes = reportSync(batch, await consumeSyncBatch(batch, env, meter, ctx), env, Date.now());
         return;
-      case "crm-edge-sync-dlq":
+      case "sync-dlq":
         outcomes = await consumeDeadLetters(batch, env, meter);
         return;
-      case "crm-edge-webhooks":
+      case "webhooks":
         outcomes = await consumeWebhookBatch(batch, env, meter);
         return;
-      case "crm-edge-webhooks-dlq":
+      case "webhooks-dlq":
         outcomes = await consumeWebhookDeadLetters(batch, env, meter);
         return;
-      case "crm-edge-maintenance":
+      case "maintenance":
         ({ outcomes, runs } = await consumeMaintenanceBatch(batch, env, meter));
         return;
-      case "crm-edge-maintenance-dlq":
+      case "maintenance-dlq":
         outcomes = consumeMaintenanceDeadLetters(batch);
         return;
       default:
