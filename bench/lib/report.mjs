@@ -64,6 +64,16 @@ export function rows(results) {
       value = `${ms(v.msMedian)} median (first ${ms(v.msFirst)}, slowest ${ms(v.msMax)}), ${n(v.bytes / 2 ** 20, 1)} MB`;
       base = `${n(r.baseline.ms / 1000)} s`;
       target = "median ≤ 5 s";
+    } else if (id === "testkit_restore_1000") {
+      const v = r.value;
+      value = `p50 ${ms(v.msP50)} / p95 ${ms(v.msP95)} (slowest ${ms(v.msMax)}), ${n(v.rows)} rows`;
+      base = `p50 ${ms(r.baseline.msP50)} / p95 ${ms(r.baseline.msP95)}`;
+      target = `p95 ≤ ${r.target.p95Ms} ms, floor ÷ restore ≥ ${r.target.floorRatio}`;
+    } else if (id.startsWith("testkit_cost_")) {
+      const v = r.value;
+      value = `median ratio ${n(v.ratio, 3)}, 95 % interval ${n(v.interval[0], 3)}–${n(v.interval[1], 3)} (${v.pairs} samples); with the kit ${n(v.withKit, 1)} req/s`;
+      base = `${n(r.baseline.withoutKit, 1)} req/s; A/A median ${n(r.aa.ratio, 3)}, interval ${n(r.aa.interval[0], 3)}–${n(r.aa.interval[1], 3)}`;
+      target = "interval within the A/A band's";
     } else if (id === "bundle_size") {
       value = `${n(r.value.gzipKiB, 1)} KiB gzip (${n(r.value.uploadKiB, 1)} KiB raw)`;
       base = `${n(r.baseline.gzipKiB)} KiB free-plan limit`;
@@ -99,7 +109,7 @@ export function rows(results) {
       target = "0 5xx, 0 lost, drain ≤ 2 × max_batch_timeout";
     }
     // A ratio with a target shows its A/A control: the band a ratio between two equal things spanned.
-    if (r.aa && ratio) ratio = `${ratio} (A/A ${n(r.aa.band[0], 2)}–${n(r.aa.band[1], 2)})`;
+    if (r.aa?.band && ratio) ratio = `${ratio} (A/A ${n(r.aa.band[0], 2)}–${n(r.aa.band[1], 2)})`;
     out.push({ figure: r.figure, value, baseline: r.baseline?.name ? `${base} [${r.baseline.name}]` : base, ratio, target, met: r.met === undefined ? "" : r.met ? "yes" : "NO" });
   }
   return out;
