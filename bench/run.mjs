@@ -173,8 +173,9 @@ async function main() {
       if (!aaControl) results.push(...(await scaleOut(sctx)), ...(await probes(sctx)));
     }
     if (want("cron")) results.push(...(await cron(ctx)));
-    // Figure 13: a 10,000-record fixture of the test kit, against its 5 s target.
-    if (want("testkit")) results.push(...(await testkit({ ...ctx, adminToken })));
+    // Figures 13–15: a 10,000-record fixture of the test kit against its 5 s target; a restore of a 1,000-record
+    // snapshot against its floor; a STANDARD account's calls with and without the kit (extra clusters of their own).
+    if (want("testkit")) results.push(...(await testkit({ ...ctx, adminToken, stdio, benchScript, prodScript: build.scriptPath })));
     if (want("soak")) results.push(...(await soak(ctx, seeded)));
     if (want("profile")) {
       profiled = await profile(ctx, seeded);

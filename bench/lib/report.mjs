@@ -72,8 +72,8 @@ export function rows(results) {
     } else if (id.startsWith("testkit_cost_")) {
       const v = r.value;
       value = `median ratio ${n(v.ratio, 3)}, 95 % interval ${n(v.interval[0], 3)}–${n(v.interval[1], 3)} (${v.pairs} samples); with the kit ${n(v.withKit, 1)} req/s`;
-      base = `${n(r.baseline.withoutKit, 1)} req/s; A/A median ${n(r.aa.ratio, 3)}, interval ${n(r.aa.interval[0], 3)}–${n(r.aa.interval[1], 3)}`;
-      target = "interval within the A/A band's";
+      base = `${n(r.baseline.withoutKit, 1)} req/s; A/A control median ${n(r.aa.ratio, 3)}`;
+      target = "interval overlaps the A/A control's";
     } else if (id === "bundle_size") {
       value = `${n(r.value.gzipKiB, 1)} KiB gzip (${n(r.value.uploadKiB, 1)} KiB raw)`;
       base = `${n(r.baseline.gzipKiB)} KiB free-plan limit`;

@@ -6,6 +6,7 @@
  */
 import { median } from "../lib/stats.mjs";
 import { step } from "../lib/progress.mjs";
+import { kitCost } from "./testkit-cost.mjs";
 import { restoreFigure } from "./testkit-restore.mjs";
 
 const TARGET_MS = 5_000;
@@ -49,6 +50,6 @@ export async function testkit(ctx) {
       runs,
     },
   ];
-  // Figure 14: a restore of a 1,000-record snapshot against its floor.
-  return [...fixture, ...(await restoreFigure(ctx))];
+  // Figure 14: a restore of a 1,000-record snapshot against its floor; figure 15: the kit's cost to a STANDARD account.
+  return [...fixture, ...(await restoreFigure(ctx)), ...(await kitCost(ctx))];
 }
