@@ -157,6 +157,11 @@ export function ratiosSvg(results, meta) {
     } else if (r.id.startsWith("regression_")) bars.push({ label: `sharded ÷ single: ${r.figure.replace("Sharded vs single database: ", "").replace(/^Read: /, "").replace(/, count=100|, \d+ msgs over \d+ objects|, integrator \d+ ms|, 200 msgs\/request/g, "")}`, ratio: r.ratio, target: 0.95, note: "paired runs", met: r.met });
     else if (r.id.startsWith("scaleout_")) bars.push({ label: r.id === "scaleout_sync" ? "Scale-out sync, 4 shards ÷ 1" : "Scale-out reads, 4 shards ÷ 1", ratio: r.ratio, note: "aggregate throughput" });
     else if (r.id === "cards_view") bars.push({ label: "Record view, 5 cards", ratio: r.ratio, target: r.baseline.p50 / 130, note: "integrator p50 / view p50", met: r.met });
+    else if (r.id === "testkit_restore_1000") bars.push({ label: "Test kit restore, 1,000 records", ratio: r.ratio, target: r.target.floorRatio, note: `floor p50 / restore p50; p95 ${r.value.msP95.toFixed(0)} ms`, met: r.met });
+    else if (r.id.startsWith("testkit_cost_")) {
+      const name = r.figure.replace(/^.*interleaved samples: /, "").replace(/ \(req\/s\)$/, "").replace(/, (limit|count)=100/, "");
+      bars.push({ label: `STANDARD with ÷ without the kit: ${name}`, ratio: r.ratio, note: `interval ${r.value.interval.map((v) => v.toFixed(2)).join("–")}, A/A ${r.aa.interval.map((v) => v.toFixed(2)).join("–")}`, met: r.met });
+    }
   }
   // Wide enough for the longest label and note (about 6.6 px per character at 12 px), so none is clipped.
   const textWidth = (t) => Math.ceil(String(t).length * 6.6);
