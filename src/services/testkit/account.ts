@@ -22,7 +22,8 @@ export const isTestAccountType = (t: AccountType | null | undefined) => t === "D
 export const credentialKitColumns = { accountType: accounts.accountType, searchLagMs: accountQuirks.searchLagMs, clockOffsetMs: accountQuirks.clockOffsetMs };
 
 export const credentialKitJoin = <Q extends { leftJoin(table: typeof accountQuirks, on: SQL): unknown }>(query: Q): Q =>
-  // A dynamic query (`$dynamic()`) keeps its type through a join; its columns above are typed by drizzle as read.
+  // A dynamic query (`$dynamic()`) keeps its type through the join. Drizzle, not seeing the join where the
+  // columns are picked, types the quirks as never null: auth.ts reads them as possibly null (no quirks row).
   query.leftJoin(accountQuirks, eq(accountQuirks.portalId, credentials.portalId)) as Q;
 
 /**
