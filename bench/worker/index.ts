@@ -19,6 +19,7 @@
  *                                   its filter value taken from the search body it is sent
  *   GET  /__bench/floor/replay      figure 10: a route's own D1 statements (recorded from the route), replayed with
  *                                   the route's round-trip shape, as raw JSON (replay-floor.ts)
+ *   POST /__bench/floor/restore     figure 14: a snapshot's rows copied back with one raw `db.batch` (restore-floor.ts)
  *   POST /__bench/concurrency       what grows with concurrency: one route at c=1 and c=10 under set-ups
  *                                   that each take one per-request cost away (concurrency.ts)
  *   GET  /__bench/probe/*           probes of the sharded configuration (probes.ts)
@@ -39,6 +40,7 @@ import { fenceCost, parallelD1 } from "./probes";
 import { concurrencyProbe } from "./concurrency";
 import { instantLimiter, requestMaker, type RouteSpec } from "./app-requests";
 import { replayFloor } from "./replay-floor";
+import { restoreFloor } from "./restore-floor";
 
 interface BenchEnv extends Env {
   /** A queue only the baseline sends to; this Worker consumes it by acking everything. */
@@ -339,6 +341,7 @@ export default {
     const url = new URL(req.url);
     if (url.pathname === "/__bench/noop") return new Response(null, { status: 204 });
     if (url.pathname === "/__bench/floor/replay") return replayFloor(req, env, ctx, url);
+    if (url.pathname === "/__bench/floor/restore" && req.method === "POST") return restoreFloor(env, url);
     if (url.pathname.startsWith("/__bench/floor/")) return floor(env, req, url);
     if (url.pathname === "/__bench/probe/parallel-d1") return parallelD1(env, url);
     if (url.pathname === "/__bench/probe/fence") return fenceCost(env, url);
