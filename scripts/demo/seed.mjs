@@ -426,6 +426,7 @@ Open (sign in as ${demo.userEmail} / ${demo.userPassword}):
   ${baseUrl}/app/deals/${demo.dealId}    a synced order: stage, line items, shipments
   ${baseUrl}/app/stores    the store overview and its sync error
   ${baseUrl}/app/mail    the account's sent mail (SMTP and the transactional send)
+  ${baseUrl}/_blog/${demo.portalId}    the public blog: its index of published posts
   ${baseUrl}${demo.blogPath}    the public blog post
   ${baseUrl}/docs    the API reference
   ${authorize}
