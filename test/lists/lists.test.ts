@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { makeDb } from "../../src/db/client";
-import { getList } from "../../src/services/lists/read";
-import { memberPage } from "../../src/services/lists/members";
+import { listForPage, memberPage } from "../../src/services/lists/members";
 import { call, tenant } from "../helpers/api";
 import { countingD1 } from "../helpers/counting-d1";
 import { accountD1 } from "../helpers/shards";
@@ -97,7 +96,7 @@ describe("v3 lists", () => {
     const list = await newList(t, { processingType: "DYNAMIC", filterBranch: branch(stringIs("city", "Oslo")) });
     const d1 = countingD1(await accountD1(t.portalId));
     const db = makeDb(d1);
-    const row = await getList(db, t.portalId, Number(list.listId));
+    const row = await listForPage(db, t.portalId, Number(list.listId));
     const before = d1.counts.rowsRead;
     const page = await memberPage(db, row, { limit: 10 });
     expect(page.members).toHaveLength(10);
