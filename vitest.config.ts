@@ -1,7 +1,9 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { spawnSync } from "node:child_process";
+import { relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const SEAM = fileURLToPath(new URL("./src/lib/fault-seam.ts", import.meta.url));
 const INJECTOR = fileURLToPath(new URL("./test/reliability/fault-injector.ts", import.meta.url));
@@ -51,8 +53,16 @@ if (vendor.status !== 0) throw new Error("scripts/vendor.mjs failed");
 /** Files that need databases no other file writes to (see "isolated" below). */
 const ISOLATED = ["test/fuzz/**/*.test.ts", "test/shards/moves-property.test.ts"];
 
+/**
+ * 500 more local D1 databases for the shared workers project, under names the Worker does not discover as
+ * shards: test/shards/maintenance.test.ts hands them to the cron tick as SHARD_1..SHARD_500, to show that a
+ * tick's cost does not grow with the number of shards. Declared, never migrated nor written: Miniflare
+ * creates a database's storage on its first query, so they cost the runtime next to nothing.
+ */
+const MANY_SHARDS = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`TEST_MANY_${i + 1}`, `crm-edge-test-many-${i + 1}`]));
+
 /** A project running in workerd against the Worker of wrangler.toml with test bindings. */
-function workersProject(name: string, include: string[], exclude: string[], isolate = true) {
+function workersProject(name: string, include: string[], exclude: string[], isolate = true, extraD1: Record<string, string> = {}) {
   return {
     plugins: [
       testSeams(),
@@ -62,7 +72,7 @@ function workersProject(name: string, include: string[], exclude: string[], isol
         miniflare: {
           // A third shard for the move property test (test/shards/moves-property.test.ts), under a name the
           // Worker does not discover as a shard: only that test hands it to the Worker, as SHARD_3.
-          d1Databases: { TEST_SHARD_3: "crm-edge-test-shard-3" },
+          d1Databases: { TEST_SHARD_3: "crm-edge-test-shard-3", ...extraD1 },
           bindings: {
             TEST_MIGRATIONS: migrations,
             ADMIN_TOKEN: "test-admin-token",
@@ -90,6 +100,30 @@ function workersProject(name: string, include: string[], exclude: string[], isol
   };
 }
 
+/**
+ * The order in which `npm test` hands files to its workers. vitest's own order runs the projects one after
+ * another by name (isolated, node, workers), so the workers project's 4,900 tests waited for the node
+ * project's slowest files, which mostly wait on a browser or a `wrangler dev`. Here those files start
+ * first and the workers project runs beside them; each project keeps vitest's order inside it (longest or
+ * largest first), and the workers project's files stay together so that its shared runtime is reused from
+ * one file to the next (vitest ends a shared runtime when the next file in line belongs to another project).
+ */
+const FIRST = ["test/node/docs-examples.test.ts", "test/node/openapi-contract.test.ts"];
+const PROJECTS = ["workers", "isolated", "node"];
+
+class Sequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const first = FIRST.indexOf(relative(spec.project.config.root, spec.moduleId));
+      if (first !== -1) return first;
+      const project = PROJECTS.indexOf(spec.project.name);
+      return FIRST.length + (project === -1 ? PROJECTS.length : project);
+    };
+    return sorted.map((spec, i) => ({ spec, i, r: rank(spec) })).sort((a, b) => a.r - b.r || a.i - b.i).map(({ spec }) => spec);
+  }
+}
+
 export default defineConfig({
   test: {
     // A passing run prints its counts, not what the code under test logs: many tests cause the warnings
@@ -105,10 +139,12 @@ export default defineConfig({
     // tests take a few hundred ms, more on a busy machine (vitest's 300 ms default named 655 tests in one
     // run of this project): only a test past 5 s is worth a line.
     slowTestThreshold: 5_000,
-    // Sized for two cores: files spend much of their time waiting on workerd and wrangler, so three run at once.
-    maxWorkers: 3,
+    // Sized for two cores: files spend much of their time waiting on workerd, wrangler or a browser, so four
+    // run at once, in the order Sequencer above gives (the slowest waiting files first, beside the rest).
+    maxWorkers: 4,
+    sequence: { sequencer: Sequencer },
     projects: [
-      workersProject("workers", ["test/**/*.test.ts"], ["test/node/**", "test/traffic/**", ...ISOLATED], false),
+      workersProject("workers", ["test/**/*.test.ts"], ["test/node/**", "test/traffic/**", ...ISOLATED], false, MANY_SHARDS),
       workersProject("isolated", ISOLATED, []),
       workersProject("traffic", ["test/traffic/**/*.test.ts"], []),
       {

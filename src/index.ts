@@ -19,5 +19,8 @@ export default {
   // (src/lib/security-headers.ts); public blog pages move to their own host when PUBLIC_PAGES_ORIGIN is set.
   fetch: async (request, env, ctx) => withSecurityHeaders(request, pagesHostAnswer(request, env) ?? (await router.fetch(request, env, ctx))),
   queue: (batch, env, ctx) => handleQueue(batch, env, ctx),
-  scheduled: (controller, env, ctx) => runCron(controller, env, ctx),
+  // The tick only enqueues the maintenance jobs; the queue handler above runs them (src/cron/index.ts).
+  scheduled: async (controller, env, ctx) => {
+    await runCron(controller, env, ctx);
+  },
 } satisfies ExportedHandler<Env>;

@@ -11,11 +11,27 @@ import { build } from "esbuild";
 export const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "../..");
 export const BUILD_DIR = path.join(ROOT, "bench/.build");
 
-export function buildProduction() {
-  const outdir = path.join(BUILD_DIR, "prod");
+/**
+ * Figure 15's baseline: the production bundle with the test kit's request-path hook replaced by nothing, by
+ * wrangler's own `--alias` (the import specifiers, exactly as the importing files write them): the kit's part
+ * of the credential statement and its test-account check (src/http/auth.ts), the fault rules and the account
+ * clock of the router (src/router.ts), and the search lag of the search and list routes. Everything else is
+ * the same source, built the same way.
+ */
+export const NO_TESTKIT = {
+  "../services/testkit/account": "./bench/lib/no-testkit/account.mjs",
+  "./services/testkit/faults": "./bench/lib/no-testkit/router.mjs",
+  "./services/testkit/clock": "./bench/lib/no-testkit/router.mjs",
+  "../../services/testkit/quirks": "./bench/lib/no-testkit/quirks.mjs",
+};
+
+/** `name` is the output folder under bench/.build; `alias` maps import specifiers to replacements (NO_TESTKIT). */
+export function buildProduction({ name = "prod", alias = {} } = {}) {
+  const outdir = path.join(BUILD_DIR, name);
   fs.rmSync(outdir, { recursive: true, force: true });
   const wrangler = path.join(ROOT, "node_modules/.bin/wrangler");
-  const res = spawnSync(wrangler, ["deploy", "--dry-run", "--outdir", outdir], { cwd: ROOT, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" } });
+  const aliasArgs = Object.entries(alias).flatMap(([from, to]) => ["--alias", `${from}:${to}`]);
+  const res = spawnSync(wrangler, ["deploy", "--dry-run", "--outdir", outdir, ...aliasArgs], { cwd: ROOT, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1" } });
   const out = `${res.stdout}\n${res.stderr}`;
   if (res.status !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${out}`);
   const m = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(out);

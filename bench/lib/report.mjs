@@ -57,13 +57,23 @@ export function rows(results) {
       target = "p50 ≤ 130 ms";
     } else if (id === "cron_sweep") {
       const v = r.value;
-      value = `${ms(v.msPerRun)}/run, ${n(v.movedPerRun)} deals moved, ${n(v.rowsReadPerRun)} rows read, ${n(v.rowsWrittenPerRun)} written; ${n(v.runsToClearBacklog)} runs for the backlog`;
+      value = `${ms(v.msPerRun)}/run tick to last ack (tick ${ms(v.tickMsPerRun)}, ${n(v.tickStatements)} D1 statements, ${n(v.messagesPerTick)} messages; consumer ${ms(v.consumerMsPerRun)}), ${n(v.movedPerRun)} deals moved, ${n(v.rowsReadPerRun)} rows read, ${n(v.rowsWrittenPerRun)} written; ${n(v.runsToClearBacklog)} runs for the backlog`;
       base = `${n(r.baseline.ms / 1000)} s bound`;
     } else if (id === "testkit_fixture_10k") {
       const v = r.value;
       value = `${ms(v.msMedian)} median (first ${ms(v.msFirst)}, slowest ${ms(v.msMax)}), ${n(v.bytes / 2 ** 20, 1)} MB`;
       base = `${n(r.baseline.ms / 1000)} s`;
       target = "median ≤ 5 s";
+    } else if (id === "testkit_restore_1000") {
+      const v = r.value;
+      value = `p50 ${ms(v.msP50)} / p95 ${ms(v.msP95)} (slowest ${ms(v.msMax)}), ${n(v.rows)} rows`;
+      base = `p50 ${ms(r.baseline.msP50)} / p95 ${ms(r.baseline.msP95)}`;
+      target = `p95 ≤ ${r.target.p95Ms} ms, floor ÷ restore ≥ ${r.target.floorRatio}`;
+    } else if (id.startsWith("testkit_cost_")) {
+      const v = r.value;
+      value = `median ratio ${n(v.ratio, 3)}, 95 % interval ${n(v.interval[0], 3)}–${n(v.interval[1], 3)} (${v.pairs} samples); with the kit ${n(v.withKit, 1)} req/s`;
+      base = `${n(r.baseline.withoutKit, 1)} req/s; A/A control median ${n(r.aa.ratio, 3)}`;
+      target = "interval overlaps the A/A control's";
     } else if (id === "bundle_size") {
       value = `${n(r.value.gzipKiB, 1)} KiB gzip (${n(r.value.uploadKiB, 1)} KiB raw)`;
       base = `${n(r.baseline.gzipKiB)} KiB free-plan limit`;
@@ -99,7 +109,7 @@ export function rows(results) {
       target = "0 5xx, 0 lost, drain ≤ 2 × max_batch_timeout";
     }
     // A ratio with a target shows its A/A control: the band a ratio between two equal things spanned.
-    if (r.aa && ratio) ratio = `${ratio} (A/A ${n(r.aa.band[0], 2)}–${n(r.aa.band[1], 2)})`;
+    if (r.aa?.band && ratio) ratio = `${ratio} (A/A ${n(r.aa.band[0], 2)}–${n(r.aa.band[1], 2)})`;
     out.push({ figure: r.figure, value, baseline: r.baseline?.name ? `${base} [${r.baseline.name}]` : base, ratio, target, met: r.met === undefined ? "" : r.met ? "yes" : "NO" });
   }
   return out;
@@ -147,6 +157,11 @@ export function ratiosSvg(results, meta) {
     } else if (r.id.startsWith("regression_")) bars.push({ label: `sharded ÷ single: ${r.figure.replace("Sharded vs single database: ", "").replace(/^Read: /, "").replace(/, count=100|, \d+ msgs over \d+ objects|, integrator \d+ ms|, 200 msgs\/request/g, "")}`, ratio: r.ratio, target: 0.95, note: "paired runs", met: r.met });
     else if (r.id.startsWith("scaleout_")) bars.push({ label: r.id === "scaleout_sync" ? "Scale-out sync, 4 shards ÷ 1" : "Scale-out reads, 4 shards ÷ 1", ratio: r.ratio, note: "aggregate throughput" });
     else if (r.id === "cards_view") bars.push({ label: "Record view, 5 cards", ratio: r.ratio, target: r.baseline.p50 / 130, note: "integrator p50 / view p50", met: r.met });
+    else if (r.id === "testkit_restore_1000") bars.push({ label: "Test kit restore, 1,000 records", ratio: r.ratio, target: r.target.floorRatio, note: `floor p50 / restore p50; p95 ${r.value.msP95.toFixed(0)} ms`, met: r.met });
+    else if (r.id.startsWith("testkit_cost_")) {
+      const name = r.figure.replace(/^.*interleaved samples: /, "").replace(/ \(req\/s\)$/, "").replace(/, (limit|count)=100/, "");
+      bars.push({ label: `STANDARD with ÷ without the kit: ${name}`, ratio: r.ratio, note: `interval ${r.value.interval.map((v) => v.toFixed(2)).join("–")}, A/A ${r.aa.interval.map((v) => v.toFixed(2)).join("–")}`, met: r.met });
+    }
   }
   // Wide enough for the longest label and note (about 6.6 px per character at 12 px), so none is clipped.
   const textWidth = (t) => Math.ceil(String(t).length * 6.6);

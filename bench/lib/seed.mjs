@@ -12,11 +12,11 @@ async function ok(res, what) {
 /**
  * An account (rate limit raised to the operator maximum: the bench measures the service, not the 110/10 s
  * policy), an installed app, a user. `shard` places the account on that shard database; without it the
- * placement policy chooses.
+ * placement policy chooses; `accountType` (e.g. DEVELOPER_TEST) makes a test account of it.
  */
-export async function provisionTenant(http, adminToken, name, { shard } = {}) {
+export async function provisionTenant(http, adminToken, name, { shard, accountType } = {}) {
   const admin = (method, path, body) => http.json(method, path, { token: adminToken, body }).then((r) => ok(r, `${method} ${path}`));
-  const acct = await admin("POST", "/admin/v1/accounts", { name, rateLimit: 100_000, ...(shard ? { shard } : {}) });
+  const acct = await admin("POST", "/admin/v1/accounts", { name, rateLimit: 100_000, ...(shard ? { shard } : {}), ...(accountType ? { accountType } : {}) });
   const app = await admin("POST", "/admin/v1/apps", { name: `${name}-app`, redirectUris: ["https://app.example.com/callback"] });
   const install = await admin("POST", `/admin/v1/accounts/${acct.portalId}/installs`, { appId: app.appId });
   const user = await admin("POST", `/admin/v1/accounts/${acct.portalId}/users`, { email: `${name}@bench.example.com` });

@@ -6,6 +6,8 @@
  */
 import { median } from "../lib/stats.mjs";
 import { step } from "../lib/progress.mjs";
+import { kitCost } from "./testkit-cost.mjs";
+import { restoreFigure } from "./testkit-restore.mjs";
 
 const TARGET_MS = 5_000;
 
@@ -37,7 +39,7 @@ export async function testkit(ctx) {
     runs.push({ ms });
   }
   const ms = median(runs.map((r) => r.ms));
-  return [
+  const fixture = [
     {
       id: "testkit_fixture_10k",
       figure: "A fixture of 10,000 records (and 9,000 associations) loads",
@@ -48,4 +50,6 @@ export async function testkit(ctx) {
       runs,
     },
   ];
+  // Figure 14: a restore of a 1,000-record snapshot against its floor; figure 15: the kit's cost to a STANDARD account.
+  return [...fixture, ...(await restoreFigure(ctx)), ...(await kitCost(ctx))];
 }

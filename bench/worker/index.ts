@@ -5,7 +5,7 @@
  *   POST /__bench/baseline/upsert   raw D1 baseline: `db.batch` of single-row LWW upserts, 100 per batch
  *   PUT  /__bench/baseline/enqueue  raw Queues baseline: parse a sync body, `sendBatch` 100 at a time
  *   ANY  /__bench/counted/<path>    the real app's fetch handler with a counting D1 (see counting-d1.ts)
- *   POST /__bench/counted-cron      the real app's scheduled handler with a counting D1
+ *   POST /__bench/counted-cron      the real app's scheduled handler, then its maintenance batch, with a counting D1
  *   GET  /__bench/profile           the cost of each platform primitive a request uses, timed in the isolate
  *   POST /__bench/profile-request   one route's time with and without its Durable Object and D1 round trips
  *   GET  /__bench/profile-consumer  the sync consumer's steps timed one by one on batches of 100 messages
@@ -19,6 +19,7 @@
  *                                   its filter value taken from the search body it is sent
  *   GET  /__bench/floor/replay      figure 10: a route's own D1 statements (recorded from the route), replayed with
  *                                   the route's round-trip shape, as raw JSON (replay-floor.ts)
+ *   POST /__bench/floor/restore     figure 14: a snapshot's rows copied back with one raw `db.batch` (restore-floor.ts)
  *   POST /__bench/concurrency       what grows with concurrency: one route at c=1 and c=10 under set-ups
  *                                   that each take one per-request cost away (concurrency.ts)
  *   GET  /__bench/probe/*           probes of the sharded configuration (probes.ts)
@@ -30,6 +31,7 @@ import app from "../../src/index";
 import { makeDb } from "../../src/db/client";
 import { messageId, SYNC_MESSAGE_VERSION, type SyncQueueMessage } from "../../src/services/ecomm/sync-message";
 import { commitAndAck, decideOrder, decodeBatch, planDeliveries, Settler } from "../../src/services/ecomm/consumer";
+import { realTime } from "../../src/services/ecomm/batch-time";
 import { readPlanContext } from "../../src/services/ecomm/plan";
 import { MERGE } from "../../src/services/contacts-v1/contacts";
 import { crmColumns } from "../../src/services/crm/records";
@@ -38,6 +40,7 @@ import { fenceCost, parallelD1 } from "./probes";
 import { concurrencyProbe } from "./concurrency";
 import { instantLimiter, requestMaker, type RouteSpec } from "./app-requests";
 import { replayFloor } from "./replay-floor";
+import { restoreFloor } from "./restore-floor";
 
 interface BenchEnv extends Env {
   /** A queue only the baseline sends to; this Worker consumes it by acking everything. */
@@ -102,13 +105,29 @@ async function counted(req: Request, env: BenchEnv, ctx: ExecutionContext, url: 
   return Response.json({ status: res.status, body, d1: d1.counts });
 }
 
+/**
+ * One cron tick and the work it enqueues, both through the counting D1: the tick (the real scheduled
+ * handler) sends its maintenance messages to a queue that keeps them, then the real queue handler runs
+ * them as one maintenance batch, as the maintenance queue would deliver it. `tick` is the tick's own
+ * share; `d1` the whole (tick and jobs).
+ */
 async function countedCron(env: BenchEnv, ctx: ExecutionContext, url: URL): Promise<Response> {
   const d1 = new CountingD1(d1Wire(env));
   const scheduledTime = Number(url.searchParams.get("scheduledTime") ?? Date.now());
   const controller = { scheduledTime, cron: "* * * * *", noRetry() {} } satisfies ScheduledController;
+  const sent: unknown[] = [];
+  const keep = {
+    send: (body: unknown) => Promise.resolve(void sent.push(body)),
+    sendBatch: (messages: Iterable<MessageSendRequest>) => Promise.resolve(void sent.push(...[...messages].map((m) => m.body))),
+  } as unknown as Queue;
+  const counted = { ...countingEnv(env, d1), MAINTENANCE_QUEUE: keep };
   const started = performance.now();
-  await app.scheduled(controller, countingEnv(env, d1), ctx);
-  return Response.json({ ms: performance.now() - started, d1: d1.counts });
+  await app.scheduled(controller, counted, ctx);
+  const tick = { ms: performance.now() - started, statements: d1.counts.statements, messages: sent.length };
+  const messages = sent.map((body, i) => ({ id: `bench-${i}`, timestamp: new Date(), attempts: 1, body, ack() {}, retry() {} }));
+  const batch = { queue: "crm-edge-maintenance", messages, ackAll() {}, retryAll() {} } as unknown as MessageBatch;
+  await app.queue(batch, counted, ctx);
+  return Response.json({ ms: performance.now() - started, tick, d1: d1.counts });
 }
 
 /** Mean time of `fn` over `n` sequential calls (ms). */
@@ -256,7 +275,7 @@ async function profileConsumer(env: BenchEnv, url: URL): Promise<Response> {
       lap("read");
       const planned = await planDeliveries(db, winners, s, ctx);
       lap("plan");
-      await commitAndAck(db, planned, now, s);
+      await commitAndAck(db, planned, realTime(now), s);
       lap("commit");
     }
     out[mode] = Object.fromEntries(Object.entries(t).map(([k, v]) => [k, v / batches])) as typeof steps;
@@ -322,6 +341,7 @@ export default {
     const url = new URL(req.url);
     if (url.pathname === "/__bench/noop") return new Response(null, { status: 204 });
     if (url.pathname === "/__bench/floor/replay") return replayFloor(req, env, ctx, url);
+    if (url.pathname === "/__bench/floor/restore" && req.method === "POST") return restoreFloor(env, url);
     if (url.pathname.startsWith("/__bench/floor/")) return floor(env, req, url);
     if (url.pathname === "/__bench/probe/parallel-d1") return parallelD1(env, url);
     if (url.pathname === "/__bench/probe/fence") return fenceCost(env, url);

@@ -282,9 +282,12 @@ export async function seedDemo(o) {
 
   log("demo: a published blog post and an SMTP API token");
   const slug = "welcome-to-crm-edge";
+  // Its author (a v2 blog author) is named on the public page and the blog's index.
+  const author = await api("POST", "/content/api/v2/blog-authors", oauth, { full_name: "Grace Hopper", email: "grace@example.com" });
   const post = await api("POST", "/cms/v3/blogs/posts", oauth, {
     name: "Welcome to crm-edge",
     slug,
+    blogAuthorId: author.id,
     postSummary: "What this demo account shows.",
     postBody:
       "<p>This post was created and published through the blog posts API v3 (<code>/cms/v3/blogs/posts</code>); " +
@@ -423,6 +426,7 @@ Open (sign in as ${demo.userEmail} / ${demo.userPassword}):
   ${baseUrl}/app/deals/${demo.dealId}    a synced order: stage, line items, shipments
   ${baseUrl}/app/stores    the store overview and its sync error
   ${baseUrl}/app/mail    the account's sent mail (SMTP and the transactional send)
+  ${baseUrl}/_blog/${demo.portalId}    the public blog: its index of published posts
   ${baseUrl}${demo.blogPath}    the public blog post
   ${baseUrl}/docs    the API reference
   ${authorize}

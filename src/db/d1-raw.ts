@@ -29,8 +29,8 @@ export function rawStatement(db: Db, query: SQL | BoundQuery): D1PreparedStateme
 }
 
 /** A raw query's rows as arrays of column values, in the order its SELECT lists them (D1's `raw()`). */
-export function rawRows<T extends unknown[]>(db: Db, query: SQL): Promise<T[]> {
-  const q = dialect.sqlToQuery(query);
+export function rawRows<T extends unknown[]>(db: Db, query: SQL | BoundQuery): Promise<T[]> {
+  const q = queryOf(query);
   return db.$client.prepare(q.sql).bind(...q.params).raw<T>();
 }
 

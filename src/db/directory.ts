@@ -6,15 +6,30 @@
  * Entries live in isolate memory for the credential-cache TTL. A stale entry is harmless for writes: the
  * fence triggers on the old shard refuse them (ACCOUNT_FENCED), and `forgetDirectory` then drops it.
  */
-import { and, eq, inArray, ne } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "./client";
 import { accounts } from "./tables/tenancy";
 import { forgetCredentials } from "../lib/credential-cache";
 
-interface Entry {
+/** Where an account lives, and the clock it keeps (docs/reference/testkit.md "Clock"). */
+export interface Placement {
   shard: string | null;
+  /** How far the account's clock runs ahead of real time, in ms: 0 unless it is a test account whose clock was moved. */
+  clockOffsetMs: number;
+}
+
+interface Entry extends Placement {
   freshUntil: number;
 }
+
+/**
+ * A column for a statement that reads `accounts` anyway: the account's clock offset in ms, 0 unless it is a
+ * test account whose clock was moved. The quirks row is probed (by primary key) only for a test account, so
+ * a STANDARD account's read costs nothing more, and a row left from when it was a test account is ignored.
+ */
+export const CLOCK_OFFSET_SQL = `(case when "accounts"."account_type" in ('DEVELOPER_TEST', 'SANDBOX')
+  then coalesce((select q.clock_offset_ms from account_quirks q where q.portal_id = "accounts"."portal_id"), 0) else 0 end)`;
+export const clockOffsetColumn = sql<number>`${sql.raw(CLOCK_OFFSET_SQL)}`.mapWith(Number);
 
 /** How long an isolate trusts a directory entry (the deletion waits it out, src/durable-objects/account-mover/delete.ts). */
 export const DIRECTORY_TTL_MS = 10_000;
@@ -22,10 +37,10 @@ const DEFAULT_TTL_MS = DIRECTORY_TTL_MS;
 const MAX_ENTRIES = 10_000;
 const entries = new Map<number, Entry>();
 
-function remember(portalId: number, shard: string | null, now: number, ttlMs: number) {
+function remember(portalId: number, place: Placement, now: number, ttlMs: number) {
   if (ttlMs <= 0) return;
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  entries.set(portalId, { shard, freshUntil: now + ttlMs });
+  entries.set(portalId, { shard: place.shard, clockOffsetMs: place.clockOffsetMs, freshUntil: now + ttlMs });
 }
 
 /**
@@ -35,43 +50,55 @@ function remember(portalId: number, shard: string | null, now: number, ttlMs: nu
 export async function shardOfAccount(control: Db, portalId: number, now = Date.now(), ttlMs = DEFAULT_TTL_MS): Promise<string | null | undefined> {
   const hit = entries.get(portalId);
   if (hit && now < hit.freshUntil) return hit.shard;
+  // The clock rides along (every entry carries it, see placementsOf), at no cost for a STANDARD account.
   const row = await control
-    .select({ shard: accounts.shard })
+    .select({ shard: accounts.shard, clockOffsetMs: clockOffsetColumn })
     .from(accounts)
     .where(and(eq(accounts.portalId, portalId), ne(accounts.status, "deleting")))
     .get();
   if (!row) return undefined;
-  remember(portalId, row.shard, now, ttlMs);
+  remember(portalId, row, now, ttlMs);
   return row.shard;
 }
 
-/** Shards of many accounts in one control-plane read (the queue consumer's batch); unknown and deleting ids are left out. */
-export async function shardsOfAccounts(control: Db, portalIds: number[], now = Date.now(), ttlMs = DEFAULT_TTL_MS): Promise<Map<number, string | null>> {
-  const out = new Map<number, string | null>();
+/**
+ * Shards and clocks of many accounts in one control-plane read (the queue consumers' batch), or none when this
+ * isolate knows them all; unknown and deleting ids are left out. The clock is read in the same statement, so
+ * a consumer that stamps what it writes by each account's clock pays nothing for it.
+ */
+export async function placementsOf(control: Db, portalIds: number[], now = Date.now(), ttlMs = DEFAULT_TTL_MS): Promise<Map<number, Placement>> {
+  const out = new Map<number, Placement>();
   const missing: number[] = [];
   for (const id of new Set(portalIds)) {
     const hit = entries.get(id);
-    if (hit && now < hit.freshUntil) out.set(id, hit.shard);
+    if (hit && now < hit.freshUntil) out.set(id, { shard: hit.shard, clockOffsetMs: hit.clockOffsetMs });
     else missing.push(id);
   }
   // 90 ids per statement keeps well inside D1's 100 bound parameters.
   for (let i = 0; i < missing.length; i += 90) {
     const rows = await control
-      .select({ portalId: accounts.portalId, shard: accounts.shard })
+      .select({ portalId: accounts.portalId, shard: accounts.shard, clockOffsetMs: clockOffsetColumn })
       .from(accounts)
       .where(and(inArray(accounts.portalId, missing.slice(i, i + 90)), ne(accounts.status, "deleting")))
       .all();
     for (const r of rows) {
-      out.set(r.portalId, r.shard);
-      remember(r.portalId, r.shard, now, ttlMs);
+      const place = { shard: r.shard, clockOffsetMs: r.clockOffsetMs };
+      out.set(r.portalId, place);
+      remember(r.portalId, place, now, ttlMs);
     }
   }
   return out;
 }
 
+/** Shards of many accounts (placementsOf without the clocks). */
+export async function shardsOfAccounts(control: Db, portalIds: number[], now = Date.now(), ttlMs = DEFAULT_TTL_MS): Promise<Map<number, string | null>> {
+  return new Map([...(await placementsOf(control, portalIds, now, ttlMs))].map(([id, p]) => [id, p.shard]));
+}
+
 /**
- * After a write was refused by a fence (the account moved or is moving): drop what this isolate believes
- * about where accounts live, in the directory and in the credential cache, so the retry reads it afresh.
+ * After a write was refused by a fence (the account moved or is moving), or an account's clock or type
+ * changed: drop what this isolate believes about accounts, in the directory and in the credential cache, so
+ * the next read takes it afresh.
  */
 export function forgetDirectory(): void {
   entries.clear();

@@ -6,14 +6,13 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { accounts, credentials } from "../db/tables/tenancy";
-import { accountQuirks } from "../db/tables/testkit";
 import { admission, suspendedError } from "../services/accounts/status";
 import { ApiError, refusedToken } from "../lib/errors";
 import { safeEqual, sha256Hex } from "../lib/crypto";
 import { cachedPrincipal, cacheTtlMs, rememberPrincipal } from "../lib/credential-cache";
 import type { CredentialKind, CredentialPrincipal, Principal } from "../lib/principal";
 import { missingScopes, type Scope } from "../lib/scopes";
-import { isTestAccountType } from "../services/testkit/account";
+import { credentialKitColumns, credentialKitJoin, isTestAccountType } from "../services/testkit/account";
 import { readSession } from "./session";
 
 export interface AuthRule {
@@ -57,8 +56,10 @@ export async function authenticate(
     // The web app answers a missing session itself (a redirect to /login, or 401); a signed-in user is a
     // principal so that their requests are counted (src/http/rate-limit.ts). The handler's own read of the
     // session is answered from this one (readSession).
+    // The session's expiry is checked in real time (`now`): it protects the user, it is not the account's data.
     const s = await readSession(db, request, now);
-    return s ? { kind: "session", portalId: s.portalId, userId: s.userId, csrfToken: s.csrfToken, rateLimit: s.rateLimit, shard: s.shard } : { kind: "anonymous" };
+    if (!s) return { kind: "anonymous" };
+    return { kind: "session", portalId: s.portalId, userId: s.userId, csrfToken: s.csrfToken, rateLimit: s.rateLimit, shard: s.shard, ...(s.clockOffsetMs ? { clockOffsetMs: s.clockOffsetMs } : {}) };
   }
   const cred = presented(request, url);
   if (!cred) throw new ApiError("INVALID_AUTHENTICATION", NO_CREDENTIALS);
@@ -106,12 +107,14 @@ async function lookup(db: Db, secret: string, now: number, ttlMs: number): Promi
 }
 
 async function readPrincipal(db: Db, hash: string, now: number): Promise<{ principal: CredentialPrincipal; expiresAt: number | null } | null> {
-  const found = await db
-    .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status, accountType: accounts.accountType, searchLagMs: accountQuirks.searchLagMs, clockOffsetMs: accountQuirks.clockOffsetMs })
-    .from(credentials)
-    .leftJoin(accounts, eq(accounts.portalId, credentials.portalId))
-    // The quirk switches ride along (a primary-key probe in the same statement): no call reads them again.
-    .leftJoin(accountQuirks, eq(accountQuirks.portalId, credentials.portalId))
+  // The test kit's columns ride along (the account's type, its quirks by a primary-key probe): no call reads them again.
+  const found = await credentialKitJoin(
+    db
+      .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status, ...credentialKitColumns })
+      .from(credentials)
+      .leftJoin(accounts, eq(accounts.portalId, credentials.portalId))
+      .$dynamic(),
+  )
     .where(eq(credentials.tokenHash, hash))
     .get();
   const row = found?.row;

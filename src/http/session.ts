@@ -4,6 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { CLOCK_OFFSET_SQL } from "../db/directory";
 import { sessions, type AccountStatus } from "../db/tables/tenancy";
 import { randomToken, safeEqual, sha256Hex } from "../lib/crypto";
 import { admission, suspendedError } from "../services/accounts/status";
@@ -23,6 +24,11 @@ export interface Session {
   shard: string | null;
   /** The account's lifecycle status: whoever accepts the session checks it (src/services/accounts/status.ts). */
   status: AccountStatus | null;
+  /**
+   * The account's clock (docs/reference/testkit.md "Clock"): ms it runs ahead of real time, 0 unless it is a
+   * test account whose clock was moved. Read in the same join, so a STANDARD account's session costs nothing more.
+   */
+  clockOffsetMs: number;
 }
 
 function cookieValue(request: Request, name: string): string | null {
@@ -88,22 +94,23 @@ export function readAnySession(db: Db, request: Request, now: number): Promise<S
 
 /**
  * The live session of a token hash (`?1`, unexpired at `?2`) with its user's email and its account's rate
- * limit, shard and status. Constant text: every signed-in request runs it, and building it with drizzle's
+ * limit, shard, status and clock (CLOCK_OFFSET_SQL). Constant text: every signed-in request runs it, and building it with drizzle's
  * query builder cost more Worker CPU than D1 spends answering it.
  */
-const SESSION_READ = `select s.user_id, s.portal_id, s.csrf_token, u.email, a.rate_limit, a.shard, a.status
-  from sessions s join users u on u.user_id = s.user_id left join accounts a on a.portal_id = s.portal_id
+const SESSION_READ = `select s.user_id, s.portal_id, s.csrf_token, u.email, accounts.rate_limit, accounts.shard, accounts.status,
+    ${CLOCK_OFFSET_SQL}
+  from sessions s join users u on u.user_id = s.user_id left join accounts on accounts.portal_id = s.portal_id
   where s.token_hash = ?1 and s.expires_at > ?2`;
 
-type SessionRow = [number, number, string, string, number | null, string | null, AccountStatus | null];
+type SessionRow = [number, number, string, string, number | null, string | null, AccountStatus | null, number | null];
 
 async function lookupSession(db: Db, request: Request, now: number): Promise<Session | null> {
   const token = cookieValue(request, SESSION_COOKIE);
   if (!token) return null;
   const [row] = await db.$client.prepare(SESSION_READ).bind(await sha256Hex(token), now).raw<SessionRow>();
   if (!row) return null;
-  const [userId, portalId, csrfToken, email, rateLimit, shard, status] = row;
-  return { userId, portalId, csrfToken, email, rateLimit: rateLimit ?? null, shard: shard ?? null, status: status ?? null };
+  const [userId, portalId, csrfToken, email, rateLimit, shard, status, clockOffsetMs] = row;
+  return { userId, portalId, csrfToken, email, rateLimit: rateLimit ?? null, shard: shard ?? null, status: status ?? null, clockOffsetMs: Number(clockOffsetMs ?? 0) };
 }
 
 export async function endSession(db: Db, request: Request) {

@@ -43,15 +43,38 @@ export interface QueueBatchLine {
   outcomes: Record<string, number>;
   durationMs: number;
   d1Statements: number;
+  /** The maintenance queue only: the job run of each message of the batch. */
+  runs?: MaintenanceRun[];
 }
 
+/** One maintenance job on one database (src/services/maintenance/consumer.ts). */
+export interface MaintenanceRun {
+  job: string;
+  /** The database: `SHARD_<n>` or `DB`. */
+  shard: string;
+  /** The tick that enqueued it (its `now`). */
+  scheduledTime: number;
+  /** `ok` (acked), `retry` (the job threw; the queue delivers it again, then dead-letters it), `dropped` (no such job or database). */
+  outcome: "ok" | "retry" | "dropped";
+  durationMs: number;
+  d1Statements: number;
+  /** What the job returned, e.g. `{ moved: 3 }`, or the number of posts published or events sent. */
+  result?: unknown;
+}
+
+/** One cron tick: it only enqueues, one maintenance message per database and job. */
 export interface CronLine {
   type: "cron";
   cron: string;
   scheduledTime: number;
   durationMs: number;
-  /** Per job: whether it succeeded on every database, and each database's run (crons sweep every shard). */
-  jobs: Record<string, { ok: boolean; shards: Record<string, { ok: boolean; durationMs: number; result?: unknown }> }>;
+  ok: boolean;
+  jobs: string[];
+  /** Databases (shards and `DB`), messages sent (databases × jobs) and the sendBatch calls (100 messages each). */
+  databases: number;
+  messages: number;
+  sendBatches: number;
+  failedBatches: number;
 }
 
 export function logLine(line: RequestLine | QueueBatchLine | CronLine): void {

@@ -26,7 +26,7 @@ export type Principal =
   | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null; shard: string | null; testAccount?: true; searchLagMs?: number; clockOffsetMs?: number }
   | { kind: "developer"; appId: number; credentialKey: string }
   /** A signed-in user of the web app (session cookie); rateLimit as for an install, counted per user. */
-  | { kind: "session"; portalId: number; userId: number; csrfToken: string; rateLimit: number | null; shard: string | null };
+  | { kind: "session"; portalId: number; userId: number; csrfToken: string; rateLimit: number | null; shard: string | null; clockOffsetMs?: number };
 
 export type CredentialKind = Exclude<Principal["kind"], "anonymous">;
 export type AccountPrincipal = Extract<Principal, { kind: "oauth" | "private_app" | "session" }>;

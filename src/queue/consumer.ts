@@ -1,32 +1,52 @@
 /**
  * @module Queue entry point: routes each batch to the consumer of its queue, then reports it
- * (docs/reference/operations.md): one log line per batch with its outcomes, duration and D1 statements, and one usage data point per
+ * (docs/reference/operations.md): one log line per batch with its outcomes, duration and D1 statements (and, for the
+ * maintenance queue, each message's job run), and one usage data point per
  * settled sync message (account, store, object type, outcome, lag since PUT /sync/messages accepted it).
  */
 import type { StatementMeter } from "../db/client";
-import { logLine } from "../lib/observability";
+import { logLine, type MaintenanceRun } from "../lib/observability";
 import { usageRecorder, type SyncOutcome } from "../services/accounts/metering";
 import { consumeDeadLetters } from "../services/ecomm/dead-letter";
 import { consumeSyncBatch, type Settlement } from "../services/ecomm/consumer";
 import { consumeWebhookBatch, consumeWebhookDeadLetters } from "../services/webhooks/deliver";
+import { consumeMaintenanceBatch, consumeMaintenanceDeadLetters } from "../services/maintenance/consumer";
+
+const ROLES = ["sync", "sync-dlq", "webhooks", "webhooks-dlq", "maintenance", "maintenance-dlq"] as const;
+
+/**
+ * Which consumer a queue's batches go to, by the end of its name: `crm-edge-sync` in production,
+ * `crm-edge-staging-sync` on staging (docs/how-to/staging-and-ci.md), and so on for every deployment that
+ * keeps the suffixes of wrangler.toml's queue names.
+ */
+export function queueRole(name: string): (typeof ROLES)[number] | undefined {
+  return ROLES.find((role) => name.endsWith(`-${role}`));
+}
 
 export async function handleQueue(batch: MessageBatch, env: Env, ctx: ExecutionContext): Promise<void> {
   const startedAt = Date.now();
   const meter: StatementMeter = { statements: 0 };
   let outcomes: Record<string, number> = {};
+  let runs: MaintenanceRun[] | undefined;
   try {
-    switch (batch.queue) {
-      case "crm-edge-sync":
+    switch (queueRole(batch.queue)) {
+      case "sync":
         outcomes = reportSync(batch, await consumeSyncBatch(batch, env, meter, ctx), env, Date.now());
         return;
-      case "crm-edge-sync-dlq":
+      case "sync-dlq":
         outcomes = await consumeDeadLetters(batch, env, meter);
         return;
-      case "crm-edge-webhooks":
+      case "webhooks":
         outcomes = await consumeWebhookBatch(batch, env, meter);
         return;
-      case "crm-edge-webhooks-dlq":
+      case "webhooks-dlq":
         outcomes = await consumeWebhookDeadLetters(batch, env, meter);
+        return;
+      case "maintenance":
+        ({ outcomes, runs } = await consumeMaintenanceBatch(batch, env, meter));
+        return;
+      case "maintenance-dlq":
+        outcomes = consumeMaintenanceDeadLetters(batch);
         return;
       default:
         console.error(`no consumer for queue ${batch.queue}; retrying batch`);
@@ -34,7 +54,7 @@ export async function handleQueue(batch: MessageBatch, env: Env, ctx: ExecutionC
         outcomes = { retry: batch.messages.length };
     }
   } finally {
-    logLine({ type: "queue_batch", queue: batch.queue, messages: batch.messages.length, outcomes, durationMs: Date.now() - startedAt, d1Statements: meter.statements });
+    logLine({ type: "queue_batch", queue: batch.queue, messages: batch.messages.length, outcomes, durationMs: Date.now() - startedAt, d1Statements: meter.statements, ...(runs ? { runs } : {}) });
   }
 }
 

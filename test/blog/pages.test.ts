@@ -128,7 +128,7 @@ describe("GET /_blog/:portalId/*", () => {
 
   it.each([
     ["unknown slug", "/_blog/1/blog/nothing-here"],
-    ["no slug", "/_blog/1"],
+    ["an unknown account's index", "/_blog/999999999999"],
     ["non-numeric portal", "/_blog/abc/blog/x"],
     ["bad escape", "/_blog/1/blog/%E0%A4%A"],
   ])("answers 404 for %s", async (_label, path) => {

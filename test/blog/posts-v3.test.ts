@@ -1,9 +1,8 @@
 /** Blog posts v3 (`/cms/v3/blogs/posts`): the v2 posts the v3 way, with the v2 rules, drafts and scheduling. */
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import { call, expectError, tenant, unique, type Tenant } from "../helpers/api";
 import { createAuthor, createPost, createTopic, page, publish, V2 } from "./helpers";
+import { tick } from "../helpers/maintenance";
 
 const V3 = "/cms/v3/blogs/posts";
 
@@ -13,11 +12,8 @@ async function createV3(t: Tenant, body: Record<string, unknown> = {}) {
   return res.json;
 }
 
-async function runScheduled(scheduledTime: number) {
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime, cron: "* * * * *" }), env, ctx);
-  await waitOnExecutionContext(ctx);
-}
+/** A cron tick at `scheduledTime` and the maintenance jobs it enqueues. */
+const runScheduled = (scheduledTime: number) => tick(scheduledTime);
 
 const v2Post = async (t: Tenant, id: string | number) => (await call("GET", `${V2}/blog-posts/${id}`, { token: t.oauth })).json;
 

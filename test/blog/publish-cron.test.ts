@@ -1,24 +1,20 @@
-/** Scheduled publishing by the cron: bounded, idempotent, only due scheduled posts. */
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+/** Scheduled publishing by the cron's maintenance job: bounded, idempotent, only due scheduled posts. */
 import { describe, expect, it } from "vitest";
-import { cronJobs } from "../../src/cron";
-import worker from "../../src/index";
+import { maintenanceJobs } from "../../src/services/maintenance/jobs";
 import { publishDuePosts } from "../../src/services/blog/posts";
 import { call, tenant } from "../helpers/api";
 import { createPost, page, publish, V2 } from "./helpers";
 import { accountDb } from "../helpers/shards";
+import { tick } from "../helpers/maintenance";
 
-async function runScheduled(scheduledTime: number) {
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime, cron: "* * * * *" }), env, ctx);
-  await waitOnExecutionContext(ctx);
-}
+/** A cron tick at `scheduledTime` and the maintenance jobs it enqueues, run by the maintenance queue. */
+const runScheduled = (scheduledTime: number) => tick(scheduledTime);
 
 const getPost = async (token: string, id: number) => (await call("GET", `${V2}/blog-posts/${id}`, { token })).json;
 
 describe("publish-scheduled-posts cron", () => {
-  it("is registered in cronJobs", () => {
-    expect(cronJobs["publish-scheduled-posts"]).toBeTypeOf("function");
+  it("is registered as a maintenance job", () => {
+    expect(maintenanceJobs["publish-scheduled-posts"]).toBeTypeOf("function");
   });
 
   it("publishes a scheduled post once its publish_date has come, and not before", async () => {

@@ -1,7 +1,7 @@
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { abandonCheckouts, MAX_PER_RUN } from "../../src/services/ecomm/abandon";
-import worker from "../../src/index";
+import { tick } from "../helpers/maintenance";
 import { ABANDON_AFTER_MS } from "../../src/services/ecomm/model";
 import { bridgeTenant, deliver, linkRow, qmsg, record, type Origin } from "./queue-helpers";
 import { SHARDS } from "../helpers/shards";
@@ -20,7 +20,7 @@ const stageOf = async (o: Origin, ext: string) => {
   return { link, record: (await record(link.service_id!)).properties.dealstage };
 };
 
-/** The cron's sweep: every database that holds account data (the control plane and each shard), as src/cron/index.ts runs it. */
+/** The cron's sweep: every database that holds account data (the control plane and each shard), as the maintenance queue runs it. */
 const sweep = async (now: number) => {
   const runs = await Promise.all([env.DB, ...SHARDS.map((s) => env[s])].map((d1) => abandonCheckouts(makeDb(d1), now)));
   return { moved: runs.reduce((n, r) => n + r.moved, 0) };
@@ -47,14 +47,13 @@ describe("checkout abandonment (24 hours in checkout_pending makes a deal checko
     expect((await linkRow(origin, "DEAL", "d1"))!.stage_entered_at).toBe(t + DAY);
   });
 
-  it("runs from the cron trigger", async () => {
+  it("runs from the cron trigger, through the maintenance queue", async () => {
     const { origin } = await bridgeTenant();
     const t = base();
     await deal(origin, "d1", t, "checkout_pending");
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: t + DAY + 1, cron: "* * * * *" }), env, ctx);
-    await waitOnExecutionContext(ctx);
+    const runs = await tick(t + DAY + 1);
     expect((await stageOf(origin, "d1")).record).toBe("checkout_abandoned");
+    expect(runs.filter((r) => r.job === "abandonCheckouts").map((r) => r.shard).sort()).toEqual(["DB", ...SHARDS].sort());
   });
 
   it("measures from when the deal entered the stage: a newer message repeating the stage does not restart the clock", async () => {

@@ -7,6 +7,7 @@ import { createMessageBatch, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { consumeSyncBatch } from "../../src/services/ecomm/consumer";
 import { commitEffects } from "../../src/services/ecomm/commit";
+import { realTime } from "../../src/services/ecomm/batch-time";
 import { upsertEffect, type Effect } from "../../src/services/ecomm/plan";
 import { accountDb } from "../helpers/shards";
 import { bridgeTenant, linkRow, qmsg, record, type Origin } from "./queue-helpers";
@@ -34,10 +35,10 @@ describe("the batch write's guard on updates", () => {
     const a = await plannedUpdate(origin, "a", 200, "a 200");
     const b = await plannedUpdate(origin, "b", 200, "b 200");
     const db = await accountDb(origin.portalId);
-    await commitEffects(db, [a, b], 1_000);
+    await commitEffects(db, [a, b], realTime(1_000));
     // The older decision commits last, in a batch with a newer update of another object.
     const c = await plannedUpdate(origin, "c", 300, "c 300");
-    await commitEffects(db, [late, c], 2_000);
+    await commitEffects(db, [late, c], realTime(2_000));
     const linkB = await linkRow(origin, "PRODUCT", "b");
     expect(linkB).toMatchObject({ changed_at: 200, message_id: b.msg.id, processed_at: 1_000 });
     expect((await record(linkB!.service_id!)).properties.name).toBe("b 200");
@@ -47,7 +48,7 @@ describe("the batch write's guard on updates", () => {
     expect(linkC).toMatchObject({ changed_at: 300, message_id: c.msg.id, processed_at: 2_000 });
     expect((await record(linkC!.service_id!)).properties.name).toBe("c 300");
     // Committing the same batch again (a redelivery after a lost ack) changes nothing.
-    await commitEffects(db, [a, b], 3_000);
+    await commitEffects(db, [a, b], realTime(3_000));
     expect(await linkRow(origin, "PRODUCT", "b")).toMatchObject({ processed_at: 1_000 });
   });
 });

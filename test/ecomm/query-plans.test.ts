@@ -3,6 +3,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { queryOf } from "../../src/db/d1-raw";
 import { commitQueries } from "../../src/services/ecomm/commit";
+import { realTime } from "../../src/services/ecomm/batch-time";
 import type { Effect } from "../../src/services/ecomm/plan";
 import { qmsg } from "./queue-helpers";
 
@@ -54,7 +55,7 @@ describe("query plans of the batch write", () => {
       { kind: "delete", msg: qmsg(origin, "DEAL", { externalObjectId: "x", action: "DELETE" }) },
       { kind: "error", msg: qmsg(origin, "DEAL", { externalObjectId: "e" }), type: "INVALID_DEAL_STAGE", details: "x" },
     ];
-    const queries = commitQueries(effects, 1).map(queryOf);
+    const queries = commitQueries(effects, realTime(1)).map(queryOf);
     // General statements: one per step for the whole batch (one JSON chunk); direct ones: the two id
     // reservations, the new object's link with its check and its record, the update's link and record (one
     // insert into the sync_updates view, whose trigger updates both by id), and the error resolution of each

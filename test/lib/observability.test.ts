@@ -4,15 +4,15 @@
  * synced message, indexed by portalId. The data points are read from the real `USAGE` binding's
  * `writeDataPoint` (miniflare's local dataset keeps nothing, so the test watches the calls).
  */
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { makeDb } from "../../src/db/client";
 import { accounts } from "../../src/db/tables/tenancy";
-import worker from "../../src/index";
 import { rawStatement, runRawBatch } from "../../src/db/d1-raw";
 import { sql } from "drizzle-orm";
 import { call, tenant } from "../helpers/api";
 import { bridgeTenant, deliver, qmsg } from "../ecomm/queue-helpers";
+import { tick } from "../helpers/maintenance";
 
 type Line = Record<string, unknown>;
 let logs: string[];
@@ -181,24 +181,32 @@ describe("queue batch and cron lines", () => {
     ]);
   });
 
-  it("a cron run: one line with each job's outcome, duration and result", async () => {
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: "* * * * *" }), env, ctx);
-    await waitOnExecutionContext(ctx);
-    const [line] = lines("cron");
-    expect(line).toMatchObject({
+  it("a cron tick: one line with the messages it enqueued; the maintenance queue's batch lines carry each job's run", async () => {
+    const at = Date.now() + Math.floor(Math.random() * 1_000);
+    const runs = await tick(at);
+    const [line] = lines("cron").filter((l) => l.scheduledTime === at);
+    expect(line).toEqual({
+      type: "cron",
       cron: "* * * * *",
+      scheduledTime: at,
       durationMs: expect.any(Number),
-      jobs: {
-        "publish-scheduled-posts": { ok: true, shards: {} },
-        abandonCheckouts: { ok: true, shards: {} },
-      },
+      ok: true,
+      jobs: ["publish-scheduled-posts", "abandonCheckouts", "webhook-outbox"],
+      databases: 3,
+      messages: 9,
+      sendBatches: 1,
+      failedBatches: 0,
     });
-    // Every job ran on the control plane and on each shard, each with its own outcome.
-    const jobs = line!.jobs as Record<string, { shards: Record<string, unknown> }>;
+    // Every job ran on the control plane and on each shard, each with its own outcome and result.
     for (const db of ["DB", "SHARD_1", "SHARD_2"]) {
-      expect(jobs["publish-scheduled-posts"]!.shards[db]).toEqual({ ok: true, durationMs: expect.any(Number), result: expect.any(Number) });
-      expect(jobs.abandonCheckouts!.shards[db]).toEqual({ ok: true, durationMs: expect.any(Number), result: { moved: expect.any(Number) } });
+      const of = (job: string) => runs.filter((r) => r.shard === db && r.job === job);
+      const run = { shard: db, scheduledTime: at, outcome: "ok", durationMs: expect.any(Number), d1Statements: expect.any(Number) };
+      expect(of("publish-scheduled-posts")).toEqual([{ ...run, job: "publish-scheduled-posts", result: expect.any(Number) }]);
+      expect(of("abandonCheckouts")).toEqual([{ ...run, job: "abandonCheckouts", result: { moved: expect.any(Number) } }]);
+      expect(of("webhook-outbox")).toEqual([{ ...run, job: "webhook-outbox", result: expect.any(Number) }]);
     }
+    const batches = lines("queue_batch").filter((l) => l.queue === "crm-edge-maintenance" && (l.runs as { scheduledTime: number }[]).some((r) => r.scheduledTime === at));
+    expect(batches.length).toBeGreaterThanOrEqual(1);
+    for (const b of batches) expect(b).toMatchObject({ messages: expect.any(Number), outcomes: { ok: expect.any(Number) }, d1Statements: expect.any(Number) });
   });
 });

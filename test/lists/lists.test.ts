@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { makeDb } from "../../src/db/client";
-import { getList } from "../../src/services/lists/read";
-import { memberPage } from "../../src/services/lists/members";
+import { listForPage, memberPage } from "../../src/services/lists/members";
 import { call, tenant } from "../helpers/api";
 import { countingD1 } from "../helpers/counting-d1";
 import { accountD1 } from "../helpers/shards";
@@ -79,6 +78,34 @@ describe("v3 lists", () => {
     expect(await memberIds(t, list.listId)).toEqual([b]);
   });
 
+  it("a dynamic list's page follows a change of its filters and of a custom property's type at once", async () => {
+    const t = await tenant();
+    const name = `lp_score_${crypto.randomUUID().slice(0, 8)}`;
+    const made = await call("POST", "/crm/v3/properties/contacts", { token: t.pat, body: { name, label: "Score", type: "string", fieldType: "text", groupName: "contactinformation" } });
+    expect(made.status, made.text).toBe(201);
+    const a = await newContact(t, { email: "s9@example.com", [name]: "9" });
+    const b = await newContact(t, { email: "s10@example.com", [name]: "10" });
+    const over = (v: number) => branch({ property: name, operation: { operationType: "NUMBER", operator: "IS_GREATER_THAN", value: v } });
+    const list = await newList(t, { processingType: "DYNAMIC", filterBranch: over(8.5) });
+    // As text, "10" sorts before "8.5"; as a number it is greater.
+    expect(await memberIds(t, list.listId)).toEqual([a]);
+    const retyped = await call("PATCH", `/crm/v3/properties/contacts/${name}`, { token: t.pat, body: { type: "number", fieldType: "number" } });
+    expect(retyped.status, retyped.text).toBe(200);
+    expect(await memberIds(t, list.listId)).toEqual([a, b]);
+    const updated = await call("PUT", `${L}/${list.listId}/update-list-filters`, { token: t.pat, body: { filterBranch: over(9.5) } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(await memberIds(t, list.listId)).toEqual([b]);
+    // The same filters on another account's list match that account's records only.
+    const other = await tenant();
+    const c = await newContact(other, { email: "s11@example.com", lifecyclestage: "customer" });
+    const customers = branch({ property: "lifecyclestage", operation: { operationType: "MULTISTRING", operator: "IS_ANY_OF", values: ["customer"] } });
+    const d = await newContact(t, { email: "s12@example.com", lifecyclestage: "customer" });
+    const mine = await newList(t, { processingType: "DYNAMIC", filterBranch: customers });
+    const theirs = await newList(other, { processingType: "DYNAMIC", filterBranch: customers });
+    expect(await memberIds(t, mine.listId)).toEqual([d]);
+    expect(await memberIds(other, theirs.listId)).toEqual([c]);
+  });
+
   it("a snapshot list is evaluated once at creation, then static and editable", async () => {
     const t = await tenant();
     const a = await newContact(t, { email: "s1@example.com", city: "Oslo" });
@@ -97,7 +124,7 @@ describe("v3 lists", () => {
     const list = await newList(t, { processingType: "DYNAMIC", filterBranch: branch(stringIs("city", "Oslo")) });
     const d1 = countingD1(await accountD1(t.portalId));
     const db = makeDb(d1);
-    const row = await getList(db, t.portalId, Number(list.listId));
+    const row = await listForPage(db, t.portalId, Number(list.listId));
     const before = d1.counts.rowsRead;
     const page = await memberPage(db, row, { limit: 10 });
     expect(page.members).toHaveLength(10);

@@ -219,10 +219,15 @@ describe("the demo in Chromium", () => {
 });
 
 describe("the rest of the demo", () => {
-  it("publishes a blog post with a public page", async () => {
+  it("publishes a blog post with a public page, by its author, listed on the blog's index", async () => {
     const res = await fetch(`${workerUrl()}${demo.blogPath}`);
     expect(res.status).toBe(200);
-    expect(await res.text()).toContain("Welcome to crm-edge");
+    const post = await res.text();
+    expect(post).toContain("Welcome to crm-edge");
+    expect(post).toContain('By <span class="post-author">Grace Hopper</span>');
+    const index = await fetch(`${workerUrl()}${demo.blogPath.replace(/\/[^/]+$/, "")}`);
+    expect(index.status).toBe(200);
+    expect(await index.text()).toContain(`<h2><a href="${demo.blogPath}">Welcome to crm-edge</a></h2>`);
   });
 
   it("keeps an SMTP API token", async () => {

@@ -178,7 +178,10 @@ describe("OAuth 2.0 (the v1 endpoints; RFC 9700)", () => {
     const forged = await form("/oauth/authorize", { ...q, csrf: "forged", decision: "approve" }, cookie);
     expectError({ status: forged.status, headers: forged.headers, text: "", json: await forged.json() }, 403, "FORBIDDEN");
     const page = await SELF.fetch(`${BASE}/oauth/authorize?${new URLSearchParams(q)}`, { headers: { cookie } });
-    const csrf = /name="csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    const text = await page.text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(text)![1]!;
+    // Connecting is the page's main action (the accent button); Cancel is the plain one beside it.
+    expect(text).toContain('<button class="primary" name="decision" value="approve">Connect app</button> <button name="decision" value="deny">Cancel</button>');
     const deny = await form("/oauth/authorize", { ...q, csrf, decision: "deny" }, cookie);
     expect(new URL(deny.headers.get("location")!).searchParams.get("error")).toBe("access_denied");
   });

@@ -381,6 +381,8 @@ export const FIXTURES: Record<string, Fixture> = {
   "POST /content/api/v2/blog-posts/:id/publish-action": (w) => [{ path: `${V2}/blog-posts/${w.ids.post}/publish-action`, body: { action: "schedule-publish" } }],
   // Public pages: A's draft has no page, whoever asks.
   "GET /_blog/:portalId/*": (w) => [{ path: w.ids.postPath }],
+  // A's index is public (200), and lists published posts only: A's draft is not on it.
+  "GET /_blog/:portalId": (w) => [{ path: `/_blog/${w.a.portalId}`, status: 200 }],
 
   // SMTP API tokens (B has the add-on too, so the add-on check passes and the token lookup is what refuses).
   "POST /email/public/v1/smtpapi/tokens/:userName/password-reset": (w) => [{ path: `${TOKENS}/${enc(w.ids.smtpUser)}/password-reset` }],

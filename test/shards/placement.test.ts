@@ -149,8 +149,17 @@ describe("the placement policy", () => {
     // and at least four times what SHARD_2 holds (other test files may have placed accounts on both), so that
     // SHARD_2's weight is clearly the larger one whatever the totals are.
     const d = db();
-    const gap = Math.max(40, 4 * (await countOn("SHARD_2")));
-    while ((await countOn("SHARD_1")) - (await countOn("SHARD_2")) < gap) await createAccount(env, d, { name: unique(), shard: "SHARD_1" });
+    // Counted once per round and filled in parallel: late in a run the other files have placed hundreds of
+    // accounts on SHARD_2, and the gap is four times that.
+    for (;;) {
+      const [full, fresh] = [await countOn("SHARD_1"), await countOn("SHARD_2")];
+      const missing = Math.max(40, 4 * fresh) - (full - fresh);
+      if (missing <= 0) break;
+      for (let i = 0; i < missing; i += 20) {
+        const n = Math.min(20, missing - i);
+        await Promise.all(Array.from({ length: n }, () => createAccount(env, d, { name: unique(), shard: "SHARD_1" })));
+      }
+    }
     const random = seededRandom(29);
     const placed: string[] = [];
     for (let i = 0; i < 40; i++) {

@@ -74,13 +74,19 @@ describe("the consumer", () => {
     const capture = { sendBatch: async (batch: MessageSendRequest[]) => void sent.push(batch) } as unknown as Queue;
     // The drain claims every due row of the database, and other files' accounts share it: only this app's count.
     const mine = () => sent.flat().filter((m) => (m.body as WebhookQueueMessage).appId === t.appId);
-    const later = Date.now() + CLAIM_MS + 1_000;
+    // Other files' drains share the database too, and any drain reclaims a row once its claim is CLAIM_MS old.
+    // So this account's rows are held as claimed until just before `later` (days ahead): only the drains
+    // below, at `later`, can take them.
+    const later = Date.now() + 10 * 86_400_000;
     const db = await accountDb(t.portalId);
+    const d1 = await accountD1(t.portalId);
+    const hold = () => d1.prepare("update webhook_outbox set claimed_at = ? where portal_id = ? and (claimed_at is null or claimed_at < ?)").bind(later - CLAIM_MS, t.portalId, later - CLAIM_MS).run();
     const ids: number[] = [];
     for (const name of ["one", "two", "three"]) {
       const made = await call("POST", "/crm/v3/objects/contacts", { token: t.oauth, body: { properties: { firstname: name } } });
       expect(made.status).toBe(201);
       ids.push(Number(made.json.id));
+      await hold();
       disarmFaults();
       await drainOutbox(db, capture, later);
       expect(mine()).toHaveLength(ids.length);
@@ -92,7 +98,6 @@ describe("the consumer", () => {
     expect(mine()).toHaveLength(3);
 
     // Sent, not yet taken: the rows stay, claimed, so no drain within the claim sends them again.
-    const d1 = await accountD1(t.portalId);
     const rows = async () => (await d1.prepare("select id from webhook_outbox where portal_id = ?").bind(t.portalId).all()).results;
     expect(await rows()).toHaveLength(3);
     await drainOutbox(db, capture, later + 1);

@@ -5,11 +5,12 @@
  */
 import { portalOf, type AuthRule } from "../../http/auth";
 import { route } from "../../http/route";
-import { json, noContent } from "../../lib/http";
+import { json, jsonText, noContent } from "../../lib/http";
 import { notFound } from "../../lib/errors";
 import { TYPE_IDS } from "../../schemas/crm/associations-v4";
 import type { ObjectType } from "../../db/tables/crm";
-import { addAllFrom, changeMembers, listSize, manyMemberships, memberPage, recordMemberships, removeAllMembers, type RecordMembership } from "../../services/lists/members";
+import { addAllFrom, changeMembers, listForPage, listSize, manyMemberships, memberPage, recordMemberships, removeAllMembers, type RecordMembership } from "../../services/lists/members";
+import { memberPageText } from "../../services/lists/present";
 import { joinOrderPage } from "../../services/lists/join-order";
 import { searchIndexedUntil } from "../../services/testkit/quirks";
 import { presentList } from "../../services/lists/present";
@@ -230,13 +231,9 @@ export const listRoutes = [
     query: s.pageQuery,
     responses: { 200: { description: "A page of members", schema: s.memberPage } },
     handler: async ({ db, principal, params, query }) => {
-      const list = await getList(db, portalOf(principal), params.listId);
+      const list = await listForPage(db, portalOf(principal), params.listId);
       const page = await memberPage(db, list, { ...query, indexedUntil: searchIndexedUntil(principal) });
-      const paging = {
-        ...(page.next !== undefined ? { next: { after: String(page.next) } } : {}),
-        ...(page.prev !== undefined ? { prev: { before: String(page.prev) } } : {}),
-      };
-      return json({ results: page.members.map((m) => ({ recordId: String(m.id), membershipTimestamp: iso(m.at) })), ...(Object.keys(paging).length ? { paging } : {}) });
+      return jsonText(memberPageText(page));
     },
   }),
   route({

@@ -11,7 +11,7 @@ import { notFound } from "../../lib/errors";
 import { listQueryBase } from "../../schemas/contacts-v1";
 import { LIST_DEFAULT_PROPERTIES, contactEntriesByIds } from "../../services/contacts-v1/list";
 import { findContacts } from "../../services/contacts-v1/contacts";
-import { changeMembers, listSize, memberPage } from "../../services/lists/members";
+import { changeMembers, listSize, memberPage, pagedList } from "../../services/lists/members";
 import { searchIndexedUntil } from "../../services/testkit/quirks";
 import { presentV1List } from "../../services/lists/present";
 import { getList, searchLists, type ListRow } from "../../services/lists/read";
@@ -128,7 +128,7 @@ export const listV1Routes = [
     handler: async ({ db, principal, params, query, url }) => {
       const portalId = portalOf(principal);
       const list = await contactList(db, portalId, params.listId);
-      const page = await memberPage(db, list, { after: query.vidOffset, limit: query.count, indexedUntil: searchIndexedUntil(principal) });
+      const page = await memberPage(db, pagedList(list), { after: query.vidOffset, limit: query.count, indexedUntil: searchIndexedUntil(principal) });
       const entries = entryPage(query.property ?? LIST_DEFAULT_PROPERTIES, portalId, url.origin, query.showListMemberships);
       const { entries: rows, merges } = await contactEntriesByIds(db, portalId, page.members.map((m) => m.id), entries.wanted.picked);
       const last = page.members.at(-1)?.id;

@@ -124,7 +124,7 @@ export const oauthRoutes = [
 <p>Signed in as ${escapeHtml(session.email)} (account ${session.portalId}).</p>
 <p>The app asks for: ${checked.scopes!.map((s) => `<code>${escapeHtml(s)}</code>`).join(" ")}</p>
 <form method="post" action="/oauth/authorize">${hidden}<input type="hidden" name="csrf" value="${escapeHtml(session.csrfToken)}">
-<button name="decision" value="approve">Connect app</button> <button name="decision" value="deny">Cancel</button></form>`;
+<button class="primary" name="decision" value="approve">Connect app</button> <button name="decision" value="deny">Cancel</button></form>`;
       return html(page("Authorize app", body), 200, { "content-security-policy": PAGE_CSP });
     },
   }),

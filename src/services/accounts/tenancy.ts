@@ -10,6 +10,7 @@ import { forgetCredentials } from "../../lib/credential-cache";
 import { ApiError, conflict, notFound } from "../../lib/errors";
 import { SCOPES } from "../../lib/scopes";
 import { CONTROL_SHARD, shardDb } from "../../db/shards";
+import { forgetDirectory } from "../../db/directory";
 import { placeAccount } from "../shards/placement";
 import { installStatements, type IssuedTokens } from "../oauth/tokens";
 import { uninstallHooks } from "./uninstall-hooks";
@@ -51,8 +52,9 @@ export async function setAccountSettings(db: Db, portalId: number, input: Accoun
   if (Object.keys(set).length === 0) return;
   await requireWritableAccount(db, portalId);
   await db.update(accounts).set(set).where(eq(accounts.portalId, portalId));
-  // Credentials carry whether the account is a test account (its fault rules apply): this isolate reads it afresh.
-  if (set.accountType !== undefined) forgetCredentials();
+  // Credentials carry whether the account is a test account (its fault rules apply), and credentials and the
+  // account directory its clock (a test account's only): this isolate reads them afresh.
+  if (set.accountType !== undefined) forgetDirectory();
 }
 
 export async function requireAccount(db: Db, portalId: number) {

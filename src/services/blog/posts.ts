@@ -302,16 +302,6 @@ export async function listPosts(db: Db, portalId: number, q: ListPostsQuery): Pr
   return { rows, total: countOf(count) };
 }
 
-/** The published, live post at `slug`, or null (a post's URL answers 404 until it is published). */
-export async function findPublishedPost(db: Db, portalId: number, slug: string): Promise<PostRow | null> {
-  const row = await db
-    .select()
-    .from(blogPosts)
-    .where(and(eq(blogPosts.portalId, portalId), eq(blogPosts.slug, slug), livePost, eq(blogPosts.state, "PUBLISHED")))
-    .get();
-  return row ?? null;
-}
-
 /**
  * Publishes scheduled posts whose publish_date has come (the publishing cron). One bounded UPDATE over the partial
  * `blog_posts_due` index; running it again finds nothing left to do, so it is idempotent.

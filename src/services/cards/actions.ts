@@ -124,7 +124,9 @@ export async function runAction(v: Viewer, card: InstalledCard, action: PostedAc
   try {
     const url = outboundUrl(action.uri, appended, loopbackAllowed(env));
     const body = inQuery ? "" : JSON.stringify(Object.fromEntries(props));
-    const headers: Record<string, string> = { ...(await signatureHeaders(card.clientSecret, method, url, body, now)), accept: "application/json" };
+    // Signed in real time (the integrator checks the timestamp against its own clock); `now`, the account's
+    // time, is what the action token was minted and is checked by.
+    const headers: Record<string, string> = { ...(await signatureHeaders(card.clientSecret, method, url, body, Date.now())), accept: "application/json" };
     if (!inQuery) headers["content-type"] = "application/json";
     const res = await guardedFetch(
       { method, url, headers, body: inQuery ? undefined : body },

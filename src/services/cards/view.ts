@@ -61,8 +61,8 @@ type InstalledRow = [number, number, string, string, string, string, string, str
 /**
  * The record types of every app installed in the account that appear on `type` records. An install only
  * shows cards it was granted the scope for (contacts for contact, company and deal cards, tickets for ticket
- * cards): the card receives the record's data. `now` is real time: the web app's sessions and card fetches
- * are not on a test account's clock.
+ * cards): the card receives the record's data. `now` is real time: the previous secret's grace period is the
+ * app's (its developer's), not a test account's clock.
  */
 export async function installedCards(db: Db, portalId: number, type: CardRecordType, now = Date.now()): Promise<InstalledCard[]> {
   const cardType = CARD_TYPE_OF[type];
@@ -204,7 +204,8 @@ export async function fetchCard(v: Viewer, card: InstalledCard, env: Env, now: n
   const failed = (error: string): CardView => ({ ...head, status: "ERROR", error, results: [] });
   try {
     const url = outboundUrl(card.dataFetchUri, dataFetchParams(v, card), loopbackAllowed(env));
-    const headers = await signatureHeaders(card.clientSecret, "GET", url, "", now);
+    // Signed in real time, never a test account's clock: the integrator checks the v3 timestamp against its own clock.
+    const headers = await signatureHeaders(card.clientSecret, "GET", url, "", Date.now());
     const res = await guardedFetch(
       { method: "GET", url, headers: { ...headers, accept: "application/json" } },
       { allowLoopback: loopbackAllowed(env), resolver: outboundResolver(env), timeoutMs, maxBytes: CARD_MAX_BYTES },

@@ -12,12 +12,16 @@
  * - an update is guarded like the general one: the link moves only forward, and the record is patched only
  *   while the link holds the message (a link's record never changes once set).
  *
+ * Times: each account's (batch-time.ts). New objects are written per (account, store, type), so a statement
+ * carries one account's time; the updates' statements bind or list it per object (UPDATE_LINK's text stays the same).
+ *
  * Ids: the batch reserves its block of new ids first (one counter update per table), so the id-range
  * triggers skip their body for these rows (migrations, "cheaper triggers").
  */
 import { MAX_BOUND, numberText as num, type BoundQuery } from "../../db/d1-raw";
 import { CRM_TYPE } from "./model";
 import type { Effect } from "./plan";
+import { timeOf, type BatchTime } from "./batch-time";
 
 type Upsert = Extract<Effect, { kind: "upsert" }>;
 
@@ -99,8 +103,9 @@ interface Numbered {
  * statement, so each row binds only its external id and message id (and its stage), and a statement takes
  * about 50 rows instead of 25.
  */
-function insertLinks(rows: Numbered[], n: number, now: number): BoundQuery {
+function insertLinks(rows: Numbered[], n: number, time: BatchTime): BoundQuery {
   const { portalId, storeId, objectType } = rows[0]!.e.msg;
+  const now = timeOf(time, portalId);
   const params: unknown[] = [storeId, objectType];
   const values = rows.map(({ k, e }) => {
     params.push(e.msg.message.externalObjectId, e.msg.id);
@@ -116,8 +121,9 @@ function insertLinks(rows: Numbered[], n: number, now: number): BoundQuery {
 }
 
 /** New objects' records, all of one (account, store, type), the CRM type bound once (as insertLinks). */
-function insertRecords(rows: Numbered[], n: number, now: number): BoundQuery {
+function insertRecords(rows: Numbered[], n: number, time: BatchTime): BoundQuery {
   const { portalId, objectType } = rows[0]!.e.msg;
+  const now = timeOf(time, portalId);
   const params: unknown[] = [CRM_TYPE[objectType]];
   const values = rows.map(({ k, e }) => {
     params.push(JSON.stringify(e.createProps));
@@ -160,7 +166,7 @@ const UPDATE_LINK = `update ecomm_links set
       updated_at = ?3
     where id = ?5 and (changed_at, message_id) < (?1, ?2)`;
 
-const updateLink = (e: Upsert, now: number): BoundQuery => ({ sql: UPDATE_LINK, params: [e.msg.message.changedAt, e.msg.id, now, e.stage, e.link!.id] });
+const updateLink = (e: Upsert, time: BatchTime): BoundQuery => ({ sql: UPDATE_LINK, params: [e.msg.message.changedAt, e.msg.id, timeOf(time, e.msg.portalId), e.stage, e.link!.id] });
 
 /**
  * Merges the message's properties into its record (patchRecords, by id), if the message holds the link, looked
@@ -172,9 +178,9 @@ const PATCH_RECORD = `update crm_objects set
       updated_at = ?4
     where id = ?5 and archived = 0 and exists (select 1 from ecomm_links where id = ?6 and message_id = ?7)`;
 
-const patchRecord = (e: Upsert, now: number): BoundQuery => ({
+const patchRecord = (e: Upsert, time: BatchTime): BoundQuery => ({
   sql: PATCH_RECORD,
-  params: [JSON.stringify(e.patch), e.email.set ? 1 : 0, e.email.value, now, e.link!.serviceId!, e.link!.id, e.msg.id],
+  params: [JSON.stringify(e.patch), e.email.set ? 1 : 0, e.email.value, timeOf(time, e.msg.portalId), e.link!.serviceId!, e.link!.id, e.msg.id],
 });
 
 /**
@@ -183,14 +189,14 @@ const patchRecord = (e: Upsert, now: number): BoundQuery => ({
  * the view's trigger (the patch checking `changes()` of the link's update), so D1 reads about the rows the two
  * statements read, one more, and the batch pays one statement per group of objects instead of two per object.
  */
-function applyUpdates(rows: Upsert[], now: number): BoundQuery {
+function applyUpdates(rows: Upsert[], time: BatchTime): BoundQuery {
   const params: unknown[] = [];
   const values = rows.map((e) => {
     params.push(e.msg.id);
     const stage = val(params, e.stage);
     params.push(JSON.stringify(e.patch));
     const email = val(params, e.email.value);
-    return `(${num(e.link!.id)}, ${num(e.msg.message.changedAt)}, ?, ${stage}, ${num(now)}, ${num(e.link!.serviceId!)}, ?, ${e.email.set ? 1 : 0}, ${email})`;
+    return `(${num(e.link!.id)}, ${num(e.msg.message.changedAt)}, ?, ${stage}, ${num(timeOf(time, e.msg.portalId))}, ${num(e.link!.serviceId!)}, ?, ${e.email.set ? 1 : 0}, ${email})`;
   });
   return {
     sql: `insert into sync_updates (link_id, changed_at, message_id, stage, now, service_id, patch, email_set, email) values ${values.join(", ")}`,
@@ -241,7 +247,7 @@ export interface DirectStatements {
  * directly follows its link's update and checks `changes()`, both inside the `sync_updates` view's trigger
  * (applyUpdates).
  */
-export function directStatements({ fresh, updates }: DirectSplit, now: number, eventsBetween: boolean): DirectStatements {
+export function directStatements({ fresh, updates }: DirectSplit, time: BatchTime, eventsBetween: boolean): DirectStatements {
   const links: BoundQuery[] = [];
   if (fresh.length) {
     const n = fresh.length;
@@ -249,22 +255,22 @@ export function directStatements({ fresh, updates }: DirectSplit, now: number, e
     links.push(reserve("ecomm_links", n), reserve("crm_objects", n));
     const groups = byOrigin(numbered);
     for (const group of groups) {
-      for (const part of byBound(group, ({ e }) => 2 + bound(e.stage), MAX_BOUND - 2)) links.push(insertLinks(part, n, now), expectChanges(part.length));
+      for (const part of byBound(group, ({ e }) => 2 + bound(e.stage), MAX_BOUND - 2)) links.push(insertLinks(part, n, time), expectChanges(part.length));
     }
     // No count check here: the links' check already proved the reserved ids exist, and after a contact's
     // insert changes() is the full-text index's own last statement, not this one's.
     for (const group of groups) {
-      for (const part of byBound(group, ({ e }) => 2 + bound(e.email.value), MAX_BOUND - 1)) links.push(insertRecords(part, n, now));
+      for (const part of byBound(group, ({ e }) => 2 + bound(e.email.value), MAX_BOUND - 1)) links.push(insertRecords(part, n, time));
     }
   }
   const patches: BoundQuery[] = [];
   if (eventsBetween) {
     for (const e of updates) {
-      links.push(updateLink(e, now));
-      patches.push(patchRecord(e, now));
+      links.push(updateLink(e, time));
+      patches.push(patchRecord(e, time));
     }
   } else {
-    for (const part of byBound(updates, (e) => 2 + bound(e.stage) + bound(e.email.value))) links.push(applyUpdates(part, now));
+    for (const part of byBound(updates, (e) => 2 + bound(e.stage) + bound(e.email.value))) links.push(applyUpdates(part, time));
   }
   return { links, patches, resolve: resolveErrors([...fresh, ...updates]) };
 }

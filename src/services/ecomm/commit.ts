@@ -26,6 +26,7 @@ import type { Effect } from "./plan";
 import { syncWebhookRows } from "./sync-events";
 import type { WebhookTarget } from "../webhooks/targets";
 import { OUTBOX_COLUMNS, type OutboxRow } from "../webhooks/drain";
+import { stampOf, type BatchTime } from "./batch-time";
 
 type Upsert = Extract<Effect, { kind: "upsert" }>;
 
@@ -58,11 +59,17 @@ const LINK_OF_J = sql.raw(
 );
 const OWN_MESSAGE = sql.raw("l.message_id = j.value->>'m'");
 
+/**
+ * The time of the json row `j`'s account: its `n` when its clock runs ahead (batch-time.ts), else `now`, real
+ * time. Last-write-wins never looks at it: the watermark compares the integrator's changedAt.
+ */
+const nowOfJ = (now: number): SQL => sql`coalesce(j.value->>'n', ${now})`;
+
 /** 1a. Applied messages move the watermark and record the outcome (the most recent changedAt wins). */
 function linkApplied(json: string, now: number): SQL {
   return sql`insert into ecomm_links (id, portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
-    select ${idCounter("ecomm_links")} + row_number() over (order by j.key), j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', j.value->>'sid', j.value->>'c', j.value->>'m', j.value->>'d', ${now},
-      j.value->>'st', case when j.value->>'st' is null then null else j.value->>'c' end, ${now}
+    select ${idCounter("ecomm_links")} + row_number() over (order by j.key), j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', j.value->>'sid', j.value->>'c', j.value->>'m', j.value->>'d', ${nowOfJ(now)},
+      j.value->>'st', case when j.value->>'st' is null then null else j.value->>'c' end, ${nowOfJ(now)}
     from json_each(${json}) j where true
     on conflict (portal_id, store_id, object_type, external_id) do update set
       service_id = coalesce(ecomm_links.service_id, excluded.service_id),
@@ -82,7 +89,7 @@ function linkApplied(json: string, now: number): SQL {
 /** 1b. Failed messages move the watermark too (an older message stays older) but apply nothing. */
 function linkFailed(json: string, now: number): SQL {
   return sql`insert into ecomm_links (id, portal_id, store_id, object_type, external_id, service_id, changed_at, message_id, deleted, processed_at, stage, stage_entered_at, updated_at)
-    select ${idCounter("ecomm_links")} + row_number() over (order by j.key), j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', null, j.value->>'c', j.value->>'m', 0, null, null, null, ${now}
+    select ${idCounter("ecomm_links")} + row_number() over (order by j.key), j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', null, j.value->>'c', j.value->>'m', 0, null, null, null, ${nowOfJ(now)}
     from json_each(${json}) j where true
     on conflict (portal_id, store_id, object_type, external_id) do update set
       changed_at = excluded.changed_at, message_id = excluded.message_id, updated_at = excluded.updated_at
@@ -92,7 +99,7 @@ function linkFailed(json: string, now: number): SQL {
 /** 2. Creates the records of objects that have none yet (see module comment). */
 function createRecords(json: string, now: number): SQL {
   return sql`insert into crm_objects (id, portal_id, object_type, properties, email, guid, archived, created_at, updated_at)
-    select ${idCounter("crm_objects")} + row_number() over (order by j.key), l.portal_id, j.value->>'ot', j.value->>'props', j.value->>'em', j.value->>'g', 0, ${now}, ${now}
+    select ${idCounter("crm_objects")} + row_number() over (order by j.key), l.portal_id, j.value->>'ot', j.value->>'props', j.value->>'em', j.value->>'g', 0, ${nowOfJ(now)}, ${nowOfJ(now)}
     from json_each(${json}) j join ecomm_links l on ${LINK_OF_J}
     where ${OWN_MESSAGE} and l.service_id is null
     order by j.key`;
@@ -118,13 +125,14 @@ function linkCreated(json: string): SQL {
 /**
  * 3b. The batch's webhook events (services/ecomm/sync-events.ts), after the creates and before the
  * patches: a creation only for the record this message created (its guid); a propertyChange with the value
- * it was created with, or only when the patch changes the stored value. The rows are written already
+ * it was created with, or only when the patch changes the stored value. The event's occurredAt is its
+ * account's time; its claim real time, which the drain compares with its own. The rows are written already
  * claimed by this consumer, which sends them right after the commit (the cron's drain takes them over if it
  * dies first), and returned to it.
  */
 function webhookEvents(json: string, now: number): SQL {
   return sql`insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra, claimed_at)
-    select ${idCounter("webhook_outbox")} + row_number() over (order by j.key), l.portal_id, j.value->>'a', j.value->>'sid', j.value->>'ty', o.id, ${now}, 'INTEGRATION',
+    select ${idCounter("webhook_outbox")} + row_number() over (order by j.key), l.portal_id, j.value->>'a', j.value->>'sid', j.value->>'ty', o.id, ${nowOfJ(now)}, 'INTEGRATION',
       case when j.value->>'k' = 'p' then json_object('propertyName', j.value->>'pn', 'propertyValue',
         case when o.guid = j.value->>'g' then coalesce(j.value->>'cv', '') else coalesce(j.value->>'v', '') end) end,
       ${now}
@@ -146,7 +154,7 @@ function patchRecords(json: string, now: number): SQL {
   return sql`update crm_objects set
       properties = json_patch(crm_objects.properties, j.value->>'patch'),
       email = case when j.value->>'se' then j.value->>'em' else crm_objects.email end,
-      updated_at = ${now}
+      updated_at = ${nowOfJ(now)}
     from json_each(${json}) j join ecomm_links l on ${LINK_OF_J}
     where crm_objects.id = l.service_id and ${OWN_MESSAGE} and crm_objects.guid <> j.value->>'g' and crm_objects.archived = 0`;
 }
@@ -183,7 +191,7 @@ function addAssociations(json: string): SQL {
 /** 7. The latest error of an object (the only one kept), recorded only while its message is the winner. */
 function recordErrors(json: string, now: number): SQL {
   return sql`insert into ecomm_sync_errors (portal_id, store_id, object_type, external_id, app_id, message_id, changed_at, errored_at, type, details, status)
-    select l.portal_id, l.store_id, l.object_type, l.external_id, j.value->>'a', j.value->>'m', j.value->>'c', ${now}, j.value->>'ty', j.value->>'de', 'OPEN'
+    select l.portal_id, l.store_id, l.object_type, l.external_id, j.value->>'a', j.value->>'m', j.value->>'c', ${nowOfJ(now)}, j.value->>'ty', j.value->>'de', 'OPEN'
     from json_each(${json}) j join ecomm_links l on ${LINK_OF_J}
     where ${OWN_MESSAGE}
     on conflict (portal_id, store_id, object_type, external_id) do update set
@@ -206,11 +214,13 @@ const each = (rows: unknown[], build: (json: string) => SQL): SQL[] => (rows.len
  * The SQL of a batch's effects, in order. Empty when there is nothing to write. New objects and plain updates
  * take the direct path (commit-direct.ts); the general statements below write the rest.
  */
-export function commitPlan(effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): { queries: (SQL | BoundQuery)[]; outbox: Set<number> } {
+export function commitPlan(effects: Effect[], time: BatchTime, webhooks?: Map<number, WebhookTarget[]>): { queries: (SQL | BoundQuery)[]; outbox: Set<number> } {
+  const { now } = time;
+  const stamp = (e: Effect) => stampOf(time, e.msg.portalId);
   const split = splitDirect(effects);
-  const freshEvents = freshEventStatements(split.fresh, split.fresh.length, webhooks, now);
-  const updateEvents = updateEventStatements(split.updates, webhooks, now);
-  const direct = directStatements(split, now, updateEvents.inserts.length > 0);
+  const freshEvents = freshEventStatements(split.fresh, split.fresh.length, webhooks, time);
+  const updateEvents = updateEventStatements(split.updates, webhooks, time);
+  const direct = directStatements(split, time, updateEvents.inserts.length > 0);
   const upserts = effects.filter((e): e is Upsert => e.kind === "upsert");
   const general = split.rest;
   const generalUpserts = general.filter((e): e is Upsert => e.kind === "upsert");
@@ -219,6 +229,7 @@ export function commitPlan(effects: Effect[], now: number, webhooks?: Map<number
 
   const linkRows = applied.map((e) => ({
     ...key(e),
+    ...stamp(e),
     c: e.msg.message.changedAt,
     d: e.kind === "delete" ? 1 : 0,
     st: e.kind === "upsert" ? e.stage : null,
@@ -226,15 +237,15 @@ export function commitPlan(effects: Effect[], now: number, webhooks?: Map<number
   }));
   const createRows = generalUpserts
     .filter((e) => e.createProps)
-    .map((e) => ({ ...key(e), ot: CRM_TYPE[e.msg.objectType], props: e.createProps, em: e.email.value, g: e.guid }));
-  const patchRows = generalUpserts.map((e) => ({ ...key(e), patch: e.patch, se: e.email.set ? 1 : 0, em: e.email.value, g: e.guid }));
+    .map((e) => ({ ...key(e), ...stamp(e), ot: CRM_TYPE[e.msg.objectType], props: e.createProps, em: e.email.value, g: e.guid }));
+  const patchRows = generalUpserts.map((e) => ({ ...key(e), ...stamp(e), patch: e.patch, se: e.email.set ? 1 : 0, em: e.email.value, g: e.guid }));
   const replaceRows = upserts
     .filter((e) => e.assoc.replace.length)
     .map((e) => ({ ...key(e), ft: CRM_TYPE[e.msg.objectType], rt: e.assoc.replace.map((t) => CRM_TYPE[t]) }));
   const assocRows = upserts.flatMap((e) =>
     e.assoc.targets.map((t) => ({ ...key(e), ft: CRM_TYPE[e.msg.objectType], tt: CRM_TYPE[t.objectType], bt: t.objectType, be: t.externalId })),
   );
-  const errorRows = failed.map((e) => ({ ...key(e), c: e.msg.message.changedAt, a: e.msg.appId, ty: e.type, de: e.details }));
+  const errorRows = failed.map((e) => ({ ...key(e), ...stamp(e), c: e.msg.message.changedAt, a: e.msg.appId, ty: e.type, de: e.details }));
 
   const creates = createRows.length
     ? chunkJson(createRows).flatMap((json) => [createRecords(json, now), linkCreated(json)])
@@ -251,7 +262,7 @@ export function commitPlan(effects: Effect[], now: number, webhooks?: Map<number
     // The updates' events between their links' move and their records' patch.
     { queries: updateEvents.reserve },
     { queries: updateEvents.inserts, events: true },
-    { queries: each(syncWebhookRows(general, webhooks), (j) => webhookEvents(j, now)), events: true },
+    { queries: each(syncWebhookRows(general, webhooks).map((r) => ({ ...r, ...stampOf(time, r.p) })), (j) => webhookEvents(j, now)), events: true },
     { queries: rest(direct, patchRows, replaceRows, assocRows, errorRows, applied, now) },
   ];
   const queries: (SQL | BoundQuery)[] = [];
@@ -278,14 +289,14 @@ function rest(direct: { patches: BoundQuery[]; resolve: BoundQuery[] }, patchRow
   ];
 }
 
-export const commitQueries = (effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): (SQL | BoundQuery)[] => commitPlan(effects, now, webhooks).queries;
+export const commitQueries = (effects: Effect[], time: BatchTime, webhooks?: Map<number, WebhookTarget[]>): (SQL | BoundQuery)[] => commitPlan(effects, time, webhooks).queries;
 
 /**
  * Commits the effects, and their webhook events when `webhooks` has targets, in one db.batch (all or nothing).
  * Returns the events it wrote, claimed for the caller to send (services/webhooks/drain.ts `sendClaimed`).
  */
-export async function commitEffects(db: Db, effects: Effect[], now: number, webhooks?: Map<number, WebhookTarget[]>): Promise<OutboxRow[]> {
-  const { queries, outbox } = commitPlan(effects, now, webhooks);
+export async function commitEffects(db: Db, effects: Effect[], time: BatchTime, webhooks?: Map<number, WebhookTarget[]>): Promise<OutboxRow[]> {
+  const { queries, outbox } = commitPlan(effects, time, webhooks);
   if (!queries.length) return [];
   const results = await runRawBatch(db, queries.map((q) => rawStatement(db, q)));
   return results.flatMap((r, i) => (outbox.has(i) ? (r.results as OutboxRow[]) : []));
@@ -296,11 +307,12 @@ export async function commitEffects(db: Db, effects: Effect[], now: number, webh
  * holds the message itself (it was applied: a pack is retried whole, applied messages and all) or a newer
  * one (then the object's state is newer than the lost change anyway).
  */
-export function deadLetterStatements(db: Db, rows: { portalId: number; storeId: string; objectType: string; externalId: string; appId: number | null; messageId: string; changedAt: number; details: string }[], now: number) {
+export function deadLetterStatements(db: Db, rows: { portalId: number; storeId: string; objectType: string; externalId: string; appId: number | null; messageId: string; changedAt: number; details: string }[], time: BatchTime) {
+  const { now } = time;
   return each(
-    rows.map((r) => ({ p: r.portalId, s: r.storeId, t: r.objectType, e: r.externalId, a: r.appId, m: r.messageId, c: r.changedAt, de: r.details })),
+    rows.map((r) => ({ p: r.portalId, s: r.storeId, t: r.objectType, e: r.externalId, a: r.appId, m: r.messageId, c: r.changedAt, de: r.details, ...stampOf(time, r.portalId) })),
     (json) => sql`insert into ecomm_sync_errors (portal_id, store_id, object_type, external_id, app_id, message_id, changed_at, errored_at, type, details, status)
-      select j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', j.value->>'a', j.value->>'m', j.value->>'c', ${now}, 'UNKNOWN_ERROR', j.value->>'de', 'OPEN'
+      select j.value->>'p', j.value->>'s', j.value->>'t', j.value->>'e', j.value->>'a', j.value->>'m', j.value->>'c', ${nowOfJ(now)}, 'UNKNOWN_ERROR', j.value->>'de', 'OPEN'
       from json_each(${json}) j
       where not exists (select 1 from ecomm_links l where ${LINK_OF_J} and (l.changed_at, l.message_id) >= (j.value->>'c', j.value->>'m'))
       on conflict (portal_id, store_id, object_type, external_id) do update set

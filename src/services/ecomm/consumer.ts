@@ -17,7 +17,7 @@
  */
 import type { Db, StatementMeter } from "../../db/client";
 import { CONTROL_SHARD, controlDb, SHARD_RETRY_AFTER_S, shardDb } from "../../db/shards";
-import { forgetDirectory, isFenceError, shardsOfAccounts } from "../../db/directory";
+import { forgetDirectory, isFenceError, placementsOf } from "../../db/directory";
 import { decideAll } from "../../durable-objects/sync-order-client";
 import { commitEffects } from "./commit";
 import { sendClaimed, type OutboxRow } from "../webhooks/drain";
@@ -26,6 +26,7 @@ import { liveOwners } from "../owners/owners";
 import { backoffSeconds, planBatch, readPlanContext, type Effect, type PlanContext } from "./plan";
 import { faultPoint } from "../../lib/fault-seam";
 import { PACK_MAX_MESSAGES, syncMessagesOf, type SyncQueueMessage } from "./sync-message";
+import type { BatchTime } from "./batch-time";
 
 export interface Delivery {
   msg: Message<unknown>;
@@ -166,9 +167,9 @@ const idsOf = (planned: Planned[]) => planned.map((p) => p.delivery.body.id);
 /** Step 3 (commit point): one db.batch for all effects. */
 /** `webhooks`: the app webhook targets of the batch's accounts; their events join the same batch. */
 /** Returns the webhook events the commit wrote, claimed for sending (sendEvents). */
-export async function commitPlanned(db: Db, planned: Planned[], now: number, webhooks?: Map<number, WebhookTarget[]>): Promise<OutboxRow[]> {
+export async function commitPlanned(db: Db, planned: Planned[], time: BatchTime, webhooks?: Map<number, WebhookTarget[]>): Promise<OutboxRow[]> {
   faultPoint("sync:commit", idsOf(planned));
-  return commitEffects(db, planned.map((p) => p.effect), now, webhooks);
+  return commitEffects(db, planned.map((p) => p.effect), time, webhooks);
 }
 
 /**
@@ -186,9 +187,9 @@ export function ackPlanned(planned: Planned[], s: Settler): void {
 }
 
 /** Steps 3 and 4 for one group of messages. */
-export async function commitAndAck(db: Db, planned: Planned[], now: number, s: Settler, webhooks?: Map<number, WebhookTarget[]>, queue?: Queue): Promise<void> {
+export async function commitAndAck(db: Db, planned: Planned[], time: BatchTime, s: Settler, webhooks?: Map<number, WebhookTarget[]>, queue?: Queue): Promise<void> {
   if (!planned.length) return;
-  const events = await commitPlanned(db, planned, now, webhooks);
+  const events = await commitPlanned(db, planned, time, webhooks);
   faultPoint("sync:after-commit", idsOf(planned));
   ackPlanned(planned, s);
   await sendEvents(queue, events);
@@ -204,10 +205,10 @@ function retryFenced(s: Settler, d: Delivery, err: unknown): void {
 }
 
 /** The fallback after a failed batch write: each message planned and committed on its own. */
-export async function applyOneByOne(db: Db, deliveries: Delivery[], now: number, s: Settler, control: Db = db, webhooks?: Map<number, WebhookTarget[]>, queue?: Queue): Promise<void> {
+export async function applyOneByOne(db: Db, deliveries: Delivery[], time: BatchTime, s: Settler, control: Db = db, webhooks?: Map<number, WebhookTarget[]>, queue?: Queue): Promise<void> {
   for (const d of deliveries) {
     try {
-      await commitAndAck(db, await planDeliveries(db, [d], s, undefined, control), now, s, webhooks, queue);
+      await commitAndAck(db, await planDeliveries(db, [d], s, undefined, control), time, s, webhooks, queue);
     } catch (err) {
       if (isFenceError(err)) retryFenced(s, d, err);
       else s.backoff(d, `apply failed: ${why(err)}`);
@@ -223,15 +224,18 @@ interface ShardGroup {
 }
 
 /**
- * The batch's messages by shard. Messages of an account that no longer exists, or is being deleted, are
+ * The batch's messages by shard, and the clocks of its accounts (`offsets`: those whose clock runs ahead),
+ * read together (src/db/directory.ts: one control-plane read, or none when this isolate knows every account).
+ * Messages of an account that no longer exists, or is being deleted, are
  * acknowledged and logged: nobody can apply them, and retrying them would only fill the dead-letter queue
  * (docs/how-to/account-lifecycle.md). A shard that cannot be opened backs off its own messages.
  */
-async function groupByShard(env: Env, control: Db, deliveries: Delivery[], s: Settler, meter?: StatementMeter): Promise<ShardGroup[]> {
-  const shards = await shardsOfAccounts(control, deliveries.map((d) => d.body.portalId));
+async function groupByShard(env: Env, control: Db, deliveries: Delivery[], s: Settler, offsets: Map<number, number>, meter?: StatementMeter): Promise<ShardGroup[]> {
+  const places = await placementsOf(control, deliveries.map((d) => d.body.portalId));
+  for (const [portalId, place] of places) if (place.clockOffsetMs) offsets.set(portalId, place.clockOffsetMs);
   const byShard = new Map<string, Delivery[]>();
   for (const d of deliveries) {
-    const shard = shards.get(d.body.portalId);
+    const shard = places.get(d.body.portalId)?.shard;
     if (shard === undefined) {
       console.warn(`sync message ${d.body.id} of account ${d.body.portalId} dropped: the account does not exist or is being deleted`);
       s.ack(d.msg, `account ${d.body.portalId} does not exist or is being deleted`);
@@ -269,7 +273,7 @@ interface EventSink {
  * webhook targets nothing is committed (the events would be lost): the messages back off like a failed plan.
  * After the commit and the acks, the events the commit wrote join the sink.
  */
-async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[], now: number, s: Settler, hooks: BatchWebhooks, sink: EventSink): Promise<void> {
+async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[], time: BatchTime, s: Settler, hooks: BatchWebhooks, sink: EventSink): Promise<void> {
   if (!winners.length) return;
   let planned: Planned[];
   let webhooks: Map<number, WebhookTarget[]>;
@@ -287,14 +291,14 @@ async function applyOnShard(group: ShardGroup, control: Db, winners: Delivery[],
   if (!planned.length) return;
   let events: OutboxRow[];
   try {
-    events = await commitPlanned(group.db, planned, now, webhooks);
+    events = await commitPlanned(group.db, planned, time, webhooks);
   } catch (err) {
     if (isFenceError(err)) {
       for (const p of planned) retryFenced(s, p.delivery, err);
       return;
     }
     console.error(`sync batch write failed, applying its ${planned.length} messages one by one: ${why(err)}`);
-    await applyOneByOne(group.db, planned.map((p) => p.delivery), now, s, control, webhooks, sink.queue);
+    await applyOneByOne(group.db, planned.map((p) => p.delivery), time, s, control, webhooks, sink.queue);
     return;
   }
   // A crash here redelivers committed messages; planning then drops them as already applied.
@@ -335,13 +339,15 @@ async function consumeInto(batch: MessageBatch<unknown>, env: Env, sink: EventSi
 
 /** Steps 1 to 4 for up to 100 sync messages. Never throws: every failure settles its own messages. */
 async function applyDeliveries(env: Env, control: Db, decoded: Delivery[], s: Settler, sink: EventSink, meter?: StatementMeter): Promise<void> {
-  // Real time, for every account of the pack: a test account's clock is not applied here (docs/reference/testkit.md
-  // "Clock"); what depends on the account's time, a checkout's 24 hours, counts from the message's changedAt.
-  const now = Date.now();
+  // What the commit writes for an account is stamped by its clock (batch-time.ts): real time, and the offsets of
+  // the accounts whose clock runs ahead, read with their shards. Ordering never looks at it: the most recent
+  // changedAt, the integrator's, wins.
+  const offsets = new Map<number, number>();
+  const time: BatchTime = { now: Date.now(), offsets };
   if (!decoded.length) return;
   let groups: ShardGroup[];
   try {
-    groups = await groupByShard(env, control, decoded, s, meter);
+    groups = await groupByShard(env, control, decoded, s, offsets, meter);
   } catch (err) {
     for (const d of decoded) s.backoff(d, `account directory unavailable: ${why(err)}`);
     return;
@@ -357,5 +363,5 @@ async function applyDeliveries(env: Env, control: Db, decoded: Delivery[], s: Se
   const winners = new Set(await decideOrder(env, deliveries, s));
   if (!winners.size) return;
   faultPoint("sync:after-decide", [...winners].map((d) => d.body.id));
-  await Promise.all(groups.map((g) => applyOnShard(g, control, g.deliveries.filter((d) => winners.has(d)), now, s, hooks, sink)));
+  await Promise.all(groups.map((g) => applyOnShard(g, control, g.deliveries.filter((d) => winners.has(d)), time, s, hooks, sink)));
 }

@@ -8,7 +8,7 @@
  */
 import type { StatementMeter } from "../../db/client";
 import { CONTROL_SHARD, controlDb, shardDb } from "../../db/shards";
-import { shardsOfAccounts } from "../../db/directory";
+import { placementsOf, type Placement } from "../../db/directory";
 import { runRawBatch } from "../../db/d1-raw";
 import { deadLetterStatements } from "./commit";
 import { backoffSeconds } from "./plan";
@@ -21,7 +21,7 @@ import { syncMessagesOf } from "./sync-message";
  * messages is recorded, and retried whole when a shard could not record some of them.
  */
 export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env, meter?: StatementMeter): Promise<Record<string, number>> {
-  const now = Date.now(); // the errors log's time: real time, as the sync consumer's
+  const now = Date.now(); // real time; each error is stamped by its account's clock, as the sync consumer's (batch-time.ts)
   const rows: (Parameters<typeof deadLetterStatements>[1][number] & { from: Message<unknown> })[] = [];
   let dropped = 0;
   for (const msg of batch.messages) {
@@ -50,16 +50,18 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env,
   if (!rows.length) return { dropped };
   const settled = [...new Set(rows.map((r) => r.from))];
   faultPoint("dlq:record", rows.map((r) => r.messageId));
-  let shards: Map<number, string | null>;
+  let places: Map<number, Placement>;
   try {
-    shards = await shardsOfAccounts(controlDb(env, meter), rows.map((r) => r.portalId));
+    places = await placementsOf(controlDb(env, meter), rows.map((r) => r.portalId));
   } catch (err) {
     retryAll(settled, err);
     return { retry: rows.length, dropped };
   }
+  const offsets = new Map([...places].flatMap(([portalId, p]) => (p.clockOffsetMs ? [[portalId, p.clockOffsetMs] as const] : [])));
+  const time = { now, offsets };
   const groups = new Map<string, typeof rows>();
   for (const r of rows) {
-    const name = shards.get(r.portalId) ?? CONTROL_SHARD;
+    const name = places.get(r.portalId)?.shard ?? CONTROL_SHARD;
     groups.set(name, [...(groups.get(name) ?? []), r]);
   }
   const failed = new Map<Message<unknown>, unknown>();
@@ -68,7 +70,7 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env,
     [...groups].map(async ([name, group]) => {
       try {
         const db = shardDb(env, name, meter);
-        await runRawBatch(db, deadLetterStatements(db, group, now));
+        await runRawBatch(db, deadLetterStatements(db, group, time));
         counts.recorded += group.length;
       } catch (err) {
         for (const r of group) failed.set(r.from, err);

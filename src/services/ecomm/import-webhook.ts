@@ -64,7 +64,8 @@ export async function sendImport(db: Db, control: Db, env: Env, t: ImportTrigger
     if (!app) throw new OutboundError("blocked", `app ${t.appId} no longer exists`);
     const allowLoopback = loopbackAllowed(env);
     const url = checkOutboundUrl(webhookUri, allowLoopback).toString(); // sign exactly what is sent
-    const headers = { "content-type": "application/json", ...(await signatureHeaders(app.secret, "POST", url, body, now)) };
+    // Signed in real time: the integrator checks the timestamp against its own clock (`importStartedAt` is the account's time).
+    const headers = { "content-type": "application/json", ...(await signatureHeaders(app.secret, "POST", url, body, Date.now())) };
     const res = await guardedFetch({ method: "POST", url, headers, body }, { allowLoopback, resolver: outboundResolver(env), timeoutMs: IMPORT_TIMEOUT_MS, maxBytes: IMPORT_MAX_BYTES, maxRedirects: 0 });
     httpStatus = res.status;
     if (res.status >= 200 && res.status < 300) {

@@ -6,7 +6,8 @@
  *   carries is the value it is created with, so the rows are decided here;
  * - an update's propertyChange is written only when the patch changes the stored value, read from the record
  *   before the patch, and only while the message holds the link (as the patch itself).
- * The rows are written claimed, and returned, as the general statement's are (commit.ts `webhookEvents`).
+ * The rows are written claimed, and returned, as the general statement's are (commit.ts `webhookEvents`): each
+ * event's occurredAt is its account's time (a number per VALUES row), its claim real time.
  */
 import { chunks, MAX_BOUND, numberText as num, type BoundQuery } from "../../db/d1-raw";
 import { reserve, reserved, val } from "./commit-direct";
@@ -14,6 +15,7 @@ import { OUTBOX_COLUMNS } from "../webhooks/drain";
 import { syncWebhookRows } from "./sync-events";
 import type { WebhookTarget } from "../webhooks/targets";
 import type { Effect } from "./plan";
+import { timeOf, type BatchTime } from "./batch-time";
 
 type Upsert = Extract<Effect, { kind: "upsert" }>;
 
@@ -34,7 +36,7 @@ const extraOf = (propertyName: string | undefined, value: string | null | undefi
  * that is before any general insert into crm_objects. Rendered as text and bound values (BoundQuery), as the
  * direct path's own statements.
  */
-export function freshEventStatements(fresh: Upsert[], crmReserved: number, webhooks: Map<number, WebhookTarget[]> | undefined, now: number): EventStatements {
+export function freshEventStatements(fresh: Upsert[], crmReserved: number, webhooks: Map<number, WebhookTarget[]> | undefined, time: BatchTime): EventStatements {
   const rows = fresh.flatMap((e, i) =>
     syncWebhookRows([e], webhooks)
       // A propertyChange on creation only when the record is created with a value (as the general statement).
@@ -48,10 +50,10 @@ export function freshEventStatements(fresh: Upsert[], crmReserved: number, webho
   for (const part of chunks(rows, Math.floor(MAX_BOUND / 2))) {
     // Numbers in the text, strings bound: at most two bound values per row.
     const params: unknown[] = [];
-    const values = part.map(({ record, r }) => `(${num(++k)}, ${num(r.p)}, ${num(r.a)}, ${num(r.sid)}, ${val(params, r.ty)}, ${num(record)}, ${val(params, extraOf(r.k === "p" ? r.pn : undefined, r.cv))})`);
+    const values = part.map(({ record, r }) => `(${num(++k)}, ${num(r.p)}, ${num(r.a)}, ${num(r.sid)}, ${val(params, r.ty)}, ${num(record)}, ${val(params, extraOf(r.k === "p" ? r.pn : undefined, r.cv))}, ${num(timeOf(time, r.p))})`);
     out.push({
       sql: `insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra, claimed_at)
-      select w.first + v.column1, v.column2, v.column3, v.column4, v.column5, c.first + v.column6, ${num(now)}, 'INTEGRATION', v.column7, ${num(now)}
+      select w.first + v.column1, v.column2, v.column3, v.column4, v.column5, c.first + v.column6, v.column8, 'INTEGRATION', v.column7, ${num(time.now)}
       from ${reserved("webhook_outbox", n)} w, ${reserved("crm_objects", crmReserved)} c, (values ${values.join(", ")}) v
       returning ${OUTBOX_COLUMNS}`,
       params,
@@ -64,7 +66,7 @@ export function freshEventStatements(fresh: Upsert[], crmReserved: number, webho
  * The propertyChange events of updates: after the links moved, before the records are patched. Ids are
  * reserved for every candidate; a candidate whose value does not change leaves its id unused.
  */
-export function updateEventStatements(updates: Upsert[], webhooks: Map<number, WebhookTarget[]> | undefined, now: number): EventStatements {
+export function updateEventStatements(updates: Upsert[], webhooks: Map<number, WebhookTarget[]> | undefined, time: BatchTime): EventStatements {
   const rows = updates.flatMap((e) => syncWebhookRows([e], webhooks).filter((r) => r.k === "p").map((r) => ({ e, r })));
   if (!rows.length) return NONE;
   const n = rows.length;
@@ -75,12 +77,12 @@ export function updateEventStatements(updates: Upsert[], webhooks: Map<number, W
     const params: unknown[] = [];
     const values = part.map(
       ({ e, r }) =>
-        `(${num(++k)}, ${num(r.p)}, ${num(r.a)}, ${num(r.sid)}, ${val(params, r.ty)}, ${num(e.link!.serviceId!)}, ${num(e.link!.id)}, ${val(params, e.msg.id)}, ${val(params, r.pn ?? null)}, ${val(params, r.v ?? null)})`,
+        `(${num(++k)}, ${num(r.p)}, ${num(r.a)}, ${num(r.sid)}, ${val(params, r.ty)}, ${num(e.link!.serviceId!)}, ${num(e.link!.id)}, ${val(params, e.msg.id)}, ${val(params, r.pn ?? null)}, ${val(params, r.v ?? null)}, ${num(timeOf(time, r.p))})`,
     );
     out.push({
       sql: `insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra, claimed_at)
-      select w.first + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, ${num(now)}, 'INTEGRATION',
-        json_object('propertyName', v.column9, 'propertyValue', coalesce(v.column10, '')), ${num(now)}
+      select w.first + v.column1, v.column2, v.column3, v.column4, v.column5, v.column6, v.column11, 'INTEGRATION',
+        json_object('propertyName', v.column9, 'propertyValue', coalesce(v.column10, '')), ${num(time.now)}
       from ${reserved("webhook_outbox", n)} w, (values ${values.join(", ")}) v join crm_objects o on o.id = v.column6
       where o.archived = 0
         and coalesce(json_extract(o.properties, '$."' || v.column9 || '"'), '') <> coalesce(v.column10, '')

@@ -16,11 +16,12 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { queryOf, type BoundQuery } from "../../db/d1-raw";
 import type { ObjectType } from "../../db/tables/crm";
 import { badRequest } from "../../lib/errors";
 import type { Operator } from "../../schemas/crm/search";
 import type { FilterBranch, PropertyFilter } from "../../schemas/lists";
-import { definitionsOf, type PropertyDef } from "../crm/properties";
+import { definitionsOf, isBuiltIn, type PropertyDef } from "../crm/properties";
 import { filterCondition, type Filter } from "../crm/search";
 
 const OPERATORS: Record<string, Record<string, Operator>> = {
@@ -93,4 +94,29 @@ export async function compileBranches(db: Db, portalId: number, type: ObjectType
       return null;
     }
   });
+}
+
+/** Rendered conditions of branches that name only built-in properties, by account, type and stored text. */
+const rendered = new Map<string, BoundQuery>();
+const RENDERED_MAX = 512;
+
+/**
+ * The branch stored as `text` (a list's filter_branch) as one condition over `c`, rendered: its SQL text and
+ * bound values. Compiling a branch (parsing it, building the search's predicates, rendering them) costs more
+ * Worker CPU than a page's own statement; a branch that names only built-in properties compiles to the same
+ * SQL every time (their definitions are the code's and cannot be changed or deleted), so it is kept by its
+ * exact text: a changed filter is new text and compiles at once. A branch that names a custom property
+ * reads its definitions every time, as its type may change.
+ */
+export async function renderedBranch(db: Db, portalId: number, type: ObjectType, text: string): Promise<BoundQuery> {
+  const key = `${portalId}\u0000${type}\u0000${text}`;
+  const hit = rendered.get(key);
+  if (hit) return hit;
+  const branch = JSON.parse(text) as FilterBranch;
+  const out = queryOf(await compileBranch(db, portalId, type, branch));
+  if (propertiesOf(branch).every((n) => isBuiltIn(type, n))) {
+    if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value!);
+    rendered.set(key, out);
+  }
+  return out;
 }

@@ -8,12 +8,12 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { rawRows, rawStatement, runRawBatch } from "../../db/d1-raw";
+import { rawRows, rawStatement, runRawBatch, type BoundQuery } from "../../db/d1-raw";
 import type { ObjectType } from "../../db/tables/crm";
-import { badRequest } from "../../lib/errors";
+import { badRequest, notFound } from "../../lib/errors";
 import { LIST_LIMITS, type FilterBranch } from "../../schemas/lists";
 import { existingIds } from "../crm/records";
-import { compileBranch, compileBranches } from "./filters";
+import { compileBranch, compileBranches, renderedBranch } from "./filters";
 import type { ListRow } from "./read";
 
 const type = (list: ListRow) => list.objectType as ObjectType;
@@ -48,16 +48,70 @@ export interface MemberPage {
   prev?: number;
 }
 
-/** A page of `limit` members after (or before) a record id; limit + 1 are read to know if more follow. */
-export async function memberPage(db: Db, list: ListRow, page: { after?: number; before?: number; limit: number; indexedUntil?: number }): Promise<MemberPage> {
+/** What a page of members needs of its list; `branchText` is the filter branch as stored (JSON text). */
+export interface PagedList {
+  id: number;
+  portalId: number;
+  objectType: string;
+  processingType: string;
+  branchText: string | null;
+  filtersUpdatedAt: number;
+}
+
+export const pagedList = (l: ListRow): PagedList => ({
+  id: l.id,
+  portalId: l.portalId,
+  objectType: l.objectType,
+  processingType: l.processingType,
+  branchText: l.filterBranch === null || l.filterBranch === undefined ? null : JSON.stringify(l.filterBranch),
+  filtersUpdatedAt: l.filtersUpdatedAt,
+});
+
+// The page's statements are text written once, with bound values: drizzle's builders and `sql` fragments,
+// rendered on every request, cost the page more Worker CPU than D1 spends running them.
+const PAGED_LIST = "select processing_type, object_type, filter_branch, filters_updated_at from lists where portal_id = ? and id = ? and deleted_at is null";
+
+/** The account's live list `id`, as a page of its members needs it; 404 otherwise (as getList). */
+export async function listForPage(db: Db, portalId: number, id: number): Promise<PagedList> {
+  const [row] = await rawRows<[string, string, string | null, number]>(db, { sql: PAGED_LIST, params: [portalId, id] });
+  if (!row) throw notFound(`list ${id} not found`);
+  return { id, portalId, processingType: row[0], objectType: row[1], branchText: row[2], filtersUpdatedAt: row[3] };
+}
+
+/**
+ * A page of `limit` members after (or before) a record id; limit + 1 are read to know if more follow. The same
+ * statement as membersQuery's, in record id order (the crm_objects_list index for a DYNAMIC list).
+ */
+export async function memberPage(db: Db, list: PagedList, page: { after?: number; before?: number; limit: number; indexedUntil?: number }): Promise<MemberPage> {
   const backwards = page.before !== undefined && page.after === undefined;
-  const id = list.processingType === "DYNAMIC" ? sql`c.id` : sql`c.record_id`;
-  const extra = backwards ? [sql`${id} < ${page.before}`] : page.after !== undefined ? [sql`${id} > ${page.after}`] : [];
-  const q = await membersQuery(db, list, extra, page.indexedUntil);
-  const rows = await rawRows<[number, number]>(
-    db,
-    sql`select ${q.id}, ${q.at} from ${q.from} where ${q.where} order by ${q.id} ${backwards ? sql`desc` : sql`asc`} limit ${page.limit + 1}`,
-  );
+  const cursor = backwards ? page.before : page.after;
+  let q: BoundQuery;
+  if (list.processingType === "DYNAMIC") {
+    const cond = await renderedBranch(db, list.portalId, list.objectType as ObjectType, list.branchText ?? "null");
+    // A dynamic member's timestamp and the test account's search lag: as membersQuery.
+    const params: unknown[] = [list.filtersUpdatedAt, list.portalId, list.objectType, ...cond.params];
+    let where = `c.portal_id = ? and c.object_type = ? and c.archived = 0 and ${cond.sql}`;
+    if (cursor !== undefined) {
+      where += backwards ? " and c.id < ?" : " and c.id > ?";
+      params.push(cursor);
+    }
+    if (page.indexedUntil !== undefined) {
+      where += " and c.updated_at <= ?";
+      params.push(page.indexedUntil);
+    }
+    params.push(page.limit + 1);
+    q = { sql: `select c.id, max(c.updated_at, ?) from crm_objects c where ${where} order by c.id ${backwards ? "desc" : "asc"} limit ?`, params };
+  } else {
+    const params: unknown[] = [list.portalId, list.id];
+    let where = "c.portal_id = ? and c.list_id = ?";
+    if (cursor !== undefined) {
+      where += backwards ? " and c.record_id < ?" : " and c.record_id > ?";
+      params.push(cursor);
+    }
+    params.push(page.limit + 1);
+    q = { sql: `select c.record_id, c.added_at from list_memberships c where ${where} order by c.record_id ${backwards ? "desc" : "asc"} limit ?`, params };
+  }
+  const rows = await rawRows<[number, number]>(db, q);
   const more = rows.length > page.limit;
   const members = rows.slice(0, page.limit).map(([id, at]) => ({ id, at }));
   if (backwards) members.reverse();

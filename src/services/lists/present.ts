@@ -2,6 +2,7 @@
 import { typeIdOf } from "../../schemas/crm/associations-v4";
 import type { ObjectType } from "../../db/tables/crm";
 import type { ListRow } from "./read";
+import type { MemberPage } from "./members";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -39,4 +40,24 @@ export function presentV1List(row: ListRow, size?: number) {
     metaData: { processing: "DONE", ...(size !== undefined ? { size } : {}), error: "", lastProcessingStateChangeAt: row.updatedAt, lastSizeChangeAt: row.updatedAt },
     filters: [],
   };
+}
+
+/**
+ * A page of members as the v3 API answers it (`{"results":[{"recordId","membershipTimestamp"}],"paging"}`),
+ * written as JSON text: ids are integers and timestamps ISO strings, so nothing needs escaping. Members
+ * often share a timestamp (a DYNAMIC list's filter change, a batch added at one instant): each distinct one
+ * is formatted once.
+ */
+export function memberPageText(page: MemberPage): string {
+  let lastAt = NaN;
+  let lastIso = "";
+  const results = page.members.map((m) => {
+    if (m.at !== lastAt) {
+      lastAt = m.at;
+      lastIso = iso(m.at);
+    }
+    return `{"recordId":"${m.id}","membershipTimestamp":"${lastIso}"}`;
+  });
+  const paging = [...(page.next !== undefined ? [`"next":{"after":"${page.next}"}`] : []), ...(page.prev !== undefined ? [`"prev":{"before":"${page.prev}"}`] : [])];
+  return `{"results":[${results.join(",")}]${paging.length ? `,"paging":{${paging.join(",")}}` : ""}}`;
 }

@@ -5,12 +5,26 @@
  * is read).
  */
 import { eq } from "drizzle-orm";
+import type { SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accounts, type AccountType } from "../../db/tables/tenancy";
+import { accounts, credentials, type AccountType } from "../../db/tables/tenancy";
 import { accountQuirks } from "../../db/tables/testkit";
 import { conflict, notFound } from "../../lib/errors";
 
 export const isTestAccountType = (t: AccountType | null | undefined) => t === "DEVELOPER_TEST" || t === "SANDBOX";
+
+/**
+ * The kit's part of the credential statement (src/http/auth.ts): the account's type and its quirks row (a
+ * primary-key probe of `account_quirks`), read in the statement that reads the credential, so no call reads
+ * them again. With `credentialKitJoin`, this is all the kit adds to that statement: the bench builds a bundle
+ * without it (both replaced by nothing) to show a STANDARD account's calls cost the same (bench/README.md).
+ */
+export const credentialKitColumns = { accountType: accounts.accountType, searchLagMs: accountQuirks.searchLagMs, clockOffsetMs: accountQuirks.clockOffsetMs };
+
+export const credentialKitJoin = <Q extends { leftJoin(table: typeof accountQuirks, on: SQL): unknown }>(query: Q): Q =>
+  // A dynamic query (`$dynamic()`) keeps its type through the join. Drizzle, not seeing the join where the
+  // columns are picked, types the quirks as never null: auth.ts reads them as possibly null (no quirks row).
+  query.leftJoin(accountQuirks, eq(accountQuirks.portalId, credentials.portalId)) as Q;
 
 /**
  * The account, when the test kit may act on it: 404 if there is none, 409 if it is STANDARD or being deleted.

@@ -4,20 +4,22 @@
  * checkout abandoned, a scheduled post published, an access token expired, a webhook retry come due.
  *
  * The offset lives on the account's quirks row (account_quirks.clock_offset_ms) and is read with the
- * credential (src/http/auth.ts), so an account's calls cost nothing more, a STANDARD account's least of all:
- * its offset is never looked at. The router gives every handler the account's time as `ctx.now`; code that
- * acts for an account outside a request (queue consumers) reads the offset with a statement it runs anyway.
+ * credential (src/http/auth.ts) or the web app's session (src/http/session.ts), so an account's calls cost
+ * nothing more, a STANDARD account's least of all: its offset is never looked at. The router gives every
+ * handler the account's time as `ctx.now`; code that acts for an account outside a request reads the offset
+ * with a statement it runs anyway: the queue consumers through the account directory (src/db/directory.ts,
+ * src/services/ecomm/batch-time.ts), webhook deliveries with their target (src/services/webhooks/deliver.ts).
  *
- * What stays real time: rate-limit windows, fault rules, the credential cache, the log's timestamps and
- * durations, queue delays, the app-level delivery log, and the timestamps other
- * parties check against their own clock (the webhook signature's v3 timestamp, X-Service-Request-Timestamp): an account's
- * clock is the kit's fiction, not the receiver's.
+ * What stays real time: rate-limit windows, fault rules, the credential cache and account directory, sessions'
+ * expiry, the log's timestamps and durations, queue delays, the app-level delivery log, and the timestamps
+ * other parties check against their own clock (the v3 signature's X-Service-Request-Timestamp of webhooks,
+ * card fetches and actions, the import webhook): an account's clock is the kit's fiction, not the receiver's.
  */
-import { and, eq, gt, sql } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accountQuirks } from "../../db/tables/testkit";
 import { accounts } from "../../db/tables/tenancy";
-import { forgetCredentials } from "../../lib/credential-cache";
+import { forgetDirectory } from "../../db/directory";
 import type { Principal } from "../../lib/principal";
 import { badRequest } from "../../lib/errors";
 import { abandonCheckouts } from "../ecomm/abandon";
@@ -28,9 +30,12 @@ import { requireTestAccount } from "./account";
 /** How far ahead an account's clock may run: a hundred years is past every schedule the service keeps. */
 export const MAX_OFFSET_MS = 100 * 365 * 86_400_000;
 
-/** The offset of the caller's account clock, in ms: 0 for everything but a test account whose clock was moved. */
+/**
+ * The offset of the caller's account clock, in ms: 0 for everything but a test account whose clock was moved.
+ * An API credential carries it from the credential's statement, a web app session from the session's.
+ */
 export function clockOffsetOf(principal: Principal): number {
-  return principal.kind === "oauth" || principal.kind === "private_app" ? (principal.clockOffsetMs ?? 0) : 0;
+  return principal.kind === "oauth" || principal.kind === "private_app" || principal.kind === "session" ? (principal.clockOffsetMs ?? 0) : 0;
 }
 
 /** Now, in epoch ms, as the caller's account sees it. */
@@ -51,8 +56,9 @@ async function setOffset(control: Db, portalId: number, offsetMs: number, realNo
     .values({ portalId, clockOffsetMs: offsetMs, updatedAt: realNow })
     .onConflictDoUpdate({ target: accountQuirks.portalId, set: { clockOffsetMs: offsetMs, updatedAt: realNow } })
     .run();
-  // This isolate's next call of the account carries the new offset; other isolates within the cache's lifetime.
-  forgetCredentials();
+  // This isolate's next call of the account, and its next queue batch, carry the new offset (the credential
+  // cache and the account directory keep it); other isolates within the caches' lifetime.
+  forgetDirectory();
 }
 
 /**
@@ -95,7 +101,7 @@ export async function resetClock(control: Db, portalId: number, realNow: number)
     control.update(accountQuirks).set({ clockOffsetMs: 0, updatedAt: realNow }).where(eq(accountQuirks.portalId, portalId)),
     control.update(accounts).set({ dataResetAt: realNow }).where(and(eq(accounts.portalId, portalId), gt(accounts.dataResetAt, realNow))),
   ]);
-  forgetCredentials();
+  forgetDirectory();
 }
 
 /**
@@ -107,10 +113,10 @@ export const completedAt = (startedAt: number): string => new Date(Math.max(Date
 /**
  * A column for a statement that reads `accounts` anyway: the account's clock offset in ms, 0 unless it is a
  * test account whose clock was moved (a primary-key probe in the same statement, no round trip of its own).
- * For code that acts for an account outside its calls: the token endpoint, operator routes.
+ * For code that acts for an account outside its calls: the token endpoint, operator routes, and (through the
+ * account directory, src/db/directory.ts) the queue consumers.
  */
-export const clockOffsetColumn = sql<number>`(case when "accounts"."account_type" in ('DEVELOPER_TEST', 'SANDBOX')
-  then coalesce((select q.clock_offset_ms from account_quirks q where q.portal_id = "accounts"."portal_id"), 0) else 0 end)`.mapWith(Number);
+export { clockOffsetColumn } from "../../db/directory";
 
 /** The account's clock offset in ms, by itself (for a test account only: callers check the type first). */
 export async function readClockOffset(control: Db, portalId: number): Promise<number> {

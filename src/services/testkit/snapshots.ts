@@ -34,8 +34,8 @@ const bindAll = (where: string) => where.replaceAll("?", "?1");
 
 /** The account, if the kit may change its data now: a test account, not moving between databases. */
 export async function account(env: Env, control: Db, portalId: number) {
-  const row = await requireTestAccount(control, portalId);
-  const move = await readMove(control, portalId);
+  // Two reads of the control plane at once: a restore's time is mostly round trips besides its one batch.
+  const [row, move] = await Promise.all([requireTestAccount(control, portalId), readMove(control, portalId)]);
   if (move && move.state !== "failed") throw conflict(`Account ${portalId} is moving between databases; try again once the move is over`);
   return { row, d1: shardBinding(env, row.shard) };
 }
@@ -81,7 +81,8 @@ export async function deleteSnapshot(env: Env, control: Db, portalId: number, na
  * was made: empty). One batch: a fence row that lets the rows back in with their ids (the move's own
  * `unlocked` fence, which also lets in ids of another database's range when the snapshot was taken before a
  * move), every table emptied of the account's rows and refilled, the outbox emptied, new store
- * generations, and the fence removed.
+ * generations, the fence removed, and the account's data_reset_at when the account's data shares the control
+ * plane's database.
  */
 export async function restore(env: Env, control: Db, portalId: number, name: string | null, realNow: number) {
   const { row, d1 } = await account(env, control, portalId);
@@ -101,6 +102,10 @@ export async function restore(env: Env, control: Db, portalId: number, name: str
          from snapshot_rows r where r.portal_id = ?1 and r.snapshot = ?2 and r.table_name = '${t.name}' order by r.rowid`,
       )
       .bind(portalId, name);
+  // Events of changes before now are not delivered any more (src/services/webhooks/deliver.ts): the account's
+  // data_reset_at, in the same batch when its data lives in the control plane's database, else right after.
+  const resetMark = "update accounts set data_reset_at = ? where portal_id = ?";
+  const sameDatabase = d1 === env.DB;
   try {
     await d1.batch([
       d1.prepare("insert into account_fences (portal_id, state, created_at, unlocked) values (?, 'incoming', ?, 1)").bind(portalId, now),
@@ -110,13 +115,13 @@ export async function restore(env: Env, control: Db, portalId: number, name: str
       // Sync messages queued for a store carry its generation: a new one drops them (src/services/ecomm/plan.ts).
       d1.prepare("update ecomm_stores set generation = lower(hex(randomblob(16))) where portal_id = ?").bind(portalId),
       d1.prepare("delete from account_fences where portal_id = ?").bind(portalId),
+      ...(sameDatabase ? [d1.prepare(resetMark).bind(now, portalId)] : []),
     ]);
   } catch (err) {
     // The fence row exists already: a move or a deletion holds the account.
     if (String(err).includes("UNIQUE") || String(err).includes("ACCOUNT_FENCED")) throw conflict(`Account ${portalId} is moving or being deleted; its data cannot be restored now`);
     throw err;
   }
-  // Events of changes before now are not delivered any more (src/services/webhooks/deliver.ts).
-  await control.update(accounts).set({ dataResetAt: now }).where(eq(accounts.portalId, portalId));
+  if (!sameDatabase) await control.update(accounts).set({ dataResetAt: now }).where(eq(accounts.portalId, portalId));
   return { name, restoredAt: new Date(now).toISOString(), counts };
 }

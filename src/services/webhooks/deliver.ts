@@ -13,8 +13,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { controlDb } from "../../db/shards";
 import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError, outboundResolver, type Resolver } from "../../lib/outbound";
-import { deliveryBody, webhookQueueMessage, type WebhookEvent, type WebhookQueueMessage } from "./message";
-import { attemptStatements, openDelivery, setDeliveryStatus, type AttemptOutcome } from "./log";
+import { deliveryBody, WEBHOOK_MESSAGE_VERSION, webhookQueueMessage, type WebhookEvent, type WebhookQueueMessage } from "./message";
+import { attemptStatements, openDelivery, openDeliveryStatement, setDeliveryStatus, type AttemptOutcome } from "./log";
 import { MAX_RETRIES, retryBaseSeconds, retryDelaySeconds } from "./retry";
 import { FANOUT_CONCURRENCY } from "../../db/fanout";
 import { coalesce } from "./coalesce";
@@ -98,9 +98,12 @@ interface Prepared {
   /** The app is held (hold.ts); `tests` are the test accounts among the events' accounts. */
   held: boolean;
   tests: Set<number>;
+  /** The offsets of the events' accounts whose clock was moved (src/services/testkit/clock.ts), by account. */
+  clocks: Map<number, number>;
   /**
    * The clock the delivery's retries are scheduled by: the smallest offset of its events' accounts (0, real
-   * time, unless every one is a test account whose clock was moved; src/services/testkit/clock.ts).
+   * time, unless every one is a test account whose clock was moved). A first attempt holds one clock's events
+   * only (splitByClock); a delivery opened before an account's clock moved may hold several.
    */
   offsetMs: number;
   /** A retry already made: its attempt was sent again when a test account's clock passed it, and ran. */
@@ -159,11 +162,53 @@ async function prepare(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise
       slot: results[apps.length + i]?.meta.changes ? leases[i]! : null,
       held,
       tests,
-      offsetMs: m.events.length ? Math.min(...m.events.map((e) => clocks.get(e.portalId) ?? 0)) : 0,
+      clocks,
+      offsetMs: offsetOf(m.events, clocks),
       // The attempt this message carries was made already (the log counts it): a duplicate, dropped.
       stale: log !== undefined && log.attempts > m.attempt,
     };
   });
+}
+
+const offsetOf = (events: WebhookEvent[], clocks: Map<number, number>) => (events.length ? Math.min(...events.map((e) => clocks.get(e.portalId) ?? 0)) : 0);
+
+/**
+ * A test-kit rule (docs/reference/testkit.md "Clock"): the events of an account whose clock was moved are never
+ * delivered with other accounts' events, so that every delivery's retries follow one clock. A first attempt
+ * that mixes them keeps the events on real time (or, without any, those of its first event's account) and
+ * each other account's events become a delivery of their own: opened in the log as pending and sent to the
+ * queue, which hands it back alone (a delivery in the log is never packed with others, coalesce.ts). One
+ * statement for the wave, and only when a delivery mixes clocks: the clocks come with the wave's first read,
+ * so a STANDARD account's deliveries pay nothing.
+ */
+async function splitByClock(prepared: Prepared[], deps: DeliveryDeps): Promise<void> {
+  const parts: { appId: number; events: WebhookEvent[] }[] = [];
+  for (const p of prepared) {
+    if (p.m.deliveryId !== null || !p.clocks.size || !p.events.length) continue;
+    const groups = new Map<number, WebhookEvent[]>(); // by account, 0 for every account on real time
+    for (const e of p.events) {
+      const key = p.clocks.has(e.portalId) ? e.portalId : 0;
+      groups.set(key, [...(groups.get(key) ?? []), e]);
+    }
+    if (groups.size < 2) continue;
+    const kept = groups.get(0) ?? [...groups.values()][0]!;
+    const moved = new Set<number>();
+    for (const events of groups.values()) {
+      if (events === kept) continue;
+      parts.push({ appId: p.m.appId, events });
+      for (const e of events) moved.add(e.eventId);
+    }
+    p.events = kept;
+    p.present = p.present.filter((e) => !moved.has(e.eventId));
+    p.offsetMs = offsetOf(kept, p.clocks);
+  }
+  if (!parts.length) return;
+  const now = deps.now();
+  const opened = await runRawBatch(deps.control, parts.map((x) => openDeliveryStatement(deps.control, x.appId, x.events, now)));
+  await sendMessages(
+    deps.queue,
+    parts.map((x, i): WebhookQueueMessage => ({ v: WEBHOOK_MESSAGE_VERSION, appId: x.appId, deliveryId: (opened[i]!.results as { id: number }[])[0]!.id, attempt: 0, events: x.events })),
+  );
 }
 
 /** A delivery that will not be POSTed: dropped (no settings, or no account still has the app) or throttled. */
@@ -223,6 +268,7 @@ export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDep
   const prepared = await prepare(wave, deps);
   const outcomes: DeliveryOutcome[] = [];
   const posting: { i: number; p: Prepared & { target: AppTarget; slot: string } }[] = [];
+  const going: { i: number; p: Prepared }[] = [];
   for (const [i, p] of prepared.entries()) {
     if (p.stale) {
       if (p.slot) await releaseStatement(deps.control, p.m.appId, p.slot, deps.now()).run();
@@ -233,6 +279,10 @@ export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDep
       outcomes[i] = "held";
       continue;
     }
+    going.push({ i, p });
+  }
+  await splitByClock(going.filter(({ p }) => p.target).map(({ p }) => p), deps);
+  for (const { i, p } of going) {
     if (p.target && p.events.length && p.slot) posting.push({ i, p: { ...p, target: p.target, slot: p.slot } });
     else outcomes[i] = await settleUnsent(p, deps);
   }

@@ -13,6 +13,11 @@ import type { WebhookEvent } from "./message";
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 
+/** openDelivery as a statement for the caller's batch; its one result row is the delivery's id. */
+export const openDeliveryStatement = (db: Db, appId: number, events: WebhookEvent[], now: number): D1PreparedStatement =>
+  rawStatement(db, sql`insert into webhook_deliveries (app_id, events, event_count, status, attempts, created_at, updated_at)
+    values (${appId}, ${JSON.stringify(events)}, ${events.length}, 'pending', 0, ${now}, ${now}) returning id`);
+
 export async function openDelivery(db: Db, appId: number, events: WebhookEvent[], now: number): Promise<number> {
   const row = await db
     .insert(webhookDeliveries)
