@@ -254,6 +254,9 @@ describe("the rest of the demo", () => {
     expect(await stage()).toBe("checkout_pending");
     const run = await fetch(`${workerUrl()}/__scheduled?cron=${encodeURIComponent("* * * * *")}`);
     expect(run.status).toBe(200);
+    // The tick only enqueues the jobs; the maintenance queue runs them moments later.
+    const deadline = Date.now() + 30_000;
+    while ((await stage()) !== "checkout_abandoned" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     expect(await stage()).toBe("checkout_abandoned");
   });
 
