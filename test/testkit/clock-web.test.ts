@@ -12,6 +12,7 @@ import { ADMIN, BASE, call, expectError, tenant, unique, type Tenant } from "../
 import { received, script } from "../helpers/integrator";
 import { createRecord, defineCard, offered } from "../cards/helpers";
 import { page, postAction, signIn, type Browser } from "../web/helpers";
+import { recordingD1 } from "./helpers";
 
 const DAY_S = 86_400;
 const HOUR_MS = 3_600_000;
@@ -89,14 +90,7 @@ describe("the web app runs by the account's clock", () => {
 describe("a STANDARD account's session pays nothing for the clock", () => {
   /** Every control-plane statement of one web app page request. */
   async function statements(b: Browser) {
-    const seen: string[] = [];
-    const db = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop === "prepare") return (sql: string) => (seen.push(sql), target.prepare(sql));
-        const v = Reflect.get(target, prop);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
+    const { db, seen } = recordingD1(env.DB);
     const res = await buildRouter().fetch(new Request(`${BASE}/app`, { headers: { cookie: b.cookie } }), { ...env, DB: db }, createExecutionContext());
     expect(res.status).toBe(200);
     await res.arrayBuffer();

@@ -14,6 +14,7 @@ import { WEBHOOK_MESSAGE_VERSION, type WebhookEvent, type WebhookQueueMessage } 
 import { controlDb } from "../../src/db/shards";
 import { loopbackAllowed, outboundResolver } from "../../src/lib/outbound";
 import { deliveries, dev, hookUp, waitFor } from "../webhooks/helpers";
+import { recordingD1 } from "./helpers";
 
 /** A queue that keeps what is sent to it (with its delay) instead of delivering it. */
 function keptQueue() {
@@ -100,14 +101,7 @@ describe("a delivery mixing a moved clock's events with other accounts'", () => 
   it("a delivery of accounts on real time only (a test account whose clock was not moved among them) is not split: one POST, nothing sent back, no delivery opened", async () => {
     const { t, std, path } = await twoAccounts();
     const kept = keptQueue();
-    const seen: string[] = [];
-    const db = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop === "prepare") return (sql: string) => (seen.push(sql), target.prepare(sql));
-        const v = Reflect.get(target, prop);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
+    const { db, seen } = recordingD1(env.DB);
     const deps = { ...depsWith(kept.queue), control: controlDb({ ...env, DB: db } as Env) };
     expect(await deliverWave([first(t.appId, [event(std, t.appId), event(t.portalId, t.appId)])], deps)).toEqual(["delivered"]);
     expect((await deliveries(path))[0]!.events).toHaveLength(2);

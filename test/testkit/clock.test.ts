@@ -16,6 +16,7 @@ import { controlDb } from "../../src/db/shards";
 import { loopbackAllowed, outboundResolver } from "../../src/lib/outbound";
 import { script } from "../helpers/integrator";
 import { deliveries, hookUp, waitFor } from "../webhooks/helpers";
+import { recordingD1 } from "./helpers";
 
 const DAY_S = 86_400;
 const clock = (t: Tenant) => `/admin/v1/accounts/${t.portalId}/clock`;
@@ -207,14 +208,7 @@ describe("what the account does by its clock", () => {
 describe("production never pays", () => {
   /** Every control-plane statement of one call with the account's private app token. */
   async function statements(t: Tenant) {
-    const seen: string[] = [];
-    const db = new Proxy(env.DB, {
-      get(target, prop) {
-        if (prop === "prepare") return (sql: string) => (seen.push(sql), target.prepare(sql));
-        const v = Reflect.get(target, prop);
-        return typeof v === "function" ? v.bind(target) : v;
-      },
-    });
+    const { db, seen } = recordingD1(env.DB);
     const res = await buildRouter().fetch(
       new Request(`${BASE}/crm/v3/objects/contacts`, { method: "POST", headers: { authorization: `Bearer ${t.pat}`, "content-type": "application/json" }, body: JSON.stringify({ properties: { firstname: "x" } }) }),
       { ...env, DB: db },

@@ -8,6 +8,7 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildRouter } from "../../src/router";
 import { admin, ADMIN, BASE, call, expectError, tenant, unique, type Tenant } from "../helpers/api";
+import { recordingD1 } from "./helpers";
 
 const testTenant = () => tenant({ accountType: "DEVELOPER_TEST" });
 const faults = (t: Tenant) => `/admin/v1/accounts/${t.portalId}/faults`;
@@ -137,14 +138,7 @@ describe("only on test accounts, only for the operator", () => {
 
   it("a STANDARD account's call reads nothing of the kit; a test account's reads its rules once", async () => {
     const statements = async (t: Tenant) => {
-      const seen: string[] = [];
-      const db = new Proxy(env.DB, {
-        get(target, prop) {
-          if (prop === "prepare") return (sql: string) => (seen.push(sql), target.prepare(sql));
-          const v = Reflect.get(target, prop);
-          return typeof v === "function" ? v.bind(target) : v;
-        },
-      });
+      const { db, seen } = recordingD1(env.DB);
       const res = await buildRouter().fetch(new Request(`${BASE}/crm/v3/objects/contacts?limit=1`, { headers: { authorization: `Bearer ${t.pat}` } }), { ...env, DB: db }, createExecutionContext());
       expect(res.status).toBe(200);
       return seen.filter((s) => s.includes("fault_rules")).length;

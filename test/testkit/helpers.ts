@@ -31,3 +31,16 @@ export async function expectSigned(d: Delivered, secret: string, path: string) {
   const v3 = b64(await crypto.subtle.sign("HMAC", key, enc.encode(`POST${integratorUrl()}${path}${d.body}${timestamp}`)));
   expect(d.headers["x-service-signature-v3"]).toBe(v3);
 }
+
+/** `d1` with every statement it prepares recorded in `seen` (the kit's tests count what a call reads). */
+export function recordingD1(d1: D1Database): { db: D1Database; seen: string[] } {
+  const seen: string[] = [];
+  const db = new Proxy(d1, {
+    get(target, prop) {
+      if (prop === "prepare") return (sql: string) => (seen.push(sql), target.prepare(sql));
+      const v = Reflect.get(target, prop);
+      return typeof v === "function" ? v.bind(target) : v;
+    },
+  });
+  return { db, seen };
+}

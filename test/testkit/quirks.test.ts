@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { buildRouter } from "../../src/router";
 import { ADMIN, BASE, call, expectError, tenant, unique, type Tenant } from "../helpers/api";
 import { branch, memberIds, newContact, newList, stringIs } from "../lists/helpers";
+import { recordingD1 } from "./helpers";
 
 const LAG = 1_500;
 const quirks = (t: Tenant) => `/admin/v1/accounts/${t.portalId}/quirks`;
@@ -80,14 +81,7 @@ describe("search lag", () => {
 
   it("the switches ride with the credential: a search reads them in no statement of its own, STANDARD or test account", async () => {
     const statements = async (t: Tenant) => {
-      const seen: string[] = [];
-      const db = new Proxy(env.DB, {
-        get(target, prop) {
-          if (prop === "prepare") return (sql: string) => (seen.push(sql), target.prepare(sql));
-          const v = Reflect.get(target, prop);
-          return typeof v === "function" ? v.bind(target) : v;
-        },
-      });
+      const { db, seen } = recordingD1(env.DB);
       const res = await buildRouter().fetch(
         new Request(`${BASE}/crm/v3/objects/contacts/search`, { method: "POST", headers: { authorization: `Bearer ${t.pat}`, "content-type": "application/json" }, body: "{}" }),
         { ...env, DB: db },
