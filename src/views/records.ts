@@ -156,10 +156,46 @@ function propertiesList(record: CrmRow): string {
   return `<dl class="props">${values.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${propertyValueHtml(k, v, e)}</dd></div>`).join("")}</dl>`;
 }
 
+/** A number property as a number, or null when it is missing or not a number. */
+const numberOf = (value: string | undefined) => (value === undefined || value.trim() === "" || !Number.isFinite(Number(value)) ? null : Number(value));
+
+/**
+ * A deal's line items as the CRM shows them: each with its quantity, unit price and total (its `amount`, else
+ * quantity × price), in the deal's currency, and their sum beside the deal's amount. The sum is shown only
+ * when every line item is listed and has a total.
+ */
+function lineItemsTable(a: RecordView["associations"][number], deal: CrmRow | null): string {
+  const currency = deal?.properties.deal_currency_code;
+  const money = (n: number | null) => (n === null ? "" : e(formatAmount(String(n), currency)));
+  const rows = a.records.map((r) => {
+    const quantity = numberOf(r.properties.quantity);
+    const price = numberOf(r.properties.price);
+    const total = numberOf(r.properties.amount) ?? (quantity !== null && price !== null ? Math.round(quantity * price * 100) / 100 : null);
+    return { r, quantity, price, total };
+  });
+  const body = rows
+    .map(({ r, quantity, price, total }) => `<tr><th scope="row"><a href="/app/line_items/${r.id}">${e(displayName(r))}</a></th><td class="num">${quantity ?? ""}</td><td class="num">${money(price)}</td><td class="num">${money(total)}</td></tr>`)
+    .join("");
+  const complete = a.total === a.records.length && rows.every((x) => x.total !== null);
+  const sum = complete ? Math.round(rows.reduce((t, x) => t + x.total!, 0) * 100) / 100 : null;
+  const amount = deal ? numberOf(deal.properties.amount) : null;
+  const foot = [
+    sum !== null ? `<tr><th scope="row" colspan="3">Sum of line items</th><td class="num">${money(sum)}</td></tr>` : "",
+    amount !== null ? `<tr><th scope="row" colspan="3">Deal amount${sum !== null && Math.abs(sum - amount) >= 0.005 ? ` <span class="muted">(differs from the sum)</span>` : ""}</th><td class="num">${money(amount)}</td></tr>` : "",
+  ].join("");
+  const more = a.total > a.records.length ? `<p class="muted">and ${a.total - a.records.length} more</p>` : "";
+  return (
+    `<h3>${typeLabel(a.type).many} <span class="count">(${a.total})</span></h3>` +
+    `<table class="assoc line-items"><thead><tr><th scope="col">Line item</th><th scope="col" class="num">Quantity</th><th scope="col" class="num">Unit price</th><th scope="col" class="num">Total</th></tr></thead>` +
+    `<tbody>${body}</tbody>${foot ? `<tfoot>${foot}</tfoot>` : ""}</table>${more}`
+  );
+}
+
 function associationsList(v: RecordView): string {
   if (v.associations.length === 0) return `<p class="empty">No associated records.</p>`;
   return v.associations
     .map((a) => {
+      if (a.type === "line_items") return lineItemsTable(a, v.type === "deals" ? v.record : null);
       const items = a.records
         .map((r) => `<li>${isRecordType(a.type) || isCustomType(a.type) ? `<a href="/app/${a.type}/${r.id}">${e(displayName(r))}</a>` : e(displayName(r))}</li>`)
         .join("");

@@ -91,3 +91,29 @@ describe("dates on record pages", () => {
     expect(prop(html, "note")).toBe("2026-11-23");
   });
 });
+
+describe("a deal's line items", () => {
+  it("are a table of quantity, unit price and total in the deal's currency, with their sum beside the deal's amount", async () => {
+    const t = await tenant();
+    const b = await signIn(t);
+    const made = async (type: string, properties: Record<string, string>) => Number((await call("POST", `/crm/v3/objects/${type}`, { token: t.pat, body: { properties } })).json.id);
+    const deal = await made("deals", { dealname: "Order 9", amount: "30", deal_currency_code: "EUR" });
+    const items = [
+      await made("line_items", { name: "Mug", quantity: "2", price: "4.5" }),
+      await made("line_items", { name: "Kettle <large>", quantity: "1", price: "20", amount: "19.99" }),
+    ];
+    for (const id of items) {
+      const linked = await call("PUT", `/crm/v4/objects/line_items/${id}/associations/default/deals/${deal}`, { token: t.pat });
+      expect(linked.status, linked.text).toBe(200);
+    }
+    const html = (await page(b, `/app/deals/${deal}`)).text;
+    const table = /<table class="assoc line-items">.*?<\/table>/s.exec(html)?.[0] ?? "";
+    expect(table).toContain(`<tr><th scope="row"><a href="/app/line_items/${items[0]}">Mug</a></th><td class="num">2</td><td class="num">€4.50</td><td class="num">€9.00</td></tr>`);
+    // A line item's own amount is its total.
+    expect(table).toContain(`<a href="/app/line_items/${items[1]}">Kettle &lt;large&gt;</a></th><td class="num">1</td><td class="num">€20.00</td><td class="num">€19.99</td>`);
+    expect(table).toContain(`<tr><th scope="row" colspan="3">Sum of line items</th><td class="num">€28.99</td></tr>`);
+    expect(table).toContain(`Deal amount <span class="muted">(differs from the sum)</span></th><td class="num">€30.00</td>`);
+    // No longer a bare list of links.
+    expect(html).not.toMatch(/<ul class="assoc">[^]*line_items/);
+  });
+});
