@@ -193,15 +193,17 @@ function segmentOfUrl(url: string): string {
  * the routes that can match it: itty tries its routes in order, one regular expression each, and the route
  * table holds hundreds (a web page, near its end, tried about 340 before its own). Every route's first segment
  * is literal (a route whose first segment is a parameter stops the Worker here, at start), so no route is
- * left out of the group its requests go to, and each group keeps the table's order. A path whose first segment no route has goes to a router with only the
- * fallback (405 or 404).
+ * left out of the group its requests go to, and each group keeps the table's order. A path whose first
+ * segment no route has goes to a router with only the fallback (405 or 404).
  */
 function dispatcher(routes: RouteDef[], compiled: { method: string; re: RegExp }[]) {
   const groups = new Map<string, RouteDef[]>();
   for (const def of routes) {
     const segment = firstSegment(def.path);
     if (segment.includes(":") || segment.includes("*")) throw new Error(`route ${def.method} ${def.path}: its first path segment must be literal`);
-    groups.set(segment, [...(groups.get(segment) ?? []), def]);
+    const group = groups.get(segment);
+    if (group) group.push(def);
+    else groups.set(segment, [def]);
   }
   const routers = new Map([...groups].map(([segment, defs]) => [segment, segmentRouter(defs, compiled)]));
   const fallback = segmentRouter([], compiled);

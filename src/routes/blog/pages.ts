@@ -12,6 +12,7 @@
  * origin, cannot read cookies or storage, and its requests are cross-site.
  */
 import { z } from "zod";
+import type { Db } from "../../db/client";
 import { shardDb } from "../../db/shards";
 import { shardOfAccount } from "../../db/directory";
 import { escapeHtml } from "../../lib/html";
@@ -65,6 +66,9 @@ export function parsePagePath(pathname: string): { portalId: number; slug: strin
   return slug ? { portalId: Number(portal), slug } : null;
 }
 
+/** A slug as a URL path: each segment escaped, the slashes kept. */
+const slugPath = (slug: string) => slug.split("/").map(encodeURIComponent).join("/");
+
 /** A date as the pages print it: "March 4, 2026" (UTC, as the post's `publish_date` is given). */
 const dateOf = (ms: number) => new Date(ms).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
 
@@ -102,7 +106,7 @@ export function renderIndex(where: { portalId: number; path: string; blog: BlogR
   const name = escapeHtml(where.blog?.name || "Blog");
   const items = found.posts
     .map((p) => {
-      const href = `${PREFIX}${p.post.portalId}/${p.post.slug.split("/").map(encodeURIComponent).join("/")}`;
+      const href = `${PREFIX}${p.post.portalId}/${slugPath(p.post.slug)}`;
       const text = teaser(p.post);
       return `<li><article><h2><a href="${escapeHtml(href)}">${escapeHtml(p.post.name)}</a></h2>${metaLine(p)}${text ? `<p>${escapeHtml(text)}</p>` : ""}</article></li>`;
     })
@@ -142,7 +146,7 @@ export const blogPageRoutes = [
   }),
 ];
 
-async function servePage({ control, env, url, now }: { control: Parameters<typeof shardOfAccount>[0]; env: Env; url: URL; now: number }): Promise<Response> {
+async function servePage({ control, env, url, now }: { control: Db; env: Env; url: URL; now: number }): Promise<Response> {
   const where = parsePagePath(url.pathname);
   if (!where) return notFoundPage();
   // A public page names its account in the path: the directory (cached in the isolate) gives its shard.
@@ -161,6 +165,6 @@ async function servePage({ control, env, url, now }: { control: Parameters<typeo
   const found = await publishedPage(db, where.portalId, { blogId: blog?.id, offset: (page.data - 1) * INDEX_PAGE_SIZE, size: INDEX_PAGE_SIZE });
   // The first page exists even when empty ("No posts yet"); a page past the last does not.
   if (page.data > 1 && found.posts.length === 0) return notFoundPage();
-  const path = `${PREFIX}${where.portalId}${blog ? `/${blog.slug.split("/").map(encodeURIComponent).join("/")}` : ""}`;
+  const path = `${PREFIX}${where.portalId}${blog ? `/${slugPath(blog.slug)}` : ""}`;
   return html(renderIndex({ portalId: where.portalId, path, blog }, page.data, found), 200, PAGE_HEADERS);
 }

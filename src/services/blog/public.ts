@@ -3,7 +3,7 @@
  * author's name. A draft, scheduled or deleted post is not there, as the real service's URL of an
  * unpublished post answers 404. Archived posts stay live ("hidden from the dashboard but stays live").
  */
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { blogAuthors, blogPosts, blogs } from "../../db/tables/content";
 import type { BlogRow } from "./blogs";
@@ -50,7 +50,7 @@ export async function blogAt(db: Db, portalId: number, slug: string): Promise<Bl
   const row = await db
     .select()
     .from(blogs)
-    .where(and(eq(blogs.portalId, portalId), eq(blogs.slug, slug), sql`${blogs.deletedAt} = 0`))
+    .where(and(eq(blogs.portalId, portalId), eq(blogs.slug, slug), eq(blogs.deletedAt, 0)))
     .get();
   return row ?? null;
 }

@@ -188,7 +188,9 @@ async function splitByClock(prepared: Prepared[], deps: DeliveryDeps): Promise<v
     const groups = new Map<number, WebhookEvent[]>(); // by account, 0 for every account on real time
     for (const e of p.events) {
       const key = p.clocks.has(e.portalId) ? e.portalId : 0;
-      groups.set(key, [...(groups.get(key) ?? []), e]);
+      const group = groups.get(key);
+      if (group) group.push(e);
+      else groups.set(key, [e]);
     }
     if (groups.size < 2) continue;
     const kept = groups.get(0) ?? [...groups.values()][0]!;
