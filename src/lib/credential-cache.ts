@@ -47,13 +47,28 @@ export function cachedPrincipal(hash: string, now: number): Cached | undefined {
   return entry.principal;
 }
 
-export function rememberPrincipal(hash: string, principal: Cached, expiresAt: number | null, now: number, ttlMs: number): void {
+/**
+ * Keeps the principal until `since` + the TTL. `since` is when the data read was known current: the read's
+ * own time on the primary, or the time of the bookmark a replica read started from (src/db/replica.ts),
+ * so that an entry never outlives the TTL counted from the state it shows.
+ */
+export function rememberPrincipal(hash: string, principal: Cached, expiresAt: number | null, since: number, ttlMs: number): void {
   if (ttlMs <= 0) return;
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  entries.set(hash, { principal, expiresAt, freshUntil: now + ttlMs });
+  entries.set(hash, { principal, expiresAt, freshUntil: since + ttlMs });
 }
 
-/** Called after this isolate revokes credentials, so its own next request sees the revocation. */
+/** How many times this isolate forgot its credentials: reads from before a forget may not see what caused it. */
+let generation = 0;
+
+/** The forget count (src/db/replica.ts reads from the primary again once it moves). */
+export const credentialGeneration = () => generation;
+
+/**
+ * Called after this isolate revokes credentials, so its own next request sees the revocation: the entries
+ * go, and the next control-plane read takes the primary rather than a replica that may not have it yet.
+ */
 export function forgetCredentials(): void {
   entries.clear();
+  generation++;
 }
