@@ -4,46 +4,17 @@
  * binding behind a recorder that notes, for every statement, whether it ran on the binding itself (the
  * primary), in a `first-primary` or `first-unconstrained` session, or in a session started from a bookmark.
  */
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
+import { env } from "cloudflare:test";
 import { forgetCredentials } from "../../src/lib/credential-cache";
-import { BASE, expectError, tenant } from "../helpers/api";
-
-type Via = "primary" | "first-primary" | "first-unconstrained" | "bookmark";
-
-function recorder(d1: D1Database) {
-  const seen: { via: Via; sql: string }[] = [];
-  const binding = {
-    prepare: (sql: string) => (seen.push({ via: "primary", sql }), d1.prepare(sql)),
-    batch: (s: D1PreparedStatement[]) => d1.batch(s),
-    exec: (sql: string) => d1.exec(sql),
-    withSession: (constraint?: string) => {
-      const session = d1.withSession(constraint);
-      const via: Via = constraint === "first-primary" || constraint === "first-unconstrained" ? constraint : "bookmark";
-      return { prepare: (sql: string) => (seen.push({ via, sql }), session.prepare(sql)), batch: (s: D1PreparedStatement[]) => session.batch(s), getBookmark: () => session.getBookmark() };
-    },
-    dump: () => d1.dump(),
-  } satisfies D1Database;
-  return { binding, seen };
-}
+import { expectError, tenant } from "../helpers/api";
+import { credentialReads, recordedWorker } from "../helpers/session-recorder";
 
 const LIST = "/crm/v3/objects/contacts?limit=1";
-const credentialReads = (seen: { via: Via; sql: string }[]) => seen.filter((s) => s.sql.includes('from "credentials"')).map((s) => s.via);
 
 describe("control-plane reads in D1 sessions", () => {
-  const rec = recorder(env.DB);
-  const world = { ...env, DB: rec.binding } as Env;
-  async function ask(method: string, path: string, token: string, body?: unknown) {
-    const ctx = createExecutionContext();
-    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
-    if (body !== undefined) headers["content-type"] = "application/json";
-    const request = new Request(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const res = await worker.fetch(request as Parameters<typeof worker.fetch>[0], world, ctx);
-    await waitOnExecutionContext(ctx);
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
-  }
+  const { seen, ask } = recordedWorker();
+  const rec = { seen };
 
   beforeEach(() => {
     forgetCredentials();
