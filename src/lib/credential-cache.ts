@@ -1,8 +1,10 @@
 /**
  * @module Resolved credentials kept in isolate memory for a few seconds.
  *
- * Without it, every authenticated request starts with a D1 read of its credential: in production that is a
- * round trip to the database's primary, often the slowest step of a read. A principal found in D1 is kept
+ * Without it, every authenticated request starts with a D1 read of its credential: in production a round
+ * trip to the control plane (a read replica no older than the isolate's floor bookmark, src/db/replica.ts),
+ * often the slowest step of a read. An entry's age counts from the floor, so the bounds below hold whatever
+ * a replica's lag. A principal found in D1 is kept
  * here, keyed by the SHA-256 of the secret, for `CREDENTIAL_CACHE_SECONDS` (default 10; "0" turns the cache
  * off). What that means for callers, written down in docs/explanation/design-decisions.md:
  *   - an access token's expiry is still exact: the entry carries `expiresAt` and is checked on each use;
