@@ -8,7 +8,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:test";
 import { forgetCredentials } from "../../src/lib/credential-cache";
 import { expectError, tenant } from "../helpers/api";
-import { credentialReads, recordedWorker } from "../helpers/session-recorder";
+import { credentialReads, recordedWorker, recorder } from "../helpers/session-recorder";
+import { createMessageBatch } from "cloudflare:test";
+import { consumeSyncBatch } from "../../src/services/ecomm/consumer";
+import { bridgeTenantOn, qmsg } from "../ecomm/queue-helpers";
 
 const LIST = "/crm/v3/objects/contacts?limit=1";
 
@@ -90,5 +93,19 @@ describe("control-plane reads in D1 sessions", () => {
     rec.seen.length = 0;
     expect((await ask("GET", LIST, a.pat)).status).toBe(403);
     expect(credentialReads(rec.seen)).toEqual(["first-primary"]);
+  });
+
+  it("a sync batch reads its app's settings in an unconstrained session, its directory from the floor", async () => {
+    const { t, origin } = await bridgeTenantOn("SHARD_1");
+    const rec = recorder(env.DB);
+    const batch = createMessageBatch("crm-edge-sync", [{ id: "replica-1", timestamp: new Date(), attempts: 1, body: qmsg(origin, "CONTACT", { externalObjectId: "r1", properties: { firstname: "Ada" } }) }]);
+    const report = await consumeSyncBatch(batch, { ...env, DB: rec.binding } as Env);
+    expect(report.map((r) => r.action)).toEqual(["ack"]);
+    const settings = rec.seen.filter((x) => x.sql.includes('from "ecomm_settings"'));
+    expect(settings.map((x) => x.via)).toEqual(["first-unconstrained"]);
+    const directory = rec.seen.filter((x) => x.sql.includes('from "accounts"'));
+    expect(directory.length).toBeLessThanOrEqual(1); // the isolate may know the account already
+    for (const d of directory) expect(["first-primary", "bookmark"]).toContain(d.via);
+    expect(t.portalId).toBe(origin.portalId);
   });
 });
