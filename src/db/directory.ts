@@ -3,8 +3,10 @@
  * does not carry it (operator, developer keys, public pages, queue messages). Account credentials and
  * sessions carry the shard in the principal instead (src/http/auth.ts), so the hot path reads nothing here.
  *
- * Entries live in isolate memory for the credential-cache TTL. A stale entry is harmless for writes: the
- * fence triggers on the old shard refuse them (ACCOUNT_FENCED), and `forgetDirectory` then drops it.
+ * Entries live in isolate memory for the credential-cache TTL, counted from the state they were read from
+ * (a read replica may answer, no older than the isolate's floor: src/db/replica.ts), so a move's drain
+ * outlasts them. A stale entry is harmless for writes: the fence triggers on the old shard refuse them
+ * (ACCOUNT_FENCED), and `forgetDirectory` then drops it.
  */
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "./client";
