@@ -7,14 +7,15 @@
  * SHARD_3 (TEST_SHARD_3, as test/shards/moves-property.test.ts does).
  */
 import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { seedStatements } from "../../src/db/id-ranges";
 import { moveStep, type Progress } from "../../src/durable-objects/account-mover/run";
-import { ADMIN, BASE, call, tenant, type Tenant } from "../helpers/api";
+import { ADMIN, BASE, call, send, tenant, type Tenant } from "../helpers/api";
 import { waitForMove } from "../helpers/shards";
 import { createProp, createRecord, createType, eventPath, expectStored } from "../timeline/helpers";
 import { page, signIn, type Browser } from "../web/helpers";
+import { armFaults, disarmFaults } from "../reliability/fault-injector";
 
 const events = async (d1: D1Database, portalId: number) =>
   (await d1.prepare("select count(*) as n from timeline_events where portal_id = ?").bind(portalId).first<{ n: number }>())!.n;
@@ -67,6 +68,8 @@ async function reads(s: Setup) {
   };
 }
 
+afterEach(() => disarmFaults());
+
 async function placeCompanion(portalId: number, shard: string) {
   const started = await call("POST", `/admin/v1/accounts/${portalId}/companion`, { token: ADMIN, body: { shard } });
   expect(started.status, started.text).toBe(202);
@@ -113,6 +116,18 @@ describe("POST /admin/v1/accounts/{portalId}/companion", () => {
     const after = await call("GET", `/crm/v3/objects/contacts/${s.contact}/timeline?limit=100`, { token: s.t.pat });
     expect(after.json.results.map((r: { id: string }) => r.id)).toEqual(expect.arrayContaining(["by-email", "pending", "v3-b"]));
 
+    // The operator's usage and export read the events where they live.
+    const usage = await call("GET", `/admin/v1/accounts/${s.t.portalId}/usage`, { token: ADMIN });
+    expect(usage.json.timelineEvents).toBe(10);
+    const exported = await send(new Request(`${BASE}/admin/v1/accounts/${s.t.portalId}/export`, { headers: { authorization: `Bearer ${ADMIN}` } }));
+    expect(exported.status).toBe(200);
+    expect((await exported.text()).split("\n").filter((l) => l.startsWith('{"table":"timeline_events"'))).toHaveLength(10);
+    // The test kit's one-database operations say why they are refused.
+    expect((await call("PATCH", `/admin/v1/accounts/${s.t.portalId}`, { token: ADMIN, body: { accountType: "DEVELOPER_TEST" } })).status).toBe(200);
+    const snap = await call("POST", `/admin/v1/accounts/${s.t.portalId}/snapshots`, { token: ADMIN, body: { name: "s" } });
+    expect(snap.status, snap.text).toBe(409);
+    expect(snap.json.message).toMatch(/companion shard/);
+
     // The home shard refuses a stale writer of the account's events, in the database itself.
     await expect(
       env.SHARD_1.prepare("insert into timeline_events (portal_id, event_type_id, event_id, object_type, object_id, timestamp, properties, created_at, updated_at) values (?, ?, 'stale', 'CONTACT', ?, 0, '{}', 0, 0)")
@@ -137,6 +152,17 @@ describe("POST /admin/v1/accounts/{portalId}/companion", () => {
     expect(mine.json.results).toHaveLength(6);
     const theirs = await call("GET", `/crm/v3/objects/contacts/${bContact}/timeline`, { token: b.pat });
     expect(theirs.json.results.map((r: { id: string }) => r.id)).toEqual(["v1-2"]);
+
+    // The companion down: a's event reads get a retryable 503, its records on the home shard still answer.
+    armFaults((point, ids) => {
+      if (point === "shard:open" && ids.includes("SHARD_2")) throw new Error("injected outage of SHARD_2");
+    });
+    const down = await call("GET", `/crm/v3/objects/contacts/${a.contact}/timeline`, { token: a.t.pat });
+    expect(down.status).toBe(503);
+    expect(down.headers.get("retry-after")).toBeTruthy();
+    expect((await call("GET", `/crm/v3/objects/contacts/${a.contact}`, { token: a.t.pat })).status).toBe(200);
+    disarmFaults();
+    expect((await call("GET", `/crm/v3/objects/contacts/${a.contact}/timeline`, { token: a.t.pat })).status).toBe(200);
   });
 
   it("refuses the account's own shard, the shard it is already on, and a home move onto the companion", { timeout: 60_000 }, async () => {
