@@ -60,7 +60,7 @@ export async function authenticate(
     // The session's expiry is checked in real time (`now`): it protects the user, it is not the account's data.
     const s = await readSession(db, request, now);
     if (!s) return { kind: "anonymous" };
-    return { kind: "session", portalId: s.portalId, userId: s.userId, csrfToken: s.csrfToken, rateLimit: s.rateLimit, shard: s.shard, ...(s.clockOffsetMs ? { clockOffsetMs: s.clockOffsetMs } : {}) };
+    return { kind: "session", portalId: s.portalId, userId: s.userId, csrfToken: s.csrfToken, rateLimit: s.rateLimit, shard: s.shard, ...(s.companion ? { companion: s.companion } : {}), ...(s.clockOffsetMs ? { clockOffsetMs: s.clockOffsetMs } : {}) };
   }
   const cred = presented(request, url);
   if (!cred) throw new ApiError("INVALID_AUTHENTICATION", NO_CREDENTIALS);
@@ -114,7 +114,7 @@ async function readPrincipal(db: Db, hash: string, now: number): Promise<{ princ
   // The test kit's columns ride along (the account's type, its quirks by a primary-key probe): no call reads them again.
   const found = await credentialKitJoin(
     db
-      .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status, ...credentialKitColumns })
+      .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard, companion: accounts.companion, status: accounts.status, ...credentialKitColumns })
       .from(credentials)
       .leftJoin(accounts, eq(accounts.portalId, credentials.portalId))
       .$dynamic(),
@@ -144,6 +144,7 @@ async function readPrincipal(db: Db, hash: string, now: number): Promise<{ princ
     );
   }
   const principal = principalOf(row, hash, rateLimit, shard);
+  if (found.companion && principal.kind !== "developer") principal.companion = found.companion;
   // Read in the same statement as the credential: a STANDARD account's calls pay nothing for the test kit.
   if (isTestAccountType(found.accountType) && principal.kind !== "developer") {
     principal.testAccount = true;

@@ -100,6 +100,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "GET /admin/v1/accounts/:portalId/usage": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/usage`, status: 401 }],
   "GET /admin/v1/accounts/:portalId/emails": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/emails`, status: 401 }],
   "GET /admin/v1/accounts/:portalId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}`, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/companion": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/companion`, body: { shard: "SHARD_2" }, status: 401 }],
   "POST /admin/v1/accounts/:portalId/move": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/move`, body: { shard: "SHARD_2" }, status: 401 }],
   "PATCH /admin/v1/apps/:appId": (w) => [{ path: `/admin/v1/apps/${w.a.appId}`, body: { scopes: ["oauth"] }, status: 401 }],
   "PATCH /admin/v1/shards/:name": () => [{ path: "/admin/v1/shards/SHARD_1", body: { open: false }, status: 401 }],

@@ -163,7 +163,7 @@ const pageRoutes = [
     query: s.recordQuery,
     hidden: true,
     responses: { ...page, 404: { description: "Unknown type, or no such record in the account" } },
-    handler: async ({ db, control, request, url, now, params, query }) => {
+    handler: async ({ db, companion, control, request, url, now, params, query }) => {
       const user = await pageSession(control, request, url, now);
       if (user instanceof Response) return user;
       if (!/^\d{1,15}$/.test(params.objectId)) return notFoundPage(user, "home", "There is no such record.");
@@ -186,7 +186,7 @@ const pageRoutes = [
       const timelineType = TIMELINE_TYPE[type];
       const [assoc, timeline, activities, cards, stage, merges, owners] = await Promise.all([
         associationsOf(db, user.portalId, [id], ASSOCIATION_TYPES),
-        timelineType ? recordTimeline(db, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
+        timelineType ? recordTimeline(companion, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
         // The list types' pages show activities (products and line items have none), on the first page
         // only: the older pages turn the events' cursor, which the activities do not share.
         isPageType(type) && !query.after ? recordActivities(db, user.portalId, id) : null,
