@@ -87,6 +87,6 @@ export function activityForms(w: WorkContext): string {
 export function activityControls(w: WorkContext, a: { id: number; type: string; properties: Record<string, string> }, name: string): string {
   const post = (action: string, label: string, text: string, cls: string) =>
     `<form class="inline-form" method="post" action="${e(w.path)}/activities/${a.id}/${action}">${csrfField(w.csrf)}<button type="submit" class="${cls}" aria-label="${e(label)}">${text}</button></form>`;
-  const complete = a.type === "tasks" && a.properties.hs_task_status !== "COMPLETED" ? post("complete", `Mark ${name} complete`, "Mark complete", "small") : "";
+  const complete = a.type === "tasks" && a.properties.hs_task_status !== "COMPLETED" ? post("complete", `Mark complete: ${name}`, "Mark complete", "small") : "";
   return `<div class="activity-controls">${complete}${post("delete", `Delete ${name}`, "Delete", "small danger")}</div>`;
 }

@@ -40,7 +40,7 @@ export function addAssociationForm(c: AssociationContext): string {
   const options = c.associable.map((t) => ({ value: t, label: typeLabel(t).one }));
   const s = emptyForm();
   return `<form class="assoc-add" method="get" action="${e(c.path)}/associate" role="search" aria-label="Associate a record">
-<div class="assoc-add-row">${selectField({ id: "assoc-type", name: "type", label: "Associate with a", state: s, options, required: true })}${inputField({ id: "assoc-q", name: "q", label: "Name", state: s, type: "search", hint: "Part of the name (or email); empty lists the first records.", extra: 'maxlength="100" autocomplete="off"' })}<div class="form-buttons"><button type="submit">Find</button></div></div></form>`;
+<div class="assoc-add-row">${selectField({ id: "assoc-type", name: "type", label: "Associate with", state: s, options, required: true })}${inputField({ id: "assoc-q", name: "q", label: "Name", state: s, type: "search", hint: "Part of the name (or email); empty lists the first records.", extra: 'maxlength="100" autocomplete="off"' })}<div class="form-buttons"><button type="submit">Find</button></div></div></form>`;
 }
 
 export interface AssociatePageView {
@@ -72,7 +72,7 @@ export function associatePageBody(v: AssociatePageView): string {
       const rowName = displayName(r);
       if (v.associated.has(r.id)) return `<li class="found"><a href="/app/${v.type}/${r.id}">${e(rowName)}</a> <span class="muted">(already associated)</span></li>`;
       const label = v.labels.length
-        ? selectField({ id: `label-${i}`, name: "typeId", label: `Label for ${rowName}`, state: emptyForm(), options: labelOptions })
+        ? selectField({ id: `label-${i}`, name: "typeId", label: "Label", hiddenSuffix: `for ${rowName}`, state: emptyForm(), options: labelOptions })
         : "";
       return `<li class="found"><form class="found-form" method="post" action="${e(v.path)}/associations">${csrfField(v.csrf)}<input type="hidden" name="toType" value="${v.type}"><input type="hidden" name="toId" value="${r.id}">
 <a href="/app/${v.type}/${r.id}">${e(rowName)}</a>${label}<div class="form-buttons"><button type="submit" aria-label="Associate ${e(rowName)}">Associate</button></div></form></li>`;

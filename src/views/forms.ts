@@ -25,6 +25,8 @@ interface FieldOptions {
   state: FormState;
   required?: boolean;
   hint?: string;
+  /** Read out after the label but not shown (a row's field: "Label" for Acme). */
+  hiddenSuffix?: string;
 }
 
 /** The label, the hint and the error of a field around its control (`control` gets the shared attributes). */
@@ -32,7 +34,7 @@ function wrap(o: FieldOptions, control: (attrs: string) => string): string {
   const error = o.state.errors[o.name];
   const described = [o.hint ? `${o.id}-hint` : "", error ? `${o.id}-error` : ""].filter(Boolean).join(" ");
   const attrs = `id="${e(o.id)}" name="${e(o.name)}"${o.required ? " required" : ""}${described ? ` aria-describedby="${described}"` : ""}${error ? ' aria-invalid="true"' : ""}`;
-  return `<div class="field${error ? " has-error" : ""}"><label for="${e(o.id)}">${e(o.label)}${o.required ? "" : ' <span class="muted">(optional)</span>'}</label>${
+  return `<div class="field${error ? " has-error" : ""}"><label for="${e(o.id)}">${e(o.label)}${o.hiddenSuffix ? `<span class="visually-hidden"> ${e(o.hiddenSuffix)}</span>` : ""}${o.required ? "" : ' <span class="muted">(optional)</span>'}</label>${
     o.hint ? `<p class="hint" id="${e(o.id)}-hint">${e(o.hint)}</p>` : ""
   }${control(attrs)}${error ? `<p class="field-error" id="${e(o.id)}-error">${e(error)}</p>` : ""}</div>`;
 }
