@@ -67,7 +67,7 @@ describe("accessibility audit of the web app", () => {
         await page.goto(`${workerUrl()}${path}`);
         await page.waitForLoadState("networkidle");
         // The record page's activity forms are audited open, as a user fills them in.
-        await page.evaluate(() => document.querySelectorAll("details.work").forEach((d) => d.setAttribute("open", "")));
+        await page.locator("details.work").evaluateAll((els) => els.forEach((el) => el.setAttribute("open", "")));
         for (const v of await audit(page)) found.push(`${path}: ${v}`);
       }
       expect(found).toEqual([]);
