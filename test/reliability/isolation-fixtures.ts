@@ -84,6 +84,22 @@ export const FIXTURES: Record<string, Fixture> = {
   // The store page: one store's synced records of A, seen by B.
   "GET /app/stores/:storeId": (w) => [{ path: `/app/stores/${w.ids.store}` }, { path: `/app/stores/${w.ids.store}?type=CONTACT` }],
   "GET /app/:objectType/:objectId": (w) => [{ path: `/app/contacts/${w.ids.contact}` }, { path: `/app/companies/${w.ids.company}` }],
+  // The record page's forms: A's record (404), and B's own record naming A's company or A's note (404), nothing written.
+  "GET /app/:objectType/:objectId/associate": (w) => [{ path: `/app/contacts/${w.ids.contact}/associate?type=companies` }],
+  "POST /app/:objectType/:objectId/associations": (w) => [{ path: `/app/contacts/${w.ids.contact}/associations` }],
+  "POST /app/:objectType/:objectId/associations/:toObjectType/:toObjectId/remove": (w) => [
+    { path: `/app/contacts/${w.ids.contact}/associations/companies/${w.ids.company}/remove` },
+    { path: `/app/contacts/${w.ids.bContact}/associations/companies/${w.ids.company}/remove` },
+  ],
+  "POST /app/:objectType/:objectId/activities": (w) => [{ path: `/app/contacts/${w.ids.contact}/activities` }],
+  "POST /app/:objectType/:objectId/activities/:activityId/complete": (w) => [
+    { path: `/app/contacts/${w.ids.contact}/activities/${w.ids.note}/complete` },
+    { path: `/app/contacts/${w.ids.bContact}/activities/${w.ids.note}/complete` },
+  ],
+  "POST /app/:objectType/:objectId/activities/:activityId/delete": (w) => [
+    { path: `/app/contacts/${w.ids.contact}/activities/${w.ids.note}/delete` },
+    { path: `/app/contacts/${w.ids.bContact}/activities/${w.ids.note}/delete` },
+  ],
   // (A's app is also installed in B's account, so its card on B's own records is B's to see: not a target.)
   "GET /app/api/cards/:objectType/:objectId/:cardId": (w) => [{ path: `/app/api/cards/contacts/${w.ids.contact}/${w.ids.card}` }],
   // A's action with A's genuine token: on A's record (404), and replayed on B's own record, where A's app

@@ -30,6 +30,10 @@ import { storePageBody, storesBody } from "../../views/stores";
 import { mailBody } from "../../views/mail";
 import { pageSentEmails } from "../../services/smtp/mail";
 import { webApiRoutes } from "./api";
+import { associationRoutes } from "./associations";
+import { activityRoutes } from "./activities";
+import { recordWork } from "../../services/web/record-work";
+import { activityForms } from "../../views/activity-forms";
 import * as s from "../../schemas/web";
 
 const session: AuthRule = { kinds: ["session"] };
@@ -184,7 +188,7 @@ const pageRoutes = [
         return notFoundPage(user, section, `${typeLabel(type).one} ${id} was not found.`);
       }
       const timelineType = TIMELINE_TYPE[type];
-      const [assoc, timeline, activities, cards, stage, merges, owners] = await Promise.all([
+      const [assoc, timeline, activities, cards, stage, merges, owners, work] = await Promise.all([
         associationsOf(db, user.portalId, [id], ASSOCIATION_TYPES),
         timelineType ? recordTimeline(companion, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
         // The list types' pages show activities (products and line items have none), on the first page
@@ -194,6 +198,8 @@ const pageRoutes = [
         stageOf(db, user.portalId, type, record.properties),
         type === "contacts" ? mergesOf(db, user.portalId, [id]) : null,
         ownersOf(control, user.portalId, [record]),
+        // The forms that work on the record (routes/web/associations.ts, activities.ts): contacts, companies, deals, tickets.
+        isPageType(type) ? recordWork(db, control, user, type, id) : null,
       ]);
       const groups = Object.entries(assoc.get(id) ?? {}) as [ObjectType, number[]][];
       // Associated custom records are named by their schema's primary display property: its facts are read
@@ -220,15 +226,16 @@ const pageRoutes = [
           timeline: timeline ? { entries, next: timeline.next } : null,
           olderLink,
           activitiesHtml: activities
-            ? await activitiesHtml(activities.rows, activities.hasMore)
+            ? (work ? activityForms(work.activities) : "") + (await activitiesHtml(activities.rows, activities.hasMore, work?.activities))
             : isPageType(type)
               ? activitiesOnFirstPage(`/app/${type}/${id}`)
               : null,
           cards: cards.map((c) => ({ cardId: c.id, title: c.title })),
           mergedVids: (merges?.get(id) ?? []).map((m) => m.mergedVid),
           owners,
+          associationWork: work?.associations,
         }),
-        scripts: ["record.js"],
+        scripts: ["record.js", "forms.js"],
         // The iframe modal may open only what this page offers: the cards' baseUris and the timeline's iframes.
         frames: {
           baseUris: cards.flatMap((c) => c.baseUris),
@@ -240,4 +247,4 @@ const pageRoutes = [
 ];
 
 /** The web app's routes, registered in one line. `/app/stores` and `/app/stores/:storeId` precede `/app/:objectType...`. */
-export const webRoutes = [...pageRoutes, ...webApiRoutes];
+export const webRoutes = [...pageRoutes, ...associationRoutes, ...activityRoutes, ...webApiRoutes];
