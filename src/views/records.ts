@@ -143,17 +143,10 @@ export interface RecordView {
   stage?: StageName | null;
   /** Names of the owners the record names (`hubspot_owner_id`), by the stored value. */
   owners?: Map<string, string>;
-}
-
-function propertiesList(record: CrmRow): string {
-  const values: [string, string][] = [
-    ...Object.entries(record.properties),
-    ["hs_object_id", String(record.id)],
-    ["createdate", new Date(record.createdAt).toISOString()],
-    ["lastmodifieddate", new Date(record.updatedAt).toISOString()],
-  ];
-  values.sort(([a], [b]) => a.localeCompare(b));
-  return `<dl class="props">${values.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${propertyValueHtml(k, v, e)}</dd></div>`).join("")}</dl>`;
+  /** The Edit and Delete buttons (views/properties.ts). */
+  actionsHtml: string;
+  /** The properties section's content (views/properties.ts). */
+  propertiesHtml: string;
 }
 
 /** A number property as a number, or null when it is missing or not a number. */
@@ -278,10 +271,10 @@ export function recordBody(v: RecordView): string {
   return `<nav class="crumbs" aria-label="Breadcrumb">${crumb}</nav>
 <div class="record" data-object-type="${v.type}" data-object-id="${v.record.id}">
 <div class="record-main">
-<h1>${e(name)} <span class="muted">${e(label.one)} #${v.record.id}</span></h1>${stageSummary(v)}
+<div class="record-head"><h1>${e(name)} <span class="muted">${e(label.one)} #${v.record.id}</span></h1>${v.actionsHtml}</div>${stageSummary(v)}
 ${ownerLine(v)}
 ${v.mergedVids?.length ? `<p class="merged">Merged from ${v.mergedVids.map((m) => `${label.one.toLowerCase()} #${m}`).join(", ")}</p>` : ""}
-<section aria-labelledby="props-h"><h2 id="props-h">Properties</h2>${propertiesList(v.record)}</section>
+<section aria-labelledby="props-h"><h2 id="props-h">Properties</h2>${v.propertiesHtml}</section>
 <section aria-labelledby="assoc-h"><h2 id="assoc-h">Associations</h2>${associationsList(v)}</section>
 <section aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2>${timelineSection(v)}</section>
 </div>

@@ -4,7 +4,6 @@
  * Pages need a session (signed-out visitors go to /login and come back); everything is scoped to the
  * session's account. The JSON endpoints the record page's script calls are in routes/web/api.ts.
  */
-import type { Db } from "../../db/client";
 import type { AuthRule } from "../../http/auth";
 import { pageSession } from "../../http/app-session";
 import { ApiError } from "../../lib/errors";
@@ -30,6 +29,10 @@ import { storePageBody, storesBody } from "../../views/stores";
 import { mailBody } from "../../views/mail";
 import { pageSentEmails } from "../../services/smtp/mail";
 import { webApiRoutes } from "./api";
+import { formRoutes } from "./forms";
+import { typeProperties } from "../../services/web/properties";
+import { newRecordLink } from "../../views/forms";
+import { propertiesSection, recordActions } from "../../views/properties";
 import * as s from "../../schemas/web";
 
 const session: AuthRule = { kinds: ["session"] };
@@ -46,10 +49,9 @@ const MAIL_PAGE = 25;
 const ASSOCIATION_TYPES = { except: ACTIVITY_TYPES };
 
 /** A deal's or ticket's stage, named from its pipeline (null when it has none or the stage is not the account's). */
-function stageOf(db: Db, portalId: number, type: string, p: Record<string, string>): Promise<StageName | null> | null {
+function stageOf(type: string, p: Record<string, string>, stages: Map<string, StageName> | null): StageName | null {
   const id = type === "deals" ? p.dealstage : type === "tickets" ? p.hs_pipeline_stage : undefined;
-  if (!id) return null;
-  return stageNames(db, portalId, type as "deals" | "tickets").then((m) => m.get(id) ?? null);
+  return (id && stages?.get(id)) || null;
 }
 
 const pageRoutes = [
@@ -126,6 +128,8 @@ const pageRoutes = [
       });
     },
   }),
+  // Before the list and record pages: `/app/{type}/new` is not a record id.
+  ...formRoutes,
   route({
     method: "GET",
     path: "/app/:objectType",
@@ -150,7 +154,7 @@ const pageRoutes = [
         isCustomType(type) ? customSummary(db, user.portalId, type) : undefined,
       ]);
       const owners = staged ? await ownersOf(control, user.portalId, rows) : undefined;
-      return appPage({ title: typeLabel(type).many, section: isCustomType(type) ? "home" : type, user, body: listBody({ type, rows, q, after, hasMore, owners, stages, summary }), scripts: ["app.js"] });
+      return appPage({ title: typeLabel(type).many, section: isCustomType(type) ? "home" : type, user, body: newRecordLink(type) + listBody({ type, rows, q, after, hasMore, owners, stages, summary }), scripts: ["app.js"] });
     },
   }),
   route({
@@ -184,16 +188,17 @@ const pageRoutes = [
         return notFoundPage(user, section, `${typeLabel(type).one} ${id} was not found.`);
       }
       const timelineType = TIMELINE_TYPE[type];
-      const [assoc, timeline, activities, cards, stage, merges, owners] = await Promise.all([
+      const [assoc, timeline, activities, cards, stages, merges, owners, props] = await Promise.all([
         associationsOf(db, user.portalId, [id], ASSOCIATION_TYPES),
         timelineType ? recordTimeline(db, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
         // The list types' pages show activities (products and line items have none), on the first page
         // only: the older pages turn the events' cursor, which the activities do not share.
         isPageType(type) && !query.after ? recordActivities(db, user.portalId, id) : null,
         isCardRecordType(type) ? installedCards(control, user.portalId, type) : [],
-        stageOf(db, user.portalId, type, record.properties),
+        type === "deals" || type === "tickets" ? stageNames(db, user.portalId, type) : null,
         type === "contacts" ? mergesOf(db, user.portalId, [id]) : null,
         ownersOf(control, user.portalId, [record]),
+        typeProperties({ db, control }, user.portalId, type),
       ]);
       const groups = Object.entries(assoc.get(id) ?? {}) as [ObjectType, number[]][];
       // Associated custom records are named by their schema's primary display property: its facts are read
@@ -213,7 +218,9 @@ const pageRoutes = [
         section,
         user,
         body: recordBody({
-          stage,
+          stage: stageOf(type, record.properties, stages),
+          actionsHtml: recordActions(type, id),
+          propertiesHtml: propertiesSection({ type, record, props, csrf: user.csrfToken, owners, stages }),
           type,
           record,
           associations,
@@ -228,7 +235,7 @@ const pageRoutes = [
           mergedVids: (merges?.get(id) ?? []).map((m) => m.mergedVid),
           owners,
         }),
-        scripts: ["record.js"],
+        scripts: ["record.js", "inline-edit.js"],
         // The iframe modal may open only what this page offers: the cards' baseUris and the timeline's iframes.
         frames: {
           baseUris: cards.flatMap((c) => c.baseUris),

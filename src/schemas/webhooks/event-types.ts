@@ -57,4 +57,4 @@ export function parseSubscriptionKey(key: string): { eventType: string; objectTy
 export const isPropertyChange = (eventType: string) => parseSubscriptionKey(eventType).eventType.endsWith(".propertyChange");
 
 /** Where a change came from, as `changeSource` says. */
-export type ChangeSource = "API" | "INTEGRATION";
+export type ChangeSource = "API" | "INTEGRATION" | "CRM_UI";
