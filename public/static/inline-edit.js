@@ -80,7 +80,7 @@ async function save(form, row) {
     replacement.querySelector("summary")?.focus();
     return;
   }
-  const error = doc.querySelector(".field-error, .error-summary li");
+  const error = doc.querySelector(".field-error") ?? doc.querySelector(".error-summary li");
   if ((res.status === 400 || res.status === 409) && error) showError(form, error.textContent ?? "");
   // Anything else (a refused CSRF token, a record gone meanwhile): the ordinary post shows the server's page.
   else form.submit();
