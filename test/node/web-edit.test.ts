@@ -118,6 +118,15 @@ describe("record forms in the browser", () => {
     );
     expect(gone).toBe(404);
     expect(await deliveredWhere("the deletion event", (e) => e.subscriptionType === "contact.deletion" && e.objectId === Number(contact.id))).toMatchObject({ changeSource: "CRM_UI" });
+
+    // A deal's page: its money, dates, pipeline and stage formatted by their definitions.
+    const deal = await client.crm.deals.basicApi.create({ properties: { dealname: "Compiler licence", amount: "12500", closedate: "2026-12-15T16:00:00Z", pipeline: "default", dealstage: "qualifiedtobuy", description: "Two seats.\nRenewal in a year." }, associations: [] });
+    await page.goto(`${workerUrl()}/app/deals/${deal.id}`);
+    expect(await page.locator("#prop-amount .value").textContent()).toBe("$12,500.00");
+    expect(await page.locator("#prop-dealstage .value").textContent()).toBe("Qualified To Buy");
+    await shots(page, "deal");
+    await page.goto(`${workerUrl()}/app/deals/${deal.id}/edit`);
+    await shots(page, "edit-deal");
     await page.close();
   });
 });
