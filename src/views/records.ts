@@ -11,6 +11,8 @@ import { escapeHtml } from "../lib/html";
 import { formatAmount } from "./deal-values";
 import type { StageName } from "../services/pipelines/read";
 import { propertyValueHtml, timeTag } from "./time";
+import { dateTimeText, instantOf } from "./values";
+import type { AccountFormat } from "../services/web/properties";
 import type { CrmRow } from "../services/crm/records";
 import { displayName, isPageType, isRecordType, PAGE_TYPES, SUMMARY_PROPERTY, typeLabel, type ListType, type RecordType } from "../services/web/records";
 
@@ -147,6 +149,8 @@ export interface RecordView {
   actionsHtml: string;
   /** The properties section's content (views/properties.ts). */
   propertiesHtml: string;
+  /** The account's currency and time zone: the summary shows money and the close date in them. */
+  account?: AccountFormat;
 }
 
 /** A number property as a number, or null when it is missing or not a number. */
@@ -251,8 +255,11 @@ function stageSummary(v: RecordView): string {
     : raw
       ? `<div><dt>Stage</dt><dd><span class="stage">${e(raw)}</span></dd></div>`
       : "";
-  const amount = p.amount && v.type === "deals" ? `<div><dt>Amount</dt><dd>${e(formatAmount(p.amount, p.deal_currency_code))}</dd></div>` : "";
-  const close = p.closedate && v.type === "deals" ? `<div><dt>Close date</dt><dd>${propertyValueHtml("closedate", p.closedate, e)}</dd></div>` : "";
+  // As in the properties: the deal's currency, else the account's; the close date in the account's time zone.
+  const amount = p.amount && v.type === "deals" ? `<div><dt>Amount</dt><dd>${e(formatAmount(p.amount, p.deal_currency_code || v.account?.currency))}</dd></div>` : "";
+  const closeText = p.closedate && v.account ? dateTimeText(p.closedate, v.account.timeZone) : null;
+  const closeHtml = p.closedate && closeText ? `<time datetime="${new Date(instantOf(p.closedate)!).toISOString()}">${e(closeText)}</time>` : p.closedate ? propertyValueHtml("closedate", p.closedate, e) : "";
+  const close = p.closedate && v.type === "deals" ? `<div><dt>Close date</dt><dd>${closeHtml}</dd></div>` : "";
   const what = v.type === "deals" ? "Deal" : "Ticket";
   return stage || amount || close ? `<dl class="summary" aria-label="${what} summary">${stage}${amount}${close}</dl>` : "";
 }

@@ -220,6 +220,7 @@ const pageRoutes = [
         body: recordBody({
           stage: stageOf(type, record.properties, stages),
           actionsHtml: recordActions(type, id),
+          account: props.account,
           propertiesHtml: propertiesSection({ type, record, props, csrf: user.csrfToken, owners, stages }),
           type,
           record,
