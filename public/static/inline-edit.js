@@ -11,10 +11,10 @@ const meta = document.querySelector('meta[name="csrf-token"]');
 const csrfToken = meta instanceof HTMLMetaElement ? meta.content : "";
 
 /** A polite live region announcing saves to screen readers. */
-const status = document.createElement("p");
-status.className = "visually-hidden";
-status.setAttribute("role", "status");
-document.body.append(status);
+const announcer = document.createElement("p");
+announcer.className = "visually-hidden";
+announcer.setAttribute("role", "status");
+document.body.append(announcer);
 
 /** @param {HTMLDetailsElement} details */
 function focusFirstControl(details) {
@@ -76,7 +76,7 @@ async function save(form, row) {
       if (now && next) now.replaceWith(document.importNode(next, true));
     }
     document.title = doc.title || document.title;
-    status.textContent = `Saved ${replacement.querySelector("dt")?.textContent ?? ""}.`;
+    announcer.textContent = `Saved ${replacement.querySelector("dt")?.textContent ?? ""}.`;
     replacement.querySelector("summary")?.focus();
     return;
   }

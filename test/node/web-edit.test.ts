@@ -43,7 +43,12 @@ afterAll(async () => b?.close());
 async function shots(page: Page, name: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), `${name} at ${width} px scrolls sideways`).toBe(true);
+    // The page's globals through globalThis: the tests' type library has no DOM.
+    const fits = await page.evaluate(() => {
+      const g = globalThis as unknown as { document: { documentElement: { scrollWidth: number } }; innerWidth: number };
+      return g.document.documentElement.scrollWidth <= g.innerWidth;
+    });
+    expect(fits, `${name} at ${width} px scrolls sideways`).toBe(true);
     await screenshot(page, `web-edit-${name}-${width}.png`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
