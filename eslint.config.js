@@ -23,7 +23,8 @@ export default tseslint.config(
       globals: {
         document: "readonly", window: "readonly", fetch: "readonly", URL: "readonly", Intl: "readonly", Node: "readonly",
         HTMLElement: "readonly", HTMLButtonElement: "readonly", HTMLMetaElement: "readonly", HTMLDialogElement: "readonly",
-        HTMLIFrameElement: "readonly",
+        HTMLIFrameElement: "readonly", HTMLFormElement: "readonly", HTMLDetailsElement: "readonly", Element: "readonly",
+        FormData: "readonly", DOMParser: "readonly", location: "readonly",
       },
     },
   },

@@ -77,3 +77,14 @@ const definition = z.object({
 
 /** One card as the page renders it: the cards service's view plus the record type's property definitions. */
 export const cardResponse = shownCard.extend({ propertyDefinitions: z.array(definition) });
+
+/**
+ * A record form as posted: `p:<property>` fields, `c:<property>:<n>` boxes, `csrf`, `return`. The fields are
+ * read against the type's definitions by the handler (services/web/form-values.ts), after the sign-in
+ * check; here only their number and size are bounded.
+ */
+export const recordForm = z
+  .record(z.string().max(1000), z.string().max(65_536))
+  .refine((f) => Object.keys(f).length <= 1000, "a form has at most 1000 fields");
+/** `/app/{type}/{id}/edit?property=`: the form of one property. */
+export const editQuery = z.object({ property: z.string().max(100).optional() });

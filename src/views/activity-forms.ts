@@ -7,7 +7,7 @@
 import { escapeHtml } from "../lib/html";
 import { FORM_FIELDS, type FormKind } from "../services/web/activity-input";
 import type { OwnerChoice } from "../services/web/record-work";
-import { csrfField, emptyForm, formErrors, inputField, selectField, textareaField, type FormState } from "./forms";
+import { csrfField, emptyForm, formErrors, inputField, selectField, textareaField, type FormState } from "./form-fields";
 
 const e = escapeHtml;
 

@@ -8,7 +8,7 @@ import type { ObjectType } from "../db/tables/crm";
 import { escapeHtml } from "../lib/html";
 import type { CrmRow } from "../services/crm/records";
 import { displayName, typeLabel, type PageType } from "../services/web/records";
-import { csrfField, emptyForm, formErrors, inputField, selectField, type FormState } from "./forms";
+import { csrfField, emptyForm, formErrors, inputField, selectField, type FormState } from "./form-fields";
 
 const e = escapeHtml;
 

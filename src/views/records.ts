@@ -12,6 +12,8 @@ import { formatAmount } from "./deal-values";
 import type { StageName } from "../services/pipelines/read";
 import { propertyValueHtml, timeTag } from "./time";
 import { addAssociationForm, associationControls, type AssociationContext } from "./association-forms";
+import { dateTimeText, instantOf } from "./values";
+import type { AccountFormat } from "../services/web/properties";
 import type { CrmRow } from "../services/crm/records";
 import { displayName, isPageType, isRecordType, PAGE_TYPES, SUMMARY_PROPERTY, typeLabel, type ListType, type RecordType } from "../services/web/records";
 
@@ -146,17 +148,12 @@ export interface RecordView {
   owners?: Map<string, string>;
   /** The association controls (labels, remove, associate), on the types people work in. */
   associationWork?: AssociationContext;
-}
-
-function propertiesList(record: CrmRow): string {
-  const values: [string, string][] = [
-    ...Object.entries(record.properties),
-    ["hs_object_id", String(record.id)],
-    ["createdate", new Date(record.createdAt).toISOString()],
-    ["lastmodifieddate", new Date(record.updatedAt).toISOString()],
-  ];
-  values.sort(([a], [b]) => a.localeCompare(b));
-  return `<dl class="props">${values.map(([k, v]) => `<div><dt>${e(k)}</dt><dd>${propertyValueHtml(k, v, e)}</dd></div>`).join("")}</dl>`;
+  /** The Edit and Delete buttons (views/properties.ts). */
+  actionsHtml: string;
+  /** The properties section's content (views/properties.ts). */
+  propertiesHtml: string;
+  /** The account's currency and time zone: the summary shows money and the close date in them. */
+  account?: AccountFormat;
 }
 
 /** A number property as a number, or null when it is missing or not a number. */
@@ -263,8 +260,11 @@ function stageSummary(v: RecordView): string {
     : raw
       ? `<div><dt>Stage</dt><dd><span class="stage">${e(raw)}</span></dd></div>`
       : "";
-  const amount = p.amount && v.type === "deals" ? `<div><dt>Amount</dt><dd>${e(formatAmount(p.amount, p.deal_currency_code))}</dd></div>` : "";
-  const close = p.closedate && v.type === "deals" ? `<div><dt>Close date</dt><dd>${propertyValueHtml("closedate", p.closedate, e)}</dd></div>` : "";
+  // As in the properties: the deal's currency, else the account's; the close date in the account's time zone.
+  const amount = p.amount && v.type === "deals" ? `<div><dt>Amount</dt><dd>${e(formatAmount(p.amount, p.deal_currency_code || v.account?.currency))}</dd></div>` : "";
+  const closeText = p.closedate && v.account ? dateTimeText(p.closedate, v.account.timeZone) : null;
+  const closeHtml = p.closedate && closeText ? `<time datetime="${new Date(instantOf(p.closedate)!).toISOString()}">${e(closeText)}</time>` : p.closedate ? propertyValueHtml("closedate", p.closedate, e) : "";
+  const close = p.closedate && v.type === "deals" ? `<div><dt>Close date</dt><dd>${closeHtml}</dd></div>` : "";
   const what = v.type === "deals" ? "Deal" : "Ticket";
   return stage || amount || close ? `<dl class="summary" aria-label="${what} summary">${stage}${amount}${close}</dl>` : "";
 }
@@ -283,10 +283,10 @@ export function recordBody(v: RecordView): string {
   return `<nav class="crumbs" aria-label="Breadcrumb">${crumb}</nav>
 <div class="record" data-object-type="${v.type}" data-object-id="${v.record.id}">
 <div class="record-main">
-<h1>${e(name)} <span class="muted">${e(label.one)} #${v.record.id}</span></h1>${stageSummary(v)}
+<div class="record-head"><h1>${e(name)} <span class="muted">${e(label.one)} #${v.record.id}</span></h1>${v.actionsHtml}</div>${stageSummary(v)}
 ${ownerLine(v)}
 ${v.mergedVids?.length ? `<p class="merged">Merged from ${v.mergedVids.map((m) => `${label.one.toLowerCase()} #${m}`).join(", ")}</p>` : ""}
-<section aria-labelledby="props-h"><h2 id="props-h">Properties</h2>${propertiesList(v.record)}</section>
+<section aria-labelledby="props-h"><h2 id="props-h">Properties</h2>${v.propertiesHtml}</section>
 <section aria-labelledby="assoc-h"><h2 id="assoc-h">Associations</h2>${associationsList(v)}</section>
 <section aria-labelledby="timeline-h"><h2 id="timeline-h">Timeline</h2>${timelineSection(v)}</section>
 </div>

@@ -56,6 +56,12 @@ const pages = () => [
   `/app/contacts/${ids.contact}/associate?type=companies`,
   "/app/stores",
   "/app/mail",
+  // The record forms: a new record, the whole edit, one property's edit, the delete confirmation.
+  "/app/contacts/new",
+  "/app/deals/new",
+  `/app/deals/${ids.deal}/edit`,
+  `/app/deals/${ids.deal}/edit?property=amount`,
+  `/app/contacts/${ids.contact}/delete`,
 ];
 
 describe("accessibility audit of the web app", () => {

@@ -100,6 +100,11 @@ export const FIXTURES: Record<string, Fixture> = {
     { path: `/app/contacts/${w.ids.contact}/activities/${w.ids.note}/delete` },
     { path: `/app/contacts/${w.ids.bContact}/activities/${w.ids.note}/delete` },
   ],
+  // The record forms: B's session with B's own CSRF token (sent as the header) on A's records.
+  "GET /app/:objectType/:objectId/edit": (w) => [{ path: `/app/contacts/${w.ids.contact}/edit` }, { path: `/app/companies/${w.ids.company}/edit?property=name` }],
+  "POST /app/:objectType/:objectId": (w) => [{ path: `/app/contacts/${w.ids.contact}`, body: { "p:firstname": "B" } }, { path: `/app/companies/${w.ids.company}`, body: { "p:name": "B" } }],
+  "GET /app/:objectType/:objectId/delete": (w) => [{ path: `/app/contacts/${w.ids.contact}/delete` }],
+  "POST /app/:objectType/:objectId/delete": (w) => [{ path: `/app/contacts/${w.ids.contact}/delete`, body: {} }, { path: `/app/companies/${w.ids.company}/delete`, body: {} }],
   // (A's app is also installed in B's account, so its card on B's own records is B's to see: not a target.)
   "GET /app/api/cards/:objectType/:objectId/:cardId": (w) => [{ path: `/app/api/cards/contacts/${w.ids.contact}/${w.ids.card}` }],
   // A's action with A's genuine token: on A's record (404), and replayed on B's own record, where A's app

@@ -18,7 +18,7 @@ import { activityProperties, FIELD_OF_PROPERTY, isFormKind, type FormKind } from
 import { activityOfRecord, ownerChoices } from "../../services/web/record-work";
 import { displayName } from "../../services/web/records";
 import { activityForm, FORM_TITLE } from "../../views/activity-forms";
-import type { FormState } from "../../views/forms";
+import type { FormState } from "../../views/form-fields";
 import { appPage, notFoundPage } from "../../views/layout";
 import * as s from "../../schemas/web";
 import { fieldErrors, postedValues, seeOther, workingRecord, type WorkingRecord } from "./record-forms";

@@ -4,7 +4,6 @@
  * Pages need a session (signed-out visitors go to /login and come back); everything is scoped to the
  * session's account. The JSON endpoints the record page's script calls are in routes/web/api.ts.
  */
-import type { Db } from "../../db/client";
 import type { AuthRule } from "../../http/auth";
 import { pageSession } from "../../http/app-session";
 import { ApiError } from "../../lib/errors";
@@ -34,6 +33,10 @@ import { associationRoutes } from "./associations";
 import { activityRoutes } from "./activities";
 import { recordWork } from "../../services/web/record-work";
 import { activityForms } from "../../views/activity-forms";
+import { formRoutes } from "./forms";
+import { typeProperties } from "../../services/web/properties";
+import { newRecordLink } from "../../views/forms";
+import { propertiesSection, recordActions } from "../../views/properties";
 import * as s from "../../schemas/web";
 
 const session: AuthRule = { kinds: ["session"] };
@@ -50,10 +53,9 @@ const MAIL_PAGE = 25;
 const ASSOCIATION_TYPES = { except: ACTIVITY_TYPES };
 
 /** A deal's or ticket's stage, named from its pipeline (null when it has none or the stage is not the account's). */
-function stageOf(db: Db, portalId: number, type: string, p: Record<string, string>): Promise<StageName | null> | null {
+function stageOf(type: string, p: Record<string, string>, stages: Map<string, StageName> | null): StageName | null {
   const id = type === "deals" ? p.dealstage : type === "tickets" ? p.hs_pipeline_stage : undefined;
-  if (!id) return null;
-  return stageNames(db, portalId, type as "deals" | "tickets").then((m) => m.get(id) ?? null);
+  return (id && stages?.get(id)) || null;
 }
 
 const pageRoutes = [
@@ -130,6 +132,8 @@ const pageRoutes = [
       });
     },
   }),
+  // Before the list and record pages: `/app/{type}/new` is not a record id.
+  ...formRoutes,
   route({
     method: "GET",
     path: "/app/:objectType",
@@ -154,7 +158,7 @@ const pageRoutes = [
         isCustomType(type) ? customSummary(db, user.portalId, type) : undefined,
       ]);
       const owners = staged ? await ownersOf(control, user.portalId, rows) : undefined;
-      return appPage({ title: typeLabel(type).many, section: isCustomType(type) ? "home" : type, user, body: listBody({ type, rows, q, after, hasMore, owners, stages, summary }), scripts: ["app.js"] });
+      return appPage({ title: typeLabel(type).many, section: isCustomType(type) ? "home" : type, user, body: newRecordLink(type) + listBody({ type, rows, q, after, hasMore, owners, stages, summary }), scripts: ["app.js"] });
     },
   }),
   route({
@@ -188,18 +192,19 @@ const pageRoutes = [
         return notFoundPage(user, section, `${typeLabel(type).one} ${id} was not found.`);
       }
       const timelineType = TIMELINE_TYPE[type];
-      const [assoc, timeline, activities, cards, stage, merges, owners, work] = await Promise.all([
+      const [assoc, timeline, activities, cards, stages, merges, owners, work, props] = await Promise.all([
         associationsOf(db, user.portalId, [id], ASSOCIATION_TYPES),
         timelineType ? recordTimeline(companion, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
         // The list types' pages show activities (products and line items have none), on the first page
         // only: the older pages turn the events' cursor, which the activities do not share.
         isPageType(type) && !query.after ? recordActivities(db, user.portalId, id) : null,
         isCardRecordType(type) ? installedCards(control, user.portalId, type) : [],
-        stageOf(db, user.portalId, type, record.properties),
+        type === "deals" || type === "tickets" ? stageNames(db, user.portalId, type) : null,
         type === "contacts" ? mergesOf(db, user.portalId, [id]) : null,
         ownersOf(control, user.portalId, [record]),
         // The forms that work on the record (routes/web/associations.ts, activities.ts): contacts, companies, deals, tickets.
         isPageType(type) ? recordWork(db, control, user, type, id) : null,
+        typeProperties({ db, control }, user.portalId, type),
       ]);
       const groups = Object.entries(assoc.get(id) ?? {}) as [ObjectType, number[]][];
       // Associated custom records are named by their schema's primary display property: its facts are read
@@ -219,7 +224,10 @@ const pageRoutes = [
         section,
         user,
         body: recordBody({
-          stage,
+          stage: stageOf(type, record.properties, stages),
+          actionsHtml: recordActions(type, id),
+          account: props.account,
+          propertiesHtml: propertiesSection({ type, record, props, csrf: user.csrfToken, owners, stages }),
           type,
           record,
           associations,
@@ -235,7 +243,7 @@ const pageRoutes = [
           owners,
           associationWork: work?.associations,
         }),
-        scripts: ["record.js", "forms.js"],
+        scripts: ["record.js", "forms.js", "inline-edit.js"],
         // The iframe modal may open only what this page offers: the cards' baseUris and the timeline's iframes.
         frames: {
           baseUris: cards.flatMap((c) => c.baseUris),

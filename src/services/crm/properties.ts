@@ -130,7 +130,30 @@ export const SEARCHABLE: Record<BuiltInObjectType, string[]> = {
   ...ACTIVITY_SEARCHABLE,
 };
 
-const labelOf = (name: string) => name.replace(/^hs_/, "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
+/** The real service's labels of the built-in properties; others are labelled from their name. */
+const LABELS: Record<string, string> = {
+  hs_object_id: "Record ID", createdate: "Create Date", lastmodifieddate: "Last Modified Date", hs_lastmodifieddate: "Last Modified Date",
+  email: "Email", firstname: "First Name", lastname: "Last Name", phone: "Phone Number", mobilephone: "Mobile Phone Number", fax: "Fax Number",
+  company: "Company Name", website: "Website URL", jobtitle: "Job Title", address: "Street Address", city: "City", state: "State/Region",
+  zip: "Postal Code", country: "Country/Region", hs_additional_emails: "Additional email addresses", lifecyclestage: "Lifecycle Stage",
+  domain: "Company Domain Name", industry: "Industry", description: "Description", dealname: "Deal Name", amount: "Amount",
+  closedate: "Close Date", dealstage: "Deal Stage", pipeline: "Pipeline", dealtype: "Deal Type", price: "Unit price", hs_sku: "SKU",
+  quantity: "Quantity", hs_product_id: "Product ID", subject: "Ticket name", content: "Ticket description", hs_pipeline: "Pipeline",
+  hs_pipeline_stage: "Ticket status", hs_ticket_priority: "Priority", hs_ticket_category: "Category",
+};
+/** Labels that differ per type: a company's `name` and each type's owner. */
+const TYPE_LABELS: Partial<Record<ObjectType, Record<string, string>>> = {
+  contacts: { hubspot_owner_id: "Contact owner" },
+  companies: { name: "Company name", hubspot_owner_id: "Company owner" },
+  deals: { hubspot_owner_id: "Deal owner", description: "Deal Description" },
+  tickets: { hubspot_owner_id: "Ticket owner" },
+  products: { name: "Name" },
+  line_items: { name: "Name" },
+};
+/** Activities keep labels made from their names, except the system properties every type has. */
+const generic = (type: ObjectType, name: string) => Object.hasOwn(ACTIVITY_BUILT_IN, type) && !SYSTEM.some(([s]) => s === name);
+const labelOf = (type: ObjectType, name: string) =>
+  TYPE_LABELS[type]?.[name] ?? (generic(type, name) ? undefined : LABELS[name]) ?? name.replace(/^hs_/, "").replace(/_/g, " ").replace(/^./, (c) => c.toUpperCase());
 const fieldTypeOf = (type: PropertyType) =>
   ({ string: "text", number: "number", date: "date", datetime: "date", enumeration: "select", bool: "booleancheckbox" })[type];
 
@@ -147,7 +170,7 @@ const OWNER_PROPERTY: BuiltIn = ["hubspot_owner_id", "enumeration"];
 function builtIns(type: ObjectType): PropertyDef[] {
   return [...SYSTEM, ...(isCustomType(type) ? [] : BUILT_IN[type]), ...(OWNED.has(type) ? [OWNER_PROPERTY] : [])].map(([name, t, values], i) => ({
     name,
-    label: labelOf(name),
+    label: labelOf(type, name),
     type: t,
     fieldType: fieldTypeOf(t),
     groupName: defaultGroupOf(type),
