@@ -250,11 +250,11 @@ export const ecommRoutes = [
     params: s.appParams,
     query: s.appErrorsQuery,
     responses: { 200: { description: "A page of errors", schema: s.errorsListResponse } },
-    handler: async ({ db, env, principal, params, query, url }) => {
+    handler: async ({ db, control, env, principal, params, query, url }) => {
       requireOwnApp(principal, params.appId);
-      // The developer key sees every install's errors: a fan-out over the shards (the D1 databases
-      // accounts live in).
-      if (principal.kind === "developer") return json(await listAppErrors(env, params.appId, query, url));
+      // The developer key sees every install's errors: the shards of the app's installs, a window of them
+      // per request.
+      if (principal.kind === "developer") return json(await listAppErrors(env, control, params.appId, query, url));
       return json(await listErrors(db, installOf(principal), query, url));
     },
   }),
