@@ -20,6 +20,7 @@ import { ApiError, badRequest, conflict, notFound } from "../../lib/errors";
 import type { EventInput } from "../../schemas/timeline/events";
 import { inJson } from "../crm/records";
 import type { PropertyRow } from "./types";
+import { recordHolders } from "./holders";
 
 export const RECORD_TYPE: Record<TimelineObjectType, ObjectType> = { CONTACT: "contacts", COMPANY: "companies", DEAL: "deals" };
 export const TIMELINE_TYPE: Partial<Record<ObjectType, TimelineObjectType>> = { contacts: "CONTACT", companies: "COMPANY", deals: "DEAL" };
@@ -397,7 +398,10 @@ export async function writeEvents(
   prefixOf: (i: number) => string = () => "",
 ) {
   const ctx = await loadContext(db, control, portalId, appId, inputs);
-  await runBatch(db, statementsOf(db, portalId, plan(inputs, ctx, prefixOf), now, true));
+  const planned = plan(inputs, ctx, prefixOf);
+  // Before the events, so the holder rows never miss an account that holds events (holders.ts).
+  await recordHolders(control, portalId, planned.events.map((e) => e.eventTypeId));
+  await runBatch(db, statementsOf(db, portalId, planned, now, true));
 }
 
 /**
@@ -418,7 +422,11 @@ export async function writeEventsEach(db: Db, control: Db, portalId: number, app
       refused.push({ index, error: err });
     }
   });
-  if (accepted.length) await runBatch(db, statementsOf(db, portalId, plan(accepted, ctx, () => ""), now, false));
+  if (accepted.length) {
+    const planned = plan(accepted, ctx, () => "");
+    await recordHolders(control, portalId, planned.events.map((e) => e.eventTypeId));
+    await runBatch(db, statementsOf(db, portalId, planned, now, false));
+  }
   return { accepted, refused };
 }
 
