@@ -153,7 +153,7 @@ export async function requireOnlyOwnEvents(control: Db, principal: Principal, ev
 }
 
 /** Shards whose events of a deleted type are deleted in the request itself; beyond, by the maintenance queue. */
-export const INLINE_DELETE_SHARDS = 40;
+export const INLINE_DELETE_SHARDS = 30;
 
 /** Events of the type deleted per statement by the queued purge (the message re-sends itself for the rest). */
 export const PURGE_BATCH = 1_000;
@@ -167,7 +167,7 @@ const purgeSql = (id: number, limit?: number) =>
 
 /**
  * Deletes the type with its properties and every event of it. The events live on the shards of the accounts
- * that hold them (holders.ts): on up to INLINE_DELETE_SHARDS shards they go first, one statement per shard
+ * that hold them (holders.ts): on up to INLINE_DELETE_SHARDS (30) shards they go first, one statement per shard
  * (at most 6 at a time), then the type, its properties and holder rows in one control-plane batch; a failure
  * part-way leaves the type in place, and repeating the call finishes. On more shards, one maintenance-queue
  * message per shard is sent first, then the type goes; each message deletes that shard's events of the type
