@@ -96,6 +96,7 @@ export const CONTROL_TABLES = [
   "card_types",
   "timeline_event_types",
   "timeline_event_properties",
+  "timeline_event_holders",
   "account_moves",
   "shard_placement",
   "webhook_settings",
