@@ -4,10 +4,13 @@
  * the Worker as SHARD_1..SHARD_500, each request below is counted over every database and held to 50, and
  * paging visits every shard once.
  */
-import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env, getQueueResult, waitOnExecutionContext } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { ADMIN, BASE, tenant, type Tenant } from "../helpers/api";
+import { ADMIN, BASE, call, tenant, unique, type Tenant } from "../helpers/api";
+import { createType, dev, putEvent } from "../timeline/helpers";
+import { MAINTENANCE_MESSAGE_VERSION, type MaintenanceMessage } from "../../src/services/maintenance/message";
+import { PURGE_JOB } from "../../src/services/timeline/types";
 import { countingD1 } from "../helpers/counting-d1";
 
 /** What a request may cost, counted on every database. */
@@ -27,7 +30,8 @@ function countedEnv(extra: Record<string, unknown> = {}) {
 
 async function get(e: Env, path: string, token: string, method = "GET") {
   const ctx = createExecutionContext();
-  const res = await worker.fetch(new Request(`${BASE}${path}`, { method, headers: { authorization: `Bearer ${token}` } }) as Request<unknown, IncomingRequestCfProperties>, e, ctx);
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const res = await worker.fetch(new Request(`${BASE}${path}`, { method, headers }) as Request<unknown, IncomingRequestCfProperties>, e, ctx);
   await waitOnExecutionContext(ctx);
   const text = await res.text();
   return { status: res.status, text, json: text ? JSON.parse(text) : undefined };
@@ -48,11 +52,13 @@ describe("GET /admin/v1/shards over 500 shards", () => {
     const c = countedEnv();
     const seen: string[] = [];
     let after: string | undefined;
+    let max = 0;
     for (let page = 0; page < 30; page++) {
       c.reset();
       const res = await get(c.env, `/admin/v1/shards${after ? `?after=${after}` : ""}`, ADMIN);
       expect(res.status, res.text).toBe(200);
       expect(c.statements(), `page ${page}`).toBeLessThanOrEqual(BUDGET);
+      max = Math.max(max, c.statements());
       expect(res.json.results.length).toBeLessThanOrEqual(40);
       seen.push(...res.json.results.map((r: { name: string }) => r.name));
       after = res.json.paging?.next.after;
@@ -60,6 +66,7 @@ describe("GET /admin/v1/shards over 500 shards", () => {
     }
     expect(seen.filter((n) => n !== "DB")).toEqual(many);
     expect(new Set(seen).size).toBe(seen.length);
+    console.info(`measured: GET /admin/v1/shards, at most ${max} D1 statements per page`);
   }, 120_000);
 
   it("?check=ids pages 5 databases at a time within the budget, every database once; one that cannot be read is null, the rest go on", async () => {
@@ -80,6 +87,7 @@ describe("GET /admin/v1/shards over 500 shards", () => {
       if (!after) break;
     }
     expect(max).toBeLessThanOrEqual(BUDGET);
+    console.info(`measured: GET /admin/v1/shards?check=ids, at most ${max} D1 statements per page`);
     expect(seen.map((r) => r.name)).toEqual([...many, "DB"]);
     for (const r of seen.slice(0, 10)) expect(r.ids, r.name).toMatchObject({ outsideRange: 0, heldTwice: 0 });
     expect(seen[10]!.ids).toBeNull();
@@ -130,11 +138,13 @@ describe("the developer key's sync errors over 500 shards", () => {
     const seen: string[] = [];
     let path = `/extensions/ecomm/v2/sync/errors/app/${t.appId}?limit=2`;
     let requests = 0;
+    let max = 0;
     for (; requests < 20; requests++) {
       c.reset();
       const res = await get(c.env, path, t.developerKey);
       expect(res.status, res.text).toBe(200);
       expect(c.statements()).toBeLessThanOrEqual(BUDGET);
+      max = Math.max(max, c.statements());
       const shards = c.touched().filter((n) => n !== "DB");
       expect(shards.length).toBeLessThanOrEqual(40);
       expect(shards.every((n) => installed.includes(n))).toBe(true);
@@ -146,6 +156,7 @@ describe("the developer key's sync errors over 500 shards", () => {
     // Newest first within each window of 40 shards, windows in shard order.
     expect(seen).toEqual(["SHARD_3-2", "SHARD_3-1", "SHARD_3-0", "SHARD_97-2", "SHARD_97-1", "SHARD_97-0", "SHARD_41-2", "SHARD_41-1", "SHARD_41-0"].sort((a, b) => order(a) - order(b)));
     expect(requests).toBeGreaterThanOrEqual(3);
+    console.info(`measured: GET /sync/errors/app/{appId} (developer key), at most ${max} D1 statements per page`);
     // Past the first window a `page` offset cannot be served within the budget: the cursor is the way.
     expect((await get(c.env, `/extensions/ecomm/v2/sync/errors/app/${t.appId}?page=3`, t.developerKey)).status).toBe(400);
   }, 60_000);
@@ -174,3 +185,55 @@ function order(ext: string) {
   const window = Math.floor((shard - 1) / 40);
   return window * 1_000 - Number(ext.slice(-1));
 }
+
+describe("timeline event types whose events are on 100 shards", () => {
+  it("an install token's delete is refused after one holder probe; the developer key's delete sends one purge message per holder shard within the budget", async () => {
+    const t = await tenant();
+    const type = await createType(t, { name: "Everywhere" });
+    const accounts: number[] = [];
+    const shards = many.slice(100, 200);
+    for (const shard of shards) {
+      const row = await env.DB.prepare("insert into accounts (name, shard) values (?, ?) returning portal_id").bind(`holder-${shard}`, shard).first<{ portal_id: number }>();
+      accounts.push(row!.portal_id);
+      await env.DB.prepare("insert into timeline_event_holders (event_type_id, portal_id) values (?, ?)").bind(type.id, row!.portal_id).run();
+    }
+    try {
+      const sent: MaintenanceMessage[] = [];
+      const queue = { sendBatch: async (list: Iterable<MessageSendRequest<MaintenanceMessage>>) => void sent.push(...[...list].map((m) => m.body)) } as unknown as Queue;
+      const c = countedEnv({ MAINTENANCE_QUEUE: queue });
+      const path = `/integrations/v1/${t.appId}/timeline/event-types/${type.id}`;
+      const refused = await get(c.env, path, t.oauth, "DELETE");
+      expect(refused.status, refused.text).toBe(403);
+      expect(c.statements()).toBeLessThanOrEqual(5);
+      console.info(`measured: DELETE event type with an install token (refused), ${c.statements()} D1 statements`);
+      c.reset();
+      const res = await get(c.env, `${path}?hapikey=${t.developerKey}`, "", "DELETE");
+      expect(res.status, res.text).toBe(204);
+      expect(c.statements()).toBeLessThanOrEqual(BUDGET);
+      expect(c.touched()).toEqual(["DB"]);
+      console.info(`measured: DELETE event type (developer key, 100 holder shards), ${c.statements()} D1 statements`);
+      expect(sent.map((m) => m.shard).sort()).toEqual([...shards].sort());
+      expect(sent.every((m) => m.job === PURGE_JOB && m.subject === type.id)).toBe(true);
+      expect((await dev(t, "GET", path)).status).toBe(404);
+      expect(await env.DB.prepare("select count(*) as n from timeline_event_holders where event_type_id = ?").bind(type.id).first("n")).toBe(0);
+    } finally {
+      await env.DB.prepare(`delete from accounts where portal_id in (select value from json_each(?))`).bind(JSON.stringify(accounts)).run();
+    }
+  }, 60_000);
+
+  it("the purge message deletes the shard's events of the deleted type, and only those", async () => {
+    const t = await tenant({ shard: "SHARD_2" });
+    const gone = await createType(t, { name: "Gone" });
+    const kept = await createType(t, { name: "Kept" });
+    const contact = Number((await call("POST", "/crm/v3/objects/contacts", { token: t.pat, body: { properties: { email: `${unique()}@example.com` } } })).json.id);
+    for (const [i, typeId] of [gone.id, gone.id, kept.id].entries()) expect((await putEvent(t, { id: `e${i}`, eventTypeId: typeId, objectId: contact })).status).toBe(204);
+    const holders = await env.DB.prepare("select event_type_id as t from timeline_event_holders where portal_id = ? order by 1").bind(t.portalId).all<{ t: number }>();
+    expect(holders.results.map((r) => r.t)).toEqual([gone.id, kept.id]);
+    const batch = createMessageBatch("crm-edge-maintenance", [{ id: "p1", timestamp: new Date(), attempts: 1, body: { v: MAINTENANCE_MESSAGE_VERSION, job: PURGE_JOB, shard: "SHARD_2", scheduledTime: Date.now(), subject: gone.id } }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env, ctx);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["p1"]);
+    const left = await env.SHARD_2.prepare("select event_type_id as t from timeline_events where portal_id = ?").bind(t.portalId).all<{ t: number }>();
+    expect(left.results.map((r) => r.t)).toEqual([kept.id]);
+  });
+});
