@@ -73,6 +73,11 @@ function workersProject(name: string, include: string[], exclude: string[], isol
           // A third shard for the move property test (test/shards/moves-property.test.ts), under a name the
           // Worker does not discover as a shard: only that test hands it to the Worker, as SHARD_3.
           d1Databases: { TEST_SHARD_3: "crm-edge-test-shard-3", ...extraD1 },
+          // A second sync queue (a second shard group) with its consumer, under a binding name the Worker does
+          // not discover: test/ecomm/sync-queues.test.ts hands it to the Worker as SYNC_QUEUE_1. Its name ends
+          // in -sync-1, as a deployment's further sync queues do (src/queue/consumer.ts queueRole).
+          queueProducers: { TEST_SYNC_QUEUE_1: { queueName: "crm-edge-sync-1" } },
+          queueConsumers: { "crm-edge-sync-1": { maxBatchSize: 5, maxBatchTimeout: 1, maxRetries: 5, deadLetterQueue: "crm-edge-sync-dlq" } },
           bindings: {
             TEST_MIGRATIONS: migrations,
             ADMIN_TOKEN: "test-admin-token",

@@ -106,6 +106,7 @@ export const CONTROL_TABLES = [
   "card_types",
   "timeline_event_types",
   "timeline_event_properties",
+  "timeline_event_holders",
   "account_moves",
   "shard_placement",
   "webhook_settings",
@@ -137,6 +138,8 @@ export const ACCOUNT_CONTROL_TABLES: AccountTable[] = [
   // The test kit's controls over the account: not its data, so not exported.
   { ...byPortal("fault_rules"), notExported: true },
   { ...byPortal("account_quirks"), notExported: true },
+  // Derived from the account's timeline events (rebuilt by an import or a restore).
+  { ...byPortal("timeline_event_holders"), notExported: true },
   byPortal("private_apps"),
   // The app's webhook delivery log (docs/reference/webhooks.md) holds the account's events: a delivery made only of
   // them goes, its attempts first. The log belongs to the app's developer, so it is not exported.

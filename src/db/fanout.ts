@@ -1,9 +1,10 @@
 /**
- * @module App-level work across accounts: the same query on every shard, at most
- * `FANOUT_CONCURRENCY` at a time (a Worker invocation has 6 simultaneous connections: D1 and fetch alike).
+ * @module App-level work across databases, at most `FANOUT_CONCURRENCY` at a time (a Worker invocation has 6
+ * simultaneous connections: D1 and fetch alike). Nothing asks every shard in one invocation (D1 allows 1,000
+ * queries per invocation): callers bound the databases they visit, page over them, or hand one message per
+ * database to the maintenance queue (docs/explanation/scaling.md "App-level reads and writes").
  */
-import type { Db } from "./client";
-import { CONTROL_SHARD, shardDb, shardNames } from "./shards";
+import { CONTROL_SHARD, shardNames } from "./shards";
 
 export const FANOUT_CONCURRENCY = 6;
 
@@ -28,9 +29,4 @@ export async function inPool<T, R>(items: readonly T[], size: number, fn: (item:
   }
   await Promise.all(Array.from({ length: Math.min(size, items.length) }, worker));
   return out;
-}
-
-/** Runs `fn` on every account database with bounded concurrency; results in `accountDatabases` order. */
-export async function onEveryShard<T>(env: Env, fn: (db: Db, shard: string) => Promise<T>): Promise<T[]> {
-  return inPool(accountDatabases(env), FANOUT_CONCURRENCY, (shard) => fn(shardDb(env, shard), shard));
 }

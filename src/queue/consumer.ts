@@ -17,9 +17,11 @@ const ROLES = ["sync", "sync-dlq", "webhooks", "webhooks-dlq", "maintenance", "m
 /**
  * Which consumer a queue's batches go to, by the end of its name: `crm-edge-sync` in production,
  * `crm-edge-staging-sync` on staging (docs/how-to/staging-and-ci.md), and so on for every deployment that
- * keeps the suffixes of wrangler.toml's queue names.
+ * keeps the suffixes of wrangler.toml's queue names. The further sync queues of shard groups
+ * (src/services/ecomm/sync-queues.ts) end in `-sync-<n>`: `crm-edge-sync-1`, `crm-edge-staging-sync-1`.
  */
 export function queueRole(name: string): (typeof ROLES)[number] | undefined {
+  if (/-sync-\d+$/.test(name)) return "sync";
   return ROLES.find((role) => name.endsWith(`-${role}`));
 }
 

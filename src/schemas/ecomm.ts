@@ -290,13 +290,18 @@ export type ErrorsQuery = z.output<typeof errorsQuery>;
 
 /**
  * `/sync/errors/app/{appId}` also takes `after`, the cursor of its `paging.next.link`: with the developer key
- * the listing merges every shard's errors, and the cursor keeps deep pages cheap.
+ * the listing reads the shards of the app's installs, a window of them per request, and the cursor names the
+ * window's first shard and the position in it (src/services/ecomm/app-errors.ts).
  */
 export const appErrorsQuery = errorsQuery.extend({ after: z.string().max(400).optional() });
 
 export const errorsListResponse = z.object({
   results: z.array(syncErrorResponse),
   paging: z.object({ next: z.object({ page: z.string(), link: z.string() }) }).optional(),
+  unavailableShards: z
+    .array(z.string())
+    .optional()
+    .meta({ description: "Developer key on /sync/errors/app/{appId} only: shards that failed to answer; their errors are missing from this page, the others are listed" }),
 });
 
 export const portalParams = z.object({ portalId: numericId });

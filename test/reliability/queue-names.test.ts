@@ -1,6 +1,7 @@
 /**
  * Each queue's batches reach their consumer by the end of the queue's name, so a deployment whose queues
- * carry another prefix (staging's `crm-edge-staging-*`) is served as production's `crm-edge-*` is.
+ * carry another prefix (staging's `crm-edge-staging-*`) is served as production's `crm-edge-*` is, and the
+ * further sync queues of shard groups (`-sync-<n>`) reach the sync consumer.
  */
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -13,6 +14,10 @@ describe("queue names", () => {
     ["crm-edge-sync", "sync"],
     ["crm-edge-staging-sync", "sync"],
     ["crm-edge-sync-dlq", "sync-dlq"],
+    // The further sync queues of shard groups (src/services/ecomm/sync-queues.ts).
+    ["crm-edge-sync-1", "sync"],
+    ["crm-edge-staging-sync-12", "sync"],
+    ["crm-edge-sync-x", undefined],
     ["crm-edge-staging-webhooks", "webhooks"],
     ["crm-edge-staging-webhooks-dlq", "webhooks-dlq"],
     ["crm-edge-maintenance", "maintenance"],

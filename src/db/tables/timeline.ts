@@ -90,6 +90,22 @@ export const timelineEvents = sqliteTable(
   ],
 );
 
+/**
+ * Control plane: which accounts hold (or may hold) events of an event type. Events live on the accounts'
+ * shards and types on the control plane, so the app-wide checks and deletes of a type read this instead of
+ * asking every shard (docs/explanation/scaling.md "App-level reads"). A row is written before the first event
+ * of the type in the account (src/services/timeline/holders.ts), so it may outlive the events; never the
+ * reverse.
+ */
+export const timelineEventHolders = sqliteTable(
+  "timeline_event_holders",
+  {
+    eventTypeId: integer("event_type_id").notNull(),
+    portalId: integer("portal_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventTypeId, t.portalId] }), index("timeline_event_holders_portal").on(t.portalId)],
+);
+
 /** A visitor token tied to the contact it identifies; events sent with only that utk then attach to the contact. */
 export const timelineUtks = sqliteTable(
   "timeline_utks",

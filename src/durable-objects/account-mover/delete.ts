@@ -40,6 +40,12 @@ export interface DeletionProgress {
 export const allDatabases = (env: Env) => [CONTROL_SHARD, ...shardNames(env)];
 
 /**
+ * Databases fenced (marking) or unfenced (control) per step: a step is one invocation of the object's alarm,
+ * which D1 holds to 1,000 queries; 40 keeps it far below, whatever the number of shards.
+ */
+export const FENCES_PER_STEP = 40;
+
+/**
  * One step; returns the progress to keep, or null once the account is gone. Every step is idempotent, so
  * repeating one after a crash changes nothing.
  */
@@ -47,15 +53,18 @@ export async function deletionStep(env: Env, p: DeletionProgress): Promise<Delet
   const dbs = allDatabases(env);
   switch (p.phase) {
     case "marking": {
-      await controlDb(env).update(accounts).set({ status: "deleting" }).where(eq(accounts.portalId, p.portalId));
+      // The first step marks the account; each step fences the next FENCES_PER_STEP databases (p.db).
+      if (p.db === 0) await controlDb(env).update(accounts).set({ status: "deleting" }).where(eq(accounts.portalId, p.portalId));
       const now = Date.now();
-      for (const name of dbs) {
+      const part = dbs.slice(p.db, p.db + FENCES_PER_STEP);
+      for (const name of part) {
         await shardBinding(env, name)
           .prepare("insert into account_fences (portal_id, state, created_at) values (?, 'deleting', ?) on conflict (portal_id) do update set state = 'deleting', unlocked = 0")
           .bind(p.portalId, now)
           .run();
       }
-      return { ...p, phase: "draining", drainUntil: now + Math.max(cacheTtlMs(env), DIRECTORY_TTL_MS) + 1_000 };
+      if (p.db + part.length < dbs.length) return { ...p, db: p.db + part.length };
+      return { ...p, phase: "draining", db: 0, drainUntil: now + Math.max(cacheTtlMs(env), DIRECTORY_TTL_MS) + 1_000 };
     }
     case "draining":
       return { ...p, phase: "purging", db: 0, table: 0 };
@@ -70,13 +79,16 @@ export async function deletionStep(env: Env, p: DeletionProgress): Promise<Delet
     }
     case "control": {
       const table = ACCOUNT_CONTROL_TABLES[p.table];
-      if (table?.name === "accounts") {
-        // The fences go just before the account: nothing can write any more, nobody resolves it.
-        // With them the companion marker of its home shard (its companion shard was purged like every database).
-        for (const name of dbs) {
+      if (table?.name === "accounts" && p.db < dbs.length) {
+        // The fences go just before the account, FENCES_PER_STEP databases per step (p.db): nothing can write
+        // any more, nobody resolves it. With them the companion marker of its home shard (its companion shard
+        // was purged like every database).
+        const part = dbs.slice(p.db, p.db + FENCES_PER_STEP);
+        for (const name of part) {
           const d1 = shardBinding(env, name);
           await d1.batch([d1.prepare("delete from account_fences where portal_id = ?").bind(p.portalId), d1.prepare("delete from account_companions where portal_id = ?").bind(p.portalId)]);
         }
+        return { ...p, db: p.db + part.length };
       }
       if (!table) return null;
       if (table.name === "webhook_attempts") {

@@ -26,11 +26,19 @@ import { accountMoves, type MovePhase } from "../../db/tables/shards";
 import { deleteChunks } from "./copy";
 import { moveStep, moveTables, type MovePlan, type Progress } from "./run";
 import { deletionStep, recordDeletion, retryDelayMs, type DeletionProgress } from "./delete";
+import { ACCOUNT_CONTROL_TABLES } from "../../db/account-tables";
 
 export type { MovePlan };
 
 /** Wall time one alarm may spend before it hands over to the next (keeps each invocation short). */
 const STEP_BUDGET_MS = 2_000;
+/**
+ * Deletion steps one alarm runs at most: an alarm is one invocation, which D1 holds to 1,000 queries. A step
+ * makes at most 3 statements (one table chunk: a batch of three) plus the progress record, or fences
+ * FENCES_PER_STEP databases, which ends the alarm; so an alarm stays under about 50 queries whatever the
+ * number of shards.
+ */
+const DELETION_STEPS_PER_ALARM = 10;
 const PURGE_RETRY_MS = 30_000;
 
 export class AccountMover extends DurableObject<Env> {
@@ -94,8 +102,12 @@ export class AccountMover extends DurableObject<Env> {
   /** Deletion steps for one alarm's budget; a failed step is retried with backoff, never given up. */
   private async runDeletion(): Promise<void> {
     const started = Date.now();
+    let steps = 0;
     for (let p = this.deletion; p; p = this.deletion) {
-      if (Date.now() - started >= STEP_BUDGET_MS) break;
+      if (Date.now() - started >= STEP_BUDGET_MS || steps++ >= DELETION_STEPS_PER_ALARM) break;
+      // A step that fences or unfences databases is an alarm of its own (up to FENCES_PER_STEP statements).
+      const fencing = p.phase === "marking" || (p.phase === "control" && ACCOUNT_CONTROL_TABLES[p.table]?.name === "accounts");
+      if (fencing && steps > 1) break;
       if (p.phase === "draining" && Date.now() < p.drainUntil!) {
         await this.ctx.storage.setAlarm(p.drainUntil!);
         return;
@@ -110,6 +122,7 @@ export class AccountMover extends DurableObject<Env> {
         this.deletion = { ...next, failures: 0 };
         // Written when there is news: a new phase, more rows gone, or a past error to clear.
         if (next.phase !== p.phase || next.deleted !== p.deleted || p.failures) await recordDeletion(this.env, next);
+        if (fencing) break;
       } catch (err) {
         const why = err instanceof Error ? err.message : String(err);
         const failures = (p.failures ?? 0) + 1;

@@ -88,12 +88,12 @@ export const adminRoutes = [
   route({
     method: "GET",
     path: "/admin/v1/shards",
-    summary: "The shard databases with their account counts, sizes, load, availability, whether they take new accounts and, on request, an id check",
+    summary: "The shard databases with their account counts, sizes, load, availability, whether they take new accounts and, on request, an id check; paged over the databases",
     tag,
     auth: admin,
     query: s.shardsQuery,
     responses: { 200: { description: "Shards", schema: s.shardList } },
-    handler: async ({ db, env, query }) => json(await listShards(env, db, query.check === "ids")),
+    handler: async ({ db, env, query }) => json(await listShards(env, db, { idCheck: query.check === "ids", limit: query.limit, after: query.after })),
   }),
   route({
     method: "PATCH",

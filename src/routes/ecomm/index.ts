@@ -20,8 +20,13 @@ import { listAppErrors } from "../../services/ecomm/app-errors";
 import { listErrors, syncStatus } from "../../services/ecomm/status";
 import { deleteStore, listStores, presentStore, requireStore, upsertStore } from "../../services/ecomm/stores";
 import * as s from "../../schemas/ecomm";
+import { syncQueueFor } from "../../services/ecomm/sync-queues";
+import type { Principal } from "../../lib/principal";
 
 const BASE = "/extensions/ecomm/v2";
+
+/** The account's shard, which account credentials carry. */
+const shardOf = (p: Principal) => ("shard" in p ? p.shard : null);
 const account: AuthRule = { kinds: ["oauth", "private_app"], scopes: ["integration-sync"] };
 /** Settings are app-level (developer key + appId) or account-level (the account's token, no appId). */
 const settingsAuth: AuthRule = { kinds: ["developer", "oauth", "private_app"], scopes: ["integration-sync"] };
@@ -164,7 +169,7 @@ export const ecommRoutes = [
     maxBodyBytes: SYNC_MAX_BODY,
     responses: { 204: { description: "Queued" } },
     handler: async ({ db, env, principal, body, now, correlationId }) => {
-      await importPage(db, env.SYNC_QUEUE, installOf(principal), body, correlationId, now);
+      await importPage(db, syncQueueFor(env, shardOf(principal)), installOf(principal), body, correlationId, now);
       return noContent();
     },
   }),
@@ -196,7 +201,8 @@ export const ecommRoutes = [
         receivedAt: now,
         body,
       });
-      await enqueue(db, env.SYNC_QUEUE, batch);
+      // The queue of the account's shard group (sync-queues.ts).
+      await enqueue(db, syncQueueFor(env, shardOf(principal)), batch);
       return noContent();
     },
   }),
@@ -250,11 +256,11 @@ export const ecommRoutes = [
     params: s.appParams,
     query: s.appErrorsQuery,
     responses: { 200: { description: "A page of errors", schema: s.errorsListResponse } },
-    handler: async ({ db, env, principal, params, query, url }) => {
+    handler: async ({ db, control, env, principal, params, query, url }) => {
       requireOwnApp(principal, params.appId);
-      // The developer key sees every install's errors: a fan-out over the shards (the D1 databases
-      // accounts live in).
-      if (principal.kind === "developer") return json(await listAppErrors(env, params.appId, query, url));
+      // The developer key sees every install's errors: the shards of the app's installs, a window of them
+      // per request.
+      if (principal.kind === "developer") return json(await listAppErrors(env, control, params.appId, query, url));
       return json(await listErrors(db, installOf(principal), query, url));
     },
   }),

@@ -96,11 +96,11 @@ export const timelineSetupRoutes = [
       200: { description: "The updated event type", schema: s.eventTypeResponse },
       403: { description: "An install's OAuth token, while other accounts hold events of the type: use the app's developer key" },
     },
-    handler: async ({ control: db, env, principal, params, body, now }) => {
+    handler: async ({ control: db, principal, params, body, now }) => {
       requireOwnApp(principal, params.appId);
       checkApplicationId(body.applicationId, params.appId);
       await types.getEventType(db, params.appId, params.eventTypeId);
-      await types.requireOnlyOwnEvents(env, principal, params.eventTypeId, "replace");
+      await types.requireOnlyOwnEvents(db, principal, params.eventTypeId, "replace");
       const row = await types.updateEventType(db, params.appId, params.eventTypeId, body, now);
       return json(types.presentEventType(row));
     },
@@ -116,11 +116,11 @@ export const timelineSetupRoutes = [
       204: { description: "Deleted" },
       403: { description: "An install's OAuth token, while other accounts hold events of the type: use the app's developer key" },
     },
-    handler: async ({ control: db, env, principal, params }) => {
+    handler: async ({ control: db, env, principal, params, now }) => {
       requireOwnApp(principal, params.appId);
       await types.getEventType(db, params.appId, params.eventTypeId);
-      await types.requireOnlyOwnEvents(env, principal, params.eventTypeId, "delete");
-      await types.deleteEventType(env, db, params.appId, params.eventTypeId);
+      await types.requireOnlyOwnEvents(db, principal, params.eventTypeId, "delete");
+      await types.deleteEventType(env, db, params.appId, params.eventTypeId, now);
       return noContent();
     },
   }),

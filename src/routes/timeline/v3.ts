@@ -84,9 +84,9 @@ const templateRoutes = [
     auth: developer,
     params: s.templateParams,
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ env, control, principal, params }) => {
+    handler: async ({ env, control, principal, params, now }) => {
       requireOwnApp(principal, params.appId);
-      await deleteEventType(env, control, params.appId, params.eventTemplateId);
+      await deleteEventType(env, control, params.appId, params.eventTemplateId, now);
       return noContent();
     },
   }),

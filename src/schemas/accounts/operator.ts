@@ -68,7 +68,15 @@ export const accountList = z.object({
   paging: z.object({ next: z.object({ after: z.string() }) }).optional(),
 });
 export const shardsQuery = z.object({
-  check: z.enum(["ids"]).optional().meta({ description: "ids: also check every database's ids (reads every row whose id is outside its database's range)" }),
+  check: z.enum(["ids"]).optional().meta({ description: "ids: also check the ids of the page's databases (reads every row whose id is outside its database's range)" }),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(40)
+    .optional()
+    .meta({ description: "Databases per page: at most 40, and at most 5 with check=ids (a larger value is lowered); default the most" }),
+  after: z.string().min(1).max(64).optional().meta({ description: "The page's start: the `paging.next.after` of the previous page (a database name)" }),
 });
 const idReport = z.object({
   outsideRange: z.number().int().meta({ description: "Rows whose id lies outside this database's range: rows of accounts moved in, or ids handed out outside the range" }),
@@ -76,7 +84,12 @@ const idReport = z.object({
   examples: z.array(z.object({ table: z.string(), id: z.number().int(), alsoOn: z.array(z.string()) })).meta({ description: "Up to 20 of the ids held twice" }),
   countersBehind: z
     .array(z.object({ table: z.string(), counter: z.number().int().nullable(), highest: z.number().int() }))
-    .meta({ description: "Id counters of this database below the largest id of its range held on any database" }),
+    .meta({ description: "Id counters of this database below the largest id of its range held on this database or on the page's databases" }),
+  ownerCountersBehind: z
+    .array(z.object({ database: z.string(), table: z.string(), counter: z.number().int().nullable(), highest: z.number().int() }))
+    .optional()
+    .meta({ description: "Counters of range owners outside this page behind an id of their range that this database holds" }),
+  unchecked: z.array(z.string()).optional().meta({ description: "Owners of out-of-range ids held here that this page could not compare (unavailable, or more than 10 owners on the page)" }),
 });
 export const shardList = z.object({
   results: z.array(
@@ -112,6 +125,10 @@ export const shardList = z.object({
       reason: z.string().optional().meta({ description: "Why the load is not available (not configured, or the analytics API failed)" }),
     })
     .meta({ description: "Where each shard's load comes from, over which window, and whether it could be read" }),
+  paging: z
+    .object({ next: z.object({ after: z.string() }) })
+    .optional()
+    .meta({ description: "Present while more databases follow: pass next.after as `after` for the next page" }),
 });
 export const shardParams = z.object({ name: z.string().min(1).max(64) });
 export const shardPatchBody = z.strictObject({

@@ -9,7 +9,7 @@ import type { StatementMeter } from "../../db/client";
 import { FANOUT_CONCURRENCY, inPool } from "../../db/fanout";
 import { CONTROL_SHARD, isShard, shardDb } from "../../db/shards";
 import type { MaintenanceRun } from "../../lib/observability";
-import { isMaintenanceJob, maintenanceJobs } from "./jobs";
+import { isMaintenanceJob, isTargetedJob, maintenanceJobs, targetedJobs } from "./jobs";
 import { maintenanceMessage } from "./message";
 
 const why = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -28,17 +28,19 @@ async function runOne(msg: Message<unknown>, env: Env, meter: StatementMeter): P
     msg.ack();
     return null;
   }
-  const { job, shard, scheduledTime } = parsed.data;
+  const { job, shard, scheduledTime, subject } = parsed.data;
+  const known = isMaintenanceJob(job) || (isTargetedJob(job) && subject !== undefined);
   // A job or a shard removed from the deployment since the tick: retrying cannot help, so the message is dropped.
-  if (!isMaintenanceJob(job) || (shard !== CONTROL_SHARD && !isShard(env, shard))) {
-    console.error(`maintenance job ${job} on ${shard}: ${isMaintenanceJob(job) ? "no such database in this deployment" : "no such job"}; dropped`);
+  if (!known || (shard !== CONTROL_SHARD && !isShard(env, shard))) {
+    console.error(`maintenance job ${job} on ${shard}: ${known ? "no such database in this deployment" : "no such job"}; dropped`);
     msg.ack();
     return { job, shard, scheduledTime, outcome: "dropped", durationMs: 0, d1Statements: 0 };
   }
   const own: StatementMeter = { statements: 0 };
   const startedAt = Date.now();
   try {
-    const result = await maintenanceJobs[job](shardDb(env, shard, own), scheduledTime, env);
+    const db = shardDb(env, shard, own);
+    const result = isMaintenanceJob(job) ? await maintenanceJobs[job](db, scheduledTime, env) : await targetedJobs[job]!(db, scheduledTime, env, shard, subject!);
     msg.ack();
     return { job, shard, scheduledTime, outcome: "ok", durationMs: Date.now() - startedAt, d1Statements: own.statements, result };
   } catch (err) {

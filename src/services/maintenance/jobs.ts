@@ -12,6 +12,7 @@ import type { Db } from "../../db/client";
 import { publishDuePosts } from "../blog/posts";
 import { abandonCheckouts } from "../ecomm/abandon";
 import { drainOutbox } from "../webhooks/drain";
+import { PURGE_JOB, purgeTypeEvents } from "../timeline/types";
 
 /** One run of a job on one database, at `now` (the tick's scheduled time). */
 export type MaintenanceJob = (db: Db, now: number, env: Env) => Promise<unknown>;
@@ -42,3 +43,18 @@ export const MAINTENANCE_JOB_NAMES = Object.keys(maintenanceJobs) as Maintenance
 export function isMaintenanceJob(name: string): name is MaintenanceJobName {
   return Object.hasOwn(maintenanceJobs, name);
 }
+
+/** A job a request sends for one database and one subject (the message's `subject`); the tick never sends it. */
+export type TargetedJob = (db: Db, now: number, env: Env, shard: string, subject: number) => Promise<unknown>;
+
+/**
+ * Work a request hands to the maintenance queue, one message per database, when doing it in place would
+ * reach more databases than one invocation should (docs/explanation/scaling.md "App-level reads"): each
+ * message stays within MAX_JOB_STATEMENTS and sends itself again while work is left.
+ */
+export const targetedJobs: Record<string, TargetedJob> = {
+  /** A deleted timeline event type's events on one shard, PURGE_BATCH per message. */
+  [PURGE_JOB]: (db, now, env, shard, subject) => purgeTypeEvents(db, env, shard, subject, now),
+};
+
+export const isTargetedJob = (name: string) => Object.hasOwn(targetedJobs, name);

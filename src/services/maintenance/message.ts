@@ -1,6 +1,6 @@
 /**
  * @module The maintenance queue's message (versioned): one job to run on one database, at the time of the
- * tick that asked for it.
+ * tick (or the request) that asked for it.
  */
 import { z } from "zod";
 
@@ -17,5 +17,10 @@ export const maintenanceMessage = z.object({
    * it in place, so a message that waits in the queue or is retried judges "due" by its tick, never later.
    */
   scheduledTime: z.number().int(),
+  /**
+   * What a targeted job works on (TARGETED_JOBS of jobs.ts: sent by a request, never by the tick), e.g. the
+   * deleted timeline event type whose events it purges. Absent for the tick's sweeps.
+   */
+  subject: z.number().int().positive().optional(),
 });
 export type MaintenanceMessage = z.infer<typeof maintenanceMessage>;

@@ -6,11 +6,11 @@
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { CONTROL_SHARD, shardBinding, shardDb, shardNames } from "../../db/shards";
-import { FANOUT_CONCURRENCY } from "../../db/fanout";
+import { FANOUT_CONCURRENCY, inPool } from "../../db/fanout";
 import { accounts } from "../../db/tables/tenancy";
 import { badRequest, notFound } from "../../lib/errors";
 import { readMove, type MoveState } from "./move-state";
-import { checkIds } from "./id-check";
+import { checkIds, MAX_IDS_PAGE } from "./id-check";
 import { shardLoad } from "./load";
 import { accountsPerShard, closedShards } from "./placement";
 
@@ -41,17 +41,16 @@ async function sizeOf(env: Env, name: string): Promise<number | null> {
 }
 
 /** Sizes of `names`, at most FANOUT_CONCURRENCY at a time. */
-async function sizesOf(env: Env, names: string[]): Promise<(number | null)[]> {
-  const out = new Array<number | null>(names.length).fill(null);
-  let next = 0;
-  const worker = async () => {
-    while (next < names.length) {
-      const i = next++;
-      out[i] = await sizeOf(env, names[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(FANOUT_CONCURRENCY, names.length) }, worker));
-  return out;
+const sizesOf = (env: Env, names: string[]) => inPool(names, FANOUT_CONCURRENCY, (name) => sizeOf(env, name));
+
+/** Databases per page of the listing: one size probe each, with the control-plane reads well under 50 D1 queries. */
+export const MAX_SHARDS_PAGE = 40;
+
+export interface ShardsPage {
+  idCheck: boolean;
+  limit?: number;
+  /** The last database of the previous page. */
+  after?: string;
 }
 
 /**
@@ -59,17 +58,36 @@ async function sizesOf(env: Env, names: string[]): Promise<(number | null)[]> {
  * share, each database's size and share of D1's 10 GB, and its query load of the last minutes from the usage
  * metrics (src/services/shards/load.ts), when the operator lets the Worker read them. Placement itself uses
  * account counts only. With `idCheck`, each database's id check too (src/services/shards/id-check.ts).
+ *
+ * Paged over the databases (shards in order, then the control plane), `limit` at a time (at most
+ * MAX_SHARDS_PAGE, or MAX_IDS_PAGE with the id check), so a request reads a bounded number of databases
+ * whatever their number; `paging.next.after` names the page's last database. Account counts and shares are
+ * of every database (one grouped control-plane read). A database that fails is listed as unavailable (and its
+ * id check as null); the page goes on.
  */
-export async function listShards(env: Env, db: Db, idCheck = false) {
+export async function listShards(env: Env, db: Db, page: ShardsPage) {
   const [counts, closed] = await Promise.all([accountsPerShard(db), closedShards(db)]);
   const names = shardNames(env);
   // Accounts from before sharding live on the control plane until moved; the operator sees them too, and
   // the id check covers it always.
   const legacy = counts.get(CONTROL_SHARD) ?? 0;
-  const listed = legacy || idCheck ? [...names, CONTROL_SHARD] : names;
-  const [sizes, load, ids] = await Promise.all([sizesOf(env, listed), shardLoad(env), idCheck ? checkIds(env) : null]);
+  const all = legacy || page.idCheck ? [...names, CONTROL_SHARD] : names;
+  const limit = Math.min(page.limit ?? (page.idCheck ? MAX_IDS_PAGE : MAX_SHARDS_PAGE), page.idCheck ? MAX_IDS_PAGE : MAX_SHARDS_PAGE);
+  let start = 0;
+  if (page.after !== undefined) {
+    const at = all.indexOf(page.after);
+    if (at < 0) {
+      throw badRequest(`Invalid query: after: ${page.after} is not a database of this listing`, {
+        errors: [{ message: `after must name a database of the listing (${all.length ? `${all[0]}…${all.at(-1)}` : "none"})`, in: "query", context: { propertyName: ["after"] } }],
+      });
+    }
+    start = at + 1;
+  }
+  const listed = all.slice(start, start + limit);
+  const [sizes, load, ids] = await Promise.all([sizesOf(env, listed), shardLoad(env), page.idCheck ? checkIds(env, listed) : null]);
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   const { byShard, ...loadSource } = load;
+  const last = listed.at(-1);
   return {
     load: loadSource,
     results: listed.map((name, i) => {
@@ -88,6 +106,7 @@ export async function listShards(env: Env, db: Db, idCheck = false) {
         ...(ids ? { ids: ids.get(name) ?? null } : {}),
       };
     }),
+    ...(last !== undefined && start + limit < all.length ? { paging: { next: { after: last } } } : {}),
   };
 }
 

@@ -38,6 +38,7 @@ import { DEFAULT_BLOG, planPosts, POST_COLUMNS } from "./fixture-blog";
 import { planSubscriptions, subscriptionStatements } from "./fixture-subscriptions";
 import { planTimeline } from "./fixture-timeline";
 import { caught, chunks, jsonPath, problem, problems } from "./problems";
+import { recordHolders } from "../timeline/holders";
 
 export { chunks, jsonPath } from "./problems";
 
@@ -229,6 +230,8 @@ export async function loadFixture(env: Env, control: Db, openShard: (shard: stri
   // Subscriptions are the control plane's: in the same batch when the account's data is there too; else
   // written first, and put back as they were if the data's batch fails.
   const subs = subscriptionStatements(control.$client, subscriptions, now);
+  // Before the events, as on the write path (src/services/timeline/holders.ts).
+  if (events.length) await recordHolders(control, portalId, events.map((e) => e.eventTypeId));
   let results: D1Result[];
   if (!subscriptions.length) results = await d1.batch(data);
   else if (row.shard === null || row.shard === CONTROL_SHARD) results = await d1.batch([...data, ...subs.write]);

@@ -38,6 +38,8 @@ import { faultPoint } from "../../lib/fault-seam";
 import { planPeople, PEOPLE_TABLES, type IdMaps, type Line } from "./import-people";
 import { companionRefused } from "./account";
 import { chunks } from "./problems";
+import { rebuildHolders } from "../timeline/holders";
+import { makeDb } from "../../db/client";
 
 /** The import's body cap: the most a Worker may receive in a request (platform limits). */
 export const IMPORT_MAX_BODY = 100 * 1024 * 1024;
@@ -249,5 +251,7 @@ export async function importAccount(env: Env, control: Db, portalId: number, bod
     if (text.includes("constraint")) throw badRequest("The export's rows do not fit this deployment's tables (a required column without a value); nothing was imported");
     throw err;
   }
+  // The events came in behind the write path: their holder rows from what the account now holds (holders.ts).
+  if (counts.timeline_events) await rebuildHolders(control, makeDb(d1), portalId);
   return { portalId, importedAt: new Date(now).toISOString(), from: header, counts: { ...counts, ...people.counts }, ids: people.ids, skipped: { ...skipped, ...people.skipped } };
 }

@@ -26,6 +26,8 @@ import { conflict, notFound } from "../../lib/errors";
 import { MAX_SNAPSHOTS } from "../../schemas/testkit";
 import { readMove } from "../shards/move-state";
 import { companionRefused, requireTestAccount } from "./account";
+import { rebuildHolders } from "../timeline/holders";
+import { makeDb } from "../../db/client";
 
 /** The tables a snapshot holds: the account's data, as the export has it, less the events not yet sent. */
 const DATA: AccountTable[] = ACCOUNT_TABLES.filter((t) => !t.notExported && t.name !== "webhook_outbox");
@@ -125,5 +127,7 @@ export async function restore(env: Env, control: Db, portalId: number, name: str
     throw err;
   }
   if (!sameDatabase) await control.update(accounts).set({ dataResetAt: now }).where(eq(accounts.portalId, portalId));
+  // The snapshot's events came back behind the write path: their holder rows (src/services/timeline/holders.ts).
+  if (name !== null) await rebuildHolders(control, makeDb(d1), portalId);
   return { name, restoredAt: new Date(now).toISOString(), counts };
 }

@@ -20,6 +20,7 @@ import { ApiError, badRequest, conflict, notFound } from "../../lib/errors";
 import type { EventInput } from "../../schemas/timeline/events";
 import { inJson } from "../crm/records";
 import type { PropertyRow } from "./types";
+import { recordHolders } from "./holders";
 
 export const RECORD_TYPE: Record<TimelineObjectType, ObjectType> = { CONTACT: "contacts", COMPANY: "companies", DEAL: "deals" };
 export const TIMELINE_TYPE: Partial<Record<ObjectType, TimelineObjectType>> = { contacts: "CONTACT", companies: "COMPANY", deals: "DEAL" };
@@ -449,7 +450,10 @@ export async function writeEvents(
   prefixOf: (i: number) => string = () => "",
 ) {
   const ctx = await loadContext(db, control, portalId, appId, inputs);
-  await writePlan(db, events, portalId, plan(inputs, ctx, prefixOf), now, true);
+  const planned = plan(inputs, ctx, prefixOf);
+  // Before the events, so the holder rows never miss an account that holds events (holders.ts).
+  await recordHolders(control, portalId, planned.events.map((e) => e.eventTypeId));
+  await writePlan(db, events, portalId, planned, now, true);
 }
 
 /**
@@ -470,7 +474,11 @@ export async function writeEventsEach(db: Db, events: Db, control: Db, portalId:
       refused.push({ index, error: err });
     }
   });
-  if (accepted.length) await writePlan(db, events, portalId, plan(accepted, ctx, () => ""), now, false);
+  if (accepted.length) {
+    const planned = plan(accepted, ctx, () => "");
+    await recordHolders(control, portalId, planned.events.map((e) => e.eventTypeId));
+    await writePlan(db, events, portalId, planned, now, false);
+  }
   return { accepted, refused };
 }
 

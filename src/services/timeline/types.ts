@@ -5,7 +5,10 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { onEveryShard } from "../../db/fanout";
+import { FANOUT_CONCURRENCY, inPool } from "../../db/fanout";
+import { shardDb } from "../../db/shards";
+import { MAINTENANCE_MESSAGE_VERSION, type MaintenanceMessage } from "../maintenance/message";
+import { deleteHolders, heldElsewhere, holderShards } from "./holders";
 import {
   timelineEventProperties,
   timelineEventTypes,
@@ -140,39 +143,79 @@ export async function updateEventType(
  * an install's OAuth token may delete or replace (PUT) an event type only while no OTHER account holds
  * events of it; beyond that the change reaches accounts the token does not belong to, so it takes the
  * app's developer key (403 otherwise). A hardening over the legacy rules, where any install's token could.
- * One indexed existence probe per account database.
+ * One indexed probe of the control plane's holder rows (holders.ts), whatever the number of shards.
  */
-export async function requireOnlyOwnEvents(env: Env, principal: Principal, eventTypeId: number, action: "delete" | "replace") {
+export async function requireOnlyOwnEvents(control: Db, principal: Principal, eventTypeId: number, action: "delete" | "replace") {
   if (principal.kind !== "oauth") return;
-  const others = await onEveryShard(env, async (shard) =>
-    Boolean(
-      await shard.get<{ x: number }>(sql`select 1 as x from timeline_events where event_type_id = ${eventTypeId} and portal_id <> ${principal.portalId} limit 1`),
-    ),
-  );
-  if (others.some(Boolean)) {
+  if (await heldElsewhere(control, eventTypeId, principal.portalId)) {
     throw forbidden(`Event type ${eventTypeId} has events in other accounts; to ${action} it, use the app's developer key`);
   }
 }
 
-/**
- * Deletes the type with its properties and every event of it. The events live on every shard:
- * they go first, one statement per shard (fan-out, at most 6 at a time), then the type and its properties
- * in one control-plane batch; a failure part-way leaves the type in place, and repeating the call finishes.
- * Rows of accounts that moved away (fence "moved"), and a home shard's copy of events placed on a companion
- * shard (its marker, account_companions), are left to the move's purge; an account in the middle of a move
- * refuses the delete (ACCOUNT_FENCED → 503, retry).
- */
-export async function deleteEventType(env: Env, db: Db, appId: number, id: number) {
-  await getEventType(db, appId, id);
-  await onEveryShard(env, (shard) =>
-    shard.run(sql`delete from timeline_events where event_type_id = ${id}
+/** Shards whose events of a deleted type are deleted in the request itself; beyond, by the maintenance queue. */
+export const INLINE_DELETE_SHARDS = 30;
+
+/** Events of the type deleted per statement by the queued purge (the message re-sends itself for the rest). */
+export const PURGE_BATCH = 1_000;
+
+const purgeSql = (id: number, limit?: number) =>
+  limit === undefined
+    ? sql`delete from timeline_events where event_type_id = ${id}
       and portal_id not in (select portal_id from account_fences where state = 'moved')
-      and portal_id not in (select portal_id from account_companions)`),
-  );
+      and portal_id not in (select portal_id from account_companions)`
+    : sql`delete from timeline_events where row_id in (select row_id from timeline_events where event_type_id = ${id}
+      and portal_id not in (select portal_id from account_fences where state = 'moved')
+      and portal_id not in (select portal_id from account_companions) limit ${limit})`;
+
+/**
+ * Deletes the type with its properties and every event of it. The events live on the shards of the accounts
+ * that hold them (holders.ts; an account's companion shard when it has one): on up to INLINE_DELETE_SHARDS (30)
+ * shards they go first, one statement per shard (at most 6 at a time), then the type, its properties and holder
+ * rows in one control-plane batch; a failure part-way leaves the type in place, and repeating the call finishes.
+ * On more shards, one maintenance-queue message per shard is sent first, then the type goes; each message
+ * deletes that shard's events of the type PURGE_BATCH at a time (docs/explanation/scaling.md "App-level
+ * reads"). Rows of accounts that moved away (fence "moved"), and a home shard's copy of events placed on a
+ * companion shard (its marker, account_companions), are left to the move's purge; an account in the middle of
+ * a move refuses the delete (ACCOUNT_FENCED → 503, retry).
+ */
+export async function deleteEventType(env: Env, db: Db, appId: number, id: number, now = Date.now()) {
+  await getEventType(db, appId, id);
+  const shards = await holderShards(db, id);
+  if (shards.length <= INLINE_DELETE_SHARDS) {
+    await inPool(shards, FANOUT_CONCURRENCY, (name) => shardDb(env, name).run(purgeSql(id)));
+  } else {
+    const messages = shards.map((shard) => ({ body: purgeMessage(shard, id, now), contentType: "json" as const }));
+    await inPool(chunk(messages, 100), FANOUT_CONCURRENCY, (batch) => env.MAINTENANCE_QUEUE.sendBatch(batch));
+  }
   await db.batch([
     db.delete(timelineEventProperties).where(eq(timelineEventProperties.eventTypeId, id)),
+    deleteHolders(db, id),
     db.delete(timelineEventTypes).where(and(eq(timelineEventTypes.id, id), eq(timelineEventTypes.appId, appId))),
   ]);
+}
+
+const chunk = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+
+/** The maintenance message that purges one shard's events of a deleted type. */
+export const purgeMessage = (shard: string, eventTypeId: number, now: number): MaintenanceMessage => ({
+  v: MAINTENANCE_MESSAGE_VERSION,
+  job: PURGE_JOB,
+  shard,
+  scheduledTime: now,
+  subject: eventTypeId,
+});
+
+export const PURGE_JOB = "timeline-deleted-type-events";
+
+/**
+ * The queued purge on one shard: PURGE_BATCH events of the deleted type, then, while more are left, the same
+ * message again (a bounded number of statements per message, however many events).
+ */
+export async function purgeTypeEvents(shard: Db, env: Env, name: string, eventTypeId: number, now: number) {
+  const res = await shard.run(purgeSql(eventTypeId, PURGE_BATCH));
+  const deleted = res.meta.changes ?? 0;
+  if (deleted >= PURGE_BATCH) await env.MAINTENANCE_QUEUE.send(purgeMessage(name, eventTypeId, now), { contentType: "json" });
+  return { deleted };
 }
 
 // ---------------------------------------------------------------------------------------------------------
