@@ -71,8 +71,12 @@ export class CountingD1 {
     return { count: answers.length, duration: answers.reduce((s, a) => s + (a.meta?.duration ?? 0), 0) };
   }
 
-  withSession(): never {
-    throw new Error("CountingD1 has no sessions");
+  /**
+   * A session of the one local database: the local D1 has no replicas, so a session runs its statements
+   * here, counted like any other, whatever its constraint; its bookmark is a constant.
+   */
+  withSession(): { prepare: (sql: string) => CountingStatement; batch: (statements: CountingStatement[]) => ReturnType<CountingD1["batch"]>; getBookmark: () => string } {
+    return { prepare: (sql) => this.prepare(sql), batch: (statements) => this.batch(statements), getBookmark: () => "counting-d1" };
   }
 
   dump(): never {
