@@ -83,6 +83,8 @@ export const FIXTURES: Record<string, Fixture> = {
   // The web app: B's signed-in user on A's record and A's card.
   // The store page: one store's synced records of A, seen by B.
   "GET /app/stores/:storeId": (w) => [{ path: `/app/stores/${w.ids.store}` }, { path: `/app/stores/${w.ids.store}?type=CONTACT` }],
+  // B's session, with B's own CSRF token, on A's deal: the 404 page, nothing moved.
+  "POST /app/deals/:objectId/move": (w) => [{ path: `/app/deals/${w.ids.deal}/move`, body: { csrf: w.bSession.csrf, dealstage: "closedwon" } }],
   "GET /app/:objectType/:objectId": (w) => [{ path: `/app/contacts/${w.ids.contact}` }, { path: `/app/companies/${w.ids.company}` }],
   // (A's app is also installed in B's account, so its card on B's own records is B's to see: not a target.)
   "GET /app/api/cards/:objectType/:objectId/:cardId": (w) => [{ path: `/app/api/cards/contacts/${w.ids.contact}/${w.ids.card}` }],
