@@ -166,7 +166,6 @@ describe("GET /app/:objectType: keyset pages", () => {
     expect(sortedLast.next).toBeNull();
     expect(sortedFirst.rowsRead).toBeLessThanOrEqual(20_030);
     expect(sortedLast.rowsRead).toBeLessThanOrEqual(sortedFirst.rowsRead);
-    console.log(`rows read per page of 10,000 contacts: id order first ${first.rowsRead}, 400th ${last.rowsRead}; sorted by lastname first ${sortedFirst.rowsRead}, 400th ${sortedLast.rowsRead}`);
     // And the page itself, signed in: the 400th page through the URL's cursor.
     const b = await signIn(t);
     const html = (await page(b, `/app/contacts?after=${idOf(9974)}`)).text;
