@@ -65,6 +65,7 @@ if (board instanceof HTMLElement) {
     moveBy(card, ev.key === "]" ? 1 : -1);
   });
   // Back from a move (`#deal-<id>`): focus returns to the moved card, so the keyboard carries on there.
+  // After the load, since the browser's own move to the fragment would take focus back to the page.
   const moved = location.hash.startsWith("#deal-") ? document.getElementById(location.hash.slice(1)) : null;
-  moved?.querySelector("a")?.focus();
+  if (moved) window.addEventListener("load", () => setTimeout(() => moved.querySelector("a")?.focus(), 0));
 }

@@ -68,6 +68,7 @@ const SHORT_LABEL: Record<string, string> = {
   lastmodifieddate: "Last modified",
   hs_lastmodifieddate: "Last modified",
   createdate: "Created",
+  closedate: "Close date",
   hs_object_id: "Record ID",
 };
 

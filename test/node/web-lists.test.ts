@@ -44,11 +44,11 @@ afterAll(async () => b?.close());
 describe("lists in the browser", () => {
   it("sorts by a header, filters and chooses columns with the form, all in a URL that reloads the same list", async () => {
     expect(await names(page)).toEqual(["Engine No. 2", "Difference Engine", "Loom cards", "Tabulator"]);
-    await page.getByRole("link", { name: "Amount, sort ascending" }).click();
+    await page.getByRole("link", { name: /^Amount\s*, sort ascending$/ }).click();
     await page.waitForURL(/sort=amount&dir=asc/);
     expect(await names(page)).toEqual(["Difference Engine", "Loom cards", "Engine No. 2", "Tabulator"]);
     expect(await page.getByRole("columnheader", { name: /Amount/ }).getAttribute("aria-sort")).toBe("ascending");
-    await page.getByRole("link", { name: "Amount, sort descending" }).click();
+    await page.getByRole("link", { name: /^Amount\s*, sort descending$/ }).click();
     await page.waitForURL(/dir=desc/);
     expect(await names(page)).toEqual(["Engine No. 2", "Loom cards", "Difference Engine", "Tabulator"]);
 
@@ -57,13 +57,13 @@ describe("lists in the browser", () => {
     await page.getByLabel("Filter 1: property").selectOption("amount");
     await page.getByLabel("Filter 1: operator").selectOption("GT");
     await page.getByLabel("Filter 1: value (IN: comma-separated)").fill("100");
-    await page.getByLabel("Close date").check();
-    await page.getByLabel("Owner").uncheck();
+    await page.getByLabel("Close date", { exact: true }).check();
+    await page.getByLabel("Owner", { exact: true }).uncheck();
     await page.getByRole("button", { name: "Apply" }).click();
     await page.waitForURL(/fp=amount&fo=GT&fv=100/);
     expect(await names(page)).toEqual(["Engine No. 2", "Loom cards"]);
     const heads = await page.locator("table.records thead th").allTextContents();
-    expect(heads.map((h) => h.replace(/, sort (ascending|descending)|[▲▼]/g, ""))).toEqual(["Name", "Stage", "Amount", "Last modified", "Close date"]);
+    expect(heads.map((h) => h.replace(/, sort (ascending|descending)|[▲▼]/g, ""))).toEqual(["Name", "Amount", "Close date", "Last modified", "Stage"]); // the form sends its boxes in label order
     expect(await page.getByRole("list", { name: "Active filters" }).textContent()).toContain("Amount is greater than 100");
     await screenshot(page, "web-list-sorted-filtered-1280.png");
 
@@ -111,7 +111,7 @@ describe("the deals board in the browser", () => {
     expect(await column("Closed Won").locator(".deal-name").allTextContents()).toEqual(["Loom cards"]);
     expect(await column("Appointment Scheduled").locator(".column-meta").textContent()).toBe("1 deal · 1,200.00");
     // Focus is back on the moved card.
-    expect(await page.evaluate(() => document.activeElement?.closest(".deal-card")?.id)).toBe(`deal-${id}`);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest(".deal-card")?.id)).toBe(`deal-${id}`);
 
     // The script's shortcut: `[` on the focused card moves it one stage back, through the same form.
     await page.keyboard.press("[");
