@@ -20,7 +20,7 @@ const deals: Record<string, string> = {};
 /** Names of the list's rows, in order. */
 const names = (p: Page) => p.locator("table.records tbody td[data-label=Name] a").allTextContents();
 /** Whether the page scrolls sideways (the table and the board may scroll inside their own boxes). */
-const sideways = (p: Page) => p.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+const sideways = (p: Page) => p.evaluate("document.documentElement.scrollWidth > document.documentElement.clientWidth");
 
 beforeAll(async () => {
   t = await tenant();
@@ -105,13 +105,13 @@ describe("the deals board in the browser", () => {
     await select.focus();
     await select.selectOption("closedwon");
     await page.keyboard.press("Tab");
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Move Loom cards");
+    expect(await page.evaluate("document.activeElement?.textContent")).toBe("Move Loom cards");
     await page.keyboard.press("Enter");
     await page.waitForURL(`${workerUrl()}/app/deals/board?pipeline=default#deal-${id}`);
     expect(await column("Closed Won").locator(".deal-name").allTextContents()).toEqual(["Loom cards"]);
     expect(await column("Appointment Scheduled").locator(".column-meta").textContent()).toBe("1 deal · 1,200.00");
     // Focus is back on the moved card.
-    await expect.poll(() => page.evaluate(() => document.activeElement?.closest(".deal-card")?.id)).toBe(`deal-${id}`);
+    await expect.poll(() => page.evaluate('document.activeElement?.closest(".deal-card")?.id')).toBe(`deal-${id}`);
 
     // The script's shortcut: `[` on the focused card moves it one stage back, through the same form.
     await page.keyboard.press("[");
