@@ -9,7 +9,7 @@
  *   node bench/run.mjs --soak     the 60 s soak only; writes bench/results-soak.json
  *   --closed-readers               soak readers without the 100 ms pause (saturates workerd; see README)
  *   --shards-aa                    figure 7's A/A control: the second cluster is single-database too
- *   --only=ingest,e2e,webhooks,reads,activities,crm,cards,cron,testkit,profile,bundle,shards,regression   a subset (debugging); `shards` runs
+ *   --only=ingest,e2e,webhooks,reads,activities,crm,cards,cron,testkit,growth,profile,bundle,shards,regression   a subset (debugging); `shards` runs
  *                                 figures 2–4 on the sharded cluster too (with e2e/reads/cards), then scale-out and
  *                                 the probes; `regression` the paired samples of suites/regression.mjs
  *
@@ -42,6 +42,7 @@ import { fineRegression } from "./suites/regression.mjs";
 import { probes, regression, scaleOut, SHARDED_LABEL, SHARDS } from "./suites/shards.mjs";
 import { webhooks } from "./suites/webhooks.mjs";
 import { testkit } from "./suites/testkit.mjs";
+import { growth } from "./suites/growth.mjs";
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -53,8 +54,8 @@ const aaControl = args.includes("--shards-aa");
 const only = args.find((a) => a.startsWith("--only="))?.slice(7).split(",");
 
 const SIZES = {
-  full: { runs: 5, ingestC1: 40, ingestC10: 40, e2eMessages: 5000, e2eObjects: 2000, e2eTimeoutMs: 120_000, contacts: 120, readsC1: 300, readsC10: 600, cardViews: 20, pendingDeals: 100_000, cronRuns: 5, soakSeconds: 60, soakObjects: 20_000, profileN: 200, profileBatches: 10, scaleContacts: 50, scaleMessages: 1000, scaleObjects: 400, scaleReads: 200, fenceRows: 2000, finePairs: 40, fineReadBlockC1: 60, fineReadBlockC10: 120, fineSyncPairs: 40, fineSyncMessages: 1000, fineSyncObjects: 400, fineCardViews: 5, shapeContacts: 10_000, restoreSamples: 40, kitPairs: 30, kitBlock: 20 },
-  quick: { runs: 3, ingestC1: 5, ingestC10: 10, e2eMessages: 1000, e2eObjects: 400, e2eTimeoutMs: 60_000, contacts: 101, readsC1: 30, readsC10: 60, cardViews: 5, pendingDeals: 5000, cronRuns: 3, soakSeconds: 10, soakObjects: 2000, profileN: 20, profileBatches: 2, scaleContacts: 5, scaleMessages: 200, scaleObjects: 100, scaleReads: 20, fenceRows: 200, finePairs: 3, fineReadBlockC1: 10, fineReadBlockC10: 20, fineSyncPairs: 2, fineSyncMessages: 200, fineSyncObjects: 100, fineCardViews: 2, shapeContacts: 1000, restoreSamples: 5, kitPairs: 3, kitBlock: 6 },
+  full: { runs: 5, ingestC1: 40, ingestC10: 40, e2eMessages: 5000, e2eObjects: 2000, e2eTimeoutMs: 120_000, contacts: 120, readsC1: 300, readsC10: 600, cardViews: 20, pendingDeals: 100_000, cronRuns: 5, soakSeconds: 60, soakObjects: 20_000, profileN: 200, profileBatches: 10, scaleContacts: 50, scaleMessages: 1000, scaleObjects: 400, scaleReads: 200, fenceRows: 2000, finePairs: 40, fineReadBlockC1: 60, fineReadBlockC10: 120, fineSyncPairs: 40, fineSyncMessages: 1000, fineSyncObjects: 400, fineCardViews: 5, shapeContacts: 10_000, restoreSamples: 40, kitPairs: 30, kitBlock: 20, growthSmall: 1_000, growthLarge: 100_000, growthPairs: 30, growthBlock: 20 },
+  quick: { runs: 3, ingestC1: 5, ingestC10: 10, e2eMessages: 1000, e2eObjects: 400, e2eTimeoutMs: 60_000, contacts: 101, readsC1: 30, readsC10: 60, cardViews: 5, pendingDeals: 5000, cronRuns: 3, soakSeconds: 10, soakObjects: 2000, profileN: 20, profileBatches: 2, scaleContacts: 5, scaleMessages: 200, scaleObjects: 100, scaleReads: 20, fenceRows: 200, finePairs: 3, fineReadBlockC1: 10, fineReadBlockC10: 20, fineSyncPairs: 2, fineSyncMessages: 200, fineSyncObjects: 100, fineCardViews: 2, shapeContacts: 1000, restoreSamples: 5, kitPairs: 3, kitBlock: 6, growthSmall: 1_000, growthLarge: 10_000, growthPairs: 3, growthBlock: 6 },
 };
 const sizes = quick ? SIZES.quick : SIZES.full;
 const want = (name) => (soakMode ? name === "soak" : name !== "soak" && (!only || only.includes(name)));
@@ -176,6 +177,8 @@ async function main() {
     // Figures 13–15: a 10,000-record fixture of the test kit against its 5 s target; a restore of a 1,000-record
     // snapshot against its floor; a STANDARD account's calls with and without the kit (extra clusters of their own).
     if (want("testkit")) results.push(...(await testkit({ ...ctx, adminToken, stdio, benchScript, prodScript: build.scriptPath })));
+    // Figure 16: the reads of an account of 100,000 contacts against the same reads of one of 1,000.
+    if (want("growth")) results.push(...(await growth({ ...ctx, adminToken })));
     if (want("soak")) results.push(...(await soak(ctx, seeded)));
     if (want("profile")) {
       profiled = await profile(ctx, seeded);

@@ -116,7 +116,26 @@ async function context(def: RouteDef, req: Req, env: Env, exec: ExecutionContext
     body = validate(def.body, raw, "body");
   }
   const openShard = (shard: string | null) => shardDb(env, shard, req.meter);
-  const ctx: Ctx<unknown, unknown> = { request: req, env, exec, db, control, openShard, url, params, query, body, principal, correlationId: req.correlationId, now };
+  const companionShard = "companion" in principal ? principal.companion : undefined;
+  let companion: Db | undefined;
+  const ctx: Ctx<unknown, unknown> = {
+    request: req,
+    env,
+    exec,
+    db,
+    get companion() {
+      return (companion ??= companionShard ? shardDb(env, companionShard, req.meter) : db);
+    },
+    control,
+    openShard,
+    url,
+    params,
+    query,
+    body,
+    principal,
+    correlationId: req.correlationId,
+    now,
+  };
   return ctx;
 }
 

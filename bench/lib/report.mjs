@@ -74,6 +74,12 @@ export function rows(results) {
       value = `median ratio ${n(v.ratio, 3)}, 95 % interval ${n(v.interval[0], 3)}–${n(v.interval[1], 3)} (${v.pairs} samples); with the kit ${n(v.withKit, 1)} req/s`;
       base = `${n(r.baseline.withoutKit, 1)} req/s; A/A control median ${n(r.aa.ratio, 3)}`;
       target = "interval overlaps the A/A control's";
+    } else if (id.startsWith("growth_")) {
+      const v = r.value;
+      const d1 = (x) => `${x.statements} statements, ${n(x.rowsRead)} rows read for ${n(x.rowsReturned)} returned`;
+      value = `median ratio ${n(v.ratio, 3)}, 95 % interval ${n(v.interval[0], 3)}–${n(v.interval[1], 3)} (${v.pairs} samples); ${n(v.rps, 1)} req/s; D1: ${d1(v.d1)}; ${n(r.bytesPerContact.large)} bytes stored per contact`;
+      base = `${n(r.baseline.rps, 1)} req/s; D1: ${d1(r.baseline.d1)}; A/A control median ${n(r.aa.ratio, 3)}`;
+      target = `median ≥ ${r.target.ratio}`;
     } else if (id === "bundle_size") {
       value = `${n(r.value.gzipKiB, 1)} KiB gzip (${n(r.value.uploadKiB, 1)} KiB raw)`;
       base = `${n(r.baseline.gzipKiB)} KiB free-plan limit`;

@@ -311,6 +311,29 @@ export async function seedDemo(o) {
     contactProperties: { firstname: "Grace" },
   });
 
+  log("demo: a colleague, sales deals across the Sales Pipeline's stages, and an association label");
+  // Made last, so the ids of the records above stay the same from one demo to the next. They give the web
+  // app's deals board several stages with owners and amounts, and the record pages a labelled association.
+  await admin("POST", `/admin/v1/accounts/${portalId}/users`, { email: "margaret@example.com", password: DEMO_PASSWORD, firstName: "Margaret", lastName: "Hamilton" });
+  const owners = /** @type {{ results: { id: string, email: string }[] }} */ (await api("GET", "/crm/v3/owners", pat.token)).results;
+  const ownerOf = (/** @type {string} */ email) => owners.find((o) => o.email === email)?.id ?? "";
+  const onCompany = [{ to: { id: String(company.id) }, types: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 341 }] }];
+  for (const [dealname, dealstage, amount, days, owner] of [
+    ["Punch card supply, 2027", "appointmentscheduled", "4800", 40, "demo@example.com"],
+    ["Engine No. 2", "qualifiedtobuy", "25000", 60, "margaret@example.com"],
+    ["Service plan for the difference engine", "presentationscheduled", "12000", 30, "demo@example.com"],
+    ["Brass gears, spare set", "contractsent", "1850", 14, "margaret@example.com"],
+    ["Installation in Manchester", "closedwon", "6400", -5, "demo@example.com"],
+  ]) {
+    await api("POST", "/crm/v3/objects/deals", pat.token, {
+      properties: { dealname, pipeline: "default", dealstage, amount, deal_currency_code: "EUR", closedate: new Date(now + Number(days) * DAY).toISOString(), hubspot_owner_id: ownerOf(String(owner)) },
+      associations: onCompany,
+    });
+  }
+  const label = await api("POST", "/crm/v4/associations/contacts/companies/labels", pat.token, { label: "Decision maker", name: "decision_maker" });
+  const decisionMaker = label.results?.find((/** @type {{ category: string }} */ r) => r.category === "USER_DEFINED")?.typeId;
+  if (decisionMaker) await api("PUT", `/crm/v4/objects/contacts/${contacts.ada}/associations/companies/${company.id}`, pat.token, [{ associationCategory: "USER_DEFINED", associationTypeId: decisionMaker }]);
+
   log("demo: app webhooks for contact changes, delivered to the demo integrator");
   await api("PUT", `/webhooks/v3/${app.appId}/settings`, devKey, webhookSettings(integratorUrl));
   for (const s of DEMO_SUBSCRIPTIONS) await api("POST", `/webhooks/v3/${app.appId}/subscriptions`, devKey, s);

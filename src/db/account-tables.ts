@@ -83,6 +83,16 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("list_folders"),
 ];
 
+/**
+ * Append-only account tables an operator may place on a companion shard beside the account's shard
+ * (docs/explanation/scaling.md "Accounts larger than one database"): read by one record or by key, never
+ * joined in a search, so they can live in another database. `accounts.companion` names it.
+ */
+export const COMPANION_TABLE_NAMES: readonly string[] = ["timeline_events"];
+export const COMPANION_TABLES = ACCOUNT_TABLES.filter((t) => COMPANION_TABLE_NAMES.includes(t.name));
+/** The tables that stay on the account's shard when its companion tables live elsewhere. */
+export const HOME_TABLES = ACCOUNT_TABLES.filter((t) => !COMPANION_TABLE_NAMES.includes(t.name));
+
 /** Control-plane tables: they stay in DB and are never copied (docs/explanation/scaling.md lists both kinds). */
 export const CONTROL_TABLES = [
   "accounts",

@@ -34,7 +34,7 @@ export function metered(d1: D1Database, meter: StatementMeter): D1Database {
     meter.statements++;
     return d1.prepare(sql);
   };
-  return {
+  const wrapped = {
     prepare,
     batch: (statements) => d1.batch(statements),
     exec: async (sql) => {
@@ -44,10 +44,40 @@ export function metered(d1: D1Database, meter: StatementMeter): D1Database {
     },
     withSession: (constraint) => {
       const session = d1.withSession(constraint);
-      return { prepare, batch: (statements) => session.batch(statements), getBookmark: () => session.getBookmark() };
+      // Statements prepared in the session run in it (a replica may serve them); each is counted here.
+      const prepareIn = (sql: string) => {
+        meter.statements++;
+        return session.prepare(sql);
+      };
+      return { prepare: prepareIn, batch: (statements) => session.batch(statements), getBookmark: () => session.getBookmark() };
     },
     dump: () => d1.dump(),
   } satisfies D1Database;
+  // The binding underneath, for what is kept per binding rather than per request (src/db/replica.ts).
+  return Object.assign(wrapped, { binding: d1 });
+}
+
+/**
+ * A D1 session (D1's Sessions API) shaped as a binding, so that a drizzle handle runs every statement in it.
+ * Without a session every query goes to the database's primary; in one, D1 may serve reads from a read
+ * replica no older than the session's constraint: `first-unconstrained` (any replica), `first-primary` (the
+ * first query on the primary), or a bookmark (a replica that has caught up to it). `exec` has no session
+ * form and is refused: nothing reads through it.
+ */
+function sessionBinding(d1: D1Database, session: D1DatabaseSession): D1Database {
+  return {
+    prepare: (sql) => session.prepare(sql),
+    batch: (statements) => session.batch(statements),
+    exec: () => Promise.reject(new Error("exec does not run in a D1 session")),
+    withSession: (constraint) => d1.withSession(constraint),
+    dump: () => d1.dump(),
+  } satisfies D1Database;
+}
+
+/** A handle whose statements run in one session of `d1` under `constraint`, and the session's latest bookmark. */
+export function sessionDb(d1: D1Database, constraint: D1SessionConstraint | D1SessionBookmark) {
+  const session = d1.withSession(constraint);
+  return { db: build(sessionBinding(d1, session)), bookmark: () => session.getBookmark() };
 }
 
 export function makeDb(d1: D1Database, meter?: StatementMeter) {

@@ -3,13 +3,16 @@
  * does not carry it (operator, developer keys, public pages, queue messages). Account credentials and
  * sessions carry the shard in the principal instead (src/http/auth.ts), so the hot path reads nothing here.
  *
- * Entries live in isolate memory for the credential-cache TTL. A stale entry is harmless for writes: the
- * fence triggers on the old shard refuse them (ACCOUNT_FENCED), and `forgetDirectory` then drops it.
+ * Entries live in isolate memory for the credential-cache TTL, counted from the state they were read from
+ * (a read replica may answer, no older than the isolate's floor: src/db/replica.ts), so a move's drain
+ * outlasts them. A stale entry is harmless for writes: the fence triggers on the old shard refuse them
+ * (ACCOUNT_FENCED), and `forgetDirectory` then drops it.
  */
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "./client";
 import { accounts } from "./tables/tenancy";
 import { forgetCredentials } from "../lib/credential-cache";
+import { controlRead } from "./replica";
 
 /** Where an account lives, and the clock it keeps (docs/reference/testkit.md "Clock"). */
 export interface Placement {
@@ -37,10 +40,11 @@ const DEFAULT_TTL_MS = DIRECTORY_TTL_MS;
 const MAX_ENTRIES = 10_000;
 const entries = new Map<number, Entry>();
 
-function remember(portalId: number, place: Placement, now: number, ttlMs: number) {
+/** Kept until `since` (when the read state was known current, src/db/replica.ts) + the TTL. */
+function remember(portalId: number, place: Placement, since: number, ttlMs: number) {
   if (ttlMs <= 0) return;
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  entries.set(portalId, { shard: place.shard, clockOffsetMs: place.clockOffsetMs, freshUntil: now + ttlMs });
+  entries.set(portalId, { shard: place.shard, clockOffsetMs: place.clockOffsetMs, freshUntil: since + ttlMs });
 }
 
 /**
@@ -51,13 +55,16 @@ export async function shardOfAccount(control: Db, portalId: number, now = Date.n
   const hit = entries.get(portalId);
   if (hit && now < hit.freshUntil) return hit.shard;
   // The clock rides along (every entry carries it, see placementsOf), at no cost for a STANDARD account.
-  const row = await control
+  // A replica may answer, no older than the floor (src/db/replica.ts): a move reaches the entry within the TTL.
+  const read = controlRead(control, now, ttlMs);
+  const row = await read.db
     .select({ shard: accounts.shard, clockOffsetMs: clockOffsetColumn })
     .from(accounts)
     .where(and(eq(accounts.portalId, portalId), ne(accounts.status, "deleting")))
     .get();
+  read.done();
   if (!row) return undefined;
-  remember(portalId, row, now, ttlMs);
+  remember(portalId, row, read.since, ttlMs);
   return row.shard;
 }
 
@@ -76,15 +83,17 @@ export async function placementsOf(control: Db, portalIds: number[], now = Date.
   }
   // 90 ids per statement keeps well inside D1's 100 bound parameters.
   for (let i = 0; i < missing.length; i += 90) {
-    const rows = await control
+    const read = controlRead(control, now, ttlMs);
+    const rows = await read.db
       .select({ portalId: accounts.portalId, shard: accounts.shard, clockOffsetMs: clockOffsetColumn })
       .from(accounts)
       .where(and(inArray(accounts.portalId, missing.slice(i, i + 90)), ne(accounts.status, "deleting")))
       .all();
+    read.done();
     for (const r of rows) {
       const place = { shard: r.shard, clockOffsetMs: r.clockOffsetMs };
       out.set(r.portalId, place);
-      remember(r.portalId, place, now, ttlMs);
+      remember(r.portalId, place, read.since, ttlMs);
     }
   }
   return out;

@@ -5,6 +5,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { controlRead } from "../db/replica";
 import { accounts, credentials } from "../db/tables/tenancy";
 import { admission, suspendedError } from "../services/accounts/status";
 import { ApiError, refusedToken } from "../lib/errors";
@@ -59,7 +60,7 @@ export async function authenticate(
     // The session's expiry is checked in real time (`now`): it protects the user, it is not the account's data.
     const s = await readSession(db, request, now);
     if (!s) return { kind: "anonymous" };
-    return { kind: "session", portalId: s.portalId, userId: s.userId, csrfToken: s.csrfToken, rateLimit: s.rateLimit, shard: s.shard, ...(s.clockOffsetMs ? { clockOffsetMs: s.clockOffsetMs } : {}) };
+    return { kind: "session", portalId: s.portalId, userId: s.userId, csrfToken: s.csrfToken, rateLimit: s.rateLimit, shard: s.shard, ...(s.companion ? { companion: s.companion } : {}), ...(s.clockOffsetMs ? { clockOffsetMs: s.clockOffsetMs } : {}) };
   }
   const cred = presented(request, url);
   if (!cred) throw new ApiError("INVALID_AUTHENTICATION", NO_CREDENTIALS);
@@ -101,8 +102,11 @@ async function lookup(db: Db, secret: string, now: number, ttlMs: number): Promi
   const hash = await sha256Hex(secret);
   const cached = cachedPrincipal(hash, now);
   if (cached) return cached;
-  const principal = await readPrincipal(db, hash, now);
-  if (principal) rememberPrincipal(hash, principal.principal, principal.expiresAt, now, ttlMs);
+  // A replica may answer, no older than the isolate's floor (src/db/replica.ts): the entry's age counts from it.
+  const read = controlRead(db, now, ttlMs);
+  const principal = await readPrincipal(read.db, hash, now);
+  read.done();
+  if (principal) rememberPrincipal(hash, principal.principal, principal.expiresAt, read.since, ttlMs);
   return principal?.principal ?? null;
 }
 
@@ -110,7 +114,7 @@ async function readPrincipal(db: Db, hash: string, now: number): Promise<{ princ
   // The test kit's columns ride along (the account's type, its quirks by a primary-key probe): no call reads them again.
   const found = await credentialKitJoin(
     db
-      .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard, status: accounts.status, ...credentialKitColumns })
+      .select({ row: credentials, rateLimit: accounts.rateLimit, shard: accounts.shard, companion: accounts.companion, status: accounts.status, ...credentialKitColumns })
       .from(credentials)
       .leftJoin(accounts, eq(accounts.portalId, credentials.portalId))
       .$dynamic(),
@@ -140,6 +144,7 @@ async function readPrincipal(db: Db, hash: string, now: number): Promise<{ princ
     );
   }
   const principal = principalOf(row, hash, rateLimit, shard);
+  if (found.companion && principal.kind !== "developer") principal.companion = found.companion;
   // Read in the same statement as the credential: a STANDARD account's calls pay nothing for the test kit.
   if (isTestAccountType(found.accountType) && principal.kind !== "developer") {
     principal.testAccount = true;

@@ -18,6 +18,12 @@ export interface Ctx<P = Record<string, string>, Q = Record<string, unknown>, B 
    * plane for operator, developer-key and public routes (docs/explanation/scaling.md).
    */
   db: Db;
+  /**
+   * The database of the account's companion tables (timeline events): its companion shard when an operator
+   * placed them apart, else the same database as `db` (docs/explanation/scaling.md "Accounts larger than one
+   * database"). Opened on first use, so a companion shard that is down fails only the requests that read it.
+   */
+  readonly companion: Db;
   /** The control plane (`DB`): accounts directory, apps, installs, credentials and app-level settings. */
   control: Db;
   /** Another account's shard by name (operator routes), counted in the request's log line. */

@@ -22,6 +22,8 @@ export interface Session {
   rateLimit: number | null;
   /** The account's shard, read in the same join, so routing the request costs no extra read. */
   shard: string | null;
+  /** The shard of its companion tables when they live apart (same join). */
+  companion: string | null;
   /** The account's lifecycle status: whoever accepts the session checks it (src/services/accounts/status.ts). */
   status: AccountStatus | null;
   /**
@@ -98,19 +100,19 @@ export function readAnySession(db: Db, request: Request, now: number): Promise<S
  * query builder cost more Worker CPU than D1 spends answering it.
  */
 const SESSION_READ = `select s.user_id, s.portal_id, s.csrf_token, u.email, accounts.rate_limit, accounts.shard, accounts.status,
-    ${CLOCK_OFFSET_SQL}
+    ${CLOCK_OFFSET_SQL}, accounts.companion
   from sessions s join users u on u.user_id = s.user_id left join accounts on accounts.portal_id = s.portal_id
   where s.token_hash = ?1 and s.expires_at > ?2`;
 
-type SessionRow = [number, number, string, string, number | null, string | null, AccountStatus | null, number | null];
+type SessionRow = [number, number, string, string, number | null, string | null, AccountStatus | null, number | null, string | null];
 
 async function lookupSession(db: Db, request: Request, now: number): Promise<Session | null> {
   const token = cookieValue(request, SESSION_COOKIE);
   if (!token) return null;
   const [row] = await db.$client.prepare(SESSION_READ).bind(await sha256Hex(token), now).raw<SessionRow>();
   if (!row) return null;
-  const [userId, portalId, csrfToken, email, rateLimit, shard, status, clockOffsetMs] = row;
-  return { userId, portalId, csrfToken, email, rateLimit: rateLimit ?? null, shard: shard ?? null, status: status ?? null, clockOffsetMs: Number(clockOffsetMs ?? 0) };
+  const [userId, portalId, csrfToken, email, rateLimit, shard, status, clockOffsetMs, companion] = row;
+  return { userId, portalId, csrfToken, email, rateLimit: rateLimit ?? null, shard: shard ?? null, companion: companion ?? null, status: status ?? null, clockOffsetMs: Number(clockOffsetMs ?? 0) };
 }
 
 export async function endSession(db: Db, request: Request) {

@@ -1,8 +1,10 @@
 /**
  * @module Resolved credentials kept in isolate memory for a few seconds.
  *
- * Without it, every authenticated request starts with a D1 read of its credential: in production that is a
- * round trip to the database's primary, often the slowest step of a read. A principal found in D1 is kept
+ * Without it, every authenticated request starts with a D1 read of its credential: in production a round
+ * trip to the control plane (a read replica no older than the isolate's floor bookmark, src/db/replica.ts),
+ * often the slowest step of a read. An entry's age counts from the floor, so the bounds below hold whatever
+ * a replica's lag. A principal found in D1 is kept
  * here, keyed by the SHA-256 of the secret, for `CREDENTIAL_CACHE_SECONDS` (default 10; "0" turns the cache
  * off). What that means for callers, written down in docs/explanation/design-decisions.md:
  *   - an access token's expiry is still exact: the entry carries `expiresAt` and is checked on each use;
@@ -47,13 +49,28 @@ export function cachedPrincipal(hash: string, now: number): Cached | undefined {
   return entry.principal;
 }
 
-export function rememberPrincipal(hash: string, principal: Cached, expiresAt: number | null, now: number, ttlMs: number): void {
+/**
+ * Keeps the principal until `since` + the TTL. `since` is when the data read was known current: the read's
+ * own time on the primary, or the time of the bookmark a replica read started from (src/db/replica.ts),
+ * so that an entry never outlives the TTL counted from the state it shows.
+ */
+export function rememberPrincipal(hash: string, principal: Cached, expiresAt: number | null, since: number, ttlMs: number): void {
   if (ttlMs <= 0) return;
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  entries.set(hash, { principal, expiresAt, freshUntil: now + ttlMs });
+  entries.set(hash, { principal, expiresAt, freshUntil: since + ttlMs });
 }
 
-/** Called after this isolate revokes credentials, so its own next request sees the revocation. */
+/** How many times this isolate forgot its credentials: reads from before a forget may not see what caused it. */
+let generation = 0;
+
+/** The forget count (src/db/replica.ts reads from the primary again once it moves). */
+export const credentialGeneration = () => generation;
+
+/**
+ * Called after this isolate revokes credentials, so its own next request sees the revocation: the entries
+ * go, and the next control-plane read takes the primary rather than a replica that may not have it yet.
+ */
 export function forgetCredentials(): void {
   entries.clear();
+  generation++;
 }

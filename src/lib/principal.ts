@@ -16,6 +16,8 @@ export type Principal =
       rateLimit: number | null;
       /** The account's shard (accounts.shard; null = control plane), carried so routing costs no read. */
       shard: string | null;
+      /** The shard of the account's companion tables when they live apart (accounts.companion); absent: on `shard`. */
+      companion?: string;
       /** The account is a test account (DEVELOPER_TEST or SANDBOX): its calls look up its fault rules. */
       testAccount?: true;
       /** A test account's search lag quirk (docs/reference/testkit.md "Quirks"), in ms; absent: none. */
@@ -23,10 +25,10 @@ export type Principal =
       /** A test account's clock (docs/reference/testkit.md "Clock"): ms its time runs ahead of real time; absent: real time. */
       clockOffsetMs?: number;
     }
-  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null; shard: string | null; testAccount?: true; searchLagMs?: number; clockOffsetMs?: number }
+  | { kind: "private_app"; portalId: number; privateAppId: number; scopes: string[]; credentialKey: string; rateLimit: number | null; shard: string | null; companion?: string; testAccount?: true; searchLagMs?: number; clockOffsetMs?: number }
   | { kind: "developer"; appId: number; credentialKey: string }
   /** A signed-in user of the web app (session cookie); rateLimit as for an install, counted per user. */
-  | { kind: "session"; portalId: number; userId: number; csrfToken: string; rateLimit: number | null; shard: string | null; clockOffsetMs?: number };
+  | { kind: "session"; portalId: number; userId: number; csrfToken: string; rateLimit: number | null; shard: string | null; companion?: string; clockOffsetMs?: number };
 
 export type CredentialKind = Exclude<Principal["kind"], "anonymous">;
 export type AccountPrincipal = Extract<Principal, { kind: "oauth" | "private_app" | "session" }>;

@@ -47,6 +47,19 @@ export const recordQuery = z.object({
   after: z.string().regex(/^-?\d{1,16}\.\d{1,15}$/, "after must be a timeline cursor").optional(),
 });
 
+/**
+ * The record page's forms (routes/web/associations.ts, activities.ts). A form's fields are read as strings
+ * and checked by the handler, so a refused value is shown next to its field on the form, not as JSON, and a
+ * signed-out browser's post is sent to sign in whatever it carries. The request body limit (1 MiB) bounds them.
+ */
+export const formBody = z.record(z.string(), z.string());
+export const associationParams = recordParams.extend({ toObjectType: z.string().max(100), toObjectId: z.string().max(100) });
+export const activityParams = recordParams.extend({ activityId: z.string().max(100) });
+export const associateQuery = z.object({
+  type: z.string().max(100).optional(),
+  q: z.string().max(SEARCH_MAX_LENGTH, `q must be at most ${SEARCH_MAX_LENGTH} characters`).optional(),
+});
+
 /** `GET /app/api/cards/:objectType/:objectId/:cardId`: the same path rules as the cards API. */
 export const cardParams = actionParams;
 export { viewParams };

@@ -3,13 +3,15 @@
  * entry per note, task, call, meeting, email, communication or postal mail, newest first, each with what a
  * person looks for in it. Every value is escaped; the only HTML passed through is a body (a note's, a
  * communication's, a postal mail's), which the API stores as HTML, as the real service does, and which is
- * sanitised here for a page with scripts (src/lib/sanitize.ts, `inPage`).
+ * sanitised here for a page with scripts (src/lib/sanitize.ts, `inPage`). With the page's forms (`work`),
+ * each entry has its buttons (complete a task, delete).
  */
 import type { ActivityType } from "../db/tables/crm";
 import { escapeHtml } from "../lib/html";
 import { sanitizeMany } from "../lib/sanitize";
 import type { ActivityRow } from "../services/web/activities";
 import { epochTimeTag, timeTag } from "./time";
+import { activityControls, type WorkContext } from "./activity-forms";
 
 const e = escapeHtml;
 
@@ -88,25 +90,29 @@ function entryOf(a: ActivityRow, body: string | undefined): Entry {
   }
 }
 
-function activityItem(a: ActivityRow, sanitized: string | undefined): string {
+/** What a control names an activity by: a task or call by its subject or title, else its kind. */
+const NAME_PROPERTY: Partial<Record<ActivityType, string>> = { tasks: "hs_task_subject", calls: "hs_call_title", meetings: "hs_meeting_title", emails: "hs_email_subject" };
+const controlName = (a: ActivityRow) => `${a.type.replace(/s$/, "").replace("_", " ")} ${a.properties[NAME_PROPERTY[a.type] ?? ""] || `#${a.id}`}`;
+
+function activityItem(a: ActivityRow, sanitized: string | undefined, work?: WorkContext): string {
   const { title, meta, body } = entryOf(a, sanitized);
   const kind: ActivityType = a.type;
   return `<li class="activity activity-${kind}" data-activity-id="${a.id}"><div class="event-summary"><span class="event-head">${title}</span><span class="event-meta">${meta.filter(Boolean).join(" · ")}</span></div>${
     body ? `<div class="event-detail activity-body">${body}</div>` : ""
-  }</li>`;
+  }${work ? activityControls(work, a, controlName(a)) : ""}</li>`;
 }
 
 /**
  * The record's activities, newest first, and a line saying that there are older ones when the page shows
  * only the newest. Activity types without an entry of their own here have none.
  */
-export async function activitiesHtml(rows: ActivityRow[], hasMore: boolean): Promise<string> {
+export async function activitiesHtml(rows: ActivityRow[], hasMore: boolean, work?: WorkContext): Promise<string> {
   if (rows.length === 0) return `<p class="empty">No activities yet.</p>`;
   // Every body of the page in one pass of the sanitizer (src/lib/sanitize.ts, sanitizeMany).
   const bodies = rows.map(bodyOf);
   const sanitized = await sanitizeMany(bodies.filter((b): b is string => Boolean(b)), { inPage: true });
   let next = 0;
-  const items = rows.map((a, i) => activityItem(a, bodies[i] ? sanitized[next++] : undefined));
+  const items = rows.map((a, i) => activityItem(a, bodies[i] ? sanitized[next++] : undefined, work));
   const more = hasMore
     ? `<p class="muted activities-more" role="note">Showing the newest ${rows.length} activities; older ones are not shown here. The API lists them all (the associations of this record).</p>`
     : "";

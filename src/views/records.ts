@@ -10,6 +10,7 @@ import { escapeHtml } from "../lib/html";
 import { formatAmount } from "./deal-values";
 import type { StageName } from "../services/pipelines/read";
 import { propertyValueHtml, timeTag } from "./time";
+import { addAssociationForm, associationControls, type AssociationContext } from "./association-forms";
 import type { CrmRow } from "../services/crm/records";
 import { displayName, isPageType, isRecordType, PAGE_TYPES, typeLabel, type RecordType } from "../services/web/records";
 
@@ -66,6 +67,8 @@ export interface RecordView {
   stage?: StageName | null;
   /** Names of the owners the record names (`hubspot_owner_id`), by the stored value. */
   owners?: Map<string, string>;
+  /** The association controls (labels, remove, associate), on the types people work in. */
+  associationWork?: AssociationContext;
 }
 
 function propertiesList(record: CrmRow): string {
@@ -115,17 +118,19 @@ function lineItemsTable(a: RecordView["associations"][number], deal: CrmRow | nu
 }
 
 function associationsList(v: RecordView): string {
-  if (v.associations.length === 0) return `<p class="empty">No associated records.</p>`;
+  const add = v.associationWork ? addAssociationForm(v.associationWork) : "";
+  if (v.associations.length === 0) return `<p class="empty">No associated records.</p>${add}`;
+  const work = v.associationWork;
   return v.associations
     .map((a) => {
       if (a.type === "line_items") return lineItemsTable(a, v.type === "deals" ? v.record : null);
       const items = a.records
-        .map((r) => `<li>${isRecordType(a.type) || isCustomType(a.type) ? `<a href="/app/${a.type}/${r.id}">${e(displayName(r))}</a>` : e(displayName(r))}</li>`)
+        .map((r) => `<li>${isRecordType(a.type) || isCustomType(a.type) ? `<a href="/app/${a.type}/${r.id}">${e(displayName(r))}</a>` : e(displayName(r))}${work ? associationControls(work, a.type, r) : ""}</li>`)
         .join("");
       const more = a.total > a.records.length ? `<li class="muted">and ${a.total - a.records.length} more</li>` : "";
       return `<h3>${typeLabel(a.type).many} <span class="count">(${a.total})</span></h3><ul class="assoc">${items}${more}</ul>`;
     })
-    .join("");
+    .join("") + add;
 }
 
 function eventsList(v: RecordView): string {

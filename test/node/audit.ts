@@ -23,9 +23,9 @@ export interface Violation {
  * `exclude` names selectors that are not the app's own (an integrator's iframe, say).
  */
 export async function audit(page: Page, exclude: string[] = []): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(source);
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(source);
   const violations = await page.evaluate(async (exclude: string[]) => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
     const result = await axe.run(
       { include: [["html"]], exclude: exclude.map((s) => [s]) },
       { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"] }, resultTypes: ["violations"] },

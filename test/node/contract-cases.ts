@@ -191,6 +191,20 @@ export const CASES: Record<string, Case> = {
       },
     },
   },
+  "POST /admin/v1/accounts/{portalId}/companion": {
+    ok: async () => {
+      const acct = await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("cp"), shard: "SHARD_1" } }), 201);
+      return { token: adminToken(), params: { portalId: acct.json.portalId }, json: { shard: "SHARD_2" } };
+    },
+    errors: {
+      400: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId }, json: { shard: "SHARD_99" } }),
+      // The account's own shard is never its companion.
+      409: async () => {
+        const acct = await ok(api("POST", "/admin/v1/accounts", { token: adminToken(), json: { name: uniq("cp"), shard: "SHARD_1" } }), 201);
+        return { token: adminToken(), params: { portalId: acct.json.portalId }, json: { shard: "SHARD_1" } };
+      },
+    },
+  },
   "GET /admin/v1/accounts/{portalId}/usage": { ok: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId } }) },
   "GET /admin/v1/accounts/{portalId}/emails": { ok: (f) => ({ token: adminToken(), params: { portalId: f.t.portalId }, query: { limit: "1" } }) },
   "POST /admin/v1/smtp/verify": {

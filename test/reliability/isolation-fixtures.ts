@@ -86,6 +86,22 @@ export const FIXTURES: Record<string, Fixture> = {
   // B's session, with B's own CSRF token, on A's deal: the 404 page, nothing moved.
   "POST /app/deals/:objectId/move": (w) => [{ path: `/app/deals/${w.ids.deal}/move`, body: { csrf: w.bSession.csrf, dealstage: "closedwon" } }],
   "GET /app/:objectType/:objectId": (w) => [{ path: `/app/contacts/${w.ids.contact}` }, { path: `/app/companies/${w.ids.company}` }],
+  // The record page's forms: A's record (404), and B's own record naming A's company or A's note (404), nothing written.
+  "GET /app/:objectType/:objectId/associate": (w) => [{ path: `/app/contacts/${w.ids.contact}/associate?type=companies` }],
+  "POST /app/:objectType/:objectId/associations": (w) => [{ path: `/app/contacts/${w.ids.contact}/associations` }],
+  "POST /app/:objectType/:objectId/associations/:toObjectType/:toObjectId/remove": (w) => [
+    { path: `/app/contacts/${w.ids.contact}/associations/companies/${w.ids.company}/remove` },
+    { path: `/app/contacts/${w.ids.bContact}/associations/companies/${w.ids.company}/remove` },
+  ],
+  "POST /app/:objectType/:objectId/activities": (w) => [{ path: `/app/contacts/${w.ids.contact}/activities` }],
+  "POST /app/:objectType/:objectId/activities/:activityId/complete": (w) => [
+    { path: `/app/contacts/${w.ids.contact}/activities/${w.ids.note}/complete` },
+    { path: `/app/contacts/${w.ids.bContact}/activities/${w.ids.note}/complete` },
+  ],
+  "POST /app/:objectType/:objectId/activities/:activityId/delete": (w) => [
+    { path: `/app/contacts/${w.ids.contact}/activities/${w.ids.note}/delete` },
+    { path: `/app/contacts/${w.ids.bContact}/activities/${w.ids.note}/delete` },
+  ],
   // (A's app is also installed in B's account, so its card on B's own records is B's to see: not a target.)
   "GET /app/api/cards/:objectType/:objectId/:cardId": (w) => [{ path: `/app/api/cards/contacts/${w.ids.contact}/${w.ids.card}` }],
   // A's action with A's genuine token: on A's record (404), and replayed on B's own record, where A's app
@@ -102,6 +118,7 @@ export const FIXTURES: Record<string, Fixture> = {
   "GET /admin/v1/accounts/:portalId/usage": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/usage`, status: 401 }],
   "GET /admin/v1/accounts/:portalId/emails": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/emails`, status: 401 }],
   "GET /admin/v1/accounts/:portalId": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}`, status: 401 }],
+  "POST /admin/v1/accounts/:portalId/companion": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/companion`, body: { shard: "SHARD_2" }, status: 401 }],
   "POST /admin/v1/accounts/:portalId/move": (w) => [{ path: `/admin/v1/accounts/${w.a.portalId}/move`, body: { shard: "SHARD_2" }, status: 401 }],
   "PATCH /admin/v1/apps/:appId": (w) => [{ path: `/admin/v1/apps/${w.a.appId}`, body: { scopes: ["oauth"] }, status: 401 }],
   "PATCH /admin/v1/shards/:name": () => [{ path: "/admin/v1/shards/SHARD_1", body: { open: false }, status: 401 }],

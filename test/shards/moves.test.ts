@@ -21,9 +21,10 @@ describe("the move's table list", () => {
     )
       .results.map((t) => t.name)
       .filter((name) => !DERIVED_TABLES.some((d) => name.startsWith(`${d}_`))); // FTS5 shadow tables
-    // account_fences and id_sequences are per database (each shard's own fences and id counters);
+    // account_fences, account_companions and id_sequences are per database (each shard's own fences, companion
+    // markers and id counters);
     // ecomm_settings holds both kinds by owner.
-    const known = [...ACCOUNT_TABLES.map((t) => t.name), ...CONTROL_TABLES, ...DERIVED_TABLES, "account_fences", "id_sequences", "sync_plan_checks"];
+    const known = [...ACCOUNT_TABLES.map((t) => t.name), ...CONTROL_TABLES, ...DERIVED_TABLES, "account_fences", "account_companions", "id_sequences", "sync_plan_checks"];
     expect([...tables].sort()).toEqual([...known].sort());
   });
 });

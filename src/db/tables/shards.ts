@@ -27,6 +27,20 @@ export const accountFences = sqliteTable("account_fences", {
   unlocked: integer("unlocked").notNull().default(0),
 });
 
+/**
+ * On an account's home shard, once its companion tables live on a companion shard: the trigger of
+ * migrations/0035_companions.sql refuses every write of the account's rows of those tables here
+ * (ACCOUNT_FENCED → 503, the caller's caches forgotten), so an isolate whose cached principal does not yet
+ * name the companion cannot write events where no read will look. The mover's batches pass with `unlocked`.
+ */
+export const accountCompanions = sqliteTable("account_companions", {
+  portalId: integer("portal_id").primaryKey(),
+  /** Where the companion tables live (for an operator reading the shard; the control plane decides). */
+  shard: text("shard").notNull(),
+  createdAt: integer("created_at").notNull(),
+  unlocked: integer("unlocked").notNull().default(0),
+});
+
 export const MOVE_PHASES = ["fencing", "copying", "verifying", "switching", "draining", "purging", "done", "failed"] as const;
 export type MovePhase = (typeof MOVE_PHASES)[number];
 
@@ -35,8 +49,16 @@ export type MovePhase = (typeof MOVE_PHASES)[number];
  * AccountMover Durable Object at every step and shown as `move` by `GET /admin/v1/accounts/{portalId}`
  * until the move is done. A failed move stays, with its reason, until the next move replaces it.
  */
+export const MOVE_KINDS = ["home", "companion"] as const;
+export type MoveKind = (typeof MOVE_KINDS)[number];
+
 export const accountMoves = sqliteTable("account_moves", {
   portalId: integer("portal_id").primaryKey(),
+  /**
+   * home: the account's shard moves (every account table but the companion ones it keeps elsewhere);
+   * companion: its companion tables move, from its shard or its companion shard, to a companion shard.
+   */
+  kind: text("kind", { enum: MOVE_KINDS }).notNull().default("home"),
   source: text("source").notNull(),
   target: text("target").notNull(),
   phase: text("phase", { enum: MOVE_PHASES }).notNull(),

@@ -43,6 +43,12 @@ export const accounts = sqliteTable(
    */
   shard: text("shard"),
   /**
+   * The shard holding the account's companion tables (COMPANION_TABLES in src/db/account-tables.ts: its
+   * timeline events) when an operator placed them apart from its shard; null = they live on `shard`
+   * (docs/explanation/scaling.md "Accounts larger than one database").
+   */
+  companion: text("companion"),
+  /**
    * The account's lifecycle (docs/how-to/account-lifecycle.md): active; suspended (every credential of the
    * account gets 403, data kept); deleting (a deletion job runs: credentials get 401, public pages 404).
    */

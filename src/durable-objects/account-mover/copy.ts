@@ -11,12 +11,18 @@ import { MAX_BOUND } from "../../db/d1-raw";
 export const COPY_ROWS = 500;
 export const DELETE_ROWS = 500;
 
-const unlock = (d1: D1Database, portalId: number) => d1.prepare("update account_fences set unlocked = 1 where portal_id = ?").bind(portalId);
-const lock = (d1: D1Database, portalId: number) => d1.prepare("update account_fences set unlocked = 0 where portal_id = ?").bind(portalId);
+// The fence and, on a home shard whose companion tables live elsewhere, the companion marker
+// (migrations/0035_companions.sql): both guard the account's rows, both let the mover through.
+const setUnlocked = (d1: D1Database, portalId: number, v: 0 | 1) => [
+  d1.prepare(`update account_fences set unlocked = ${v} where portal_id = ?`).bind(portalId),
+  d1.prepare(`update account_companions set unlocked = ${v} where portal_id = ?`).bind(portalId),
+];
+const GUARDS = 2;
 
-/** Runs writes as the mover: fence unlocked for the batch's duration only (one transaction). */
+/** Runs writes as the mover: fence unlocked for the batch's duration only (one transaction). Results of `writes` only. */
 export async function asMover(d1: D1Database, portalId: number, writes: D1PreparedStatement[]) {
-  return d1.batch([unlock(d1, portalId), ...writes, lock(d1, portalId)]);
+  const res = await d1.batch([...setUnlocked(d1, portalId, 1), ...writes, ...setUnlocked(d1, portalId, 0)]);
+  return res.slice(GUARDS, -GUARDS);
 }
 
 /** Inserts of `rows` (column → value, rowid first) into `table`, none binding more than 100 values. */
@@ -113,5 +119,5 @@ export async function deleteChunks(d1: D1Database, tables: AccountTable[], porta
     portalId,
     tables.map((t) => d1.prepare(`delete from ${t.name} where rowid in (select rowid from ${t.name} where ${t.where} limit ${DELETE_ROWS})`).bind(portalId)),
   );
-  return res.slice(1, -1).reduce((n, r) => n + (r.meta.changes ?? 0), 0);
+  return res.reduce((n, r) => n + (r.meta.changes ?? 0), 0);
 }

@@ -72,7 +72,11 @@ export async function deletionStep(env: Env, p: DeletionProgress): Promise<Delet
       const table = ACCOUNT_CONTROL_TABLES[p.table];
       if (table?.name === "accounts") {
         // The fences go just before the account: nothing can write any more, nobody resolves it.
-        for (const name of dbs) await shardBinding(env, name).prepare("delete from account_fences where portal_id = ?").bind(p.portalId).run();
+        // With them the companion marker of its home shard (its companion shard was purged like every database).
+        for (const name of dbs) {
+          const d1 = shardBinding(env, name);
+          await d1.batch([d1.prepare("delete from account_fences where portal_id = ?").bind(p.portalId), d1.prepare("delete from account_companions where portal_id = ?").bind(p.portalId)]);
+        }
       }
       if (!table) return null;
       if (table.name === "webhook_attempts") {

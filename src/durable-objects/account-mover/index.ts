@@ -24,9 +24,8 @@ import { eq } from "drizzle-orm";
 import { controlDb, shardBinding } from "../../db/shards";
 import { accountMoves, type MovePhase } from "../../db/tables/shards";
 import { deleteChunks } from "./copy";
-import { moveStep, type MovePlan, type Progress } from "./run";
+import { moveStep, moveTables, type MovePlan, type Progress } from "./run";
 import { deletionStep, recordDeletion, retryDelayMs, type DeletionProgress } from "./delete";
-import { ACCOUNT_TABLES } from "../../db/account-tables";
 
 export type { MovePlan };
 
@@ -138,7 +137,7 @@ export class AccountMover extends DurableObject<Env> {
     try {
       const src = shardBinding(this.env, p.source);
       const dst = shardBinding(this.env, p.target);
-      while ((await deleteChunks(dst, ACCOUNT_TABLES, p.portalId)) > 0);
+      while ((await deleteChunks(dst, moveTables(p), p.portalId)) > 0);
       await dst.prepare("delete from account_fences where portal_id = ?").bind(p.portalId).run();
       await src.prepare("delete from account_fences where portal_id = ? and state = 'moving'").bind(p.portalId).run();
     } catch (undoErr) {

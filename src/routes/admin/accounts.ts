@@ -3,7 +3,7 @@ import type { AuthRule } from "../../http/auth";
 import { json, noContent } from "../../lib/http";
 import { route } from "../../http/route";
 import { CONTROL_SHARD } from "../../db/shards";
-import { startMove } from "../../services/shards/moves";
+import { startCompanionMove, startMove } from "../../services/shards/moves";
 import { getAccount, listAccounts, listShards, requireShardName } from "../../services/shards/directory";
 import { setShardOpen } from "../../services/shards/placement";
 import * as tenancy from "../../services/accounts/tenancy";
@@ -139,8 +139,23 @@ export const adminRoutes = [
     body: s.moveBody,
     responses: {
       202: { description: "The move has started", schema: s.moveStarted },
-      409: { description: "The account is already on that shard, or a move of it is running" },
+      409: { description: "The account is already on that shard, the shard holds its companion tables, or a move of it is running" },
     },
     handler: async ({ db, env, params, body, now }) => json(await startMove(env, db, params.portalId, body.shard, now), 202),
+  }),
+  route({
+    method: "POST",
+    path: "/admin/v1/accounts/:portalId/companion",
+    summary:
+      "Place the account's timeline events on a companion shard beside its shard (or move them to another one); runs by itself like a move (GET the account to follow it)",
+    tag,
+    auth: admin,
+    params: s.portalParams,
+    body: s.moveBody,
+    responses: {
+      202: { description: "The companion move has started", schema: s.moveStarted },
+      409: { description: "The companion tables are already there, the shard is the account's own, or a move of it is running" },
+    },
+    handler: async ({ db, env, params, body, now }) => json(await startCompanionMove(env, db, params.portalId, body.shard, now), 202),
   }),
 ];

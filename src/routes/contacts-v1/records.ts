@@ -225,7 +225,7 @@ export const contactRecordRoutes = [
     handler: async (ctx) => {
       const { db, principal, params, body, now } = ctx;
       const portalId = portalOf(principal);
-      await writeWithEvents(ctx, portalId, (outbox) => mergeContacts(db, portalId, params.vid, body.vidToMerge, now, outbox));
+      await writeWithEvents(ctx, portalId, (outbox) => mergeContacts(db, portalId, params.vid, body.vidToMerge, now, outbox, ctx.companion));
       return jsonText("SUCCESS");
     },
   }),

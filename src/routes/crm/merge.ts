@@ -48,7 +48,7 @@ export const crmMergeRoutes = [
       const { db, principal, params, body, now } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
       const portalId = portalOf(principal);
-      const result = await writeWithEvents(ctx, portalId, (outbox) => mergeRecords(db, portalId, params.objectType, body.primaryObjectId, body.objectIdToMerge, now, outbox));
+      const result = await writeWithEvents(ctx, portalId, (outbox) => mergeRecords(db, portalId, params.objectType, body.primaryObjectId, body.objectIdToMerge, now, outbox, ctx.companion));
       if (!result.ok) throw refusal(params.objectType, result.refused, body.primaryObjectId, body.objectIdToMerge);
       return json(present(result.row));
     },
@@ -72,7 +72,7 @@ export const crmMergeRoutes = [
       if (idPropertyOf("contacts", body.idProperty, "idProperty") === "email") key = { email: body.objectId };
       else if (/^\d{1,15}$/.test(body.objectId)) key = { id: Number(body.objectId) };
       else throw badRequest("objectId: must be a numeric id (or set idProperty to email)", { errors: [{ message: "objectId: must be a numeric id", in: "body", context: { propertyName: ["objectId"] } }] });
-      const done = await writeWithEvents(ctx, portalId, (outbox) => purgeContact(db, control, portalId, key, outbox));
+      const done = await writeWithEvents(ctx, portalId, (outbox) => purgeContact(db, control, portalId, key, outbox, ctx.companion));
       if (!done) throw notFound("id" in key ? `contacts ${key.id} not found` : "No contact has that email");
       return noContent();
     },

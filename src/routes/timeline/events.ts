@@ -31,9 +31,9 @@ const single = (method: "PUT" | "POST") =>
     params: s.appParams,
     body: s.eventBody,
     responses: { 204: { description: "Stored" } },
-    handler: async ({ db, control, principal, params, body, now }) => {
+    handler: async ({ db, companion, control, principal, params, body, now }) => {
       requireOwnApp(principal, params.appId);
-      await writeEvents(db, control, portalOf(principal), params.appId, [body], now);
+      await writeEvents(db, companion, control, portalOf(principal), params.appId, [body], now);
       return noContent();
     },
   });
@@ -48,9 +48,9 @@ const batch = (method: "PUT" | "POST") =>
     params: s.appParams,
     body: s.batchBody,
     responses: { 204: { description: "Stored" } },
-    handler: async ({ db, control, principal, params, body, now }) => {
+    handler: async ({ db, companion, control, principal, params, body, now }) => {
       requireOwnApp(principal, params.appId);
-      await writeEvents(db, control, portalOf(principal), params.appId, body.eventWrappers, now, (i) => `eventWrappers.${i}.`);
+      await writeEvents(db, companion, control, portalOf(principal), params.appId, body.eventWrappers, now, (i) => `eventWrappers.${i}.`);
       return noContent();
     },
   });
@@ -69,10 +69,10 @@ export const timelineRoutes = [
     auth: eventWriter,
     params: s.eventParams,
     responses: { 200: { description: "The event", schema: s.eventResponse } },
-    handler: async ({ db, control, principal, params }) => {
+    handler: async ({ companion, control, principal, params }) => {
       requireOwnApp(principal, params.appId);
       await getEventType(control, params.appId, params.eventTypeId);
-      return json(presentEvent(await getEvent(db, portalOf(principal), params.eventTypeId, params.eventId)));
+      return json(presentEvent(await getEvent(companion, portalOf(principal), params.eventTypeId, params.eventId)));
     },
   }),
   route({
@@ -83,7 +83,7 @@ export const timelineRoutes = [
     auth: { kinds: ["oauth", "private_app"], scopes: ["crm.objects.contacts.write"] },
     body: s.identifyBody,
     responses: { 200: { description: "The token and its contact", schema: s.identifyResponse } },
-    handler: async ({ db, principal, body, now }) => json(await identifyVisitor(db, portalOf(principal), body.utk, body.email, now)),
+    handler: async ({ db, companion, principal, body, now }) => json(await identifyVisitor(db, companion, portalOf(principal), body.utk, body.email, now)),
   }),
   route({
     method: "GET",
@@ -94,13 +94,13 @@ export const timelineRoutes = [
     params: s.timelineParams,
     query: s.timelineQuery,
     responses: { 200: { description: "A page of rendered events", schema: s.timelineResponse } },
-    handler: async ({ db, control, principal, params, query, url }) => {
+    handler: async ({ db, companion, control, principal, params, query, url }) => {
       requireScopes(principal, [scopeFor(params.objectType, "read")]);
       const portalId = portalOf(principal);
       await getObject(db, portalId, params.objectType, params.objectId);
       const type = TIMELINE_TYPE[params.objectType]!;
       const after = query.after ? decodeCursor(query.after) : undefined;
-      const page = await recordTimeline(db, control, portalId, type, params.objectId, query.limit, after);
+      const page = await recordTimeline(companion, control, portalId, type, params.objectId, query.limit, after);
       const body: Record<string, unknown> = { results: page.results };
       if (page.next) {
         const next = new URL(url);

@@ -147,9 +147,9 @@ const eventRoutes = [
       404: { description: "No such template for the token's app, or no such record" },
       409: { description: "An event with this id exists for the template" },
     },
-    handler: async ({ db, control, principal, body, now }) => {
+    handler: async ({ db, companion, control, principal, body, now }) => {
       const { portalId, appId } = installOf(principal);
-      const { results, refused } = await v3.createEvents(db, control, portalId, appId, [body], now);
+      const { results, refused } = await v3.createEvents(db, companion, control, portalId, appId, [body], now);
       if (refused[0]) throw refused[0].error;
       return json(results[0], 201);
     },
@@ -165,10 +165,10 @@ const eventRoutes = [
       201: { description: "Every event was created", schema: s.batchResponse },
       207: { description: "Some events were refused (errors, numErrors); the others were created", schema: s.batchResponse },
     },
-    handler: async ({ db, control, principal, body, now }) => {
+    handler: async ({ db, companion, control, principal, body, now }) => {
       const { portalId, appId } = installOf(principal);
       const startedAt = new Date(now).toISOString();
-      const { results, refused } = await v3.createEvents(db, control, portalId, appId, body.inputs, now);
+      const { results, refused } = await v3.createEvents(db, companion, control, portalId, appId, body.inputs, now);
       const out: Record<string, unknown> = { status: "COMPLETE", results, startedAt, completedAt: completedAt(now) };
       if (!refused.length) return json(out, 201);
       out.numErrors = refused.length;
@@ -191,10 +191,10 @@ const eventRoutes = [
     auth: eventWriter,
     params: s.eventParams,
     responses: { 200: { description: "The event", schema: s.eventV3Response } },
-    handler: async ({ db, control, principal, params }) => {
+    handler: async ({ companion, control, principal, params }) => {
       const { portalId, appId } = installOf(principal);
       await getEventType(control, appId, params.eventTemplateId);
-      return json(v3.presentEventV3(await getEvent(db, portalId, params.eventTemplateId, params.eventId)));
+      return json(v3.presentEventV3(await getEvent(companion, portalId, params.eventTemplateId, params.eventId)));
     },
   }),
   route({
@@ -205,10 +205,10 @@ const eventRoutes = [
     auth: eventWriter,
     params: s.eventParams,
     responses: { 200: { description: "The rendered detail", schema: s.detailResponse } },
-    handler: async ({ db, control, principal, params }) => {
+    handler: async ({ companion, control, principal, params }) => {
       const { portalId, appId } = installOf(principal);
       await getEventType(control, appId, params.eventTemplateId);
-      const rendered = await v3.renderStored(control, appId, await getEvent(db, portalId, params.eventTemplateId, params.eventId));
+      const rendered = await v3.renderStored(control, appId, await getEvent(companion, portalId, params.eventTemplateId, params.eventId));
       return json({ details: rendered.detailHtml });
     },
   }),
@@ -221,10 +221,10 @@ const eventRoutes = [
     params: s.eventParams,
     query: s.renderQuery,
     responses: { 200: { description: "The rendered HTML", html: true } },
-    handler: async ({ db, control, principal, params, query }) => {
+    handler: async ({ companion, control, principal, params, query }) => {
       const { portalId, appId } = installOf(principal);
       await getEventType(control, appId, params.eventTemplateId);
-      const rendered = await v3.renderStored(control, appId, await getEvent(db, portalId, params.eventTemplateId, params.eventId));
+      const rendered = await v3.renderStored(control, appId, await getEvent(companion, portalId, params.eventTemplateId, params.eventId));
       return html(query.detail === "true" ? rendered.detailHtml : rendered.headerHtml);
     },
   }),

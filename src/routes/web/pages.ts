@@ -32,6 +32,10 @@ import { pageSentEmails } from "../../services/smtp/mail";
 import { webApiRoutes } from "./api";
 import { boardRoutes } from "./board";
 import { listRoutes } from "./lists";
+import { associationRoutes } from "./associations";
+import { activityRoutes } from "./activities";
+import { recordWork } from "../../services/web/record-work";
+import { activityForms } from "../../views/activity-forms";
 import * as s from "../../schemas/web";
 
 const session: AuthRule = { kinds: ["session"] };
@@ -138,7 +142,7 @@ const pageRoutes = [
     query: s.recordQuery,
     hidden: true,
     responses: { ...page, 404: { description: "Unknown type, or no such record in the account" } },
-    handler: async ({ db, control, request, url, now, params, query }) => {
+    handler: async ({ db, companion, control, request, url, now, params, query }) => {
       const user = await pageSession(control, request, url, now);
       if (user instanceof Response) return user;
       if (!/^\d{1,15}$/.test(params.objectId)) return notFoundPage(user, "home", "There is no such record.");
@@ -159,9 +163,9 @@ const pageRoutes = [
         return notFoundPage(user, section, `${typeLabel(type).one} ${id} was not found.`);
       }
       const timelineType = TIMELINE_TYPE[type];
-      const [assoc, timeline, activities, cards, stage, merges, owners] = await Promise.all([
+      const [assoc, timeline, activities, cards, stage, merges, owners, work] = await Promise.all([
         associationsOf(db, user.portalId, [id], ASSOCIATION_TYPES),
-        timelineType ? recordTimeline(db, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
+        timelineType ? recordTimeline(companion, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
         // The list types' pages show activities (products and line items have none), on the first page
         // only: the older pages turn the events' cursor, which the activities do not share.
         isPageType(type) && !query.after ? recordActivities(db, user.portalId, id) : null,
@@ -169,6 +173,8 @@ const pageRoutes = [
         stageOf(db, user.portalId, type, record.properties),
         type === "contacts" ? mergesOf(db, user.portalId, [id]) : null,
         ownersOf(control, user.portalId, [record]),
+        // The forms that work on the record (routes/web/associations.ts, activities.ts): contacts, companies, deals, tickets.
+        isPageType(type) ? recordWork(db, control, user, type, id) : null,
       ]);
       const groups = Object.entries(assoc.get(id) ?? {}) as [ObjectType, number[]][];
       // Associated custom records are named by their schema's primary display property: its facts are read
@@ -195,15 +201,16 @@ const pageRoutes = [
           timeline: timeline ? { entries, next: timeline.next } : null,
           olderLink,
           activitiesHtml: activities
-            ? await activitiesHtml(activities.rows, activities.hasMore)
+            ? (work ? activityForms(work.activities) : "") + (await activitiesHtml(activities.rows, activities.hasMore, work?.activities))
             : isPageType(type)
               ? activitiesOnFirstPage(`/app/${type}/${id}`)
               : null,
           cards: cards.map((c) => ({ cardId: c.id, title: c.title })),
           mergedVids: (merges?.get(id) ?? []).map((m) => m.mergedVid),
           owners,
+          associationWork: work?.associations,
         }),
-        scripts: ["record.js"],
+        scripts: ["record.js", "forms.js"],
         // The iframe modal may open only what this page offers: the cards' baseUris and the timeline's iframes.
         frames: {
           baseUris: cards.flatMap((c) => c.baseUris),
@@ -218,4 +225,4 @@ const pageRoutes = [
  * The web app's routes, registered in one line. `/app/deals/board` precedes `/app/:objectType/:objectId`;
  * `/app/stores` and `/app/mail` precede the lists' `/app/:objectType`.
  */
-export const webRoutes = [...boardRoutes, ...pageRoutes, ...listRoutes, ...webApiRoutes];
+export const webRoutes = [...boardRoutes, ...pageRoutes, ...listRoutes, ...associationRoutes, ...activityRoutes, ...webApiRoutes];

@@ -30,6 +30,7 @@ export const createAccountBody = z.object({
 export const accountResponse = z.object({ portalId: z.number().int(), name: z.string(), addons: z.array(z.string()), shard: z.string() });
 
 export const moveState = z.object({
+  kind: z.enum(["home", "companion"]).optional().meta({ description: "companion: the account's companion tables move (POST .../companion); absent for a move of the account's shard" }),
   from: z.string(),
   to: z.string(),
   state: z.string(),
@@ -53,6 +54,7 @@ export const accountDetail = accountResponse.extend({
   companyCurrency: z.string(),
   additionalCurrencies: z.array(z.string()),
   accountType: z.enum(ACCOUNT_TYPES),
+  companion: z.string().optional().meta({ description: "The shard holding the account's timeline events when they live apart from its shard (POST /admin/v1/accounts/{portalId}/companion)" }),
   move: moveState.optional(),
   deletion: deletionState.optional().meta({ description: "The account's deletion while it runs" }),
 });
@@ -161,4 +163,4 @@ export const createUserBody = z.object({
   lastName: z.string().max(100).optional(),
 });
 export const userResponse = z.object({ userId: z.number().int(), email: z.string() });
-export const moveStarted = z.object({ portalId: z.number().int(), shard: z.string(), move: moveState });
+export const moveStarted = z.object({ portalId: z.number().int(), shard: z.string(), companion: z.string().optional(), move: moveState });

@@ -10,6 +10,7 @@ import { accounts, apps, authCodes, credentials, owners, privateApps, sessions, 
 import { forgetCredentials } from "../../lib/credential-cache";
 import { hashPassword, randomToken, sha256Hex } from "../../lib/crypto";
 import { conflict, notFound } from "../../lib/errors";
+import { shardHint } from "../../lib/token-hint";
 import { requireAccount, requireWritableAccount } from "./tenancy";
 
 /** Suspends or resumes the account. A deleting account can be neither (409). */
@@ -50,9 +51,9 @@ export async function deletePrivateApp(db: Db, portalId: number, privateAppId: n
 
 /** A new token for the private app, the old one deleted in the same batch (it then gets 401). */
 export async function rotatePrivateApp(db: Db, portalId: number, privateAppId: number): Promise<{ token: string }> {
-  await requireWritableAccount(db, portalId);
+  const account = await requireWritableAccount(db, portalId);
   const app = await requirePrivateApp(db, portalId, privateAppId);
-  const token = randomToken("pat-na1-", 32);
+  const token = randomToken(`pat-na1-${shardHint(account.shard)}-`, 32);
   await db.batch([
     db.delete(credentials).where(and(eq(credentials.privateAppId, privateAppId), eq(credentials.portalId, portalId))),
     db.insert(credentials).values({ tokenHash: await sha256Hex(token), kind: "private_app", portalId, privateAppId, scopes: app.scopes }),

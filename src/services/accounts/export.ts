@@ -18,7 +18,7 @@ import { shardBinding } from "../../db/shards";
 import { accounts } from "../../db/tables/tenancy";
 import { conflict, notFound } from "../../lib/errors";
 import { readMove } from "../shards/move-state";
-import { ACCOUNT_CONTROL_TABLES, ACCOUNT_TABLES, type AccountTable } from "../../db/account-tables";
+import { ACCOUNT_CONTROL_TABLES, ACCOUNT_TABLES, COMPANION_TABLE_NAMES, type AccountTable } from "../../db/account-tables";
 
 export const EXPORT_FORMAT = "crm-edge.account-export.v1";
 /** Rows per read at least. */
@@ -48,10 +48,17 @@ export async function exportAccount(env: Env, control: Db, portalId: number, now
   const move = await readMove(control, portalId);
   if (move && move.state !== "failed") throw conflict(`Account ${portalId} is moving between databases; export it once the move is over`);
   const shard = shardBinding(env, account.shard);
+  // The companion tables are read where they live (docs/explanation/scaling.md "Accounts larger than one database").
+  const companion = account.companion ? shardBinding(env, account.companion) : shard;
+  const onCompanion = (t: AccountTable) => COMPANION_TABLE_NAMES.includes(t.name);
   const data = ACCOUNT_TABLES.filter((t) => !t.notExported);
   const exported = ACCOUNT_CONTROL_TABLES.filter((t) => !t.notExported);
-  const sources: Source[] = [...data.map((table) => ({ d1: shard, table })), ...exported.map((table) => ({ d1: env.DB, table }))];
-  const total = (await countRows(shard, data, portalId)) + (await countRows(env.DB, exported, portalId));
+  const sources: Source[] = [...data.map((table) => ({ d1: onCompanion(table) ? companion : shard, table })), ...exported.map((table) => ({ d1: env.DB, table }))];
+  const away = companion === shard ? [] : data.filter(onCompanion);
+  const total =
+    (await countRows(shard, data.filter((t) => !away.includes(t)), portalId)) +
+    (away.length ? await countRows(companion, away, portalId) : 0) +
+    (await countRows(env.DB, exported, portalId));
   return ndjsonStream(portalId, sources, pageRows(total, sources.length), now);
 }
 

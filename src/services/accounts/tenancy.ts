@@ -9,6 +9,7 @@ import { hashPassword, randomToken, sha256Hex } from "../../lib/crypto";
 import { forgetCredentials } from "../../lib/credential-cache";
 import { ApiError, conflict, notFound } from "../../lib/errors";
 import { SCOPES } from "../../lib/scopes";
+import { shardHint } from "../../lib/token-hint";
 import { CONTROL_SHARD, shardDb } from "../../db/shards";
 import { forgetDirectory } from "../../db/directory";
 import { placeAccount } from "../shards/placement";
@@ -100,8 +101,8 @@ export async function createApp(db: Db, input: { name: string; redirectUris: str
 
 /** The private app and its token in one batch, as createApp. */
 export async function createPrivateApp(db: Db, portalId: number, input: { name: string; scopes?: string[] }) {
-  await requireWritableAccount(db, portalId);
-  const token = randomToken("pat-na1-", 32);
+  const account = await requireWritableAccount(db, portalId);
+  const token = randomToken(`pat-na1-${shardHint(account.shard)}-`, 32);
   const scopes = input.scopes ?? ALL_SCOPES;
   const [inserted] = await db.batch([
     db.insert(privateApps).values({ portalId, name: input.name, scopes }).returning({ id: privateApps.id }),
@@ -125,7 +126,7 @@ export async function installApp(
   const granted = scopes ?? app.scopes;
   // The tokens are issued, and expire, by a test account's clock (src/services/testkit/clock.ts).
   const issuedAt = isTestAccountType(account.accountType) ? (await readClockOffset(db, portalId)) + now : now;
-  const { statements, tokens } = await installStatements(db, { portalId, appId, userId, scopes: granted }, issuedAt);
+  const { statements, tokens } = await installStatements(db, { portalId, appId, userId, scopes: granted, shard: account.shard }, issuedAt);
   await db.batch(statements);
   return tokens;
 }

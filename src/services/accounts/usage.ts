@@ -16,16 +16,19 @@ import { DEFAULT_RATE_LIMIT, RATE_INTERVAL_MS } from "../../durable-objects/rate
 
 /**
  * `control` holds the account's directory row; `shardOf` opens the account's shard, where its
- * data is counted in one batch. Two round trips whatever the account holds.
+ * data is counted in one batch (and its companion's events beside it). Two round trips whatever the account holds.
  */
 export async function accountUsage(control: Db, shardOf: (shard: string | null) => Db, portalId: number) {
   const [account] = await control
-    .select({ name: accounts.name, rateLimit: accounts.rateLimit, shard: accounts.shard })
+    .select({ name: accounts.name, rateLimit: accounts.rateLimit, shard: accounts.shard, companion: accounts.companion })
     .from(accounts)
     .where(eq(accounts.portalId, portalId));
   if (!account) throw notFound(`No account ${portalId}`);
   const db = shardOf(account.shard);
-  const [records, stores, pending, errors, events, posts] = await db.batch([
+  // Timeline events on a companion shard are counted there, at the same time as the shard's batch.
+  const eventsDb = account.companion ? shardOf(account.companion) : null;
+  const countEvents = (d: Db) => d.select({ n: count() }).from(timelineEvents).where(eq(timelineEvents.portalId, portalId));
+  const [[records, stores, pending, errors, homeEvents, posts], companionEvents] = await Promise.all([db.batch([
     db
       .select({ objectType: crmObjects.objectType, n: count() })
       .from(crmObjects)
@@ -51,13 +54,14 @@ export async function accountUsage(control: Db, shardOf: (shard: string | null) 
       .from(ecommSyncErrors)
       .where(eq(ecommSyncErrors.portalId, portalId))
       .groupBy(ecommSyncErrors.status),
-    db.select({ n: count() }).from(timelineEvents).where(eq(timelineEvents.portalId, portalId)),
+    countEvents(db),
     db
       .select({ state: blogPosts.state, n: count() })
       .from(blogPosts)
       .where(and(eq(blogPosts.portalId, portalId), eq(blogPosts.deletedAt, 0)))
       .groupBy(blogPosts.state),
-  ]);
+  ]), eventsDb ? countEvents(eventsDb) : null]);
+  const events = companionEvents ?? homeEvents;
   const acct = account;
   const byType = Object.fromEntries(OBJECT_TYPES.map((t) => [t, records.find((r) => r.objectType === t)?.n ?? 0]));
   const errorsIn = (status: string) => errors.find((e) => e.status === status)?.n ?? 0;

@@ -5,6 +5,8 @@
  * only its own card into `status: "ERROR"`.
  */
 import type { Db } from "../../db/client";
+import { controlRead } from "../../db/replica";
+import { DIRECTORY_TTL_MS } from "../../db/directory";
 import type { CardObjectType } from "../../db/tables/cards";
 import type { users } from "../../db/tables/tenancy";
 import { describeCause } from "../../lib/errors";
@@ -66,7 +68,11 @@ type InstalledRow = [number, number, string, string, string, string, string, str
  */
 export async function installedCards(db: Db, portalId: number, type: CardRecordType, now = Date.now()): Promise<InstalledCard[]> {
   const cardType = CARD_TYPE_OF[type];
-  const rows = await db.$client.prepare(INSTALLED_CARDS).bind(portalId, cardType).raw<InstalledRow>();
+  // Every record view reads this: a replica may answer, no older than the floor (src/db/replica.ts), so an
+  // uninstalled app stops getting the record's data within the directory's TTL, as a revoked token does.
+  const read = controlRead(db, now, DIRECTORY_TTL_MS);
+  const rows = await read.db.$client.prepare(INSTALLED_CARDS).bind(portalId, cardType).raw<InstalledRow>();
+  read.done();
   return rows
     .filter((r) => scopesCover(JSON.parse(r[13]) as string[], cardType))
     .map((r) => ({

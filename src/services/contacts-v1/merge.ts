@@ -13,8 +13,8 @@ import type { OutboxSource } from "../webhooks/events";
 const badPrimary = () => badRequest("canonical vid is not a valid contact or is already in the process of being merged");
 const badSecondary = () => badRequest("vid to merge is not a valid contact or is already in the process of being merged");
 
-export async function mergeContacts(db: Db, portalId: number, primaryVid: number, secondaryVid: number, now: number, outbox?: OutboxSource) {
-  const result = await mergeRecords(db, portalId, "contacts", primaryVid, secondaryVid, now, outbox);
+export async function mergeContacts(db: Db, portalId: number, primaryVid: number, secondaryVid: number, now: number, outbox?: OutboxSource, eventsDb: Db = db) {
+  const result = await mergeRecords(db, portalId, "contacts", primaryVid, secondaryVid, now, outbox, eventsDb);
   if (result.ok) return result.row;
   // A self-merge names the body's vid, as an unknown one does.
   throw result.refused === "primary" ? badPrimary() : badSecondary();

@@ -60,7 +60,17 @@ const live = (db: Db, portalId: number, type: ObjectType, id: number) =>
     .get();
 
 /** Merges `secondaryId` into `primaryId` (both of `type`, live, in the account), or says why not; nothing is written on a refusal. */
-export async function mergeRecords(db: Db, portalId: number, type: ObjectType, primaryId: number, secondaryId: number, now: number, outbox?: OutboxSource): Promise<MergeResult> {
+export async function mergeRecords(
+  db: Db,
+  portalId: number,
+  type: ObjectType,
+  primaryId: number,
+  secondaryId: number,
+  now: number,
+  outbox?: OutboxSource,
+  /** Where the account's timeline events live (its companion shard, or `db`). */
+  eventsDb: Db = db,
+): Promise<MergeResult> {
   const [primary, secondary] = await Promise.all([live(db, portalId, type, primaryId), live(db, portalId, type, secondaryId)]);
   if (!primary) return { ok: false, refused: "primary" };
   if (primaryId === secondaryId) return { ok: false, refused: "same" };
@@ -96,14 +106,17 @@ export async function mergeRecords(db: Db, portalId: number, type: ObjectType, p
     );
   }
   const timelineType = TIMELINE_TYPE[type];
-  if (timelineType) {
-    builders.push(
-      db
+  const moveEvents = timelineType
+    ? eventsDb
         .update(timelineEvents)
         .set({ objectId: P, updatedAt: now })
-        .where(and(eq(timelineEvents.portalId, portalId), eq(timelineEvents.objectType, timelineType), eq(timelineEvents.objectId, S))),
-    );
-  }
+        .where(and(eq(timelineEvents.portalId, portalId), eq(timelineEvents.objectType, timelineType), eq(timelineEvents.objectId, S)))
+    : null;
+  if (moveEvents && eventsDb === db) builders.push(moveEvents);
+  // Events on a companion shard (docs/explanation/scaling.md "Accounts larger than one database") move to the
+  // survivor first, in their own statement: if the merge's batch then fails, they show on the survivor until
+  // the merge is repeated, which moves nothing more (idempotent), rather than stay on an archived record.
+  else if (moveEvents) await moveEvents;
   // List memberships first: the survivor is in every manual or snapshot list the secondary was in, copied
   // before archiving the secondary takes it out of them.
   const lists = sql`insert or ignore into list_memberships (portal_id, list_id, record_id, added_at)

@@ -29,18 +29,22 @@ async function contactIds(db: Db, portalId: number, key: RecordKey): Promise<num
 }
 
 /** Deletes the contact for good; false when the key names no contact of the account (nothing written). */
-export async function purgeContact(db: Db, control: Db, portalId: number, key: RecordKey, outbox?: OutboxSource): Promise<boolean> {
+export async function purgeContact(db: Db, control: Db, portalId: number, key: RecordKey, outbox?: OutboxSource, eventsDb: Db = db): Promise<boolean> {
   const ids = await contactIds(db, portalId, key);
   if (!ids) return false;
   const [id] = ids as [number];
   const list = JSON.stringify(ids);
   const inIds = (column: string) => sql`${sql.raw(column)} in (select value from json_each(${list}))`;
+  const timelineDelete = sql`delete from timeline_events where portal_id = ${portalId} and object_type = 'CONTACT' and ${inIds("object_id")}`;
+  // Events on a companion shard go first, by themselves: if the account's batch then fails, the contact is
+  // still there to purge again, and the repeated delete of its events finds nothing (idempotent).
+  if (eventsDb !== db) await runRawBatch(eventsDb, [rawStatement(eventsDb, timelineDelete)]);
   const statements = [
     // Pending events that name the contact are not sent any more: the deletion events below replace them.
     sql`delete from webhook_outbox where portal_id = ${portalId} and ${inIds("object_id")}`,
     // Deleting a link deletes its labels (trigger); the other record stays.
     sql`delete from crm_associations where portal_id = ${portalId} and (${inIds("from_id")} or (to_type = 'contacts' and ${inIds("to_id")}))`,
-    sql`delete from timeline_events where portal_id = ${portalId} and object_type = 'CONTACT' and ${inIds("object_id")}`,
+    ...(eventsDb === db ? [timelineDelete] : []),
     sql`delete from timeline_utks where portal_id = ${portalId} and ${inIds("contact_id")}`,
     sql`delete from contact_merges where portal_id = ${portalId} and (${inIds("canonical_vid")} or ${inIds("merged_vid")})`,
     // The rows themselves; triggers take them out of lists and of the contact search index.

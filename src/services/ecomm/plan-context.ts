@@ -4,6 +4,7 @@
  */
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { replicaDb } from "../../db/replica";
 import { rowReader } from "../../db/raw-rows";
 import { crmObjects } from "../../db/tables/crm";
 import { ecommPipelineStages, ecommSettings, ecommStores, type EcommObjectType } from "../../db/tables/ecomm";
@@ -226,7 +227,8 @@ export async function readPlanContext(db: Db, msgs: SyncQueueMessage[], control:
   const appOwners = allOwners.filter(([kind]) => kind === "app");
   const appSettings =
     split && appOwners.length
-      ? control
+      ? // An app's settings change only its configuration: any replica may answer (src/db/replica.ts).
+        replicaDb(control)
           .select()
           .from(ecommSettings)
           .where(sql`(${ecommSettings.ownerKind}, ${ecommSettings.ownerId}) in (select value->>0, value->>1 from json_each(${JSON.stringify(appOwners)}))`)

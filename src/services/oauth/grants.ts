@@ -62,15 +62,16 @@ async function authenticateClient(db: Db, client: ClientAuth, now: number) {
 
 /** Tokens are issued only for an active account: 403 while suspended, invalid_grant once it is being deleted. */
 /** Returns the account's time: tokens are issued, and expire, by a test account's clock (src/services/testkit/clock.ts). */
-async function requireActiveAccount(db: Db, portalId: number, legacyStatus: "BAD_AUTH_CODE" | "BAD_REFRESH_TOKEN", now: number): Promise<number> {
-  const row = await db.select({ status: accounts.status, clockOffsetMs: clockOffsetColumn }).from(accounts).where(eq(accounts.portalId, portalId)).get();
+/** The account's time to issue tokens at (its clock), and its shard for the access token's hint. */
+async function requireActiveAccount(db: Db, portalId: number, legacyStatus: "BAD_AUTH_CODE" | "BAD_REFRESH_TOKEN", now: number): Promise<{ issuedAt: number; shard: string | null }> {
+  const row = await db.select({ status: accounts.status, shard: accounts.shard, clockOffsetMs: clockOffsetColumn }).from(accounts).where(eq(accounts.portalId, portalId)).get();
   switch (admission(row?.status ?? "deleting")) {
     case "suspended":
       throw suspendedError(portalId);
     case "gone":
       throw oauthError(legacyStatus, "invalid_grant", "the account of this grant no longer exists");
   }
-  return now + (row?.clockOffsetMs ?? 0);
+  return { issuedAt: now + (row?.clockOffsetMs ?? 0), shard: row?.shard ?? null };
 }
 
 /** Every token issued from one authorization code shares this family: a replay of the code revokes it. */
@@ -132,7 +133,7 @@ export async function exchangeCode(
     // RFC 9700 section 2.1.1: a verifier for a code issued without a challenge is a PKCE downgrade attempt.
     throw oauthError("BAD_AUTH_CODE", "invalid_grant", "code_verifier sent for an authorization request without code_challenge");
   }
-  const issuedAt = await requireActiveAccount(db, row.portalId, "BAD_AUTH_CODE", input.now);
+  const { issuedAt, shard } = await requireActiveAccount(db, row.portalId, "BAD_AUTH_CODE", input.now);
   // Single use even under a race: only the request whose update changes the row proceeds.
   const claimed = await db
     .update(authCodes)
@@ -143,7 +144,7 @@ export async function exchangeCode(
   if (claimed.length !== 1) throw await replayedCode(db, codeHash, input.now);
   const { statements, tokens } = await installStatements(
     db,
-    { portalId: row.portalId, appId: app.appId, userId: row.userId, scopes: row.scopes },
+    { portalId: row.portalId, appId: app.appId, userId: row.userId, scopes: row.scopes, shard },
     issuedAt,
     codeFamily(codeHash),
   );
@@ -161,7 +162,7 @@ export async function refresh(db: Db, input: { refreshToken: string; client: Cli
   const row = await db.select().from(credentials).where(and(eq(credentials.tokenHash, hash), eq(credentials.kind, "refresh"))).get();
   if (!row || row.revokedAt !== null) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token is invalid, expired or revoked");
   if (row.appId !== app.appId) throw oauthError("BAD_REFRESH_TOKEN", "invalid_grant", "refresh token was not issued to this client");
-  const issuedAt = await requireActiveAccount(db, row.portalId!, "BAD_REFRESH_TOKEN", input.now);
+  const { issuedAt, shard } = await requireActiveAccount(db, row.portalId!, "BAD_REFRESH_TOKEN", input.now);
   // A token rotated while the app had rotation on is still reuse if presented again, whatever the app says now.
   if (row.rotatedAt !== null) throw await reuse(db, row.familyId!, input.now);
   // A scope the operator has since removed from the app is not renewed (PATCH /admin/v1/apps/:appId).
@@ -172,7 +173,7 @@ export async function refresh(db: Db, input: { refreshToken: string; client: Cli
     // racing a revocation (DELETE, uninstall) whose access token is written after it revokes that too.
     const { statement, access } = await accessTokenStatement(
       db,
-      { installId: row.installId!, portalId: row.portalId!, appId: app.appId, userId: row.userId, scopes },
+      { installId: row.installId!, portalId: row.portalId!, appId: app.appId, userId: row.userId, scopes, shard },
       issuedAt,
       row.familyId ?? hash,
     );
@@ -194,7 +195,7 @@ export async function refresh(db: Db, input: { refreshToken: string; client: Cli
   if (claimed.length !== 1) throw await reuse(db, row.familyId!, input.now);
   const { statements, tokens } = await tokenPairStatements(
     db,
-    { installId: row.installId!, portalId: row.portalId!, appId: app.appId, userId: row.userId, scopes },
+    { installId: row.installId!, portalId: row.portalId!, appId: app.appId, userId: row.userId, scopes, shard },
     issuedAt,
     row.familyId ?? undefined,
   );

@@ -7,6 +7,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { credentials, installs } from "../../db/tables/tenancy";
 import { randomToken, sha256Hex } from "../../lib/crypto";
+import { shardHint } from "../../lib/token-hint";
 
 export const ACCESS_TOKEN_TTL_S = 1800;
 
@@ -24,7 +25,12 @@ export interface InstallRef {
   appId: number;
   userId: number | null;
   scopes: string[];
+  /** The account's shard, named by the access token's hint (src/lib/token-hint.ts); undefined: no hint. */
+  shard?: string | null;
 }
+
+/** `oat-` and 48 random bytes, with the shard hint after the prefix when the shard is known. */
+const accessToken = (install: InstallRef) => randomToken(install.shard === undefined ? "oat-" : `oat-${shardHint(install.shard)}-`, 48);
 
 /**
  * The statement that creates an access token alone: a refresh of a stable refresh token (the default;
@@ -32,7 +38,7 @@ export interface InstallRef {
  * reaches it.
  */
 export async function accessTokenStatement(db: Db, install: InstallRef, now: number, familyId: string) {
-  const access = randomToken("oat-", 48);
+  const access = accessToken(install);
   const statement = db.insert(credentials).values({
     portalId: install.portalId,
     appId: install.appId,
@@ -50,7 +56,7 @@ export async function accessTokenStatement(db: Db, install: InstallRef, now: num
 
 /** Statements that create a token pair; the caller batches them with its own writes. */
 export async function tokenPairStatements(db: Db, install: InstallRef, now: number, familyId?: string) {
-  const access = randomToken("oat-", 48);
+  const access = accessToken(install);
   const refresh = crypto.randomUUID();
   const family = familyId ?? crypto.randomUUID();
   const base = {
@@ -77,7 +83,7 @@ export async function tokenPairStatements(db: Db, install: InstallRef, now: numb
  */
 export async function installStatements(
   db: Db,
-  install: { portalId: number; appId: number; userId: number | null; scopes: string[] },
+  install: { portalId: number; appId: number; userId: number | null; scopes: string[]; shard?: string | null },
   now: number,
   familyId?: string,
 ) {

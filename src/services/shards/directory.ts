@@ -98,6 +98,7 @@ export const presentAccount = (a: AccountRow, move?: MoveState | null) => ({
   name: a.name,
   addons: a.addons,
   shard: a.shard ?? CONTROL_SHARD,
+  ...(a.companion ? { companion: a.companion } : {}),
   rateLimit: a.rateLimit,
   createdAt: a.createdAt,
   status: a.status,

@@ -6,6 +6,7 @@ import { accountMoves } from "../../db/tables/shards";
 export type MoveRow = typeof accountMoves.$inferSelect;
 
 export interface MoveState {
+  kind?: "companion";
   from: string;
   to: string;
   state: MoveRow["phase"];
@@ -16,6 +17,7 @@ export interface MoveState {
 }
 
 export const presentMove = (m: MoveRow): MoveState => ({
+  ...(m.kind === "companion" ? { kind: "companion" as const } : {}),
   from: m.source,
   to: m.target,
   state: m.phase,

@@ -20,11 +20,36 @@ export async function startMove(env: Env, db: Db, portalId: number, target: stri
   if (account.status === "deleting") throw conflict(`Account ${portalId} is being deleted`);
   const source = account.shard ?? CONTROL_SHARD;
   if (source === target) throw conflict(`Account ${portalId} is already on ${target}`);
+  // The move clears the target of the account's rows first: on its companion shard that would be its events.
+  if (account.companion === target) throw conflict(`${target} holds account ${portalId}'s companion tables; an account's shard and its companion shard are two databases`);
   await refuseWhileMoving(db, portalId, "is already moving");
-  const row = { portalId, source, target, phase: "fencing" as const, copied: {}, error: null, startedAt: now, updatedAt: now };
+  const row = { portalId, kind: "home" as const, source, target, phase: "fencing" as const, copied: {}, error: null, startedAt: now, updatedAt: now };
   await db.insert(accountMoves).values(row).onConflictDoUpdate({ target: accountMoves.portalId, set: row });
-  if (!(await moverOf(env, portalId).start({ portalId, source, target }))) throw conflict(`Account ${portalId} is already moving`);
-  return { portalId, shard: source, move: presentMove(row) };
+  if (!(await moverOf(env, portalId).start({ portalId, source, target, kind: "home", companion: account.companion }))) throw conflict(`Account ${portalId} is already moving`);
+  return { portalId, shard: source, ...(account.companion ? { companion: account.companion } : {}), move: presentMove(row) };
+}
+
+/**
+ * `POST /admin/v1/accounts/{portalId}/companion {"shard"}` (docs/explanation/scaling.md "Accounts larger than
+ * one database"): places the account's companion tables (COMPANION_TABLES) on `target`, from its shard the
+ * first time, from its companion shard after that. The AccountMover runs it as a move of those tables only:
+ * the same fences, copy, verification, switch, drain and purge.
+ */
+export async function startCompanionMove(env: Env, db: Db, portalId: number, target: string, now: number) {
+  requireShardName(env, target);
+  const account = await db.select().from(accounts).where(eq(accounts.portalId, portalId)).get();
+  if (!account) throw notFound(`Account ${portalId} not found`);
+  if (account.status === "deleting") throw conflict(`Account ${portalId} is being deleted`);
+  const home = account.shard ?? CONTROL_SHARD;
+  const source = account.companion ?? home;
+  if (source === target) throw conflict(`Account ${portalId}'s companion tables are already on ${target}`);
+  // Bringing them back would need the home shard to take rows while it serves the account: not offered.
+  if (target === home) throw conflict(`${target} is account ${portalId}'s shard; a companion shard is another database`);
+  await refuseWhileMoving(db, portalId, "is already moving");
+  const row = { portalId, kind: "companion" as const, source, target, phase: "fencing" as const, copied: {}, error: null, startedAt: now, updatedAt: now };
+  await db.insert(accountMoves).values(row).onConflictDoUpdate({ target: accountMoves.portalId, set: row });
+  if (!(await moverOf(env, portalId).start({ portalId, source, target, kind: "companion", home }))) throw conflict(`Account ${portalId} is already moving`);
+  return { portalId, shard: home, ...(account.companion ? { companion: account.companion } : {}), move: presentMove(row) };
 }
 
 const moverOf = (env: Env, portalId: number) => env.ACCOUNT_MOVER.get(env.ACCOUNT_MOVER.idFromName(String(portalId)));

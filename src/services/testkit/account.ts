@@ -47,3 +47,7 @@ export async function requireTestAccount(control: Db, portalId: number) {
   }
   return row;
 }
+
+/** The test kit's data operations on an account whose timeline events live on a companion shard: not offered yet. */
+export const companionRefused = (portalId: number) =>
+  conflict(`Account ${portalId} keeps its timeline events on a companion shard; the test kit's snapshots, fixtures and imports work on accounts held by one database`);

@@ -36,6 +36,7 @@ import { EXPORT_FORMAT } from "../accounts/export";
 import { readMove } from "../shards/move-state";
 import { faultPoint } from "../../lib/fault-seam";
 import { planPeople, PEOPLE_TABLES, type IdMaps, type Line } from "./import-people";
+import { companionRefused } from "./account";
 import { chunks } from "./problems";
 
 /** The import's body cap: the most a Worker may receive in a request (platform limits). */
@@ -184,6 +185,7 @@ export async function importAccount(env: Env, control: Db, portalId: number, bod
   if (row.status === "deleting") throw conflict(`Account ${portalId} is being deleted`);
   const move = await readMove(control, portalId);
   if (move && move.state !== "failed") throw conflict(`Account ${portalId} is moving between databases; import once the move is over`);
+  if (row.companion) throw companionRefused(portalId);
   const d1 = shardBinding(env, row.shard);
   const cols = [...(await columnsOf(d1, DATA)), ...(await columnsOf(env.DB, PEOPLE))].map((c) => c.map((q) => q.slice(1, -1)));
   const columns = new Map([...DATA, ...PEOPLE].map((t, i) => [t.name, cols[i]!]));

@@ -25,7 +25,7 @@ import { columnsOf } from "../../durable-objects/account-mover/copy";
 import { conflict, notFound } from "../../lib/errors";
 import { MAX_SNAPSHOTS } from "../../schemas/testkit";
 import { readMove } from "../shards/move-state";
-import { requireTestAccount } from "./account";
+import { companionRefused, requireTestAccount } from "./account";
 
 /** The tables a snapshot holds: the account's data, as the export has it, less the events not yet sent. */
 const DATA: AccountTable[] = ACCOUNT_TABLES.filter((t) => !t.notExported && t.name !== "webhook_outbox");
@@ -37,6 +37,8 @@ export async function account(env: Env, control: Db, portalId: number) {
   // Two reads of the control plane at once: a restore's time is mostly round trips besides its one batch.
   const [row, move] = await Promise.all([requireTestAccount(control, portalId), readMove(control, portalId)]);
   if (move && move.state !== "failed") throw conflict(`Account ${portalId} is moving between databases; try again once the move is over`);
+  // Snapshots, restores, resets and fixtures work on one database (their restore is one batch).
+  if (row.companion) throw companionRefused(portalId);
   return { row, d1: shardBinding(env, row.shard) };
 }
 

@@ -287,32 +287,34 @@ function newContactStatement(db: Db, portalId: number, lower: string, email: str
     .onConflictDoNothing();
 }
 
-/** Statements that tie a token to a contact and attach the token's pending events to it. */
-function tieStatements(db: Db, portalId: number, utk: string, target: Target, now: number, retie: boolean) {
+/** The statement that ties a token to a contact (on the account's shard, beside its contacts). */
+function tieStatement(db: Db, portalId: number, utk: string, target: Target, now: number, retie: boolean) {
   const contactId = recordId(db, portalId, target) as number | SQL;
   const insert = db.insert(timelineUtks).values({ portalId, utk, contactId, updatedAt: now });
-  return [
-    retie
-      ? insert.onConflictDoUpdate({ target: [timelineUtks.portalId, timelineUtks.utk], set: { contactId, updatedAt: now } })
-      : insert.onConflictDoNothing(),
-    db
-      .update(timelineEvents)
-      .set({ objectId: contactId, updatedAt: now })
-      .where(
-        and(
-          eq(timelineEvents.portalId, portalId),
-          eq(timelineEvents.utk, utk),
-          isNull(timelineEvents.objectId),
-          eq(timelineEvents.objectType, "CONTACT"),
-        ),
-      ),
-  ];
+  return retie
+    ? insert.onConflictDoUpdate({ target: [timelineUtks.portalId, timelineUtks.utk], set: { contactId, updatedAt: now } })
+    : insert.onConflictDoNothing();
 }
 
-function eventStatement(db: Db, portalId: number, ev: PlannedEvent, now: number, replace: boolean) {
+/** The statement that attaches a token's pending events to its contact (where the events live). */
+function attachStatement(events: Db, portalId: number, utk: string, contactId: number | SQL, now: number) {
+  return events
+    .update(timelineEvents)
+    .set({ objectId: contactId, updatedAt: now })
+    .where(
+      and(
+        eq(timelineEvents.portalId, portalId),
+        eq(timelineEvents.utk, utk),
+        isNull(timelineEvents.objectId),
+        eq(timelineEvents.objectType, "CONTACT"),
+      ),
+    );
+}
+
+function eventStatement(db: Db, portalId: number, ev: PlannedEvent, objectId: number | SQL | null, now: number, replace: boolean) {
   const { input } = ev;
   const fields = {
-    objectId: recordId(db, portalId, ev.target),
+    objectId,
     email: input.email?.trim() ?? null,
     utk: input.utk ?? null,
     properties: ev.values,
@@ -356,8 +358,8 @@ async function runBatch(db: Db, statements: BatchItem<"sqlite">[]) {
   }
 }
 
-/** The statements of a plan, in the order that makes a batch see its own new contacts and ties. */
-function statementsOf(db: Db, portalId: number, p: Plan, now: number, replace: boolean): BatchItem<"sqlite">[] {
+/** The statements of a plan that go to the account's shard: contacts, token ties and stamps. */
+function homeStatements(db: Db, portalId: number, p: Plan, now: number): BatchItem<"sqlite">[] {
   const statements: BatchItem<"sqlite">[] = [];
   for (const [lower, email] of p.newContacts) statements.push(newContactStatement(db, portalId, lower, email, now));
   for (const [id, email] of p.emailChanges) {
@@ -368,9 +370,7 @@ function statementsOf(db: Db, portalId: number, p: Plan, now: number, replace: b
         .where(and(eq(crmObjects.id, id), eq(crmObjects.portalId, portalId))),
     );
   }
-  for (const ev of p.events) statements.push(eventStatement(db, portalId, ev, now, replace));
-  // After the events, so a pending event earlier in the same batch is attached too.
-  for (const [utk, target] of p.ties) statements.push(...tieStatements(db, portalId, utk, target, now, false));
+  for (const [utk, target] of p.ties) statements.push(tieStatement(db, portalId, utk, target, now, false));
   for (const { target, patch } of p.stamps.values()) {
     const id = recordId(db, portalId, target) as number | SQL;
     statements.push(
@@ -384,11 +384,63 @@ function statementsOf(db: Db, portalId: number, p: Plan, now: number, replace: b
 }
 
 /**
+ * The statements of a plan that go where the events live. `idOf` gives a target's record id: a lookup in
+ * the same batch when the events share the account's shard, a number read after the home batch otherwise.
+ */
+function eventStatements(events: Db, portalId: number, p: Plan, idOf: (t: Target) => number | SQL | null, now: number, replace: boolean): BatchItem<"sqlite">[] {
+  const statements: BatchItem<"sqlite">[] = p.events.map((ev) => eventStatement(events, portalId, ev, idOf(ev.target), now, replace));
+  // After the events, so a pending event earlier in the same batch is attached too.
+  for (const [utk, target] of p.ties) statements.push(attachStatement(events, portalId, utk, idOf(target) as number | SQL, now));
+  return statements;
+}
+
+/** The contacts' ids of the email targets of a plan, read on the account's shard once its batch created them. */
+async function emailTargetIds(db: Db, portalId: number, p: Plan): Promise<Map<string, number>> {
+  const emails = new Set<string>();
+  for (const t of [...p.events.map((e) => e.target), ...p.ties.values()]) if (t.kind === "email") emails.add(t.email);
+  if (!emails.size) return new Map();
+  const rows = await db
+    .select({ id: crmObjects.id, email: crmObjects.email })
+    .from(crmObjects)
+    .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, "contacts"), eq(crmObjects.archived, false), inJson(crmObjects.email, [...emails])))
+    .all();
+  return new Map(rows.map((r) => [r.email ?? "", r.id]));
+}
+
+/**
+ * Writes a plan. With the events on the account's shard: one batch, in the order that makes it see its own
+ * new contacts and ties (all or nothing). With the events on a companion shard (docs/explanation/scaling.md
+ * "Accounts larger than one database"): the shard's batch first (contacts, ties, stamps), then the events'
+ * batch with the contacts' ids read back. Two transactions, each all or nothing; a failure between them
+ * leaves the first written, and a retry of the same request is safe: every statement of the first batch is
+ * idempotent (contacts and ties on conflict do nothing, stamps set the same values) and an event is keyed by
+ * its id, so the retry writes exactly what is missing.
+ */
+async function writePlan(db: Db, events: Db, portalId: number, p: Plan, now: number, replace: boolean) {
+  if (events === db) {
+    const home = homeStatements(db, portalId, p, now);
+    const contacts = p.newContacts.size + p.emailChanges.size;
+    // Contacts first, then events, then ties with the events they attach, then stamps.
+    const ties = home.slice(contacts, contacts + p.ties.size);
+    const stamps = home.slice(contacts + p.ties.size);
+    const evs = eventStatements(db, portalId, p, (t) => recordId(db, portalId, t), now, replace);
+    const attach = evs.slice(p.events.length);
+    const interleaved = ties.flatMap((tie, i) => [tie, attach[i]!]);
+    return runBatch(db, [...home.slice(0, contacts), ...evs.slice(0, p.events.length), ...interleaved, ...stamps]);
+  }
+  await runBatch(db, homeStatements(db, portalId, p, now));
+  const ids = await emailTargetIds(db, portalId, p);
+  const idOf = (t: Target) => (t.kind === "id" ? t.id : t.kind === "pending" ? null : (ids.get(t.email) ?? null));
+  await runBatch(events, eventStatements(events, portalId, p, idOf, now, replace));
+}
+
+/**
  * Validates, resolves and writes events. `prefixOf(i)` names event i in error messages (empty for a
  * single event, `eventWrappers.i.` in a batch).
  */
 export async function writeEvents(
   db: Db,
+  events: Db,
   control: Db,
   portalId: number,
   appId: number,
@@ -397,7 +449,7 @@ export async function writeEvents(
   prefixOf: (i: number) => string = () => "",
 ) {
   const ctx = await loadContext(db, control, portalId, appId, inputs);
-  await runBatch(db, statementsOf(db, portalId, plan(inputs, ctx, prefixOf), now, true));
+  await writePlan(db, events, portalId, plan(inputs, ctx, prefixOf), now, true);
 }
 
 /**
@@ -405,7 +457,7 @@ export async function writeEvents(
  * it; the others come back with the error that refuses them (the v3 batch's 207), and a refusal never
  * touches another event. Events are created, never replaced: on the v3 face events are immutable.
  */
-export async function writeEventsEach(db: Db, control: Db, portalId: number, appId: number, inputs: EventInput[], now: number) {
+export async function writeEventsEach(db: Db, events: Db, control: Db, portalId: number, appId: number, inputs: EventInput[], now: number) {
   const ctx = await loadContext(db, control, portalId, appId, inputs);
   const accepted: EventInput[] = [];
   const refused: { index: number; error: ApiError }[] = [];
@@ -418,7 +470,7 @@ export async function writeEventsEach(db: Db, control: Db, portalId: number, app
       refused.push({ index, error: err });
     }
   });
-  if (accepted.length) await runBatch(db, statementsOf(db, portalId, plan(accepted, ctx, () => ""), now, false));
+  if (accepted.length) await writePlan(db, events, portalId, plan(accepted, ctx, () => ""), now, false);
   return { accepted, refused };
 }
 
@@ -428,16 +480,22 @@ export async function writeEventsEach(db: Db, control: Db, portalId: number, app
  * re-tied: the browser now belongs to this contact. Its pending events appear on the contact; events already
  * on a contact stay where they are.
  */
-export async function identifyVisitor(db: Db, portalId: number, utk: string, email: string, now: number) {
+export async function identifyVisitor(db: Db, events: Db, portalId: number, utk: string, email: string, now: number) {
   const lower = email.trim().toLowerCase();
   const target: Target = { kind: "email", email: lower };
-  await runBatch(db, [newContactStatement(db, portalId, lower, email.trim(), now), ...tieStatements(db, portalId, utk, target, now, true)]);
+  const contact = newContactStatement(db, portalId, lower, email.trim(), now);
+  const tie = tieStatement(db, portalId, utk, target, now, true);
+  // The events on the account's shard: one batch. On a companion shard: the contact's id is read back first
+  // (two transactions; repeating the call is safe, see writePlan).
+  if (events === db) await runBatch(db, [contact, tie, attachStatement(db, portalId, utk, recordId(db, portalId, target) as SQL, now)]);
+  else await runBatch(db, [contact, tie]);
   const row = await db
     .select({ id: crmObjects.id })
     .from(crmObjects)
     .where(and(eq(crmObjects.portalId, portalId), eq(crmObjects.objectType, "contacts"), eq(crmObjects.archived, false), eq(crmObjects.email, lower)))
     .get();
   if (!row) throw new ApiError("INTERNAL_ERROR", "The identified contact could not be read back");
+  if (events !== db) await attachStatement(events, portalId, utk, row.id, now);
   return { utk, vid: row.id };
 }
 

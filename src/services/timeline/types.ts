@@ -158,14 +158,16 @@ export async function requireOnlyOwnEvents(env: Env, principal: Principal, event
  * Deletes the type with its properties and every event of it. The events live on every shard:
  * they go first, one statement per shard (fan-out, at most 6 at a time), then the type and its properties
  * in one control-plane batch; a failure part-way leaves the type in place, and repeating the call finishes.
- * Rows of accounts that moved away (fence "moved") are left to the move's purge; an account in the middle
- * of a move refuses the delete (ACCOUNT_FENCED → 503, retry).
+ * Rows of accounts that moved away (fence "moved"), and a home shard's copy of events placed on a companion
+ * shard (its marker, account_companions), are left to the move's purge; an account in the middle of a move
+ * refuses the delete (ACCOUNT_FENCED → 503, retry).
  */
 export async function deleteEventType(env: Env, db: Db, appId: number, id: number) {
   await getEventType(db, appId, id);
   await onEveryShard(env, (shard) =>
     shard.run(sql`delete from timeline_events where event_type_id = ${id}
-      and portal_id not in (select portal_id from account_fences where state = 'moved')`),
+      and portal_id not in (select portal_id from account_fences where state = 'moved')
+      and portal_id not in (select portal_id from account_companions)`),
   );
   await db.batch([
     db.delete(timelineEventProperties).where(eq(timelineEventProperties.eventTypeId, id)),

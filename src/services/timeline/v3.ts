@@ -217,9 +217,9 @@ async function readEvents(db: Db, portalId: number, inputs: EventInput[]) {
  * Creates v3 events: each one that can be written is, the others come back with their error. An id already
  * stored for the template, or repeated in the request, is refused with 409 (v3 events are immutable).
  */
-export async function createEvents(db: Db, control: Db, portalId: number, appId: number, inputs: EventV3Input[], now: number) {
+export async function createEvents(db: Db, eventsDb: Db, control: Db, portalId: number, appId: number, inputs: EventV3Input[], now: number) {
   const events = inputs.map(toV1Event);
-  const taken = new Set((await readEvents(db, portalId, events)).map((r) => keyOf({ eventTypeId: r.eventTypeId, id: r.eventId })));
+  const taken = new Set((await readEvents(eventsDb, portalId, events)).map((r) => keyOf({ eventTypeId: r.eventTypeId, id: r.eventId })));
   const fresh: { event: EventInput; index: number }[] = [];
   const refused: { index: number; error: ApiError }[] = [];
   events.forEach((event, index) => {
@@ -230,10 +230,10 @@ export async function createEvents(db: Db, control: Db, portalId: number, appId:
       fresh.push({ event, index });
     }
   });
-  const written = await writeEventsEach(db, control, portalId, appId, fresh.map((f) => f.event), now);
+  const written = await writeEventsEach(db, eventsDb, control, portalId, appId, fresh.map((f) => f.event), now);
   for (const r of written.refused) refused.push({ index: fresh[r.index]!.index, error: r.error });
   refused.sort((a, b) => a.index - b.index);
-  return { results: (await readEvents(db, portalId, written.accepted)).map(presentEventV3), refused };
+  return { results: (await readEvents(eventsDb, portalId, written.accepted)).map(presentEventV3), refused };
 }
 
 /** The event's header (or detail) rendered as on the record's timeline. */

@@ -1,0 +1,143 @@
+/**
+ * @module The record page's activity forms (docs/reference/web.md, "Working on a record"): log a note, create
+ * a task, log a call or a meeting associated with the record; mark a task complete; delete an activity.
+ * Every write goes through the services of `/crm/v3/objects/{notes,tasks,calls,meetings}` (the same value
+ * checks, the record's association in the create's batch, webhook events in the same batch as the write),
+ * then answers 303 back to the record page. A refused form is shown again, alone, with its errors (400).
+ */
+import type { AuthRule } from "../../http/auth";
+import type { Session } from "../../http/session";
+import { route } from "../../http/route";
+import { ApiError } from "../../lib/errors";
+import { escapeHtml } from "../../lib/html";
+import { archiveObject, createObject, updateObject } from "../../services/crm/records";
+import { checkRequired } from "../../services/crm/object-types";
+import { checkValues } from "../../services/crm/values";
+import { writeWithEvents } from "../../services/webhooks/write";
+import { activityProperties, FIELD_OF_PROPERTY, isFormKind, type FormKind } from "../../services/web/activity-input";
+import { activityOfRecord, ownerChoices } from "../../services/web/record-work";
+import { displayName } from "../../services/web/records";
+import { activityForm, FORM_TITLE } from "../../views/activity-forms";
+import type { FormState } from "../../views/forms";
+import { appPage, notFoundPage } from "../../views/layout";
+import * as s from "../../schemas/web";
+import { fieldErrors, postedValues, seeOther, workingRecord, type WorkingRecord } from "./record-forms";
+
+const session: AuthRule = { kinds: ["session"] };
+const tag = "Web app";
+const refusals = {
+  302: { description: "Not signed in: to /login?next=..." },
+  400: { description: "A field is missing or not valid: the form again with its errors", html: true },
+  403: { description: "The form's CSRF token is missing or wrong", html: true },
+  404: { description: "No such record (or activity of the record) in the account", html: true },
+};
+
+/** The form shown again with what was posted and the errors beside their fields (nothing was written). */
+async function refusedForm(c: { control: Parameters<typeof ownerChoices>[0] }, w: WorkingRecord, kind: FormKind, state: FormState): Promise<Response> {
+  const owners = kind === "tasks" ? await ownerChoices(c.control, w.user.portalId) : [];
+  const name = displayName(w.record);
+  const work = { path: w.path, csrf: w.user.csrfToken, owners, email: w.user.email };
+  return appPage({
+    title: `${FORM_TITLE[kind].open} · ${name}`,
+    section: w.type,
+    user: w.user,
+    status: 400,
+    body: `<nav class="crumbs" aria-label="Breadcrumb"><a href="${escapeHtml(w.path)}">${escapeHtml(name)}</a></nav><h1>${FORM_TITLE[kind].open} on ${escapeHtml(name)}</h1>
+<p class="error" role="alert">Nothing was saved: correct the fields below.</p>${activityForm(kind, work, state)}<p><a href="${escapeHtml(w.path)}#activities-h">Back to ${escapeHtml(name)}</a></p>`,
+    scripts: ["forms.js"],
+  });
+}
+
+/** A plain 400 page (a request no form of the page sends). */
+const badPost = (user: Session, w: WorkingRecord, text: string) =>
+  appPage({ title: "Not done", section: w.type, user, status: 400, body: `<h1>Not done</h1><p>${escapeHtml(text)}</p><p><a href="${escapeHtml(w.path)}">Back to ${escapeHtml(displayName(w.record))}</a></p>` });
+
+/** The activity the path names: a live activity of the account associated with the record, else the 404 page. */
+async function ownActivity(db: Parameters<typeof activityOfRecord>[0], w: WorkingRecord, raw: string) {
+  const activity = /^\d{1,15}$/.test(raw) ? await activityOfRecord(db, w.user.portalId, w.record.id, Number(raw)) : null;
+  return activity ?? notFoundPage(w.user, w.type, "There is no such activity on this record.");
+}
+
+export const activityRoutes = [
+  route({
+    method: "POST",
+    path: "/app/:objectType/:objectId/activities",
+    summary: "Log a note, call or meeting, or create a task, associated with the record",
+    tag,
+    auth: session,
+    params: s.recordParams,
+    body: s.formBody,
+    bodyFormat: "form",
+    hidden: true,
+    responses: { 303: { description: "Created: back to the record page" }, ...refusals },
+    handler: async (ctx) => {
+      const { db, params, body, now } = ctx;
+      const w = await workingRecord(ctx, params, body.csrf);
+      if (w instanceof Response) return w;
+      const kind = body.kind ?? "";
+      if (!isFormKind(kind)) return badPost(w.user, w, "kind must be one of notes, tasks, calls, meetings.");
+      const values = postedValues(body);
+      const input = activityProperties(kind, values, now);
+      if (!input.ok) return refusedForm(ctx, w, kind, { values, errors: input.errors });
+      const portalId = w.user.portalId;
+      try {
+        // The checks of POST /crm/v3/objects/{type}: an owner of the account, the options of enumerations, hs_timestamp.
+        checkRequired(kind, input.properties);
+        await checkValues(ctx, portalId, kind, [{ properties: input.properties, at: "", create: true }]);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 400) return refusedForm(ctx, w, kind, { values, errors: fieldErrors(err, FIELD_OF_PROPERTY[kind]) });
+        throw err;
+      }
+      // The activity and its association with the record in one batch, with its creation event.
+      await writeWithEvents(ctx, portalId, (outbox) => createObject(db, portalId, kind, input.properties, now, [{ type: w.type, id: w.record.id }], outbox));
+      return seeOther(`${w.path}#activities-h`);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/app/:objectType/:objectId/activities/:activityId/complete",
+    summary: "Mark a task of the record completed",
+    tag,
+    auth: session,
+    params: s.activityParams,
+    body: s.formBody,
+    bodyFormat: "form",
+    hidden: true,
+    responses: { 303: { description: "Completed: back to the record page" }, ...refusals },
+    handler: async (ctx) => {
+      const { db, params, body, now } = ctx;
+      const w = await workingRecord(ctx, params, body.csrf);
+      if (w instanceof Response) return w;
+      const task = await ownActivity(db, w, params.activityId);
+      if (task instanceof Response) return task;
+      if (task.objectType !== "tasks") return badPost(w.user, w, "Only a task can be marked complete.");
+      // Completing a completed task changes nothing (no event); the real service stamps the completion date.
+      if (task.properties.hs_task_status !== "COMPLETED") {
+        const patch = { hs_task_status: "COMPLETED", hs_task_completion_date: new Date(now).toISOString() };
+        await writeWithEvents(ctx, w.user.portalId, (outbox) => updateObject(db, w.user.portalId, "tasks", task.id, patch, now, outbox));
+      }
+      return seeOther(`${w.path}#activities-h`);
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/app/:objectType/:objectId/activities/:activityId/delete",
+    summary: "Delete (archive) an activity of the record",
+    tag,
+    auth: session,
+    params: s.activityParams,
+    body: s.formBody,
+    bodyFormat: "form",
+    hidden: true,
+    responses: { 303: { description: "Deleted: back to the record page" }, ...refusals },
+    handler: async (ctx) => {
+      const { db, params, body, now } = ctx;
+      const w = await workingRecord(ctx, params, body.csrf);
+      if (w instanceof Response) return w;
+      const activity = await ownActivity(db, w, params.activityId);
+      if (activity instanceof Response) return activity;
+      await writeWithEvents(ctx, w.user.portalId, (outbox) => archiveObject(db, w.user.portalId, activity.objectType, activity.id, now, outbox));
+      return seeOther(`${w.path}#activities-h`);
+    },
+  }),
+];

@@ -1,0 +1,92 @@
+/**
+ * @module The record page's activity forms (docs/reference/web.md, "Working on a record"): log a note,
+ * create a task, log a call, log a meeting, each a disclosure above the Activities list that posts to
+ * `/app/{type}/{id}/activities`; and each task's "Mark complete" and each activity's "Delete" buttons.
+ * Shown again alone, with the values kept and the errors beside their fields, when a post is refused.
+ */
+import { escapeHtml } from "../lib/html";
+import { FORM_FIELDS, type FormKind } from "../services/web/activity-input";
+import type { OwnerChoice } from "../services/web/record-work";
+import { csrfField, emptyForm, formErrors, inputField, selectField, textareaField, type FormState } from "./forms";
+
+const e = escapeHtml;
+
+/** What the forms of one record page need. */
+export interface WorkContext {
+  /** The record's page path, `/app/contacts/12`. */
+  path: string;
+  csrf: string;
+  owners: OwnerChoice[];
+  /** The signed-in user's email: their owner is the task's owner by default. */
+  email: string;
+}
+
+export const FORM_TITLE: Record<FormKind, { open: string; submit: string }> = {
+  notes: { open: "Log a note", submit: "Log note" },
+  tasks: { open: "Create a task", submit: "Create task" },
+  calls: { open: "Log a call", submit: "Log call" },
+  meetings: { open: "Log a meeting", submit: "Log meeting" },
+};
+
+const PRIORITIES = [
+  { value: "", label: "None" },
+  { value: "LOW", label: "Low" },
+  { value: "MEDIUM", label: "Medium" },
+  { value: "HIGH", label: "High" },
+];
+const DIRECTIONS = [
+  { value: "OUTBOUND", label: "Outbound" },
+  { value: "INBOUND", label: "Inbound" },
+];
+
+/** The fields of one kind's form; ids are prefixed by the kind, so the four forms share a page. */
+function fields(kind: FormKind, w: WorkContext, s: FormState): string {
+  const id = (name: string) => `${kind}-${name.replace(/_/g, "-")}`;
+  switch (kind) {
+    case "notes":
+      return textareaField({ id: id("hs_note_body"), name: "hs_note_body", label: "Note", state: s, required: true, rows: 4 });
+    case "tasks": {
+      const mine = w.owners.find((o) => o.email.toLowerCase() === w.email.toLowerCase())?.value ?? "";
+      return (
+        inputField({ id: id("hs_task_subject"), name: "hs_task_subject", label: "Subject", state: s, required: true, extra: 'maxlength="500"' }) +
+        inputField({ id: id("hs_timestamp"), name: "hs_timestamp", label: "Due", state: s, required: true, type: "datetime-local" }) +
+        selectField({ id: id("hubspot_owner_id"), name: "hubspot_owner_id", label: "Owner", state: s, options: [{ value: "", label: "No owner" }, ...w.owners], selected: mine }) +
+        selectField({ id: id("hs_task_priority"), name: "hs_task_priority", label: "Priority", state: s, options: PRIORITIES })
+      );
+    }
+    case "calls":
+      return (
+        inputField({ id: id("hs_call_title"), name: "hs_call_title", label: "Title", state: s, required: true, extra: 'maxlength="500"' }) +
+        selectField({ id: id("hs_call_direction"), name: "hs_call_direction", label: "Direction", state: s, options: DIRECTIONS, required: true }) +
+        inputField({ id: id("duration"), name: "duration", label: "Duration in minutes", state: s, type: "number", extra: 'min="0" max="1440" step="1" inputmode="numeric"' }) +
+        textareaField({ id: id("hs_call_body"), name: "hs_call_body", label: "Call notes", state: s, rows: 3 })
+      );
+    case "meetings":
+      return (
+        inputField({ id: id("hs_meeting_title"), name: "hs_meeting_title", label: "Title", state: s, required: true, extra: 'maxlength="500"' }) +
+        inputField({ id: id("hs_meeting_start_time"), name: "hs_meeting_start_time", label: "Start", state: s, required: true, type: "datetime-local" }) +
+        inputField({ id: id("hs_meeting_end_time"), name: "hs_meeting_end_time", label: "End", state: s, required: true, type: "datetime-local" })
+      );
+  }
+}
+
+/** One kind's form. Times are read in the browser's time zone: forms.js fills `tz` (UTC without script). */
+export function activityForm(kind: FormKind, w: WorkContext, s: FormState = emptyForm()): string {
+  const tz = s.values.tz && /^[A-Za-z0-9_+\-/]{1,64}$/.test(s.values.tz) ? s.values.tz : "UTC";
+  return `<form class="work-form" method="post" action="${e(w.path)}/activities">${csrfField(w.csrf)}<input type="hidden" name="kind" value="${kind}"><input type="hidden" name="tz" value="${e(tz)}" data-time-zone>
+${formErrors(s, FORM_FIELDS[kind])}${fields(kind, w, s)}<div class="form-buttons"><button type="submit">${FORM_TITLE[kind].submit}</button></div></form>`;
+}
+
+/** The four forms above the Activities list, each behind its disclosure. */
+export function activityForms(w: WorkContext): string {
+  const kinds: FormKind[] = ["notes", "tasks", "calls", "meetings"];
+  return `<div class="work-forms">${kinds.map((k) => `<details class="work" id="new-${k}"><summary>${FORM_TITLE[k].open}</summary>${activityForm(k, w)}</details>`).join("")}</div>`;
+}
+
+/** The buttons of one activity: a task not yet completed can be completed; every activity can be deleted. */
+export function activityControls(w: WorkContext, a: { id: number; type: string; properties: Record<string, string> }, name: string): string {
+  const post = (action: string, label: string, text: string, cls: string) =>
+    `<form class="inline-form" method="post" action="${e(w.path)}/activities/${a.id}/${action}">${csrfField(w.csrf)}<button type="submit" class="${cls}" aria-label="${e(label)}">${text}</button></form>`;
+  const complete = a.type === "tasks" && a.properties.hs_task_status !== "COMPLETED" ? post("complete", `Mark complete: ${name}`, "Mark complete", "small") : "";
+  return `<div class="activity-controls">${complete}${post("delete", `Delete ${name}`, "Delete", "small danger")}</div>`;
+}
