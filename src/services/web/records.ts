@@ -1,6 +1,6 @@
 /**
- * @module CRM records as the web app lists them (docs/reference/web.md): display names, a bounded search
- * by name or email scoped to one account, counts per type, and the names of associated records. Every query
+ * @module CRM records as the web app shows them (docs/reference/web.md): display names and labels, counts per
+ * type, and the names of associated records (a list's page is services/web/lists.ts). Every query
  * is scoped by portalId and walks the `crm_objects_list` index (portal, type, archived, id).
  */
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
@@ -113,6 +113,7 @@ export function displayName(row: Pick<CrmRow, "id" | "objectType" | "properties"
   return name?.trim() || `${typeLabel(row.objectType).one} #${row.id}`;
 }
 
+/** Records per page of a list. */
 export const LIST_PAGE_SIZE = 25;
 
 /** Live records per type for the start page, one grouped query. */
