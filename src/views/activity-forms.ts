@@ -70,7 +70,7 @@ function fields(kind: FormKind, w: WorkContext, s: FormState): string {
   }
 }
 
-/** One kind's form. Times are read in the browser's time zone: forms.js fills `tz` (UTC without script). */
+/** One kind's form. Times are read in the browser's time zone: time-zone.js fills `tz` (UTC without script). */
 export function activityForm(kind: FormKind, w: WorkContext, s: FormState = emptyForm()): string {
   const tz = s.values.tz && /^[A-Za-z0-9_+\-/]{1,64}$/.test(s.values.tz) ? s.values.tz : "UTC";
   return `<form class="work-form" method="post" action="${e(w.path)}/activities">${csrfField(w.csrf)}<input type="hidden" name="kind" value="${kind}"><input type="hidden" name="tz" value="${e(tz)}" data-time-zone>

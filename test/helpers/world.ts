@@ -33,6 +33,8 @@ export interface World {
     contactEmail: string;
     utk: string;
     company: number;
+    /** A's deal, in the built-in pipeline's first stage (the web app's board moves deals). */
+    deal: number;
     /** A's note on A's contact (activities are CRM objects of their own type). */
     note: number;
     bContact: number;
@@ -114,6 +116,7 @@ export async function buildWorld(): Promise<World> {
   forbidden.push(email);
   const contact = Number((await ok(await call("POST", "/crm/v3/objects/contacts", { token: a.pat, body: { properties: { email, firstname: mark("firstname") } } }), 201)).id);
   const company = Number((await ok(await call("POST", "/crm/v3/objects/companies", { token: a.pat, body: { properties: { name: mark("company") } } }), 201)).id);
+  const deal = Number((await ok(await call("POST", "/crm/v3/objects/deals", { token: a.pat, body: { properties: { dealname: mark("deal"), dealstage: "appointmentscheduled" } } }), 201)).id);
   const noteBody = mark("note-body");
   const note = Number(
     (
@@ -252,6 +255,7 @@ export async function buildWorld(): Promise<World> {
       contactEmail: email,
       utk,
       company,
+      deal,
       note,
       bContact,
       bEmailContact,

@@ -47,6 +47,8 @@ const pages = () => [
   "/app/contacts",
   "/app/companies",
   "/app/deals",
+  "/app/deals?sort=amount&dir=desc&fp=amount&fo=GT&fv=100&fh=&col=dealstage&col=amount&col=closedate",
+  "/app/deals/board",
   "/app/tickets",
   `/app/contacts/${ids.contact}`,
   `/app/companies/${ids.company}`,

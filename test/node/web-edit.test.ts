@@ -1,7 +1,7 @@
 /**
  * The record forms in Chromium: a contact created through the form, one property edited in place on the
  * record page, the API's refusal shown next to the field, a record deleted after its confirmation. Each
- * change is read back through the API and reaches a subscribed app's webhook, marked `CRM_UI`. Screenshots
+ * change is read back through the API and reaches a subscribed app's webhook, marked `CRM`. Screenshots
  * of the form and of the record page at desktop and phone width go to test-results/screenshots/.
  */
 import { Client } from "@hubspot/api-client";
@@ -68,7 +68,7 @@ describe("record forms in the browser", () => {
     await page.waitForURL(/\/app\/contacts\/\d+$/);
     const id = page.url().split("/").pop()!;
     expect((await client.crm.contacts.basicApi.getById(id, ["firstname", "lastname", "email"])).properties).toMatchObject({ firstname: "Grace", lastname: "Hopper", email: "grace@example.com" });
-    expect(await deliveredWhere("the creation event", (e) => e.subscriptionType === "contact.creation" && e.objectId === Number(id))).toMatchObject({ changeSource: "CRM_UI" });
+    expect(await deliveredWhere("the creation event", (e) => e.subscriptionType === "contact.creation" && e.objectId === Number(id))).toMatchObject({ changeSource: "CRM" });
 
     // Inline edit: the form opens in place, saves with fetch and the value is swapped in without a reload.
     const city = page.locator("#prop-city");
@@ -81,7 +81,7 @@ describe("record forms in the browser", () => {
     expect(await deliveredWhere("the city's change", (e) => e.subscriptionType === "contact.propertyChange" && e.objectId === Number(id))).toMatchObject({
       propertyName: "city",
       propertyValue: "Arlington",
-      changeSource: "CRM_UI",
+      changeSource: "CRM",
     });
     await shots(page, "record");
 
@@ -122,7 +122,7 @@ describe("record forms in the browser", () => {
       (err: { code: number }) => err.code,
     );
     expect(gone).toBe(404);
-    expect(await deliveredWhere("the deletion event", (e) => e.subscriptionType === "contact.deletion" && e.objectId === Number(contact.id))).toMatchObject({ changeSource: "CRM_UI" });
+    expect(await deliveredWhere("the deletion event", (e) => e.subscriptionType === "contact.deletion" && e.objectId === Number(contact.id))).toMatchObject({ changeSource: "CRM" });
 
     // A deal's page: its money, dates, pipeline and stage formatted by their definitions.
     const deal = await client.crm.deals.basicApi.create({ properties: { dealname: "Compiler licence", amount: "12500", closedate: "2026-12-15T16:00:00Z", pipeline: "default", dealstage: "qualifiedtobuy", description: "Two seats.\nRenewal in a year." }, associations: [] });

@@ -83,6 +83,8 @@ export const FIXTURES: Record<string, Fixture> = {
   // The web app: B's signed-in user on A's record and A's card.
   // The store page: one store's synced records of A, seen by B.
   "GET /app/stores/:storeId": (w) => [{ path: `/app/stores/${w.ids.store}` }, { path: `/app/stores/${w.ids.store}?type=CONTACT` }],
+  // B's session, with B's own CSRF token, on A's deal: the 404 page, nothing moved.
+  "POST /app/deals/:objectId/move": (w) => [{ path: `/app/deals/${w.ids.deal}/move`, body: { csrf: w.bSession.csrf, dealstage: "closedwon" } }],
   "GET /app/:objectType/:objectId": (w) => [{ path: `/app/contacts/${w.ids.contact}` }, { path: `/app/companies/${w.ids.company}` }],
   // The record page's forms: A's record (404), and B's own record naming A's company or A's note (404), nothing written.
   "GET /app/:objectType/:objectId/associate": (w) => [{ path: `/app/contacts/${w.ids.contact}/associate?type=companies` }],

@@ -40,8 +40,8 @@ describe("custom records in the web app", () => {
       expect(list.status, path).toBe(200);
       const html = list.text;
       expect(html).toContain("<h1>Cars</h1>");
-      expect(html).toContain('<th role="columnheader" scope="col">Year</th>');
-      expect(html).toContain('<td role="cell" data-label="Year"><span>1908</span></td>');
+      expect(html).toMatch(/<th role="columnheader" scope="col" class="num"><a class="sort" href="\/app\/2-\d+\?sort=year&amp;dir=asc">Year</);
+      expect(html).toContain('<td role="cell" data-label="Year" class="num"><span>1908</span></td>');
       expect([...html.matchAll(/<a href="\/app\/2-\d+\/(\d+)">([^<]*)<\/a>/g)].map((m) => [m[1], m[2]])).toEqual([
         [model, "Model T"],
         [expect.any(String), "Beetle"],

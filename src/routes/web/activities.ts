@@ -44,7 +44,7 @@ async function refusedForm(c: { control: Parameters<typeof ownerChoices>[0] }, w
     status: 400,
     body: `<nav class="crumbs" aria-label="Breadcrumb"><a href="${escapeHtml(w.path)}">${escapeHtml(name)}</a></nav><h1>${FORM_TITLE[kind].open} on ${escapeHtml(name)}</h1>
 <p class="error" role="alert">Nothing was saved: correct the fields below.</p>${activityForm(kind, work, state)}<p><a href="${escapeHtml(w.path)}#activities-h">Back to ${escapeHtml(name)}</a></p>`,
-    scripts: ["forms.js"],
+    scripts: ["time-zone.js"],
   });
 }
 
@@ -89,7 +89,7 @@ export const activityRoutes = [
         throw err;
       }
       // The activity and its association with the record in one batch, with its creation event.
-      await writeWithEvents(ctx, portalId, (outbox) => createObject(db, portalId, kind, input.properties, now, [{ type: w.type, id: w.record.id }], outbox));
+      await writeWithEvents(ctx, portalId, (outbox) => createObject(db, portalId, kind, input.properties, now, [{ type: w.type, id: w.record.id }], outbox), "CRM");
       return seeOther(`${w.path}#activities-h`);
     },
   }),
@@ -114,7 +114,7 @@ export const activityRoutes = [
       // Completing a completed task changes nothing (no event); the real service stamps the completion date.
       if (task.properties.hs_task_status !== "COMPLETED") {
         const patch = { hs_task_status: "COMPLETED", hs_task_completion_date: new Date(now).toISOString() };
-        await writeWithEvents(ctx, w.user.portalId, (outbox) => updateObject(db, w.user.portalId, "tasks", task.id, patch, now, outbox));
+        await writeWithEvents(ctx, w.user.portalId, (outbox) => updateObject(db, w.user.portalId, "tasks", task.id, patch, now, outbox), "CRM");
       }
       return seeOther(`${w.path}#activities-h`);
     },
@@ -136,7 +136,7 @@ export const activityRoutes = [
       if (w instanceof Response) return w;
       const activity = await ownActivity(db, w, params.activityId);
       if (activity instanceof Response) return activity;
-      await writeWithEvents(ctx, w.user.portalId, (outbox) => archiveObject(db, w.user.portalId, activity.objectType, activity.id, now, outbox));
+      await writeWithEvents(ctx, w.user.portalId, (outbox) => archiveObject(db, w.user.portalId, activity.objectType, activity.id, now, outbox), "CRM");
       return seeOther(`${w.path}#activities-h`);
     },
   }),

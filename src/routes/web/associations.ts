@@ -12,7 +12,8 @@ import { escapeHtml } from "../../lib/html";
 import { categoryOf } from "../../services/crm/association-definitions";
 import { associateRecords, dissociateRecords, requireRecords, resolveTypes, writeAssociations } from "../../services/crm/associations";
 import { associableTypes, associatedAmong, labelChoices } from "../../services/web/record-work";
-import { displayName, listRecords, type PageType } from "../../services/web/records";
+import { displayName, type PageType } from "../../services/web/records";
+import { listPage } from "../../services/web/lists";
 import { associatePageBody } from "../../views/association-forms";
 import { appPage, notFoundPage } from "../../views/layout";
 import * as s from "../../schemas/web";
@@ -66,7 +67,8 @@ export const associationRoutes = [
       const type = (query.type ?? associable[0] ?? "") as PageType;
       if (!associable.includes(type)) return refused(w, { type: `type must be one of ${associable.join(", ")}` });
       const q = query.q?.trim() ?? "";
-      const { rows, hasMore } = await listRecords(db, w.user.portalId, type, q || undefined, 0);
+      const { rows, next } = await listPage(db, w.user.portalId, type, { filters: [], q: q || undefined });
+      const hasMore = next !== null;
       const [labels, associated] = await Promise.all([
         labelChoices(db, w.user.portalId, w.type, type),
         associatedAmong(db, w.user.portalId, w.record.id, type, rows.map((r) => r.id)),

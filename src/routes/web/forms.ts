@@ -101,7 +101,7 @@ function formPage(o: Shown): Response {
   const record = o.record ? { id: o.record.id, name: displayName(o.record) } : undefined;
   const title = record ? `Edit ${record.name}` : `New ${typeLabel(o.type).one.toLowerCase()}`;
   const body = formBody({ type: o.type, csrf: o.user.csrfToken, defs: o.props.defs, groups: o.props.groups, values: o.values, errors: o.errors ?? {}, required: requiredOf(o.type), record, only: o.only });
-  return appPage({ title, section: sectionOf(o.type), user: o.user, body, status: o.status, scripts: ["form.js"] });
+  return appPage({ title, section: sectionOf(o.type), user: o.user, body, status: o.status, scripts: ["error-focus.js"] });
 }
 
 /** A stored record's values as the form's inputs show them. */

@@ -18,24 +18,25 @@ import { storeOverview } from "../../services/ecomm/overview";
 import { findStore, listStores } from "../../services/ecomm/stores";
 import { TIMELINE_TYPE } from "../../services/timeline/events";
 import { decodeCursor, recordTimeline } from "../../services/timeline/feed";
-import { accountCustomTypes, customPageType, customSummary, displayName, isPageType, isRecordType, listRecords, namedRecords, ownersOf, recordCounts, typeLabel } from "../../services/web/records";
+import { accountCustomTypes, customPageType, displayName, isPageType, isRecordType, namedRecords, ownersOf, recordCounts, typeLabel } from "../../services/web/records";
 import { ACTIVITY_TYPES, isCustomType, type ObjectType } from "../../db/tables/crm";
 import { recordActivities } from "../../services/web/activities";
 import { activitiesHtml, activitiesOnFirstPage } from "../../views/activities";
 import { ECOMM_OBJECT_TYPES } from "../../db/tables/ecomm";
 import { appPage, notFoundPage } from "../../views/layout";
-import { homeBody, listBody, recordBody, type TimelineEntry } from "../../views/records";
+import { homeBody, recordBody, type TimelineEntry } from "../../views/records";
 import { storePageBody, storesBody } from "../../views/stores";
 import { mailBody } from "../../views/mail";
 import { pageSentEmails } from "../../services/smtp/mail";
 import { webApiRoutes } from "./api";
+import { boardRoutes } from "./board";
+import { listRoutes } from "./lists";
 import { associationRoutes } from "./associations";
 import { activityRoutes } from "./activities";
 import { recordWork } from "../../services/web/record-work";
 import { activityForms } from "../../views/activity-forms";
 import { formRoutes } from "./forms";
 import { typeProperties } from "../../services/web/properties";
-import { newRecordLink } from "../../views/forms";
 import { propertiesSection, recordActions } from "../../views/properties";
 import * as s from "../../schemas/web";
 
@@ -136,33 +137,6 @@ const pageRoutes = [
   ...formRoutes,
   route({
     method: "GET",
-    path: "/app/:objectType",
-    summary: "Records of one type, searchable by name or email",
-    tag,
-    auth: session,
-    params: s.listParams,
-    query: s.listQuery,
-    hidden: true,
-    responses: { ...page, 404: { description: "Unknown object type" } },
-    handler: async ({ db, control, request, url, now, params, query }) => {
-      const user = await pageSession(control, request, url, now);
-      if (user instanceof Response) return user;
-      const type = isPageType(params.objectType) ? params.objectType : await customPageType(db, user.portalId, params.objectType);
-      if (!type) return notFoundPage(user, "home", "There is no such list.");
-      const q = query.q?.trim() ?? "";
-      const after = query.after ?? 0;
-      const staged = type === "deals" || type === "tickets";
-      const [{ rows, hasMore }, stages, summary] = await Promise.all([
-        listRecords(db, user.portalId, type, q || undefined, after),
-        staged ? stageNames(db, user.portalId, type) : undefined,
-        isCustomType(type) ? customSummary(db, user.portalId, type) : undefined,
-      ]);
-      const owners = staged ? await ownersOf(control, user.portalId, rows) : undefined;
-      return appPage({ title: typeLabel(type).many, section: isCustomType(type) ? "home" : type, user, body: newRecordLink(type) + listBody({ type, rows, q, after, hasMore, owners, stages, summary }), scripts: ["app.js"] });
-    },
-  }),
-  route({
-    method: "GET",
     path: "/app/:objectType/:objectId",
     summary: "A record: properties, associations, timeline and CRM cards",
     tag,
@@ -243,7 +217,7 @@ const pageRoutes = [
           owners,
           associationWork: work?.associations,
         }),
-        scripts: ["record.js", "forms.js", "inline-edit.js"],
+        scripts: ["record.js", "time-zone.js", "inline-edit.js"],
         // The iframe modal may open only what this page offers: the cards' baseUris and the timeline's iframes.
         frames: {
           baseUris: cards.flatMap((c) => c.baseUris),
@@ -254,5 +228,8 @@ const pageRoutes = [
   }),
 ];
 
-/** The web app's routes, registered in one line. `/app/stores` and `/app/stores/:storeId` precede `/app/:objectType...`. */
-export const webRoutes = [...pageRoutes, ...associationRoutes, ...activityRoutes, ...webApiRoutes];
+/**
+ * The web app's routes, registered in one line. `/app/deals/board` precedes `/app/:objectType/:objectId`;
+ * `/app/stores` and `/app/mail` precede the lists' `/app/:objectType`.
+ */
+export const webRoutes = [...boardRoutes, ...pageRoutes, ...listRoutes, ...associationRoutes, ...activityRoutes, ...webApiRoutes];

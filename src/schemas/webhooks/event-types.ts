@@ -56,5 +56,5 @@ export function parseSubscriptionKey(key: string): { eventType: string; objectTy
 
 export const isPropertyChange = (eventType: string) => parseSubscriptionKey(eventType).eventType.endsWith(".propertyChange");
 
-/** Where a change came from, as `changeSource` says: an app's request, the ecommerce sync, or a person in the web app (as the real service marks changes made in its app). */
-export type ChangeSource = "API" | "INTEGRATION" | "CRM_UI";
+/** Where a change came from, as `changeSource` says: `CRM` is a signed-in user in the web app, as the real service names its own UI. */
+export type ChangeSource = "API" | "INTEGRATION" | "CRM";

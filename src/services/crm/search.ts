@@ -42,8 +42,8 @@ export interface SearchInput {
 
 
 /** How a value of the property compares: as a number (numbers, dates), case-sensitively, or case-insensitively. */
-type Kind = "number" | "exact" | "text";
-interface Operand {
+export type Kind = "number" | "exact" | "text";
+export interface Operand {
   /** The value as stored (text for JSON properties, integers for the columns). */
   raw: SQL;
   /** The value as compared. */
@@ -63,7 +63,8 @@ const COLUMNS: Record<string, SQL> = {
 /** True for the system properties a record's columns hold (`hs_object_id`, the dates). */
 export const isColumnProperty = (name: string) => Object.hasOwn(COLUMNS, name);
 
-function operand(name: string, def: PropertyDef): Operand {
+/** A property as the search reads and compares it; the web app's lists sort by it too (src/services/web/lists.ts). */
+export function operand(name: string, def: PropertyDef): Operand {
   const column = COLUMNS[name];
   if (column) return { raw: column, cmp: column, kind: "number" };
   const raw = sql`json_extract(c.properties, ${`$."${name}"`})`;

@@ -57,7 +57,7 @@ function offsetAt(t: number, tz: string): number {
 
 /**
  * A `datetime-local` value (`2026-11-05T14:30`) read in the time zone `tz` (the browser's IANA zone, set by
- * forms.js; UTC without script or for a zone this runtime does not know) as an ISO 8601 instant; null when
+ * time-zone.js; UTC without script or for a zone this runtime does not know) as an ISO 8601 instant; null when
  * it is not such a value.
  */
 export function localToInstant(value: string, tz: string | undefined): string | null {

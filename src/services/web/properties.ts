@@ -47,22 +47,22 @@ export const isEditable = (d: PropertyDef) => !d.hidden && !isReadOnly(d);
 /**
  * Creates a record as `POST /crm/v3/objects/{type}` does: the custom type's required properties, the value
  * checks (options, owners, pipelines, unique values), then the write with its webhook events in one batch.
- * Changes made here are sent to subscribers with `changeSource` `CRM_UI`, as the real service marks changes
+ * Changes made here are sent to subscribers with `changeSource` `CRM`, as the real service marks changes
  * made in its app.
  */
 export async function createRecord(ctx: WriteContext, portalId: number, type: ObjectType, properties: Record<string, string>): Promise<CrmRow> {
   checkRequired(type, properties);
   await checkValues(ctx, portalId, type, [{ properties, at: "", create: true }]);
-  return writeWithEvents(ctx, portalId, (outbox) => createObject(ctx.db, portalId, type, properties, ctx.now, [], outbox), "CRM_UI");
+  return writeWithEvents(ctx, portalId, (outbox) => createObject(ctx.db, portalId, type, properties, ctx.now, [], outbox), "CRM");
 }
 
 /** Updates a record as `PATCH /crm/v3/objects/{type}/{id}` does (an empty value clears the property). */
 export async function updateRecord(ctx: WriteContext, portalId: number, type: ObjectType, id: number, properties: Record<string, string>): Promise<CrmRow> {
   await checkValues(ctx, portalId, type, [{ properties, at: "", id }]);
-  return writeWithEvents(ctx, portalId, (outbox) => updateObject(ctx.db, portalId, type, id, properties, ctx.now, outbox), "CRM_UI");
+  return writeWithEvents(ctx, portalId, (outbox) => updateObject(ctx.db, portalId, type, id, properties, ctx.now, outbox), "CRM");
 }
 
 /** Archives a record as `DELETE /crm/v3/objects/{type}/{id}` does. */
 export async function archiveRecord(ctx: WriteContext, portalId: number, type: ObjectType, id: number): Promise<void> {
-  await writeWithEvents(ctx, portalId, (outbox) => archiveObject(ctx.db, portalId, type, id, ctx.now, outbox), "CRM_UI");
+  await writeWithEvents(ctx, portalId, (outbox) => archiveObject(ctx.db, portalId, type, id, ctx.now, outbox), "CRM");
 }

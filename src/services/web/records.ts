@@ -1,9 +1,9 @@
 /**
- * @module CRM records as the web app lists them (docs/reference/web.md): display names, a bounded search
- * by name or email scoped to one account, counts per type, and the names of associated records. Every query
+ * @module CRM records as the web app shows them (docs/reference/web.md): display names and labels, counts per
+ * type, and the names of associated records (a list's page is services/web/lists.ts). Every query
  * is scoped by portalId and walks the `crm_objects_list` index (portal, type, archived, id).
  */
-import { and, asc, eq, gt, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crmObjects, isBuiltInType, isCustomType, type BuiltInObjectType, type CustomType, type ObjectType } from "../../db/tables/crm";
 import { crmSchemas } from "../../db/tables/schemas";
@@ -11,7 +11,6 @@ import { ApiError } from "../../lib/errors";
 import { customTypeInfo, customTypeKey, mayNameCustomType, rememberCustomType, resolveObjectType, SCHEMA_FACTS } from "../crm/object-types";
 import { definitionsOf } from "../crm/properties";
 import { inJson, type CrmRow } from "../crm/records";
-import { SEARCH_MAX_LENGTH } from "../../schemas/web";
 import { ownerNames } from "../owners/owners";
 
 /**
@@ -114,57 +113,8 @@ export function displayName(row: Pick<CrmRow, "id" | "objectType" | "properties"
   return name?.trim() || `${typeLabel(row.objectType).one} #${row.id}`;
 }
 
-/** LIKE pattern for a substring, `\` escaping the wildcards the user typed. */
-const containsPattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-const prop = (name: string) => sql`coalesce(json_extract(${crmObjects.properties}, ${`$.${name}`}), '')`;
-
-/** What "name or email" means per type; LIKE is case-insensitive for ASCII. */
-function searchCondition(type: ListType, q: string): SQL {
-  const like = (expr: SQL) => sql`${expr} like ${containsPattern(q)} escape '\\'`;
-  if (isCustomType(type)) {
-    // A custom record is found by its primary display property and the schema's searchable properties.
-    const info = customTypeInfo(type);
-    const names = [...new Set([info.primaryDisplayProperty, ...info.searchableProperties].filter((n): n is string => !!n))];
-    return names.length ? or(...names.map((n) => like(prop(n))))! : sql`0`;
-  }
-  switch (type) {
-    case "contacts":
-      return or(like(sql`${prop("firstname")} || ' ' || ${prop("lastname")}`), like(sql`coalesce(${crmObjects.email}, '')`))!;
-    case "companies":
-      return or(like(prop("name")), like(prop("domain")))!;
-    case "deals":
-      return like(prop("dealname"));
-    case "tickets":
-      return like(prop("subject"));
-  }
-}
-
+/** Records per page of a list. */
 export const LIST_PAGE_SIZE = 25;
-
-/**
- * One page of an account's records of a type in id order, optionally filtered by name or email. Bounded:
- * at most `LIST_PAGE_SIZE` rows per page (one more is read to know whether another page exists) and a
- * query of at most SEARCH_MAX_LENGTH characters, inside the account's slice of the index.
- */
-export async function listRecords(db: Db, portalId: number, type: ListType, q: string | undefined, after: number) {
-  const rows = await db
-    .select()
-    .from(crmObjects)
-    .where(
-      and(
-        eq(crmObjects.portalId, portalId),
-        eq(crmObjects.objectType, type),
-        eq(crmObjects.archived, false),
-        gt(crmObjects.id, after),
-        q ? searchCondition(type, q.slice(0, SEARCH_MAX_LENGTH)) : undefined,
-      ),
-    )
-    .orderBy(asc(crmObjects.id))
-    .limit(LIST_PAGE_SIZE + 1)
-    .all();
-  return { rows: rows.slice(0, LIST_PAGE_SIZE), hasMore: rows.length > LIST_PAGE_SIZE };
-}
 
 /** Live records per type for the start page, one grouped query. */
 export async function recordCounts(db: Db, portalId: number): Promise<Partial<Record<ObjectType, number>>> {
