@@ -80,7 +80,8 @@ describe("GET /app/:objectType: sort, filters, columns", () => {
     const res = await page(b, "/app/contacts?col=city&col=phone&col=createdate");
     expect(res.status).toBe(200);
     const heads = [...res.text.matchAll(/<th role="columnheader"[^>]*><a class="sort" href="[^"]*">([^<]*)</g)].map((m) => m[1]);
-    expect(heads).toEqual(["Name", "City", "Phone", "Created"]);
+    // Labelled as the properties API labels them.
+    expect(heads).toEqual(["Name", "City", "Phone Number", "Created"]);
     expect(res.text).toContain(`<td role="cell" data-label="City"><span>London &lt;b&gt;</span></td>`);
     expect(res.text).not.toContain("ada@cols.example</span>");
     expect(res.text).toMatch(/<input type="checkbox" id="col-city" name="col" value="city" checked>/);
