@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { call, tenant, type Tenant } from "../helpers/api";
-import { deliveries, eventsOf, hookUp, subscribe, waitForEvents } from "./helpers";
+import { deliveries, dev, eventsOf, hookUp, subscribe, waitForEvents } from "./helpers";
 
 async function make(t: Tenant, type: string, properties: Record<string, string>, associations?: unknown[]) {
   const res = await call("POST", `/crm/v3/objects/${type}`, { token: t.oauth, body: { properties, ...(associations ? { associations } : {}) } });
@@ -124,6 +124,33 @@ describe("associationChange events", () => {
     expect(sorted(eventsOf(await deliveries(path)))).toEqual(bothSides(t, subs, mine[0]!, mine[1]!, false));
     expect(events.every((e) => e.portalId === t.portalId)).toBe(true);
   }, 60_000);
+
+  it("a batch of 100 pairs, created with the records and archived at once, emits 200 events each way", async () => {
+    const { t, path } = await hooked();
+    const company = await make(t, "companies", { name: "Big" });
+    const inputs = Array.from({ length: 100 }, (_, i) => ({ properties: { firstname: `n${i}` }, associations: [{ to: { id: String(company) }, types: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 279 }] }] }));
+    const res = await ok(t, "POST", "/crm/v3/objects/contacts/batch/create", { inputs });
+    const ids = new Set((res.json.results as { id: string }[]).map((r) => Number(r.id)));
+    const added = await waitForEvents(path, 200, 40_000);
+    expect(added.filter((e) => e.subscriptionType === "contact.associationChange" && ids.has(e.objectId as number) && e.toObjectId === company)).toHaveLength(100);
+    expect(added.filter((e) => e.subscriptionType === "company.associationChange" && e.objectId === company && ids.has(e.toObjectId as number))).toHaveLength(100);
+    await ok(t, "POST", "/crm/v4/associations/companies/contacts/batch/archive", { inputs: [{ from: { id: String(company) }, to: [...ids].map((id) => ({ id: String(id) })) }] });
+    const all = await waitForEvents(path, 400, 40_000);
+    const removed = all.slice(200);
+    expect(removed.every((e) => e.associationRemoved === true)).toBe(true);
+    expect(new Set(removed.filter((e) => e.subscriptionType === "contact.associationChange").map((e) => e.objectId))).toEqual(ids);
+  }, 120_000);
+
+  it("an activity's side is the generic object.associationChange with its objectTypeId", async () => {
+    const t = await tenant();
+    const path = await hookUp(t);
+    const sub = await dev(t, "POST", "/subscriptions", { eventType: "object.associationChange", objectTypeId: "0-46" });
+    expect(sub.status, sub.text).toBe(201);
+    const contact = await make(t, "contacts", { firstname: "N" });
+    const note = await make(t, "notes", { hs_timestamp: "2026-11-01T10:00:00.000Z", hs_note_body: "hi" }, [{ to: { id: String(contact) }, types: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 202 }] }]);
+    const [event] = await waitForEvents(path, 1);
+    expect(event).toMatchObject({ subscriptionId: Number(sub.json.id), subscriptionType: "object.associationChange", objectTypeId: "0-46", objectId: note, associationType: "NOTE_TO_CONTACT", fromObjectId: note, toObjectId: contact, associationRemoved: false, isPrimaryAssociation: false });
+  });
 
   it("the subscription API takes every associationChange type but products'", async () => {
     const t = await tenant();
