@@ -141,6 +141,11 @@ export const testEventView = z.object({
   propertyValue: z.string().optional(),
   primaryObjectId: z.number().int().optional(),
   mergedObjectIds: z.array(z.number().int()).optional(),
+  associationType: z.string().optional(),
+  fromObjectId: z.number().int().optional(),
+  toObjectId: z.number().int().optional(),
+  associationRemoved: z.boolean().optional(),
+  isPrimaryAssociation: z.boolean().optional(),
 });
 
 /** `PATCH /admin/v1/accounts/{portalId}/quirks`: the fields given change, the others stay. */

@@ -30,6 +30,10 @@ describe("@hubspot/api-client 14.0.1: webhooks", () => {
     await client.webhooks.subscriptionsApi.archive(Number(paused.id), t.appId);
     const gone = await rejection<{ code: number }>(client.webhooks.subscriptionsApi.getById(Number(paused.id), t.appId));
     expect(gone.code).toBe(404);
+    // The client's enum value for association changes is taken as it is.
+    const assoc = await client.webhooks.subscriptionsApi.create(t.appId, { eventType: "contact.associationChange", active: true } as never);
+    expect(assoc).toMatchObject({ eventType: "contact.associationChange", active: true });
+    await client.webhooks.subscriptionsApi.archive(Number(assoc.id), t.appId);
 
     const contact = await client.crm.contacts.basicApi.create({ properties: { email: "hooked@example.com" }, associations: [] });
     const [req] = await eventually(async () => {

@@ -1,8 +1,8 @@
 /**
  * Working on a record in a real browser (docs/reference/web.md, "Working on a record"): associate a company
  * with a contact and remove it, log a note, create and complete a task, log a call, each through the
- * record page's forms. Each change is then read through the API, and the activity changes reach an app
- * subscribed to their webhooks (the local integrator receives them). Screenshots at 1280 and 390 px wide
+ * record page's forms. Each change is then read through the API, and the association and activity changes
+ * reach an app subscribed to their webhooks (the local integrator receives them). Screenshots at 1280 and 390 px wide
  * go to test-results/screenshots/.
  */
 import { Client } from "@hubspot/api-client";
@@ -21,7 +21,7 @@ let companyId: string;
 const hooks = integratorPath("web-work-hooks");
 
 /** The webhook events the app received so far, flattened from every delivery. */
-async function events(): Promise<{ subscriptionType: string; objectId: number; objectTypeId?: string; propertyName?: string; propertyValue?: string }[]> {
+async function events(): Promise<{ subscriptionType: string; objectId: number; objectTypeId?: string; propertyName?: string; propertyValue?: string; toObjectId?: number; associationRemoved?: boolean }[]> {
   return (await received(hooks)).flatMap((r) => JSON.parse(r.body) as never[]);
 }
 
@@ -37,9 +37,11 @@ beforeAll(async () => {
   client = new Client({ accessToken: t.pat, developerApiKey: t.developerKey, basePath: workerUrl() });
   contactId = (await client.crm.contacts.basicApi.create({ properties: { firstname: "Grace", lastname: "Hopper", email: `grace-${Date.now()}@example.com` }, associations: [] })).id;
   companyId = (await client.crm.companies.basicApi.create({ properties: { name: "Remington Rand", domain: "remington.example" }, associations: [] })).id;
-  // The app installed in the account subscribes to the activities' generic events (tasks' status changes too).
+  // The app installed in the account subscribes to the contact's association changes and to the activities'
+  // generic events (tasks' status changes too).
   await client.webhooks.settingsApi.configure(t.appId, { targetUrl: `${integratorUrl()}${hooks}`, throttling: { maxConcurrentRequests: 10 } });
   for (const s of [
+    { eventType: "contact.associationChange" },
     { eventType: "object.creation", objectTypeId: "0-46" },
     { eventType: "object.creation", objectTypeId: "0-27" },
     { eventType: "object.propertyChange", objectTypeId: "0-27", propertyName: "hs_task_status" },
@@ -73,11 +75,16 @@ describe("working on a record in the browser", () => {
     await page.waitForURL(`${workerUrl()}/app/contacts/${contactId}#assoc-h`);
     expect(await assoc.locator(`li:has(a[href="/app/companies/${companyId}"])`).textContent()).toContain("Primary");
     expect(await associatedIds("companies")).toEqual([{ id: companyId, labels: ["Primary"] }]);
+    const change = { subscriptionType: "contact.associationChange", objectId: Number(contactId), associationType: "CONTACT_TO_COMPANY", fromObjectId: Number(contactId), toObjectId: Number(companyId), isPrimaryAssociation: true };
+    await delivered({ ...change, associationRemoved: false }, "the association's change event");
 
     await assoc.getByRole("button", { name: "Remove association with Remington Rand" }).click();
     await page.waitForURL(`${workerUrl()}/app/contacts/${contactId}#assoc-h`);
     expect(await assoc.locator(`a[href="/app/companies/${companyId}"]`).count()).toBe(0);
     expect(await associatedIds("companies")).toEqual([]);
+    await delivered({ ...change, associationRemoved: true }, "the association's removal event");
+    // One event each: the association was added once and removed once.
+    expect((await events()).filter((e) => e.subscriptionType === "contact.associationChange" && e.toObjectId === Number(companyId))).toHaveLength(2);
   });
 
   it("logs a note, creates and completes a task, logs a call: each on the page, in the API and delivered to the app", async () => {

@@ -53,12 +53,16 @@ describe("test events", () => {
     const { t, path } = await hookedTestTenant();
     const merge = await testEvent(t, { subscriptionType: "contact.merge", objectId: 7 });
     const task = await testEvent(t, { subscriptionType: "object.creation", objectTypeId: "0-27", objectId: 8 });
+    const link = await testEvent(t, { subscriptionType: "deal.associationChange", objectId: 9 });
     expect(merge.json).toMatchObject({ primaryObjectId: 7, mergedObjectIds: [] });
     expect(task.json).toMatchObject({ objectTypeId: "0-27", objectId: 8 });
-    const got = await waitFor(path, (d) => d.flatMap((x) => x.events).length >= 2);
+    const association = { associationType: "DEAL_TO_CONTACT", fromObjectId: 9, toObjectId: 123, associationRemoved: false, isPrimaryAssociation: false };
+    expect(link.json).toMatchObject({ objectId: 9, ...association });
+    const got = await waitFor(path, (d) => d.flatMap((x) => x.events).length >= 3);
     const events = got.flatMap((d) => d.events);
     expect(events.find((e) => e.subscriptionType === "contact.merge")).toMatchObject({ primaryObjectId: 7, mergedObjectIds: [] });
     expect(events.find((e) => e.subscriptionType === "object.creation")).toMatchObject({ objectTypeId: "0-27", objectId: 8 });
+    expect(events.find((e) => e.subscriptionType === "deal.associationChange")).toMatchObject(association);
   });
 
   it.each([

@@ -40,7 +40,7 @@ describe("generic subscriptions of activities and leads", () => {
     ["a type with classic types (contacts)", { eventType: "object.creation", objectTypeId: "0-1" }, "objectTypeId"],
     ["objectTypeId on a classic type", { eventType: "contact.creation", objectTypeId: "0-46" }, "objectTypeId"],
     ["object.propertyChange without propertyName", { eventType: "object.propertyChange", objectTypeId: "0-46" }, "propertyName"],
-    ["a generic type crm-edge does not emit", { eventType: "object.associationChange", objectTypeId: "0-46" }, "eventType"],
+    ["a generic type crm-edge does not emit", { eventType: "object.merge", objectTypeId: "0-46" }, "eventType"],
   ])("refuses %s with a 400 naming the field; nothing is created", async (_, body, field) => {
     const t = await tenant();
     const res = await dev(t, "POST", "/subscriptions", body);

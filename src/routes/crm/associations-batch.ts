@@ -18,6 +18,7 @@ import * as crm from "../../services/crm/records";
 import { typeIdOf } from "../../schemas/crm/associations-v4";
 import * as s from "../../schemas/crm/association-labels";
 import { completedAt } from "../../services/testkit/clock";
+import { writeWithEvents } from "../../services/webhooks/write";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
 const tag = "CRM associations batch";
@@ -100,13 +101,14 @@ const v4Routes = [
     params: s.pairParams,
     body: s.createBody,
     responses: { 201: { description: "Associated", schema: s.createResponse } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       const { fromObjectType: from, toObjectType: to } = params;
       writing(principal, from, to);
       const portalId = portalOf(principal);
       const pairs = await typedPairs(db, portalId, from, to, body.inputs);
       await requireRecords(db, portalId, from, to, pairs);
-      await writeAssociations(db, portalId, from, to, pairs);
+      await writeWithEvents(ctx, portalId, (outbox) => writeAssociations(db, portalId, from, to, pairs, outbox));
       const results = pairs.map((p) => ({
         fromObjectTypeId: typeIdOf(from),
         fromObjectId: p.fromId,
@@ -126,14 +128,15 @@ const v4Routes = [
     params: s.pairParams,
     body: s.defaultBody,
     responses: { 200: { description: "Associated", schema: s.defaultResponse } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       const { fromObjectType: from, toObjectType: to } = params;
       writing(principal, from, to);
       const { category, typeId } = defaultOf(from, to);
       const portalId = portalOf(principal);
       const pairs = body.inputs.map((i) => ({ fromId: i.from.id, toId: i.to.id, types: [] }));
       await requireRecords(db, portalId, from, to, pairs);
-      await writeAssociations(db, portalId, from, to, pairs);
+      await writeWithEvents(ctx, portalId, (outbox) => writeAssociations(db, portalId, from, to, pairs, outbox));
       const results = pairs.map((p) => ({ from: { id: String(p.fromId) }, to: { id: String(p.toId) }, associationSpec: { associationCategory: category, associationTypeId: typeId } }));
       return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: completedAt(now) });
     },
@@ -149,11 +152,13 @@ const v4Routes = [
     neverAnswers: [404],
     body: s.archiveBody,
     responses: { 204: { description: "Removed (pairs that were not associated are ignored)" } },
-    handler: async ({ db, principal, params, body }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body } = ctx;
       const { fromObjectType: from, toObjectType: to } = params;
       requireScopes(principal, [crm.scopeFor(from, "write")]);
       const pairs = body.inputs.flatMap((i) => i.to.map((t) => ({ fromId: i.from.id, toId: t.id })));
-      await removeAssociations(db, portalOf(principal), from, to, pairs);
+      const portalId = portalOf(principal);
+      await writeWithEvents(ctx, portalId, (outbox) => removeAssociations(db, portalId, from, to, pairs, outbox));
       return noContent();
     },
   }),
@@ -168,11 +173,13 @@ const v4Routes = [
     neverAnswers: [404],
     body: s.createBody,
     responses: { 204: { description: "Removed" } },
-    handler: async ({ db, principal, params, body }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body } = ctx;
       const { fromObjectType: from, toObjectType: to } = params;
       requireScopes(principal, [crm.scopeFor(from, "write")]);
       const portalId = portalOf(principal);
-      await removeTypes(db, portalId, from, to, await typedPairs(db, portalId, from, to, body.inputs));
+      const pairs = await typedPairs(db, portalId, from, to, body.inputs);
+      await writeWithEvents(ctx, portalId, (outbox) => removeTypes(db, portalId, from, to, pairs, outbox));
       return noContent();
     },
   }),
@@ -225,13 +232,14 @@ const v3Routes = [
     params: s.pairParams,
     body: s.v3PairsBody,
     responses: { 201: { description: "Associated", schema: s.v3CreateResponse } },
-    handler: async ({ db, principal, params, body, now }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body, now } = ctx;
       const { fromObjectType: from, toObjectType: to } = params;
       writing(principal, from, to);
       const portalId = portalOf(principal);
       const pairs = v3Pairs(from, to, body.inputs);
       await requireRecords(db, portalId, from, to, pairs);
-      await writeAssociations(db, portalId, from, to, pairs);
+      await writeWithEvents(ctx, portalId, (outbox) => writeAssociations(db, portalId, from, to, pairs, outbox));
       const results = pairs.map((p) => ({ from: { id: String(p.fromId) }, to: { id: String(p.toId) }, type: v3Name(from, to) }));
       return json({ status: "COMPLETE", results, startedAt: iso(now), completedAt: completedAt(now) }, 201);
     },
@@ -247,10 +255,13 @@ const v3Routes = [
     neverAnswers: [404],
     body: s.v3PairsBody,
     responses: { 204: { description: "Removed (pairs that were not associated are ignored)" } },
-    handler: async ({ db, principal, params, body }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body } = ctx;
       const { fromObjectType: from, toObjectType: to } = params;
       requireScopes(principal, [crm.scopeFor(from, "write")]);
-      await removeAssociations(db, portalOf(principal), from, to, v3Pairs(from, to, body.inputs));
+      const portalId = portalOf(principal);
+      const pairs = v3Pairs(from, to, body.inputs);
+      await writeWithEvents(ctx, portalId, (outbox) => removeAssociations(db, portalId, from, to, pairs, outbox));
       return noContent();
     },
   }),

@@ -4,7 +4,6 @@
  * HUBSPOT_DEFINED types (src/services/crm/association-types.ts), a custom type's USER_DEFINED default from its
  * schema's association definitions, and the account's USER_DEFINED labels.
  */
-import type { Db } from "../../db/client";
 import type { AuthRule } from "../../http/auth";
 import { portalOf, requireScopes } from "../../http/auth";
 import { badRequest, notFound } from "../../lib/errors";
@@ -17,15 +16,17 @@ import { associateRecords, dissociateRecords, readAssociations, requireRecords, 
 import { typeIdOf } from "../../schemas/crm/associations-v4";
 import * as s from "../../schemas/crm/associations-v4";
 import { completedAt } from "../../services/testkit/clock";
+import { writeWithEvents, type WriteContext } from "../../services/webhooks/write";
 
 const account: AuthRule = { kinds: ["oauth", "private_app"] };
 const tag = "CRM associations v4";
 const base = "/crm/v4/objects/:objectType/:objectId/associations";
 
 /** Writes need the from type's write scope and the to type's read scope, as the v3 PUT does. */
-async function associate(db: Db, principal: Principal, from: End, to: End) {
+async function associate(ctx: WriteContext, principal: Principal, from: End, to: End) {
   requireScopes(principal, [crm.scopeFor(from.type, "write"), crm.scopeFor(to.type, "read")]);
-  await associateRecords(db, portalOf(principal), from, to);
+  const portalId = portalOf(principal);
+  await writeWithEvents(ctx, portalId, (outbox) => associateRecords(ctx.db, portalId, from, to, outbox));
 }
 
 const typeError = (message: string, at: string) =>
@@ -40,12 +41,13 @@ export const crmAssociationV4Routes = [
     auth: account,
     params: s.defaultParams,
     responses: { 200: { description: "Associated", schema: s.defaultResponse } },
-    handler: async ({ db, principal, params, now }) => {
+    handler: async (ctx) => {
+      const { principal, params, now } = ctx;
       const from = { type: params.fromObjectType, id: params.fromObjectId };
       const to = { type: params.toObjectType, id: params.toObjectId };
       const type = pairDefault(from.type, to.type);
       if (type === null) throw typeError(`No association type exists from ${from.type} to ${to.type}`, "toObjectType");
-      await associate(db, principal, from, to);
+      await associate(ctx, principal, from, to);
       const at = new Date(now).toISOString();
       return json({
         status: "COMPLETE",
@@ -64,7 +66,8 @@ export const crmAssociationV4Routes = [
     params: s.pairParams,
     body: s.specsBody,
     responses: { 201: { description: "Associated", schema: s.labelsResponse } },
-    handler: async ({ db, principal, params, body }) => {
+    handler: async (ctx) => {
+      const { db, principal, params, body } = ctx;
       const from = { type: params.objectType, id: params.objectId };
       const to = { type: params.toObjectType, id: params.toObjectId };
       requireScopes(principal, [crm.scopeFor(from.type, "write"), crm.scopeFor(to.type, "read")]);
@@ -72,7 +75,7 @@ export const crmAssociationV4Routes = [
       const types = await resolveTypes(db, portalId, from.type, to.type, body.map((spec, i) => ({ category: spec.associationCategory, typeId: spec.associationTypeId, at: `${i}.associationTypeId` })));
       const pair = { fromId: from.id, toId: to.id };
       await requireRecords(db, portalId, from.type, to.type, [pair]);
-      await writeAssociations(db, portalId, from.type, to.type, [{ ...pair, types }]);
+      await writeWithEvents(ctx, portalId, (outbox) => writeAssociations(db, portalId, from.type, to.type, [{ ...pair, types }], outbox));
       const labels = types.flatMap((t) => (t.label === null ? [] : [t.label]));
       return json({ fromObjectTypeId: typeIdOf(from.type), fromObjectId: from.id, toObjectTypeId: typeIdOf(to.type), toObjectId: to.id, labels }, 201);
     },
@@ -109,9 +112,11 @@ export const crmAssociationV4Routes = [
     auth: account,
     params: s.pairParams,
     responses: { 204: { description: "Removed" } },
-    handler: async ({ db, principal, params }) => {
+    handler: async (ctx) => {
+      const { db, principal, params } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
-      await dissociateRecords(db, portalOf(principal), { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId });
+      const portalId = portalOf(principal);
+      await writeWithEvents(ctx, portalId, (outbox) => dissociateRecords(db, portalId, { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId }, outbox));
       return noContent();
     },
   }),

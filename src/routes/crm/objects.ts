@@ -257,9 +257,11 @@ export const crmObjectRoutes = [
     auth: account,
     params: s.associationParams,
     responses: { 204: { description: "Associated" } },
-    handler: async ({ db, principal, params }) => {
+    handler: async (ctx) => {
+      const { db, principal, params } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write"), crm.scopeFor(params.toObjectType, "read")]);
-      await associateRecords(db, portalOf(principal), { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId });
+      const portalId = portalOf(principal);
+      await writeWithEvents(ctx, portalId, (outbox) => associateRecords(db, portalId, { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId }, outbox));
       return noContent();
     },
   }),
@@ -271,10 +273,12 @@ export const crmObjectRoutes = [
     auth: account,
     params: s.associationParams,
     responses: { 204: { description: "Removed" } },
-    handler: async ({ db, principal, params }) => {
+    handler: async (ctx) => {
+      const { db, principal, params } = ctx;
       requireScopes(principal, [crm.scopeFor(params.objectType, "write")]);
+      const portalId = portalOf(principal);
       // Both ends must be this account's, as for PUT: another account's id is a 404, never a silent 204.
-      await dissociateRecords(db, portalOf(principal), { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId });
+      await writeWithEvents(ctx, portalId, (outbox) => dissociateRecords(db, portalId, { type: params.objectType, id: params.objectId }, { type: params.toObjectType, id: params.toObjectId }, outbox));
       return noContent();
     },
   }),

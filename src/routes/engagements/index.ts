@@ -135,9 +135,11 @@ export const engagementRoutes = [
     auth: WRITE,
     params: s.associationParams,
     responses: { 204: { description: "Associated (also when it already was)" }, 404: { description: "No such engagement or record in this account (OBJECT_NOT_FOUND)" } },
-    handler: async ({ db, principal, params }) => {
+    handler: async (ctx) => {
+      const { db, principal, params } = ctx;
       requireScopes(principal, [scopeFor(params.objectType, "read")]);
-      await svc.associateEngagement(db, portalOf(principal), params.engagementId, params.objectType, params.objectId);
+      const portalId = portalOf(principal);
+      await writeWithEvents(ctx, portalId, (outbox) => svc.associateEngagement(db, portalId, params.engagementId, params.objectType, params.objectId, outbox));
       return noContent();
     },
   }),
@@ -149,8 +151,10 @@ export const engagementRoutes = [
     auth: WRITE,
     params: s.associationParams,
     responses: { 204: { description: "Removed (also when there was none)" }, 404: { description: "No such engagement or record in this account (OBJECT_NOT_FOUND)" } },
-    handler: async ({ db, principal, params }) => {
-      await svc.dissociateEngagement(db, portalOf(principal), params.engagementId, params.objectType, params.objectId);
+    handler: async (ctx) => {
+      const { db, principal, params } = ctx;
+      const portalId = portalOf(principal);
+      await writeWithEvents(ctx, portalId, (outbox) => svc.dissociateEngagement(db, portalId, params.engagementId, params.objectType, params.objectId, outbox));
       return noContent();
     },
   }),

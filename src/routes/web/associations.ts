@@ -10,6 +10,7 @@ import { route } from "../../http/route";
 import { ApiError } from "../../lib/errors";
 import { escapeHtml } from "../../lib/html";
 import { categoryOf } from "../../services/crm/association-definitions";
+import { writeWithEvents } from "../../services/webhooks/write";
 import { associateRecords, dissociateRecords, requireRecords, resolveTypes, writeAssociations } from "../../services/crm/associations";
 import { associableTypes, associatedAmong, labelChoices } from "../../services/web/record-work";
 import { displayName, type PageType } from "../../services/web/records";
@@ -105,7 +106,7 @@ export const associationRoutes = [
       try {
         if (!body.typeId) {
           // The pair's default (unlabelled) type, as the v3 PUT and the v4 default PUT write it.
-          await associateRecords(db, portalId, from, to);
+          await writeWithEvents(ctx, portalId, (outbox) => associateRecords(db, portalId, from, to, outbox));
         } else {
           // A label, as the v4 PUT writes it: one of the pair's types, both records the account's, within the limits.
           if (!/^\d{1,10}$/.test(body.typeId)) return refused(w, { typeId: "typeId must be an association type id" });
@@ -113,7 +114,7 @@ export const associationRoutes = [
           const types = await resolveTypes(db, portalId, from.type, to.type, [{ category: categoryOf(typeId), typeId, at: "typeId" }]);
           const pair = { fromId: from.id, toId: to.id };
           await requireRecords(db, portalId, from.type, to.type, [pair]);
-          await writeAssociations(db, portalId, from.type, to.type, [{ ...pair, types }]);
+          await writeWithEvents(ctx, portalId, (outbox) => writeAssociations(db, portalId, from.type, to.type, [{ ...pair, types }], outbox));
         }
       } catch (err) {
         return answerOf(w, err);
@@ -139,7 +140,8 @@ export const associationRoutes = [
       const toType = params.toObjectType as PageType;
       if (!associableTypes(w.type).includes(toType) || !/^\d{1,15}$/.test(params.toObjectId)) return notFoundPage(w.user, w.type, "There is no such record.");
       try {
-        await dissociateRecords(db, w.user.portalId, { type: w.type, id: w.record.id }, { type: toType, id: Number(params.toObjectId) });
+        const portalId = w.user.portalId;
+        await writeWithEvents(ctx, portalId, (outbox) => dissociateRecords(db, portalId, { type: w.type, id: w.record.id }, { type: toType, id: Number(params.toObjectId) }, outbox));
       } catch (err) {
         return answerOf(w, err);
       }

@@ -1,6 +1,6 @@
 /**
  * @module The subscription types crm-edge emits (docs/reference/webhooks.md): each CRM object type's creation,
- * deletion, propertyChange (one property per subscription, no wildcard) and merge, and the generic
+ * deletion, propertyChange (one property per subscription, no wildcard), merge and associationChange, and the generic
  * `object.*` types with an `objectTypeId`, through which the real service offers activities and leads.
  */
 import { ACTIVITY_TYPES, type ObjectType } from "../../db/tables/crm";
@@ -28,14 +28,25 @@ export type EventKind = (typeof EVENT_KINDS)[number];
  */
 export const PRIVACY_DELETION = "contact.privacyDeletion";
 
-export const EVENT_TYPES = [...Object.values(EVENT_OBJECT as Record<string, string>).flatMap((o) => EVENT_KINDS.map((k) => `${o}.${k}`)), PRIVACY_DELETION];
+/**
+ * The object types with an `associationChange` subscription type on the real service: every classic type
+ * but products (its subscription types table gives products none).
+ */
+export const ASSOCIATION_EVENT_OBJECTS = ["contact", "company", "deal", "ticket", "line_item"] as const;
+export const associationChangeOf = (object: string) => `${object}.associationChange`;
+
+export const EVENT_TYPES = [
+  ...Object.values(EVENT_OBJECT as Record<string, string>).flatMap((o) => EVENT_KINDS.map((k) => `${o}.${k}`)),
+  ...ASSOCIATION_EVENT_OBJECTS.map(associationChangeOf),
+  PRIVACY_DELETION,
+];
 
 /**
  * The generic subscription types (`objectTypeId` says of which object type) that crm-edge emits. The real
- * service also has `object.merge`, `object.restore` and `object.associationChange`; activities and leads
- * are never merged here, and no type is restored or has association events.
+ * service also has `object.merge` and `object.restore`; activities and leads are never merged here, and no
+ * type is restored.
  */
-export const GENERIC_EVENT_TYPES = ["object.creation", "object.deletion", "object.propertyChange"] as const;
+export const GENERIC_EVENT_TYPES = ["object.creation", "object.deletion", "object.propertyChange", "object.associationChange"] as const;
 export const isGeneric = (eventType: string) => eventType.startsWith("object.");
 
 /** The object types whose events come only through generic subscriptions: activities and leads. */

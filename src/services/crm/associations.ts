@@ -9,7 +9,9 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { rawStatement, runRawBatch } from "../../db/d1-raw";
 import { isCustomType, type ObjectType } from "../../db/tables/crm";
-import { customDefault } from "./association-types";
+import { customDefault, primaryTypeId } from "./association-types";
+import { associationEventStatements, type EventPair } from "../webhooks/association-events";
+import type { OutboxSource } from "../webhooks/events";
 import { badRequest, notFound } from "../../lib/errors";
 import { categoryOf, definitionsStatement, listTypes, pairTypes, type Category } from "./association-definitions";
 import { checkLimits, type TypedPair } from "./association-limits";
@@ -63,7 +65,7 @@ export async function requireRecords(db: Db, portalId: number, from: ObjectType,
  * Associates two records with the pair's default type (v3 PUT, v4 default, engagements): both must be live
  * records of the account (another account's id is a 404, nothing written); idempotent.
  */
-export async function associateRecords(db: Db, portalId: number, a: End, b: End) {
+export async function associateRecords(db: Db, portalId: number, a: End, b: End, outbox?: OutboxSource) {
   // A custom object type is associated only with the types its schema's definitions name (the real service's rule).
   if ((isCustomType(a.type) || isCustomType(b.type)) && customDefault(a.type, b.type) === null) {
     throw badRequest(`No association type exists from ${a.type} to ${b.type}: define one on the schema first`, {
@@ -71,13 +73,13 @@ export async function associateRecords(db: Db, portalId: number, a: End, b: End)
     });
   }
   await requireRecords(db, portalId, a.type, b.type, [{ fromId: a.id, toId: b.id }]);
-  await writeAssociations(db, portalId, a.type, b.type, [{ fromId: a.id, toId: b.id, types: [] }]);
+  await writeAssociations(db, portalId, a.type, b.type, [{ fromId: a.id, toId: b.id, types: [] }], outbox);
 }
 
 /** Removes both directions of an association and its labels; both ends must be live records of the account. */
-export async function dissociateRecords(db: Db, portalId: number, a: End, b: End) {
+export async function dissociateRecords(db: Db, portalId: number, a: End, b: End, outbox?: OutboxSource) {
   await requireRecords(db, portalId, a.type, b.type, [{ fromId: a.id, toId: b.id }]);
-  await removeAssociations(db, portalId, a.type, b.type, [{ fromId: a.id, toId: b.id }]);
+  await removeAssociations(db, portalId, a.type, b.type, [{ fromId: a.id, toId: b.id }], outbox);
 }
 
 /** One direction's rows of every pair (`f` from, `t` to, `y` type id) for the json_each writes. */
@@ -89,9 +91,13 @@ const rowsOf = (pairs: TypedPair[]) => ({
 /**
  * Associates every pair with its default type and its labelled types, both directions, in one batch
  * (idempotent). Records must have been checked (requireRecords); the account's limits are enforced first.
+ * The pairs not associated before emit their `associationChange` events in the same batch (a label added to
+ * an existing association emits none: the association itself did not change).
  */
-export async function writeAssociations(db: Db, portalId: number, from: ObjectType, to: ObjectType, pairs: TypedPair[]) {
+export async function writeAssociations(db: Db, portalId: number, from: ObjectType, to: ObjectType, pairs: TypedPair[], outbox?: OutboxSource) {
   await checkLimits(db, portalId, from, to, pairs);
+  const primary = primaryIds(from, to);
+  const events = await associationEventStatements(db, outbox, portalId, from, to, pairs.map((p): EventPair => ({ f: p.fromId, t: p.toId, p: primary[0] !== null && p.types.some((t) => t.typeId === primary[0]) })), false, primary);
   const links = JSON.stringify(pairs.map((p) => ({ f: p.fromId, t: p.toId })));
   const { forward, back } = rowsOf(pairs);
   const statements = [
@@ -108,13 +114,20 @@ export async function writeAssociations(db: Db, portalId: number, from: ObjectTy
     statements.push(sql`insert or ignore into crm_association_types (portal_id, from_id, to_type, to_id, type_id)
       select ${portalId}, value ->> 'f', ${from}, value ->> 't', value ->> 'y' from json_each(${JSON.stringify(back)})`);
   }
-  await runRawBatch(db, statements.map((q) => rawStatement(db, q)));
+  // The events first: they read which pairs the inserts below add.
+  await runRawBatch(db, [...events, ...statements.map((q) => rawStatement(db, q))]);
 }
 
+/** The pair's built-in "Primary" type ids, both directions (contact → company 1, company → contact 2); null where none. */
+const primaryIds = (from: ObjectType, to: ObjectType): [number | null, number | null] => [primaryTypeId(from, to), primaryTypeId(to, from)];
+
 /** Removes every pair's association, both directions (their labels go with them: a trigger of crm_associations). */
-export async function removeAssociations(db: Db, portalId: number, from: ObjectType, to: ObjectType, pairs: Pair[]) {
+export async function removeAssociations(db: Db, portalId: number, from: ObjectType, to: ObjectType, pairs: Pair[], outbox?: OutboxSource) {
   const links = JSON.stringify(pairs.map((p) => ({ f: p.fromId, t: p.toId })));
+  // The events first: they read which pairs are associated (and primary) before the deletes.
+  const events = await associationEventStatements(db, outbox, portalId, from, to, pairs.map((p) => ({ f: p.fromId, t: p.toId })), true, primaryIds(from, to));
   await runRawBatch(db, [
+    ...events,
     rawStatement(db, sql`delete from crm_associations where portal_id = ${portalId} and to_type = ${to}
       and (from_id, to_id) in (select value ->> 'f', value ->> 't' from json_each(${links}))`),
     rawStatement(db, sql`delete from crm_associations where portal_id = ${portalId} and to_type = ${from}
@@ -126,7 +139,7 @@ export async function removeAssociations(db: Db, portalId: number, from: ObjectT
  * Takes labelled types off pairs, both directions, leaving their default associations; naming the default
  * type removes the association itself (a pair cannot hold labels without it).
  */
-export async function removeTypes(db: Db, portalId: number, from: ObjectType, to: ObjectType, pairs: TypedPair[]) {
+export async function removeTypes(db: Db, portalId: number, from: ObjectType, to: ObjectType, pairs: TypedPair[], outbox?: OutboxSource) {
   const whole = pairs.filter((p) => p.types.some((t) => t.label === null));
   const { forward, back } = rowsOf(pairs);
   const statements = [];
@@ -136,7 +149,7 @@ export async function removeTypes(db: Db, portalId: number, from: ObjectType, to
       and (from_id, to_id, type_id) in (select value ->> 'f', value ->> 't', value ->> 'y' from json_each(${JSON.stringify(rows)}))`));
   }
   if (statements.length) await runRawBatch(db, statements);
-  if (whole.length) await removeAssociations(db, portalId, from, to, whole);
+  if (whole.length) await removeAssociations(db, portalId, from, to, whole, outbox);
 }
 
 /** One record's associations as the v4 reads answer them: the associated id and every type it holds. */

@@ -148,7 +148,7 @@ interface RecordWrite {
   email: string | null;
   change: Change;
 }
-type Change = { kind: "created"; properties: Record<string, string> } | { kind: "updated"; id: number; before: Record<string, string>; after: Record<string, string> };
+type Change = { kind: "created"; properties: Record<string, string>; associations?: { type: ObjectType; id: number }[] } | { kind: "updated"; id: number; before: Record<string, string>; after: Record<string, string> };
 
 /**
  * The webhook events of a batch's writes, appended after all of them: a created record is named by its place
@@ -156,13 +156,19 @@ type Change = { kind: "created"; properties: Record<string, string> } | { kind: 
  */
 function batchEvents(db: Db, type: ObjectType, writes: RecordWrite[], outbox: OutboxSource) {
   let created = writes.filter((w) => w.change.kind === "created").length;
-  const changes: RecordChange[] = writes.map(({ change: c }) =>
-    c.kind === "created" ? { kind: "created", objectType: type, id: { fromEnd: --created }, properties: c.properties } : { kind: "updated", objectType: type, id: c.id, before: c.before, after: c.after },
-  );
+  const changes: RecordChange[] = writes.flatMap(({ change: c }): RecordChange[] => {
+    if (c.kind !== "created") return [{ kind: "updated", objectType: type, id: c.id, before: c.before, after: c.after }];
+    const id = { fromEnd: --created };
+    return [{ kind: "created", objectType: type, id, properties: c.properties }, { kind: "associated", objectType: type, id, to: c.associations ?? [] }];
+  });
   return webhookEventItems(db, outbox, changes);
 }
 
-const createChange = (props: Record<string, string>): Change => ({ kind: "created", properties: Object.fromEntries(Object.entries(props).filter(([, v]) => v !== "")) });
+const createChange = (props: Record<string, string>, associations?: { type: ObjectType; id: number }[]): Change => ({
+  kind: "created",
+  properties: Object.fromEntries(Object.entries(props).filter(([, v]) => v !== "")),
+  associations,
+});
 const updateChange = (row: crm.CrmRow, patch: Record<string, string>): Change => ({ kind: "updated", id: row.id, before: row.properties, after: crm.mergeProperties(row.properties, patch) });
 
 /** Runs each record's statements in one db.batch, with their webhook events; returns each record's row (its first statement's). */
@@ -189,7 +195,7 @@ export async function batchCreate(db: Db, portalId: number, type: ObjectType, in
     db,
     portalId,
     type,
-    inputs.map((i) => ({ statements: crm.createStatements(db, portalId, type, i.properties, now, i.associations), email: crm.emailOf(type, i.properties), change: createChange(i.properties) })),
+    inputs.map((i) => ({ statements: crm.createStatements(db, portalId, type, i.properties, now, i.associations), email: crm.emailOf(type, i.properties), change: createChange(i.properties, i.associations) })),
     outbox,
   );
 }

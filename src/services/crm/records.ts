@@ -169,7 +169,10 @@ export async function createObject(
   outbox?: OutboxSource,
 ) {
   // The record's webhook events follow its statements in the same batch (services/webhooks/events.ts).
-  const events = await webhookEventItems(db, outbox, [{ kind: "created", objectType: type, id: { fromEnd: 0 }, properties: withoutEmpty(input) }]);
+  const events = await webhookEventItems(db, outbox, [
+    { kind: "created", objectType: type, id: { fromEnd: 0 }, properties: withoutEmpty(input) },
+    { kind: "associated", objectType: type, id: { fromEnd: 0 }, to: associations },
+  ]);
   const [rows] = (await runWrites(db, portalId, createStatements(db, portalId, type, input, now, associations), [emailOf(type, input)], events)) as [CrmRow[]];
   return rows[0]!;
 }

@@ -196,12 +196,12 @@ export async function deleteEngagement(d: WriteDeps, portalId: number, id: numbe
 }
 
 /** Associates the engagement with a live record of the account (both directions, idempotent); 404 when either is not one. */
-export async function associateEngagement(db: Db, portalId: number, id: number, type: RecordType, recordId: number) {
+export async function associateEngagement(db: Db, portalId: number, id: number, type: RecordType, recordId: number, outbox?: OutboxSource) {
   const row = await findEngagement(db, portalId, id);
-  await associateRecords(db, portalId, { type: row.objectType, id }, { type, id: recordId });
+  await associateRecords(db, portalId, { type: row.objectType, id }, { type, id: recordId }, outbox);
 }
 
-export async function dissociateEngagement(db: Db, portalId: number, id: number, type: RecordType, recordId: number) {
+export async function dissociateEngagement(db: Db, portalId: number, id: number, type: RecordType, recordId: number, outbox?: OutboxSource) {
   const row = await findEngagement(db, portalId, id);
-  await dissociateRecords(db, portalId, { type: row.objectType, id }, { type, id: recordId });
+  await dissociateRecords(db, portalId, { type: row.objectType, id }, { type, id: recordId }, outbox);
 }

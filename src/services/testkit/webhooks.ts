@@ -14,7 +14,9 @@ import { webhookHolds } from "../../db/tables/testkit";
 import { webhookOutbox, webhookSettings, webhookSubscriptions } from "../../db/tables/webhooks";
 import { conflict, notFound } from "../../lib/errors";
 import type { TestEventInput } from "../../schemas/testkit";
-import { subscriptionKey } from "../../schemas/webhooks/event-types";
+import { EVENT_OBJECT, GENERIC_TYPE_IDS, subscriptionKey } from "../../schemas/webhooks/event-types";
+import type { ObjectType } from "../../db/tables/crm";
+import { associationTypeName } from "../webhooks/association-events";
 import { heldCounts, releaseHeld } from "../webhooks/hold";
 import { requireTestAccount } from "./account";
 
@@ -88,6 +90,7 @@ export async function queueTestEvent(control: Db, shard: (name: string | null) =
     ...(input.objectTypeId !== undefined ? { objectTypeId: input.objectTypeId } : {}),
     ...(input.propertyName !== undefined ? { propertyName: input.propertyName, propertyValue: input.propertyValue ?? "" } : {}),
     ...(input.subscriptionType.endsWith(".merge") ? { primaryObjectId: objectId, mergedObjectIds: [] as number[] } : {}),
+    ...(input.subscriptionType.endsWith(".associationChange") ? sampleAssociation(input, objectId) : {}),
   };
   const db = shard(account.shard);
   const row = await db
@@ -117,6 +120,17 @@ export async function queueTestEvent(control: Db, shard: (name: string | null) =
     ...extra,
   };
   return { event, db };
+}
+
+/**
+ * The association fields of a test `associationChange` event: the record's association with a contact (a
+ * contact's: with a company) of the made-up id, added and not primary.
+ */
+function sampleAssociation(input: TestEventInput, objectId: number) {
+  const object = input.subscriptionType.slice(0, input.subscriptionType.indexOf("."));
+  const own = (input.objectTypeId ? GENERIC_TYPE_IDS.get(input.objectTypeId) : (Object.keys(EVENT_OBJECT) as ObjectType[]).find((t) => EVENT_OBJECT[t] === object)) ?? "contacts";
+  const other: ObjectType = own === "contacts" ? "companies" : "contacts";
+  return { associationType: associationTypeName(own, other), fromObjectId: objectId, toObjectId: TEST_OBJECT_ID, associationRemoved: false, isPrimaryAssociation: false };
 }
 
 /** The objectId of a test event that names none: a made-up id, as the real service's sample events carry. */

@@ -19,7 +19,8 @@ import { webhookOutbox } from "../../db/tables/webhooks";
 import { rawStatement } from "../../db/d1-raw";
 import { EVENT_OBJECT, isPropertyChange, subscriptionKey } from "../../schemas/webhooks/event-types";
 import { typeIdOf } from "../../schemas/crm/associations-v4";
-import type { Outbox, WebhookTarget } from "./targets";
+import type { Outbox, OutboxSource, WebhookTarget } from "./targets";
+import { sideOf, type Side } from "./association-events";
 
 type Props = Record<string, string>;
 export type ObjectRef = number | { fromEnd: number };
@@ -30,7 +31,9 @@ export type RecordChange =
   | { kind: "deleted"; objectType: ObjectType; id: number }
   | { kind: "merged"; objectType: ObjectType; id: number; mergedIds: number[]; moved: number; before: Props; after: Props }
   /** A GDPR delete: the record is gone for good. */
-  | { kind: "purged"; objectType: ObjectType; id: number };
+  | { kind: "purged"; objectType: ObjectType; id: number }
+  /** A record created with associations (`associations` of a create): each is new, so each emits. */
+  | { kind: "associated"; objectType: ObjectType; id: ObjectRef; to: { type: ObjectType; id: number }[] };
 
 /** One outbox row as a JSON object: app, subscription, type, object id (or offset from the end), extra fields. */
 interface Row {
@@ -40,7 +43,10 @@ interface Row {
   o?: number;
   c?: number;
   x?: Record<string, unknown>;
+  /** A field of `x` that holds the id of the record created `n[1]`-th from the end of the batch (filled in SQL). */
+  n?: [NewIdField, number];
 }
+type NewIdField = "fromObjectId" | "toObjectId";
 
 const MAX_ROWS_PER_STATEMENT = 1000;
 /** drizzle binds each value of a multi-row VALUES: up to 9 per row, within D1's 100 bound parameters. */
@@ -76,7 +82,31 @@ function namesOf(type: ObjectType): { key: (kind: string) => string; type: (kind
   return { key: (k) => subscriptionKey(`object.${k}`, objectTypeId), type: (k) => `object.${k}`, x: { objectTypeId } };
 }
 
+/**
+ * The associationChange rows of a record created with associations: both sides of each association
+ * (association-events.ts says how events of association writes are named); the new record's id, not known
+ * yet, is filled in by the statement.
+ */
+function associatedRows(targets: WebhookTarget[], c: Extract<RecordChange, { kind: "associated" }>): Row[] {
+  const own = typeof c.id === "number" ? c.id : 0;
+  const unique = [...new Map(c.to.map((o) => [`${o.type}/${o.id}`, o])).values()];
+  return unique.flatMap((other) => {
+    const rows: Row[] = [];
+    const add = (side: Side | null, objectId: ObjectRef, from: number, to: number, field: NewIdField) => {
+      if (!side) return;
+      for (const t of targets.filter((t) => t.eventType === side.key)) {
+        const x = { ...side.x, fromObjectId: from, toObjectId: to, associationRemoved: false, isPrimaryAssociation: false };
+        rows.push({ a: t.appId, s: t.subscriptionId, t: side.type, ...ref(objectId), x, ...(typeof c.id === "number" ? {} : { n: [field, c.id.fromEnd] as [NewIdField, number] }) });
+      }
+    };
+    add(sideOf(c.objectType, other.type), c.id, own, other.id, "fromObjectId");
+    add(sideOf(other.type, c.objectType), other.id, other.id, own, "toObjectId");
+    return rows;
+  });
+}
+
 function rowsOf(targets: WebhookTarget[], c: RecordChange): Row[] {
+  if (c.kind === "associated") return associatedRows(targets, c);
   const names = namesOf(c.objectType);
   const plain = (kind: string, x?: Row["x"]) =>
     targets.filter((t) => t.eventType === names.key(kind)).map((t) => {
@@ -111,11 +141,7 @@ export function webhookEventRows(outbox: Outbox, changes: RecordChange[]): Row[]
   return changes.flatMap((c) => rowsOf(relevant, c));
 }
 
-/**
- * The outbox of a write, or its read still under way (writeWithEvents starts it beside the write's own
- * reads, so it costs no extra round trip there); undefined emits nothing.
- */
-export type OutboxSource = Outbox | Promise<Outbox> | undefined;
+export type { OutboxSource };
 
 /** The statements that add the changes' events to the outbox; append them to the change's own batch. */
 export async function webhookEventStatements(db: Db, source: OutboxSource, changes: RecordChange[]): Promise<D1PreparedStatement[]> {
@@ -131,7 +157,8 @@ export async function webhookEventStatements(db: Db, source: OutboxSource, chang
         sql`insert into webhook_outbox (id, portal_id, app_id, subscription_id, subscription_type, object_id, occurred_at, change_source, extra)
           select ${idCounter("webhook_outbox")} + row_number() over (order by j.key), ${outbox.portalId}, j.value->>'a', j.value->>'s', j.value->>'t',
             coalesce(j.value->>'o', ${LAST_CRM_ID} - (j.value->>'c')),
-            ${outbox.now}, ${outbox.source}, j.value->>'x'
+            ${outbox.now}, ${outbox.source},
+            iif(j.value->'n' is null, j.value->>'x', json_set(j.value->>'x', '$.' || (j.value->'n'->>0), ${LAST_CRM_ID} - (j.value->'n'->>1)))
           from json_each(${json}) j`,
       ),
     );
@@ -156,7 +183,8 @@ export async function webhookEventItems(db: Db, source: OutboxSource, changes: R
     objectId: r.o ?? sql<number>`${LAST_CRM_ID} - ${r.c ?? 0}`,
     occurredAt: outbox.now,
     changeSource: outbox.source,
-    extra: r.x ? JSON.stringify(r.x) : null,
+    // The field name and offset come from this module (sql.raw keeps the row within its bound parameters).
+    extra: r.n ? sql<string>`json_set(${JSON.stringify(r.x)}, ${sql.raw(`'$.${r.n[0]}'`)}, ${LAST_CRM_ID} - ${sql.raw(String(Math.trunc(r.n[1])))})` : r.x ? JSON.stringify(r.x) : null,
   }));
   const out: BatchItem<"sqlite">[] = [];
   for (let i = 0; i < values.length; i += MAX_ROWS_PER_BUILDER) out.push(db.insert(webhookOutbox).values(values.slice(i, i + MAX_ROWS_PER_BUILDER)));

@@ -27,6 +27,12 @@ export const webhookEvent = z.object({
   /** `*.merge` only; optional, so messages queued before they existed still parse. */
   newObjectId: z.number().int().optional(),
   numberOfPropertiesMoved: z.number().int().optional(),
+  /** `*.associationChange` only (`CONTACT_TO_COMPANY`); optional, so messages queued before it existed still parse. */
+  associationType: z.string().optional(),
+  fromObjectId: z.number().int().optional(),
+  toObjectId: z.number().int().optional(),
+  associationRemoved: z.boolean().optional(),
+  isPrimaryAssociation: z.boolean().optional(),
 });
 export type WebhookEvent = z.infer<typeof webhookEvent>;
 
@@ -59,6 +65,9 @@ export function deliveryBody(events: WebhookEvent[], attempt: number): string {
       ...(e.primaryObjectId !== undefined ? { primaryObjectId: e.primaryObjectId, mergedObjectIds: e.mergedObjectIds ?? [] } : {}),
       ...(e.newObjectId !== undefined ? { newObjectId: e.newObjectId } : {}),
       ...(e.numberOfPropertiesMoved !== undefined ? { numberOfPropertiesMoved: e.numberOfPropertiesMoved } : {}),
+      ...(e.associationType !== undefined
+        ? { associationType: e.associationType, fromObjectId: e.fromObjectId, toObjectId: e.toObjectId, associationRemoved: e.associationRemoved ?? false, isPrimaryAssociation: e.isPrimaryAssociation ?? false }
+        : {}),
     })),
   );
 }

@@ -22,6 +22,12 @@ export interface Outbox {
   source: ChangeSource;
 }
 
+/**
+ * The outbox of a write, or its read still under way (writeWithEvents starts it beside the write's own
+ * reads, so it costs no extra round trip there); undefined emits nothing.
+ */
+export type OutboxSource = Outbox | Promise<Outbox> | undefined;
+
 /** Constant SQL text (prepared as is), read on every write and every sync batch. */
 const TARGETS_OF_ACCOUNTS = `select i.portal_id, s.app_id, s.id, s.event_type, s.property_name
   from installs i join webhook_settings w on w.app_id = i.app_id
