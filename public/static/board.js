@@ -1,5 +1,5 @@
 // @ts-check
-/* global HTMLFormElement, HTMLSelectElement, HTMLAnchorElement, Element, location */
+/* global HTMLSelectElement, HTMLAnchorElement */
 /**
  * @module The deals board, enhanced: every card already moves with its own form (stage select and
  * Move button, a plain POST that comes back to the board). This adds dragging a card onto another
