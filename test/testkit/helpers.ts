@@ -35,12 +35,15 @@ export async function expectSigned(d: Delivered, secret: string, path: string) {
 /** `d1` with every statement it prepares recorded in `seen` (the kit's tests count what a call reads). */
 export function recordingD1(d1: D1Database): { db: D1Database; seen: string[] } {
   const seen: string[] = [];
-  const db = new Proxy(d1, {
-    get(target, prop) {
-      if (prop === "prepare") return (sql: string) => (seen.push(sql), target.prepare(sql));
-      const v = Reflect.get(target, prop);
-      return typeof v === "function" ? v.bind(target) : v;
-    },
-  });
-  return { db, seen };
+  // Statements prepared in a D1 session (the control plane's replica reads) are recorded as well.
+  const recording = <T extends object>(inner: T): T =>
+    new Proxy(inner, {
+      get(target, prop) {
+        if (prop === "prepare") return (sql: string) => (seen.push(sql), (target as unknown as D1Database).prepare(sql));
+        if (prop === "withSession") return (constraint?: string) => recording((target as unknown as D1Database).withSession(constraint));
+        const v = Reflect.get(target, prop);
+        return typeof v === "function" ? v.bind(target) : v;
+      },
+    });
+  return { db: recording(d1), seen };
 }
