@@ -31,6 +31,9 @@ export const DEMO_SUBSCRIPTIONS = [
   { eventType: "contact.deletion" },
   { eventType: "contact.merge" },
   ...["firstname", "lastname", "email", "city"].map((propertyName) => ({ eventType: "contact.propertyChange", propertyName })),
+  // What the web app changes too: a contact's associations, and a deal moved on the board.
+  { eventType: "contact.associationChange" },
+  { eventType: "deal.propertyChange", propertyName: "dealstage" },
 ];
 
 /**

@@ -334,7 +334,7 @@ export async function seedDemo(o) {
   const decisionMaker = label.results?.find((/** @type {{ category: string }} */ r) => r.category === "USER_DEFINED")?.typeId;
   if (decisionMaker) await api("PUT", `/crm/v4/objects/contacts/${contacts.ada}/associations/companies/${company.id}`, pat.token, [{ associationCategory: "USER_DEFINED", associationTypeId: decisionMaker }]);
 
-  log("demo: app webhooks for contact changes, delivered to the demo integrator");
+  log("demo: app webhooks for contact changes and deal stages, delivered to the demo integrator");
   await api("PUT", `/webhooks/v3/${app.appId}/settings`, devKey, webhookSettings(integratorUrl));
   for (const s of DEMO_SUBSCRIPTIONS) await api("POST", `/webhooks/v3/${app.appId}/subscriptions`, devKey, s);
   // One change after subscribing, so the integrator's log shows a delivery right away.
@@ -460,7 +460,7 @@ Credentials: paste these lines into your shell; the examples of README.md and do
 fresh one; all of it is also in ${o.demoFile}):
 ${Object.entries(demoEnv(baseUrl, demo, o.adminToken)).map(([k, v]) => `  export ${k}='${v}'`).join("\n")}
 
-App webhooks: the demo app is subscribed to contact changes, and the demo integrator logs each signed delivery
+App webhooks: the demo app is subscribed to contact changes and deal stages, and the demo integrator logs each signed delivery
 to the log file below. Change a contact, then read the service's delivery log:
   curl -fsS -X PATCH "$BASE/crm/v3/objects/contacts/${demo.contactId}" -H "Authorization: Bearer $PRIVATE_APP_TOKEN" \\
     -H 'Content-Type: application/json' -d '{"properties":{"city":"Paris"}}'
