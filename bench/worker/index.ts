@@ -188,7 +188,9 @@ function replayD1(recorded: Map<string, unknown>, real: CountingD1): D1Database 
     if (!recorded.has(k)) recorded.set(k, await real.batch(statements.map((st) => real.prepare(st.sql).bind(...st.params))));
     return recorded.get(k);
   };
-  return { prepare: (sql: string) => wrap(sql, []), batch } as unknown as D1Database;
+  // A session (the control plane's replica reads) replays like the binding: locally there is one database.
+  const withSession = () => ({ prepare: (sql: string) => wrap(sql, []), batch, getBookmark: () => "replay" });
+  return { prepare: (sql: string) => wrap(sql, []), batch, withSession } as unknown as D1Database;
 }
 
 /**

@@ -46,9 +46,13 @@ function recording(d1: D1Database, log: Recorded[]): D1Database {
       real,
     } as unknown as D1PreparedStatement;
   };
-  return new Proxy(d1, {
+  // A session (the control plane's replica reads) runs on the one local database: its statements are
+  // recorded and timed like the others.
+  const session = () => ({ prepare: (sql: string) => statement(sql, []), batch: (stmts: never[]) => proxy.batch(stmts), getBookmark: () => "replay-floor" });
+  const proxy: D1Database = new Proxy(d1, {
     get(target, prop) {
       if (prop === "prepare") return (sql: string) => statement(sql, []);
+      if (prop === "withSession") return session;
       if (prop === "batch")
         return (stmts: (D1PreparedStatement & { sql: string; params: unknown[]; real: D1PreparedStatement })[]) =>
           timed({ sql: "", params: [], batch: stmts.map((s) => ({ sql: s.sql, params: s.params })) }, () => target.batch(stmts.map((s) => s.real)));
@@ -56,6 +60,7 @@ function recording(d1: D1Database, log: Recorded[]): D1Database {
       return typeof v === "function" ? v.bind(target) : v;
     },
   });
+  return proxy;
 }
 
 /** Round trips grouped by overlap: a round trip that started before the current group's last one ended joins it. */
