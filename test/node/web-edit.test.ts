@@ -75,7 +75,7 @@ describe("record forms in the browser", () => {
     await city.getByText("Edit").click();
     await city.getByLabel("City").fill("Arlington");
     await city.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => page.locator("#prop-city .value").textContent()).toBe("Arlington");
+    await expect.poll(() => page.locator("#prop-city .value").textContent(), { timeout: 15_000 }).toBe("Arlington");
     expect(page.url()).toMatch(/\/app\/contacts\/\d+$/);
     expect((await client.crm.contacts.basicApi.getById(id, ["city"])).properties.city).toBe("Arlington");
     expect(await deliveredWhere("the city's change", (e) => e.subscriptionType === "contact.propertyChange" && e.objectId === Number(id))).toMatchObject({
@@ -91,7 +91,7 @@ describe("record forms in the browser", () => {
     await email.getByText("Edit").click();
     await email.getByLabel("Email", { exact: true }).fill("taken@example.com");
     await email.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => email.locator(".field-error").textContent()).toMatch(/^Contact already exists\. Existing ID: \d+$/);
+    await expect.poll(() => email.locator(".field-error").textContent(), { timeout: 15_000 }).toMatch(/^Contact already exists\. Existing ID: \d+$/);
     expect(await email.getByLabel("Email", { exact: true }).inputValue()).toBe("taken@example.com");
     expect(await email.getByLabel("Email", { exact: true }).getAttribute("aria-invalid")).toBe("true");
     await screenshot(page, "web-edit-inline-error-1280.png");

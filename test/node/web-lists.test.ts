@@ -96,7 +96,7 @@ describe("the deals board in the browser", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${workerUrl()}/app/deals/board`);
     const column = (label: string) => page.locator(".board-column", { has: page.getByRole("heading", { name: label }) });
-    await expect.poll(() => column("Appointment Scheduled").locator(".column-meta").textContent()).toBe("2 deals · 1,650.50");
+    await expect.poll(() => column("Appointment Scheduled").locator(".column-meta").textContent(), { timeout: 15_000 }).toBe("2 deals · 1,650.50");
     await screenshot(page, "web-board-1280.png");
 
     // Keyboard only: focus the card's stage select, choose a stage, Tab to its Move button, press Enter.
@@ -111,12 +111,12 @@ describe("the deals board in the browser", () => {
     expect(await column("Closed Won").locator(".deal-name").allTextContents()).toEqual(["Loom cards"]);
     expect(await column("Appointment Scheduled").locator(".column-meta").textContent()).toBe("1 deal · 1,200.00");
     // Focus is back on the moved card.
-    await expect.poll(() => page.evaluate('document.activeElement?.closest(".deal-card")?.id')).toBe(`deal-${id}`);
+    await expect.poll(() => page.evaluate('document.activeElement?.closest(".deal-card")?.id'), { timeout: 15_000 }).toBe(`deal-${id}`);
 
     // The script's shortcut: `[` on the focused card moves it one stage back, through the same form.
     await page.keyboard.press("[");
     await page.waitForURL(`${workerUrl()}/app/deals/board?pipeline=default#deal-${id}`);
-    await expect.poll(async () => (await client.crm.deals.basicApi.getById(id, ["dealstage"])).properties.dealstage).toBe("contractsent");
+    await expect.poll(async () => (await client.crm.deals.basicApi.getById(id, ["dealstage"])).properties.dealstage, { timeout: 15_000 }).toBe("contractsent");
 
     const events = await eventually(async () => {
       const got = (await capturedRequests(path)).flatMap((r) => JSON.parse(r.body) as { propertyValue: string }[]);
