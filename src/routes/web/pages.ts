@@ -33,7 +33,7 @@ import { boardRoutes } from "./board";
 import { listRoutes } from "./lists";
 import { associationRoutes } from "./associations";
 import { activityRoutes } from "./activities";
-import { recordWork } from "../../services/web/record-work";
+import { ownerChoicesOf, recordWork } from "../../services/web/record-work";
 import { activityForms } from "../../views/activity-forms";
 import { formRoutes } from "./forms";
 import { typeProperties } from "../../services/web/properties";
@@ -166,6 +166,8 @@ const pageRoutes = [
         return notFoundPage(user, section, `${typeLabel(type).one} ${id} was not found.`);
       }
       const timelineType = TIMELINE_TYPE[type];
+      // The type's definitions also carry the account's owners (hubspot_owner_id's options), which the task form offers.
+      const propsRead = typeProperties({ db, control }, user.portalId, type);
       const [assoc, timeline, activities, cards, stages, merges, owners, work, props] = await Promise.all([
         associationsOf(db, user.portalId, [id], ASSOCIATION_TYPES),
         timelineType ? recordTimeline(companion, control, user.portalId, timelineType, id, TIMELINE_PAGE, query.after ? decodeCursor(query.after) : undefined) : null,
@@ -177,8 +179,8 @@ const pageRoutes = [
         type === "contacts" ? mergesOf(db, user.portalId, [id]) : null,
         ownersOf(control, user.portalId, [record]),
         // The forms that work on the record (routes/web/associations.ts, activities.ts): contacts, companies, deals, tickets.
-        isPageType(type) ? recordWork(db, control, user, type, id) : null,
-        typeProperties({ db, control }, user.portalId, type),
+        isPageType(type) ? recordWork(db, control, user, type, id, propsRead.then((p) => ownerChoicesOf(p.defs))) : null,
+        propsRead,
       ]);
       const groups = Object.entries(assoc.get(id) ?? {}) as [ObjectType, number[]][];
       // Associated custom records are named by their schema's primary display property: its facts are read

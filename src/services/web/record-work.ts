@@ -8,6 +8,7 @@ import { ACTIVITY_TYPES, type ActivityType, type ObjectType } from "../../db/tab
 import { builtInTypes, listTypes, USER_TYPE_BASE } from "../crm/association-definitions";
 import { pairDefault } from "../crm/association-types";
 import { ownerOptions } from "../owners/owners";
+import type { PropertyDef } from "../crm/properties";
 import { crmRowFromArray, crmColumns, type CrmRow } from "../crm/records";
 import { PAGE_TYPES, type PageType } from "./records";
 
@@ -67,9 +68,24 @@ export async function activityOfRecord(db: Db, portalId: number, recordId: numbe
   return row ? (crmRowFromArray(row) as CrmRow & { objectType: ActivityType }) : null;
 }
 
-/** The record page's forms' data, in one go: the labels its associations hold and the account's owners. */
-export async function recordWork(db: Db, control: Db, user: { portalId: number; csrfToken: string; email: string }, type: PageType, id: number) {
-  const [labels, owners] = await Promise.all([heldLabels(db, user.portalId, type, id), ownerChoices(control, user.portalId)]);
+/**
+ * The owners a task may name, from the definitions the record page read anyway: `hubspot_owner_id`'s live
+ * options are the account's owners (the same read as `ownerChoices`), so the page reads them once.
+ */
+export function ownerChoicesOf(defs: PropertyDef[]): OwnerChoice[] | null {
+  const owner = defs.find((d) => d.name === "hubspot_owner_id");
+  return owner ? owner.options.map((o) => ({ value: o.value, label: o.label, email: o.description })) : null;
+}
+
+/**
+ * The record page's forms' data, in one go: the labels its associations hold and the account's owners
+ * (`owners` when the page has them already, else read here).
+ */
+export async function recordWork(db: Db, control: Db, user: { portalId: number; csrfToken: string; email: string }, type: PageType, id: number, known?: Promise<OwnerChoice[] | null>) {
+  const [labels, owners] = await Promise.all([
+    heldLabels(db, user.portalId, type, id),
+    (known ?? Promise.resolve(null)).then((o) => o ?? ownerChoices(control, user.portalId)),
+  ]);
   const path = `/app/${type}/${id}`;
   return {
     associations: { path, csrf: user.csrfToken, labels, associable: associableTypes(type) },
