@@ -5,7 +5,7 @@
  * Shown again alone, with the values kept and the errors beside their fields, when a post is refused.
  */
 import { escapeHtml } from "../lib/html";
-import { FORM_FIELDS, type FormKind } from "../services/web/activity-input";
+import { FORM_FIELDS, isFormKind, type FormKind } from "../services/web/activity-input";
 import type { OwnerChoice } from "../services/web/record-work";
 import { csrfField, emptyForm, formErrors, inputField, selectField, textareaField, type FormState } from "./form-fields";
 
@@ -21,12 +21,18 @@ export interface WorkContext {
   email: string;
 }
 
-export const FORM_TITLE: Record<FormKind, { open: string; submit: string }> = {
-  notes: { open: "Log a note", submit: "Log note" },
-  tasks: { open: "Create a task", submit: "Create task" },
-  calls: { open: "Log a call", submit: "Log call" },
-  meetings: { open: "Log a meeting", submit: "Log meeting" },
+export const FORM_TITLE: Record<FormKind, { open: string; submit: string; one: string }> = {
+  notes: { open: "Log a note", submit: "Log note", one: "note" },
+  tasks: { open: "Create a task", submit: "Create task", one: "task" },
+  calls: { open: "Log a call", submit: "Log call", one: "call" },
+  meetings: { open: "Log a meeting", submit: "Log meeting", one: "meeting" },
 };
+
+/** An existing activity's form: where it posts, and the instants its time fields show (for time-zone.js). */
+export interface EditOf {
+  id: number;
+  instants: Record<string, string>;
+}
 
 const PRIORITIES = [
   { value: "", label: "None" },
@@ -40,8 +46,10 @@ const DIRECTIONS = [
 ];
 
 /** The fields of one kind's form; ids are prefixed by the kind, so the four forms share a page. */
-function fields(kind: FormKind, w: WorkContext, s: FormState): string {
+function fields(kind: FormKind, w: WorkContext, s: FormState, edit?: EditOf): string {
   const id = (name: string) => `${kind}-${name.replace(/_/g, "-")}`;
+  // An edited activity's times were written in the account's time zone; the script shows them in the reader's.
+  const at = (name: string) => (edit?.instants[name] ? `data-instant="${e(edit.instants[name])}"` : undefined);
   switch (kind) {
     case "notes":
       return textareaField({ id: id("hs_note_body"), name: "hs_note_body", label: "Note", state: s, required: true, rows: 4 });
@@ -49,7 +57,7 @@ function fields(kind: FormKind, w: WorkContext, s: FormState): string {
       const mine = w.owners.find((o) => o.email.toLowerCase() === w.email.toLowerCase())?.value ?? "";
       return (
         inputField({ id: id("hs_task_subject"), name: "hs_task_subject", label: "Subject", state: s, required: true, extra: 'maxlength="500"' }) +
-        inputField({ id: id("hs_timestamp"), name: "hs_timestamp", label: "Due", state: s, required: true, type: "datetime-local" }) +
+        inputField({ id: id("hs_timestamp"), name: "hs_timestamp", label: "Due", state: s, required: true, type: "datetime-local", extra: at("hs_timestamp") }) +
         selectField({ id: id("hubspot_owner_id"), name: "hubspot_owner_id", label: "Owner", state: s, options: [{ value: "", label: "No owner" }, ...w.owners], selected: mine }) +
         selectField({ id: id("hs_task_priority"), name: "hs_task_priority", label: "Priority", state: s, options: PRIORITIES })
       );
@@ -64,17 +72,22 @@ function fields(kind: FormKind, w: WorkContext, s: FormState): string {
     case "meetings":
       return (
         inputField({ id: id("hs_meeting_title"), name: "hs_meeting_title", label: "Title", state: s, required: true, extra: 'maxlength="500"' }) +
-        inputField({ id: id("hs_meeting_start_time"), name: "hs_meeting_start_time", label: "Start", state: s, required: true, type: "datetime-local" }) +
-        inputField({ id: id("hs_meeting_end_time"), name: "hs_meeting_end_time", label: "End", state: s, required: true, type: "datetime-local" })
+        inputField({ id: id("hs_meeting_start_time"), name: "hs_meeting_start_time", label: "Start", state: s, required: true, type: "datetime-local", extra: at("hs_meeting_start_time") }) +
+        inputField({ id: id("hs_meeting_end_time"), name: "hs_meeting_end_time", label: "End", state: s, required: true, type: "datetime-local", extra: at("hs_meeting_end_time") })
       );
   }
 }
 
-/** One kind's form. Times are read in the browser's time zone: time-zone.js fills `tz` (UTC without script). */
-export function activityForm(kind: FormKind, w: WorkContext, s: FormState = emptyForm()): string {
+/**
+ * One kind's form, new or (with `edit`) an existing activity's. Times are read in the browser's time zone:
+ * time-zone.js fills `tz` (without script: the zone the form was shown in, UTC for a new one).
+ */
+export function activityForm(kind: FormKind, w: WorkContext, s: FormState = emptyForm(), edit?: EditOf): string {
   const tz = s.values.tz && /^[A-Za-z0-9_+\-/]{1,64}$/.test(s.values.tz) ? s.values.tz : "UTC";
-  return `<form class="work-form" method="post" action="${e(w.path)}/activities">${csrfField(w.csrf)}<input type="hidden" name="kind" value="${kind}"><input type="hidden" name="tz" value="${e(tz)}" data-time-zone>
-${formErrors(s, FORM_FIELDS[kind])}${fields(kind, w, s)}<div class="form-buttons"><button type="submit">${FORM_TITLE[kind].submit}</button></div></form>`;
+  const action = edit ? `${w.path}/activities/${edit.id}` : `${w.path}/activities`;
+  const submit = edit ? `Save ${FORM_TITLE[kind].one}` : FORM_TITLE[kind].submit;
+  return `<form class="work-form" method="post" action="${e(action)}">${csrfField(w.csrf)}<input type="hidden" name="kind" value="${kind}"><input type="hidden" name="tz" value="${e(tz)}" data-time-zone>
+${formErrors(s, FORM_FIELDS[kind])}${fields(kind, w, s, edit)}<div class="form-buttons"><button type="submit">${submit}</button></div></form>`;
 }
 
 /** The four forms above the Activities list, each behind its disclosure. */
@@ -83,10 +96,14 @@ export function activityForms(w: WorkContext): string {
   return `<div class="work-forms">${kinds.map((k) => `<details class="work" id="new-${k}"><summary>${FORM_TITLE[k].open}</summary>${activityForm(k, w)}</details>`).join("")}</div>`;
 }
 
-/** The buttons of one activity: a task not yet completed can be completed; every activity can be deleted. */
+/**
+ * The buttons of one activity: a note, task, call or meeting can be edited; a task not yet completed can be
+ * completed; every activity can be deleted.
+ */
 export function activityControls(w: WorkContext, a: { id: number; type: string; properties: Record<string, string> }, name: string): string {
   const post = (action: string, label: string, text: string, cls: string) =>
     `<form class="inline-form" method="post" action="${e(w.path)}/activities/${a.id}/${action}">${csrfField(w.csrf)}<button type="submit" class="${cls}" aria-label="${e(label)}">${text}</button></form>`;
   const complete = a.type === "tasks" && a.properties.hs_task_status !== "COMPLETED" ? post("complete", `Mark complete: ${name}`, "Mark complete", "small") : "";
-  return `<div class="activity-controls">${complete}${post("delete", `Delete ${name}`, "Delete", "small danger")}</div>`;
+  const edit = isFormKind(a.type) ? `<a class="button small" href="${e(w.path)}/activities/${a.id}/edit" aria-label="${e(`Edit ${name}`)}">Edit</a>` : "";
+  return `<div class="activity-controls">${edit}${complete}${post("delete", `Delete ${name}`, "Delete", "small danger")}</div>`;
 }

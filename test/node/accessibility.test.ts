@@ -32,10 +32,10 @@ beforeAll(async () => {
   ids.ticket = (await api("POST", "/crm/v3/objects/tickets", { properties: { subject: "Gear slips", hs_pipeline_stage: "1", hs_pipeline: "0" } })).id;
   // The contact's page shows its forms' controls too: an association's label and Remove button, a task's buttons.
   await api("PUT", `/crm/v4/objects/contacts/${ids.contact}/associations/companies/${ids.company}`, [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 1 }]);
-  await api("POST", "/crm/v3/objects/tasks", {
+  ids.task = (await api("POST", "/crm/v3/objects/tasks", {
     properties: { hs_timestamp: "2026-12-01T09:00:00Z", hs_task_subject: "Send the notes", hs_task_status: "NOT_STARTED" },
     associations: [{ to: { id: ids.contact }, types: [{ associationCategory: "HUBSPOT_DEFINED", associationTypeId: 204 }] }],
-  });
+  })).id;
   b = await launch();
   page = await b.context.newPage();
   await signInAt(page, t, "/app");
@@ -64,6 +64,7 @@ const pages = () => [
   `/app/deals/${ids.deal}/edit`,
   `/app/deals/${ids.deal}/edit?property=amount`,
   `/app/contacts/${ids.contact}/delete`,
+  `/app/contacts/${ids.contact}/activities/${ids.task}/edit`,
 ];
 
 describe("accessibility audit of the web app", () => {

@@ -9,7 +9,7 @@ import { Client } from "@hubspot/api-client";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eventually, integratorPath } from "./clients";
-import { integratorUrl, tenant, workerUrl, type NodeTenant } from "./helpers";
+import { admin, integratorUrl, tenant, workerUrl, type NodeTenant } from "./helpers";
 import { launch, received, screenshot, signInAt, type Browser } from "./browser";
 
 let t: NodeTenant;
@@ -46,6 +46,7 @@ beforeAll(async () => {
     { eventType: "object.creation", objectTypeId: "0-27" },
     { eventType: "object.propertyChange", objectTypeId: "0-27", propertyName: "hs_task_status" },
     { eventType: "object.creation", objectTypeId: "0-48" },
+    { eventType: "object.propertyChange", objectTypeId: "0-46", propertyName: "hs_note_body" },
   ]) {
     await client.webhooks.subscriptionsApi.create(t.appId, { ...s, active: true } as never);
   }
@@ -138,6 +139,43 @@ describe("working on a record in the browser", () => {
     await form("meetings").getByText("Log a meeting").click();
     await screenshot(page, "record-work-390.png");
     await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it("edits the note and the task from their Edit links: the new values on the page, in the API and delivered", async () => {
+    // The account's zone (Tokyo) is not the browser's (UTC): the form is filled in the account's, and its
+    // script shows each time in the reader's zone, so a time left as it is stays the same instant.
+    await admin("PATCH", `/admin/v1/accounts/${t.portalId}`, { timeZone: "Asia/Tokyo" });
+    const [note] = await associatedIds("notes");
+    const [task] = await associatedIds("tasks");
+    await page.goto(`${workerUrl()}/app/contacts/${contactId}`);
+    await page.getByRole("link", { name: `Edit note #${note!.id}` }).click();
+    await page.waitForURL(`${workerUrl()}/app/contacts/${contactId}/activities/${note!.id}/edit`);
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Edit note on Grace Hopper");
+    expect(await page.getByLabel("Note").inputValue()).toBe("Invented the compiler.\nAsk about COBOL.");
+    await page.getByLabel("Note").fill("Invented the compiler.\nSent her the COBOL report.");
+    await screenshot(page, "record-work-edit-note-1280.png");
+    await page.getByRole("button", { name: "Save note" }).click();
+    await page.waitForURL(`${workerUrl()}/app/contacts/${contactId}#activities-h`);
+    expect(await page.locator(".activity-notes .activity-body").innerHTML()).toBe("<p>Invented the compiler.<br>Sent her the COBOL report.</p>");
+
+    await page.getByRole("link", { name: "Edit task Send the manual" }).click();
+    await page.waitForURL(`${workerUrl()}/app/contacts/${contactId}/activities/${task!.id}/edit`);
+    // 15:00 UTC, shown in the browser's zone, not Tokyo's 00:00 the next day.
+    expect(await page.getByLabel("Due").inputValue()).toBe("2026-12-09T15:00");
+    await page.getByLabel("Subject").fill("Send the signed manual");
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, "record-work-edit-task-390.png");
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole("button", { name: "Save task" }).click();
+    await page.waitForURL(`${workerUrl()}/app/contacts/${contactId}#activities-h`);
+    await page.locator(".activity-tasks", { hasText: "Send the signed manual" }).waitFor();
+
+    const n = await client.crm.objects.notes.basicApi.getById(note!.id, ["hs_note_body"]);
+    expect(n.properties.hs_note_body).toBe("<p>Invented the compiler.<br>Sent her the COBOL report.</p>");
+    const k = await client.crm.objects.tasks.basicApi.getById(task!.id, ["hs_task_subject", "hs_task_status", "hs_timestamp"]);
+    expect(k.properties).toMatchObject({ hs_task_subject: "Send the signed manual", hs_task_status: "COMPLETED", hs_timestamp: "2026-12-09T15:00:00.000Z" });
+    await delivered({ subscriptionType: "object.propertyChange", objectTypeId: "0-46", objectId: Number(note!.id), propertyValue: "<p>Invented the compiler.<br>Sent her the COBOL report.</p>" }, "the note's edit event");
+    await admin("PATCH", `/admin/v1/accounts/${t.portalId}`, { timeZone: "UTC" });
   });
 
   it("a refused form is shown again with the error beside its field, and nothing is written", async () => {

@@ -98,6 +98,14 @@ export const FIXTURES: Record<string, Fixture> = {
     { path: `/app/contacts/${w.ids.contact}/activities/${w.ids.note}/complete` },
     { path: `/app/contacts/${w.ids.bContact}/activities/${w.ids.note}/complete` },
   ],
+  "GET /app/:objectType/:objectId/activities/:activityId/edit": (w) => [
+    { path: `/app/contacts/${w.ids.contact}/activities/${w.ids.note}/edit` },
+    { path: `/app/contacts/${w.ids.bContact}/activities/${w.ids.note}/edit` },
+  ],
+  "POST /app/:objectType/:objectId/activities/:activityId": (w) => [
+    { path: `/app/contacts/${w.ids.contact}/activities/${w.ids.note}`, body: { kind: "notes", hs_note_body: "B" } },
+    { path: `/app/contacts/${w.ids.bContact}/activities/${w.ids.note}`, body: { kind: "notes", hs_note_body: "B" } },
+  ],
   "POST /app/:objectType/:objectId/activities/:activityId/delete": (w) => [
     { path: `/app/contacts/${w.ids.contact}/activities/${w.ids.note}/delete` },
     { path: `/app/contacts/${w.ids.bContact}/activities/${w.ids.note}/delete` },

@@ -1,6 +1,6 @@
 /**
  * @module The record page's activity forms (docs/reference/web.md, "Working on a record"): log a note, create
- * a task, log a call or a meeting associated with the record; mark a task complete; delete an activity.
+ * a task, log a call or a meeting associated with the record; edit one; mark a task complete; delete one.
  * Every write goes through the services of `/crm/v3/objects/{notes,tasks,calls,meetings}` (the same value
  * checks, the record's association in the create's batch, webhook events in the same batch as the write),
  * then answers 303 back to the record page. A refused form is shown again, alone, with its errors (400).
@@ -14,10 +14,11 @@ import { archiveObject, createObject, updateObject } from "../../services/crm/re
 import { checkRequired } from "../../services/crm/object-types";
 import { checkValues } from "../../services/crm/values";
 import { writeWithEvents } from "../../services/webhooks/write";
-import { activityProperties, FIELD_OF_PROPERTY, isFormKind, type FormKind } from "../../services/web/activity-input";
+import { requireAccount } from "../../services/accounts/tenancy";
+import { activityFormValues, activityPatch, activityProperties, FIELD_OF_PROPERTY, isFormKind, type FormKind } from "../../services/web/activity-input";
 import { activityOfRecord, ownerChoices } from "../../services/web/record-work";
 import { displayName } from "../../services/web/records";
-import { activityForm, FORM_TITLE } from "../../views/activity-forms";
+import { activityForm, FORM_TITLE, type EditOf } from "../../views/activity-forms";
 import type { FormState } from "../../views/form-fields";
 import { appPage, notFoundPage } from "../../views/layout";
 import * as s from "../../schemas/web";
@@ -32,18 +33,23 @@ const refusals = {
   404: { description: "No such record (or activity of the record) in the account", html: true },
 };
 
-/** The form shown again with what was posted and the errors beside their fields (nothing was written). */
-async function refusedForm(c: { control: Parameters<typeof ownerChoices>[0] }, w: WorkingRecord, kind: FormKind, state: FormState): Promise<Response> {
+/**
+ * An activity's form on a page of its own: a new one's form shown again with what was posted and the errors
+ * beside their fields (400, nothing was written), or an existing one's to edit (`edit`).
+ */
+async function formPage(c: { control: Parameters<typeof ownerChoices>[0] }, w: WorkingRecord, kind: FormKind, state: FormState, edit?: EditOf): Promise<Response> {
   const owners = kind === "tasks" ? await ownerChoices(c.control, w.user.portalId) : [];
   const name = displayName(w.record);
   const work = { path: w.path, csrf: w.user.csrfToken, owners, email: w.user.email };
+  const refused = Object.keys(state.errors).length > 0;
+  const heading = edit ? `Edit ${FORM_TITLE[kind].one} on ${name}` : `${FORM_TITLE[kind].open} on ${name}`;
   return appPage({
-    title: `${FORM_TITLE[kind].open} · ${name}`,
+    title: `${edit ? `Edit ${FORM_TITLE[kind].one}` : FORM_TITLE[kind].open} · ${name}`,
     section: w.type,
     user: w.user,
-    status: 400,
-    body: `<nav class="crumbs" aria-label="Breadcrumb"><a href="${escapeHtml(w.path)}">${escapeHtml(name)}</a></nav><h1>${FORM_TITLE[kind].open} on ${escapeHtml(name)}</h1>
-<p class="error" role="alert">Nothing was saved: correct the fields below.</p>${activityForm(kind, work, state)}<p><a href="${escapeHtml(w.path)}#activities-h">Back to ${escapeHtml(name)}</a></p>`,
+    status: refused ? 400 : 200,
+    body: `<nav class="crumbs" aria-label="Breadcrumb"><a href="${escapeHtml(w.path)}">${escapeHtml(name)}</a></nav><h1>${escapeHtml(heading)}</h1>
+${refused ? `<p class="error" role="alert">Nothing was saved: correct the fields below.</p>` : ""}${activityForm(kind, work, state, edit)}<p><a href="${escapeHtml(w.path)}#activities-h">Back to ${escapeHtml(name)}</a></p>`,
     scripts: ["time-zone.js"],
   });
 }
@@ -78,18 +84,78 @@ export const activityRoutes = [
       if (!isFormKind(kind)) return badPost(w.user, w, "kind must be one of notes, tasks, calls, meetings.");
       const values = postedValues(body);
       const input = activityProperties(kind, values, now);
-      if (!input.ok) return refusedForm(ctx, w, kind, { values, errors: input.errors });
+      if (!input.ok) return formPage(ctx, w, kind, { values, errors: input.errors });
       const portalId = w.user.portalId;
       try {
         // The checks of POST /crm/v3/objects/{type}: an owner of the account, the options of enumerations, hs_timestamp.
         checkRequired(kind, input.properties);
         await checkValues(ctx, portalId, kind, [{ properties: input.properties, at: "", create: true }]);
       } catch (err) {
-        if (err instanceof ApiError && err.status === 400) return refusedForm(ctx, w, kind, { values, errors: fieldErrors(err, FIELD_OF_PROPERTY[kind]) });
+        if (err instanceof ApiError && err.status === 400) return formPage(ctx, w, kind, { values, errors: fieldErrors(err, FIELD_OF_PROPERTY[kind]) });
         throw err;
       }
       // The activity and its association with the record in one batch, with its creation event.
       await writeWithEvents(ctx, portalId, (outbox) => createObject(db, portalId, kind, input.properties, now, [{ type: w.type, id: w.record.id }], outbox), "CRM");
+      return seeOther(`${w.path}#activities-h`);
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/app/:objectType/:objectId/activities/:activityId/edit",
+    summary: "Form to edit a note, task, call or meeting of the record",
+    tag,
+    auth: session,
+    params: s.activityParams,
+    hidden: true,
+    responses: { 200: { description: "The form, filled with the activity's values", html: true }, 302: refusals[302], 404: refusals[404] },
+    handler: async (ctx) => {
+      const { db, control, params } = ctx;
+      const w = await workingRecord(ctx, params, false);
+      if (w instanceof Response) return w;
+      const activity = await ownActivity(db, w, params.activityId);
+      if (activity instanceof Response) return activity;
+      const kind = activity.objectType;
+      if (!isFormKind(kind)) return notFoundPage(w.user, w.type, "This kind of activity is not edited in the app: the API edits it.");
+      const { timeZone } = await requireAccount(control, w.user.portalId);
+      const { values, instants } = activityFormValues(kind, activity.properties, timeZone);
+      return formPage(ctx, w, kind, { values, errors: {} }, { id: activity.id, instants });
+    },
+  }),
+  route({
+    method: "POST",
+    path: "/app/:objectType/:objectId/activities/:activityId",
+    summary: "Save an edited note, task, call or meeting of the record (as PATCH /crm/v3/objects/{type}/{id})",
+    tag,
+    auth: session,
+    params: s.activityParams,
+    body: s.formBody,
+    bodyFormat: "form",
+    hidden: true,
+    responses: { 303: { description: "Saved: back to the record page" }, ...refusals },
+    handler: async (ctx) => {
+      const { db, params, body, now } = ctx;
+      const w = await workingRecord(ctx, params, body.csrf);
+      if (w instanceof Response) return w;
+      const activity = await ownActivity(db, w, params.activityId);
+      if (activity instanceof Response) return activity;
+      const kind = activity.objectType;
+      if (!isFormKind(kind)) return badPost(w.user, w, "This kind of activity is not edited in the app.");
+      const values = postedValues(body);
+      const edit = { id: activity.id, instants: {} };
+      const input = activityPatch(kind, values, now, activity.properties);
+      if (!input.ok) return formPage(ctx, w, kind, { values, errors: input.errors }, edit);
+      const patch = input.properties;
+      if (Object.keys(patch).length) {
+        const portalId = w.user.portalId;
+        try {
+          // The checks of PATCH /crm/v3/objects/{type}/{id}: an owner of the account, the options of enumerations.
+          await checkValues(ctx, portalId, kind, [{ properties: patch, at: "", id: activity.id }]);
+        } catch (err) {
+          if (err instanceof ApiError && err.status === 400) return formPage(ctx, w, kind, { values, errors: fieldErrors(err, FIELD_OF_PROPERTY[kind]) }, edit);
+          throw err;
+        }
+        await writeWithEvents(ctx, portalId, (outbox) => updateObject(db, portalId, kind, activity.id, patch, now, outbox), "CRM");
+      }
       return seeOther(`${w.path}#activities-h`);
     },
   }),

@@ -150,3 +150,101 @@ export function activityProperties(kind: FormKind, v: Record<string, string>, no
   }
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, properties };
 }
+
+/** An HTML body as the text its form shows: paragraphs as blank lines, `<br>` as a line break, tags dropped. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<\/p>\s*<p(?:\s[^>]*)?>/gi, "\n\n")
+    .replace(/<br\s*\/?>/gi, "\n")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(#x?[0-9a-f]+|amp|lt|gt|quot|apos|nbsp);/gi, (_, ref: string) => {
+      const named: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
+      const r = ref.toLowerCase();
+      if (named[r]) return named[r];
+      const code = r.startsWith("#x") ? parseInt(r.slice(2), 16) : parseInt(r.slice(1), 10);
+      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "";
+    })
+    .trim();
+}
+
+/** A stored instant (ISO 8601 or epoch milliseconds, as the API accepts both) in ms; null when it is neither. */
+export function instantMs(value: string | undefined): number | null {
+  if (!value) return null;
+  const ms = /^\d{1,15}$/.test(value) ? Number(value) : Date.parse(value);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** The `datetime-local` value (`2026-11-05T14:30`) of the instant `ms` in the time zone `tz`. */
+export function instantToLocal(ms: number, tz: string): string {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone: tz, hourCycle: "h23", year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit" }).formatToParts(new Date(ms));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "00";
+  return `${get("year")}-${get("month")}-${get("day")}T${get("hour")}:${get("minute")}`;
+}
+
+/** The form's fields that are times, and the property each shows. */
+const TIME_FIELDS: Record<FormKind, string[]> = { notes: [], tasks: ["hs_timestamp"], calls: [], meetings: ["hs_meeting_start_time", "hs_meeting_end_time"] };
+
+/**
+ * An activity's stored properties as its form's values, times in the time zone `tz` (the account's: the page
+ * cannot know the reader's before its script runs, which then shows them in the reader's own, time-zone.js),
+ * and the instants of the time fields, for that script.
+ */
+export function activityFormValues(kind: FormKind, p: Record<string, string>, tz: string): { values: Record<string, string>; instants: Record<string, string> } {
+  const values: Record<string, string> = { tz };
+  const instants: Record<string, string> = {};
+  for (const name of FORM_FIELDS[kind]) {
+    if (TIME_FIELDS[kind].includes(name)) {
+      const ms = instantMs(p[name]);
+      if (ms === null) continue;
+      values[name] = instantToLocal(ms, tz);
+      instants[name] = new Date(ms).toISOString();
+    } else if (name === "duration") {
+      const ms = Number(p.hs_call_duration);
+      if (p.hs_call_duration && Number.isFinite(ms)) values.duration = String(Math.round(ms / 60_000));
+    } else if (name === "hs_note_body" || name === "hs_call_body") {
+      values[name] = htmlToText(p[name] ?? "");
+    } else {
+      // Empty is the form's "none": a task without an owner is not given the reader's by default.
+      values[name] = p[name] ?? "";
+    }
+  }
+  return { values, instants };
+}
+
+/** What creating sets that editing leaves as it is: the logged time of a note or call, a task's status, type, outcome. */
+const SET_AT_CREATION: Record<FormKind, string[]> = {
+  notes: ["hs_timestamp"],
+  tasks: ["hs_task_status", "hs_task_type"],
+  calls: ["hs_timestamp", "hs_call_status"],
+  meetings: ["hs_meeting_outcome"],
+};
+/** Optional fields: left empty in an edit, their property is cleared (the API's empty value). */
+const CLEARABLE: Record<FormKind, string[]> = { notes: [], tasks: ["hubspot_owner_id", "hs_task_priority"], calls: ["hs_call_duration", "hs_call_body"], meetings: [] };
+
+/**
+ * The properties an edited activity's form changes (PATCH semantics: only what differs from `stored`), or
+ * the errors by field. A body compares by its text, so an HTML body written elsewhere keeps its markup when
+ * its text was not changed; a time compares to the minute, the form's precision.
+ */
+export function activityPatch(kind: FormKind, v: Record<string, string>, now: number, stored: Record<string, string>): ActivityInput {
+  const input = activityProperties(kind, v, now);
+  if (!input.ok) return input;
+  const next: Record<string, string> = { ...input.properties };
+  for (const name of SET_AT_CREATION[kind]) delete next[name];
+  for (const name of CLEARABLE[kind]) next[name] ??= "";
+  const minute = (value: string | undefined) => {
+    const ms = instantMs(value);
+    return ms === null ? null : Math.floor(ms / 60_000);
+  };
+  for (const [name, value] of Object.entries(next)) {
+    const before = stored[name] ?? "";
+    const same =
+      name === "hs_note_body" || name === "hs_call_body"
+        ? htmlToText(before) === htmlToText(value)
+        : name === "hs_timestamp" || TIME_FIELDS[kind].includes(name)
+          ? minute(before) !== null && minute(before) === minute(value)
+          : before === value;
+    if (same) delete next[name];
+  }
+  return { ok: true, properties: next };
+}
