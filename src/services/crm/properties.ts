@@ -55,13 +55,13 @@ const BUILT_IN: Record<BuiltInObjectType, BuiltIn[]> = {
     ["email", "string"], ["firstname", "string"], ["lastname", "string"], ["phone", "string"], ["mobilephone", "string"],
     ["fax", "string"], ["company", "string"], ["website", "string"], ["jobtitle", "string"], ["address", "string"],
     ["city", "string"], ["state", "string"], ["zip", "string"], ["country", "string"], ["hs_additional_emails", "string"],
-    ["lifecyclestage", "enumeration"],
+    ["lifecyclestage", "enumeration", ["subscriber", "lead", "marketingqualifiedlead", "salesqualifiedlead", "opportunity", "customer", "evangelist", "other"]],
   ],
   companies: [["name", "string"], ["domain", "string"], ["website", "string"], ["phone", "string"], ["city", "string"], ["country", "string"], ["industry", "string"], ["description", "string"]],
-  deals: [["dealname", "string"], ["amount", "number"], ["closedate", "datetime"], ["dealstage", "enumeration"], ["pipeline", "enumeration"], ["dealtype", "enumeration"], ["description", "string"]],
+  deals: [["dealname", "string"], ["amount", "number"], ["closedate", "datetime"], ["dealstage", "enumeration"], ["pipeline", "enumeration"], ["dealtype", "enumeration", ["newbusiness", "existingbusiness"]], ["description", "string"]],
   products: [["name", "string"], ["description", "string"], ["price", "number"], ["hs_sku", "string"]],
   line_items: [["name", "string"], ["description", "string"], ["price", "number"], ["quantity", "number"], ["hs_sku", "string"], ["hs_product_id", "number"]],
-  tickets: [["subject", "string"], ["content", "string"], ["hs_pipeline", "enumeration"], ["hs_pipeline_stage", "enumeration"], ["hs_ticket_priority", "enumeration"], ["hs_ticket_category", "enumeration"]],
+  tickets: [["subject", "string"], ["content", "string"], ["hs_pipeline", "enumeration"], ["hs_pipeline_stage", "enumeration"], ["hs_ticket_priority", "enumeration", ["LOW", "MEDIUM", "HIGH", "URGENT"]], ["hs_ticket_category", "enumeration", ["PRODUCT_ISSUE", "BILLING_ISSUE", "FEATURE_REQUEST", "GENERAL_INQUIRY"]]],
   ...ACTIVITY_BUILT_IN,
 };
 
@@ -157,8 +157,20 @@ const labelOf = (type: ObjectType, name: string) =>
 const fieldTypeOf = (type: PropertyType) =>
   ({ string: "text", number: "number", date: "date", datetime: "date", enumeration: "select", bool: "booleancheckbox" })[type];
 
+/** The real service's labels of built-in options whose value does not spell them (`marketingqualifiedlead`). */
+const OPTION_LABELS: Record<string, string> = {
+  marketingqualifiedlead: "Marketing Qualified Lead",
+  salesqualifiedlead: "Sales Qualified Lead",
+  newbusiness: "New Business",
+  existingbusiness: "Existing Business",
+  PRODUCT_ISSUE: "Product Issue",
+  BILLING_ISSUE: "Billing Issue",
+  FEATURE_REQUEST: "Feature Request",
+  GENERAL_INQUIRY: "General Inquiry",
+};
+
 const optionsOf = (values: string[] = []): PropertyOption[] =>
-  values.map((value, i) => ({ label: value.charAt(0) + value.slice(1).toLowerCase().replace(/_/g, " "), value, description: "", displayOrder: i, hidden: false }));
+  values.map((value, i) => ({ label: OPTION_LABELS[value] ?? value.charAt(0) + value.slice(1).toLowerCase().replace(/_/g, " "), value, description: "", displayOrder: i, hidden: false }));
 
 /**
  * The record types people own carry `hubspot_owner_id`, as on the real service (activities and leads list it
