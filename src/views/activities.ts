@@ -10,6 +10,7 @@ import type { ActivityType } from "../db/tables/crm";
 import { escapeHtml } from "../lib/html";
 import { sanitizeMany } from "../lib/sanitize";
 import type { ActivityRow } from "../services/web/activities";
+import { textToHtml } from "../services/web/activity-input";
 import { epochTimeTag, timeTag } from "./time";
 import { activityControls, type WorkContext } from "./activity-forms";
 
@@ -59,7 +60,21 @@ interface Entry {
 /** The body an activity shows, as stored (HTML), if it has one. */
 function bodyOf(a: ActivityRow): string | undefined {
   const p = a.properties;
-  return a.type === "notes" ? p.hs_note_body : a.type === "communications" ? p.hs_communication_body : a.type === "postal_mail" ? p.hs_postal_mail_body : undefined;
+  switch (a.type) {
+    case "notes":
+      return p.hs_note_body;
+    case "calls":
+      return p.hs_call_body;
+    case "emails":
+      // An email's HTML when it has one; its text otherwise, as paragraphs.
+      return p.hs_email_html || (p.hs_email_text ? textToHtml(p.hs_email_text) : undefined);
+    case "communications":
+      return p.hs_communication_body;
+    case "postal_mail":
+      return p.hs_postal_mail_body;
+    default:
+      return undefined;
+  }
 }
 
 /** One entry; `body` is the activity's body already sanitised. */
@@ -75,14 +90,14 @@ function entryOf(a: ActivityRow, body: string | undefined): Entry {
       return { title: `${e(p.hs_task_subject || "Task")}${status}`, meta: ["Task", at ? `due ${at}` : ""] };
     }
     case "calls":
-      return { title: e(p.hs_call_title || "Call"), meta: [e(labelOf(CALL_DIRECTION, p.hs_call_direction, "Call")), e(durationText(p.hs_call_duration)), at] };
+      return { title: e(p.hs_call_title || "Call"), meta: [e(labelOf(CALL_DIRECTION, p.hs_call_direction, "Call")), e(durationText(p.hs_call_duration)), at], body };
     case "meetings": {
       const [start, end] = [timeOf(p.hs_meeting_start_time), timeOf(p.hs_meeting_end_time)];
       const when = start && end ? `${start} – ${end}` : start || at;
       return { title: e(p.hs_meeting_title || "Meeting"), meta: ["Meeting", when] };
     }
     case "emails":
-      return { title: e(p.hs_email_subject || "(no subject)"), meta: [e(labelOf(EMAIL_DIRECTION, p.hs_email_direction, "Email")), at] };
+      return { title: e(p.hs_email_subject || "(no subject)"), meta: [e(labelOf(EMAIL_DIRECTION, p.hs_email_direction, "Email")), at], body };
     case "communications":
       return { title: e(labelOf(CHANNEL, p.hs_communication_channel_type, "Communication")), meta: [at], body };
     case "postal_mail":

@@ -1,8 +1,9 @@
 /**
  * @module The record page's activity forms (docs/reference/web.md, "Working on a record"): log a note,
- * create a task, log a call, log a meeting, each a disclosure above the Activities list that posts to
- * `/app/{type}/{id}/activities`; and each task's "Mark complete" and each activity's "Delete" buttons.
- * Shown again alone, with the values kept and the errors beside their fields, when a post is refused.
+ * create a task, log a call, a meeting, an email, a message or postal mail, each a disclosure above the
+ * Activities list that posts to `/app/{type}/{id}/activities`; each activity's "Edit" link and "Delete"
+ * button, and each task's "Mark complete". Shown alone, with the values kept and the errors beside their
+ * fields, when a post is refused, and to edit an activity.
  */
 import { escapeHtml } from "../lib/html";
 import { FORM_FIELDS, isFormKind, type FormKind } from "../services/web/activity-input";
@@ -26,6 +27,9 @@ export const FORM_TITLE: Record<FormKind, { open: string; submit: string; one: s
   tasks: { open: "Create a task", submit: "Create task", one: "task" },
   calls: { open: "Log a call", submit: "Log call", one: "call" },
   meetings: { open: "Log a meeting", submit: "Log meeting", one: "meeting" },
+  emails: { open: "Log an email", submit: "Log email", one: "email" },
+  communications: { open: "Log a message", submit: "Log message", one: "message" },
+  postal_mail: { open: "Log postal mail", submit: "Log postal mail", one: "postal mail" },
 };
 
 /** An existing activity's form: where it posts, and the instants its time fields show (for time-zone.js). */
@@ -44,8 +48,18 @@ const DIRECTIONS = [
   { value: "OUTBOUND", label: "Outbound" },
   { value: "INBOUND", label: "Inbound" },
 ];
+const EMAIL_DIRECTIONS = [
+  { value: "EMAIL", label: "Sent" },
+  { value: "INCOMING_EMAIL", label: "Received" },
+  { value: "FORWARDED_EMAIL", label: "Forwarded" },
+];
+const CHANNELS = [
+  { value: "SMS", label: "SMS" },
+  { value: "WHATS_APP", label: "WhatsApp" },
+  { value: "LINKEDIN_MESSAGE", label: "LinkedIn message" },
+];
 
-/** The fields of one kind's form; ids are prefixed by the kind, so the four forms share a page. */
+/** The fields of one kind's form; ids are prefixed by the kind, so the seven forms share a page. */
 function fields(kind: FormKind, w: WorkContext, s: FormState, edit?: EditOf): string {
   const id = (name: string) => `${kind}-${name.replace(/_/g, "-")}`;
   // An edited activity's times were written in the account's time zone; the script shows them in the reader's.
@@ -75,6 +89,19 @@ function fields(kind: FormKind, w: WorkContext, s: FormState, edit?: EditOf): st
         inputField({ id: id("hs_meeting_start_time"), name: "hs_meeting_start_time", label: "Start", state: s, required: true, type: "datetime-local", extra: at("hs_meeting_start_time") }) +
         inputField({ id: id("hs_meeting_end_time"), name: "hs_meeting_end_time", label: "End", state: s, required: true, type: "datetime-local", extra: at("hs_meeting_end_time") })
       );
+    case "emails":
+      return (
+        inputField({ id: id("hs_email_subject"), name: "hs_email_subject", label: "Subject", state: s, required: true, extra: 'maxlength="500"' }) +
+        selectField({ id: id("hs_email_direction"), name: "hs_email_direction", label: "Direction", state: s, options: EMAIL_DIRECTIONS, required: true }) +
+        textareaField({ id: id("hs_email_text"), name: "hs_email_text", label: "Email", state: s, rows: 4 })
+      );
+    case "communications":
+      return (
+        selectField({ id: id("hs_communication_channel_type"), name: "hs_communication_channel_type", label: "Channel", state: s, options: CHANNELS, required: true }) +
+        textareaField({ id: id("hs_communication_body"), name: "hs_communication_body", label: "Message", state: s, required: true, rows: 3 })
+      );
+    case "postal_mail":
+      return textareaField({ id: id("hs_postal_mail_body"), name: "hs_postal_mail_body", label: "Mail", state: s, required: true, rows: 3 });
   }
 }
 
@@ -90,16 +117,13 @@ export function activityForm(kind: FormKind, w: WorkContext, s: FormState = empt
 ${formErrors(s, FORM_FIELDS[kind])}${fields(kind, w, s, edit)}<div class="form-buttons"><button type="submit">${submit}</button></div></form>`;
 }
 
-/** The four forms above the Activities list, each behind its disclosure. */
+/** The seven forms above the Activities list, each behind its disclosure. */
 export function activityForms(w: WorkContext): string {
-  const kinds: FormKind[] = ["notes", "tasks", "calls", "meetings"];
+  const kinds: FormKind[] = ["notes", "tasks", "calls", "meetings", "emails", "communications", "postal_mail"];
   return `<div class="work-forms">${kinds.map((k) => `<details class="work" id="new-${k}"><summary>${FORM_TITLE[k].open}</summary>${activityForm(k, w)}</details>`).join("")}</div>`;
 }
 
-/**
- * The buttons of one activity: a note, task, call or meeting can be edited; a task not yet completed can be
- * completed; every activity can be deleted.
- */
+/** The buttons of one activity: every activity can be edited and deleted; a task not yet completed can be completed. */
 export function activityControls(w: WorkContext, a: { id: number; type: string; properties: Record<string, string> }, name: string): string {
   const post = (action: string, label: string, text: string, cls: string) =>
     `<form class="inline-form" method="post" action="${e(w.path)}/activities/${a.id}/${action}">${csrfField(w.csrf)}<button type="submit" class="${cls}" aria-label="${e(label)}">${text}</button></form>`;

@@ -1,6 +1,7 @@
 /**
- * Editing an activity from the record page (docs/reference/web.md, "Working on a record"): each note, task,
- * call and meeting has an Edit link to its form, filled with its values; saving changes only what differs
+ * Logging and editing activities from the record page (docs/reference/web.md, "Working on a record"): an
+ * email, a message and postal mail are logged as notes are; each activity has an Edit link to its form,
+ * filled with its values; saving changes only what differs
  * (as PATCH /crm/v3/objects/{type}/{id}), visible through the API and sent as the app's propertyChange
  * events; another record's or account's activity is the 404 page; bad values and a missing CSRF token write
  * nothing.
@@ -27,7 +28,7 @@ function post(b: Browser, path: string, fields: Record<string, string>, csrf: st
 
 const read = async (t: Tenant, type: string, id: number, props: string) => (await call("GET", `/crm/v3/objects/${type}/${id}?properties=${props}`, { token: t.pat })).json.properties as Record<string, string | null>;
 
-describe("editing an activity from the record page", () => {
+describe("logging and editing activities from the record page", () => {
   it("fills each kind's form with its values, in the account's time zone, and saves only what changed", async () => {
     const t = await tenant();
     expect((await admin("PATCH", `/admin/v1/accounts/${t.portalId}`, { timeZone: "Europe/Berlin" })).status).toBe("active");
@@ -38,14 +39,11 @@ describe("editing an activity from the record page", () => {
     const task = await create(t, "tasks", { hs_task_subject: "Send the quote", hs_timestamp: "2026-12-01T08:30:00.000Z", hs_task_status: "IN_PROGRESS", hs_task_priority: "HIGH" }, ada);
     const callId = await create(t, "calls", { hs_call_title: "Discovery", hs_call_direction: "INBOUND", hs_call_duration: "1500000", hs_timestamp: "2026-11-02T10:00:00.000Z" }, ada);
     const meeting = await create(t, "meetings", { hs_meeting_title: "Kick-off", hs_meeting_start_time: "2026-12-02T09:00:00.000Z", hs_meeting_end_time: "2026-12-02T10:15:00.000Z", hs_timestamp: "2026-12-02T09:00:00.000Z" }, ada);
-    const email = await create(t, "emails", { hs_email_subject: "Hello", hs_email_direction: "EMAIL", hs_timestamp: "2026-11-03T10:00:00.000Z" }, undefined);
-    expect((await call("PUT", `/crm/v4/objects/emails/${email}/associations/default/contacts/${ada}`, { token: t.pat })).status).toBe(200);
 
-    // The record page links each editable activity to its form; an email is not edited here.
+    // The record page links each activity to its form.
     const html = (await page(b, path)).text;
     for (const id of [note, task, callId, meeting]) expect(html).toContain(`href="${path}/activities/${id}/edit"`);
     expect(html).toContain(`aria-label="Edit task Send the quote"`);
-    expect(html).not.toContain(`/activities/${email}/edit"`);
 
     // Each form is filled: bodies as text, times in the account's zone (Berlin, UTC+1) with their instants.
     const noteForm = await page(b, `${path}/activities/${note}/edit`);
@@ -100,6 +98,50 @@ describe("editing an activity from the record page", () => {
     expect(after).toContain("<p>Prices sent</p>");
     expect(after).toContain("Send the final quote");
     expect(after).toContain("Outbound call · 40 min");
+  });
+
+  it("logs an email, a message and postal mail, shows their bodies, and edits them", async () => {
+    const t = await tenant();
+    const b = await signIn(t);
+    const ada = await create(t, "contacts", { firstname: "Ada" });
+    const path = `/app/contacts/${ada}`;
+    const form = (await page(b, path)).text;
+    for (const kind of ["emails", "communications", "postal_mail"]) expect(form).toContain(`<details class="work" id="new-${kind}">`);
+    expect((await post(b, `${path}/activities`, { kind: "emails", hs_email_subject: "Quote", hs_email_direction: "INCOMING_EMAIL", hs_email_text: "Please send <the> quote.\nThanks" })).status).toBe(303);
+    expect((await post(b, `${path}/activities`, { kind: "communications", hs_communication_channel_type: "WHATS_APP", hs_communication_body: "On my way" })).status).toBe(303);
+    expect((await post(b, `${path}/activities`, { kind: "postal_mail", hs_postal_mail_body: "Sent the brochure" })).status).toBe(303);
+    const linked = async (to: string) => Number((await call("GET", `/crm/v4/objects/contacts/${ada}/associations/${to}`, { token: t.pat })).json.results[0].toObjectId);
+    const [email, message, mail] = [await linked("emails"), await linked("communications"), await linked("postal_mail")];
+    expect(await read(t, "emails", email, "hs_email_subject,hs_email_direction,hs_email_text,hs_email_html,hs_timestamp")).toMatchObject({
+      hs_email_subject: "Quote",
+      hs_email_direction: "INCOMING_EMAIL",
+      hs_email_text: "Please send <the> quote.\nThanks",
+      hs_email_html: "<p>Please send &lt;the&gt; quote.<br>Thanks</p>",
+    });
+    expect(await read(t, "communications", message, "hs_communication_channel_type,hs_communication_body,hs_communication_logged_from")).toMatchObject({
+      hs_communication_channel_type: "WHATS_APP",
+      hs_communication_body: "<p>On my way</p>",
+      hs_communication_logged_from: "CRM",
+    });
+    expect((await read(t, "postal_mail", mail, "hs_postal_mail_body")).hs_postal_mail_body).toBe("<p>Sent the brochure</p>");
+    const shown = (await page(b, path)).text;
+    expect(shown).toContain("<p>Please send &lt;the&gt; quote.<br>Thanks</p>");
+    expect(shown).toContain("Received email");
+    expect(shown).toContain("<p>On my way</p>");
+    expect(shown).toContain("<p>Sent the brochure</p>");
+
+    // The email's form shows its text; a new subject and direction are saved, its body left as it was.
+    const emailForm = (await page(b, `${path}/activities/${email}/edit`)).text;
+    expect(emailForm).toContain("<h1>Edit email on Ada</h1>");
+    expect(emailForm).toContain(">Please send &lt;the&gt; quote.\nThanks</textarea>");
+    expect((await post(b, `${path}/activities/${email}`, { kind: "emails", hs_email_subject: "Quote, signed", hs_email_direction: "EMAIL", hs_email_text: "Please send <the> quote.\nThanks" })).status).toBe(303);
+    expect(await read(t, "emails", email, "hs_email_subject,hs_email_direction,hs_email_html")).toMatchObject({ hs_email_subject: "Quote, signed", hs_email_direction: "EMAIL", hs_email_html: "<p>Please send &lt;the&gt; quote.<br>Thanks</p>" });
+    expect((await post(b, `${path}/activities/${message}`, { kind: "communications", hs_communication_channel_type: "SMS", hs_communication_body: "Arrived" })).status).toBe(303);
+    expect(await read(t, "communications", message, "hs_communication_channel_type,hs_communication_body")).toMatchObject({ hs_communication_channel_type: "SMS", hs_communication_body: "<p>Arrived</p>" });
+    // A channel that is not an option: the API's own 400, next to the field.
+    const bad = await post(b, `${path}/activities/${message}`, { kind: "communications", hs_communication_channel_type: "FAX", hs_communication_body: "Arrived" });
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain(`aria-describedby="communications-hs-communication-channel-type-error" aria-invalid="true"`);
   });
 
   it("an edit reaches the subscribed app as the activity's propertyChange, from the CRM", async () => {

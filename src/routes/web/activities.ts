@@ -1,6 +1,7 @@
 /**
  * @module The record page's activity forms (docs/reference/web.md, "Working on a record"): log a note, create
- * a task, log a call or a meeting associated with the record; edit one; mark a task complete; delete one.
+ * a task, log a call, a meeting, an email, a message or postal mail associated with the record; edit one;
+ * mark a task complete; delete one.
  * Every write goes through the services of `/crm/v3/objects/{notes,tasks,calls,meetings}` (the same value
  * checks, the record's association in the create's batch, webhook events in the same batch as the write),
  * then answers 303 back to the record page. A refused form is shown again, alone, with its errors (400).
@@ -15,7 +16,7 @@ import { checkRequired } from "../../services/crm/object-types";
 import { checkValues } from "../../services/crm/values";
 import { writeWithEvents } from "../../services/webhooks/write";
 import { requireAccount } from "../../services/accounts/tenancy";
-import { activityFormValues, activityPatch, activityProperties, FIELD_OF_PROPERTY, isFormKind, type FormKind } from "../../services/web/activity-input";
+import { activityFormValues, activityPatch, activityProperties, FIELD_OF_PROPERTY, FORM_KINDS, isFormKind, type FormKind } from "../../services/web/activity-input";
 import { activityOfRecord, ownerChoices } from "../../services/web/record-work";
 import { displayName } from "../../services/web/records";
 import { activityForm, FORM_TITLE, type EditOf } from "../../views/activity-forms";
@@ -68,7 +69,7 @@ export const activityRoutes = [
   route({
     method: "POST",
     path: "/app/:objectType/:objectId/activities",
-    summary: "Log a note, call or meeting, or create a task, associated with the record",
+    summary: "Log an activity (note, call, meeting, email, message, postal mail) or create a task, associated with the record",
     tag,
     auth: session,
     params: s.recordParams,
@@ -81,7 +82,7 @@ export const activityRoutes = [
       const w = await workingRecord(ctx, params, body.csrf);
       if (w instanceof Response) return w;
       const kind = body.kind ?? "";
-      if (!isFormKind(kind)) return badPost(w.user, w, "kind must be one of notes, tasks, calls, meetings.");
+      if (!isFormKind(kind)) return badPost(w.user, w, `kind must be one of ${FORM_KINDS.join(", ")}.`);
       const values = postedValues(body);
       const input = activityProperties(kind, values, now);
       if (!input.ok) return formPage(ctx, w, kind, { values, errors: input.errors });
@@ -102,7 +103,7 @@ export const activityRoutes = [
   route({
     method: "GET",
     path: "/app/:objectType/:objectId/activities/:activityId/edit",
-    summary: "Form to edit a note, task, call or meeting of the record",
+    summary: "Form to edit an activity of the record",
     tag,
     auth: session,
     params: s.activityParams,
@@ -115,7 +116,8 @@ export const activityRoutes = [
       const activity = await ownActivity(db, w, params.activityId);
       if (activity instanceof Response) return activity;
       const kind = activity.objectType;
-      if (!isFormKind(kind)) return notFoundPage(w.user, w.type, "This kind of activity is not edited in the app: the API edits it.");
+      // Every activity the record page lists is one of the forms' kinds.
+      if (!isFormKind(kind)) return notFoundPage(w.user, w.type, "There is no such activity on this record.");
       const { timeZone } = await requireAccount(control, w.user.portalId);
       const { values, instants } = activityFormValues(kind, activity.properties, timeZone);
       return formPage(ctx, w, kind, { values, errors: {} }, { id: activity.id, instants });
@@ -124,7 +126,7 @@ export const activityRoutes = [
   route({
     method: "POST",
     path: "/app/:objectType/:objectId/activities/:activityId",
-    summary: "Save an edited note, task, call or meeting of the record (as PATCH /crm/v3/objects/{type}/{id})",
+    summary: "Save an edited activity of the record (as PATCH /crm/v3/objects/{type}/{id})",
     tag,
     auth: session,
     params: s.activityParams,
@@ -139,7 +141,7 @@ export const activityRoutes = [
       const activity = await ownActivity(db, w, params.activityId);
       if (activity instanceof Response) return activity;
       const kind = activity.objectType;
-      if (!isFormKind(kind)) return badPost(w.user, w, "This kind of activity is not edited in the app.");
+      if (!isFormKind(kind)) return notFoundPage(w.user, w.type, "There is no such activity on this record.");
       const values = postedValues(body);
       const edit = { id: activity.id, instants: {} };
       const input = activityPatch(kind, values, now, activity.properties);

@@ -7,7 +7,7 @@
  */
 import { escapeHtml } from "../../lib/html";
 
-export const FORM_KINDS = ["notes", "tasks", "calls", "meetings"] as const;
+export const FORM_KINDS = ["notes", "tasks", "calls", "meetings", "emails", "communications", "postal_mail"] as const;
 export type FormKind = (typeof FORM_KINDS)[number];
 export const isFormKind = (s: string): s is FormKind => (FORM_KINDS as readonly string[]).includes(s);
 
@@ -17,6 +17,9 @@ export const FORM_FIELDS: Record<FormKind, string[]> = {
   tasks: ["hs_task_subject", "hs_timestamp", "hubspot_owner_id", "hs_task_priority"],
   calls: ["hs_call_title", "hs_call_direction", "duration", "hs_call_body"],
   meetings: ["hs_meeting_title", "hs_meeting_start_time", "hs_meeting_end_time"],
+  emails: ["hs_email_subject", "hs_email_direction", "hs_email_text"],
+  communications: ["hs_communication_channel_type", "hs_communication_body"],
+  postal_mail: ["hs_postal_mail_body"],
 };
 
 /** The form field an API error's property is shown at (a property that is a field is shown at itself). */
@@ -25,6 +28,9 @@ export const FIELD_OF_PROPERTY: Record<FormKind, Record<string, string>> = {
   tasks: {},
   calls: { hs_call_duration: "duration", hs_timestamp: "hs_call_title" },
   meetings: { hs_timestamp: "hs_meeting_start_time" },
+  emails: { hs_email_html: "hs_email_text", hs_timestamp: "hs_email_subject" },
+  communications: { hs_timestamp: "hs_communication_body" },
+  postal_mail: { hs_timestamp: "hs_postal_mail_body" },
 };
 
 /** Bodies and titles are bounded here; the API's record size cap (1 MiB) is far above. */
@@ -147,6 +153,23 @@ export function activityProperties(kind: FormKind, v: Record<string, string>, no
       properties = { hs_meeting_title: text("hs_meeting_title", "The title", MAX_TITLE, true), hs_meeting_start_time: start, hs_meeting_end_time: end, hs_timestamp: start, hs_meeting_outcome: "SCHEDULED" };
       break;
     }
+    case "emails": {
+      // A logged email keeps its text as typed and as HTML, as the real service's logged emails have both.
+      const body = text("hs_email_text", "The email", MAX_BODY, false);
+      properties = { hs_email_subject: text("hs_email_subject", "The subject", MAX_TITLE, true), hs_email_text: body, hs_email_html: body ? textToHtml(body) : "", hs_timestamp: at };
+      // The direction is an option the API checks.
+      if (v.hs_email_direction) properties.hs_email_direction = v.hs_email_direction;
+      break;
+    }
+    case "communications": {
+      // The channel is an option the API checks; the real service marks messages logged by hand as from the CRM.
+      properties = { hs_communication_body: textToHtml(text("hs_communication_body", "The message", MAX_BODY, true)), hs_communication_logged_from: "CRM", hs_timestamp: at };
+      if (v.hs_communication_channel_type) properties.hs_communication_channel_type = v.hs_communication_channel_type;
+      break;
+    }
+    case "postal_mail":
+      properties = { hs_postal_mail_body: textToHtml(text("hs_postal_mail_body", "The mail", MAX_BODY, true)), hs_timestamp: at };
+      break;
   }
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, properties };
 }
@@ -182,7 +205,9 @@ export function instantToLocal(ms: number, tz: string): string {
 }
 
 /** The form's fields that are times, and the property each shows. */
-const TIME_FIELDS: Record<FormKind, string[]> = { notes: [], tasks: ["hs_timestamp"], calls: [], meetings: ["hs_meeting_start_time", "hs_meeting_end_time"] };
+const TIME_FIELDS: Record<FormKind, string[]> = { notes: [], tasks: ["hs_timestamp"], calls: [], meetings: ["hs_meeting_start_time", "hs_meeting_end_time"], emails: [], communications: [], postal_mail: [] };
+/** Bodies stored as HTML and edited as their text. */
+const HTML_BODIES = ["hs_note_body", "hs_call_body", "hs_communication_body", "hs_postal_mail_body", "hs_email_html"];
 
 /**
  * An activity's stored properties as its form's values, times in the time zone `tz` (the account's: the page
@@ -201,8 +226,11 @@ export function activityFormValues(kind: FormKind, p: Record<string, string>, tz
     } else if (name === "duration") {
       const ms = Number(p.hs_call_duration);
       if (p.hs_call_duration && Number.isFinite(ms)) values.duration = String(Math.round(ms / 60_000));
-    } else if (name === "hs_note_body" || name === "hs_call_body") {
+    } else if (HTML_BODIES.includes(name)) {
       values[name] = htmlToText(p[name] ?? "");
+    } else if (name === "hs_email_text") {
+      // An email logged through the API may have only its HTML.
+      values[name] = p.hs_email_text || htmlToText(p.hs_email_html ?? "");
     } else {
       // Empty is the form's "none": a task without an owner is not given the reader's by default.
       values[name] = p[name] ?? "";
@@ -217,9 +245,12 @@ const SET_AT_CREATION: Record<FormKind, string[]> = {
   tasks: ["hs_task_status", "hs_task_type"],
   calls: ["hs_timestamp", "hs_call_status"],
   meetings: ["hs_meeting_outcome"],
+  emails: ["hs_timestamp"],
+  communications: ["hs_timestamp", "hs_communication_logged_from"],
+  postal_mail: ["hs_timestamp"],
 };
 /** Optional fields: left empty in an edit, their property is cleared (the API's empty value). */
-const CLEARABLE: Record<FormKind, string[]> = { notes: [], tasks: ["hubspot_owner_id", "hs_task_priority"], calls: ["hs_call_duration", "hs_call_body"], meetings: [] };
+const CLEARABLE: Record<FormKind, string[]> = { notes: [], tasks: ["hubspot_owner_id", "hs_task_priority"], calls: ["hs_call_duration", "hs_call_body"], meetings: [], emails: [], communications: [], postal_mail: [] };
 
 /**
  * The properties an edited activity's form changes (PATCH semantics: only what differs from `stored`), or
@@ -237,9 +268,10 @@ export function activityPatch(kind: FormKind, v: Record<string, string>, now: nu
     return ms === null ? null : Math.floor(ms / 60_000);
   };
   for (const [name, value] of Object.entries(next)) {
-    const before = stored[name] ?? "";
+    // An email's text was shown from its HTML when it had none (activityFormValues).
+    const before = name === "hs_email_text" ? stored.hs_email_text || htmlToText(stored.hs_email_html ?? "") : (stored[name] ?? "");
     const same =
-      name === "hs_note_body" || name === "hs_call_body"
+      HTML_BODIES.includes(name)
         ? htmlToText(before) === htmlToText(value)
         : name === "hs_timestamp" || TIME_FIELDS[kind].includes(name)
           ? minute(before) !== null && minute(before) === minute(value)
