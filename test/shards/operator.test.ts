@@ -8,15 +8,18 @@ describe("GET /admin/v1/shards", () => {
   it("lists every configured shard with its account count and share", async () => {
     await admin("POST", "/admin/v1/accounts", { name: unique(), shard: "SHARD_2" });
     // Other files of the shared runtime create and delete accounts meanwhile: the listing's total lies
-    // between the counts taken before and after it.
-    const count = async () => (await env.DB.prepare("select count(*) as n from accounts").first<{ n: number }>())!.n;
-    const before = await count();
+    // between the counts taken before and after it, of the accounts on the listed shards (one file moves an
+    // account to a database it hands the Worker itself, which the listing does not know).
     const res = await call("GET", "/admin/v1/shards", { token: ADMIN });
-    const after = await count();
     expect(res.status).toBe(200);
     const names = res.json.results.map((r: { name: string }) => r.name);
+    const count = async () =>
+      (await env.DB.prepare("select count(*) as n from accounts where coalesce(shard, 'DB') in (select value from json_each(?))").bind(JSON.stringify(names)).first<{ n: number }>())!.n;
+    const before = await count();
+    const listed = await call("GET", "/admin/v1/shards", { token: ADMIN });
+    const after = await count();
     expect(names.slice(0, 2)).toEqual(["SHARD_1", "SHARD_2"]);
-    const total = res.json.results.reduce((n: number, r: { accounts: number }) => n + r.accounts, 0);
+    const total = listed.json.results.reduce((n: number, r: { accounts: number }) => n + r.accounts, 0);
     expect(total).toBeGreaterThanOrEqual(Math.min(before, after));
     expect(total).toBeLessThanOrEqual(Math.max(before, after));
     for (const r of res.json.results) expect(r).toMatchObject({ accounts: expect.any(Number), share: expect.any(Number), open: expect.any(Boolean), placement: expect.any(Boolean) });
