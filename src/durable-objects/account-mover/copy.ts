@@ -90,26 +90,61 @@ async function hashOn(acc: string, rows: { r: string }[]): Promise<string> {
   return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** One side's digest of a table so far: rows read and the chained SHA-256 of their pages. */
+export interface Digest {
+  rows: number;
+  sha256: string;
+}
+
+/** Where a verification stands: the tables still to finish (indexes), and the first one's digests so far. */
+export interface VerifyState {
+  pending: number[];
+  ours: Digest;
+  theirs: Digest;
+}
+
+const mismatch = (t: AccountTable, a: Digest, b: Digest) =>
+  new Error(`verification failed on ${t.name}: source ${a.rows} rows, target ${b.rows} rows, digests ${a.sha256 === b.sha256 ? "equal" : "differ"}`);
+
 /**
- * A digest of the account's rows of each table, in a stable order (all columns): equal on both sides or the
- * move fails. The first page of every table is read in one batch; only tables with more rows read on.
+ * One bounded step of the verification: the account's rows of each table, in a stable order (all columns),
+ * digested page by page on both sides (SHA-256 chained over the pages), must be equal, or the move fails.
+ * The first step reads the first page of every table in one batch per side and settles the tables that fit
+ * in it; each later step reads one more page of the first unsettled table on each side: two D1 calls, so a
+ * table of any size is verified over as many steps, never in one invocation. Returns the state after the
+ * step, or null when every table is verified.
  */
-export async function digestAll(d1: D1Database, tables: AccountTable[], portalId: number): Promise<{ rows: number; sha256: string }[]> {
-  const cols = await columnsOf(d1, tables);
-  const first = await d1.batch<{ r: string }>(tables.map((t, i) => digestPage(d1, t, cols[i]!, portalId, 0)));
-  return Promise.all(
-    tables.map(async (t, i) => {
-      let page = first[i]!.results;
-      let rows = page.length;
-      let acc = await hashOn("", page);
-      for (let offset = COPY_ROWS; page.length === COPY_ROWS; offset += COPY_ROWS) {
-        page = (await digestPage(d1, t, cols[i]!, portalId, offset).all<{ r: string }>()).results;
-        rows += page.length;
-        acc = await hashOn(acc, page);
-      }
-      return { rows, sha256: acc };
-    }),
-  );
+export async function verifyStep(src: D1Database, dst: D1Database, tables: AccountTable[], portalId: number, state: VerifyState | null): Promise<VerifyState | null> {
+  const cols = await columnsOf(src, tables);
+  if (!state) {
+    const [ours, theirs] = await Promise.all([src, dst].map((d1) => d1.batch<{ r: string }>(tables.map((t, i) => digestPage(d1, t, cols[i]!, portalId, 0)))));
+    const pending: number[] = [];
+    let first: { ours: Digest; theirs: Digest } | null = null;
+    for (const [i, t] of tables.entries()) {
+      const [a, b] = [ours![i]!.results, theirs![i]!.results];
+      const da = { rows: a.length, sha256: await hashOn("", a) };
+      const db = { rows: b.length, sha256: await hashOn("", b) };
+      if (da.rows !== db.rows || da.sha256 !== db.sha256) throw mismatch(t, da, db);
+      if (a.length < COPY_ROWS) continue;
+      pending.push(i);
+      first ??= { ours: da, theirs: db };
+    }
+    return first ? { pending, ...first } : null;
+  }
+  const i = state.pending[0]!;
+  const t = tables[i]!;
+  const offset = state.ours.rows;
+  const [a, b] = await Promise.all([src, dst].map(async (d1) => (await digestPage(d1, t, cols[i]!, portalId, offset).all<{ r: string }>()).results));
+  const ours = { rows: state.ours.rows + a!.length, sha256: await hashOn(state.ours.sha256, a!) };
+  const theirs = { rows: state.theirs.rows + b!.length, sha256: await hashOn(state.theirs.sha256, b!) };
+  if (ours.rows !== theirs.rows || ours.sha256 !== theirs.sha256) throw mismatch(t, ours, theirs);
+  if (a!.length === COPY_ROWS) return { ...state, ours, theirs };
+  const rest = state.pending.slice(1);
+  if (rest.length === 0) return null;
+  // The next unsettled table's first page was digested in the first step: read it again from the start.
+  const again = rest[0]!;
+  const [fa, fb] = await Promise.all([src, dst].map(async (d1) => (await digestPage(d1, tables[again]!, cols[again]!, portalId, 0).all<{ r: string }>()).results));
+  return { pending: rest, ours: { rows: fa!.length, sha256: await hashOn("", fa!) }, theirs: { rows: fb!.length, sha256: await hashOn("", fb!) } };
 }
 
 /** Deletes the next chunk of the account's rows of every table (as the mover, one batch); returns how many went. */

@@ -33,6 +33,14 @@ export type { MovePlan };
 /** Wall time one alarm may spend before it hands over to the next (keeps each invocation short). */
 const STEP_BUDGET_MS = 2_000;
 /**
+ * Move steps one alarm runs at most. D1 holds an invocation to 1,000 queries, counted as calls (a batch is
+ * one); a move step makes at most 4: a copy step reads a batch of chunks, writes them in a batch and
+ * records its progress; a verification step reads a page on each side (the first, a batch on each side);
+ * fencing, switching and purging make one to four. So an alarm stays under about 50 calls whatever the
+ * account's size.
+ */
+const MOVE_STEPS_PER_ALARM = 10;
+/**
  * Deletion steps one alarm runs at most: an alarm is one invocation, which D1 holds to 1,000 queries. A step
  * makes at most 3 statements (one table chunk: a batch of three) plus the progress record, or fences
  * FENCES_PER_STEP databases, which ends the alarm; so an alarm stays under about 50 queries whatever the
@@ -83,8 +91,13 @@ export class AccountMover extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     if (this.deletion) return this.runDeletion();
     const started = Date.now();
-    while (this.progress && Date.now() - started < STEP_BUDGET_MS) {
+    let steps = 0;
+    while (this.progress && Date.now() - started < STEP_BUDGET_MS && steps++ < MOVE_STEPS_PER_ALARM) {
       const p = this.progress;
+      if (p.undo !== undefined) {
+        if (!(await this.undoStep(p))) return;
+        continue;
+      }
       if (p.phase === "draining" && Date.now() < p.drainUntil!) {
         await this.ctx.storage.setAlarm(p.drainUntil!);
         return;
@@ -92,8 +105,7 @@ export class AccountMover extends DurableObject<Env> {
       try {
         this.progress = await moveStep(this.env, p, (phase, copied) => this.record(phase, copied));
       } catch (err) {
-        await this.fail(p, err);
-        return;
+        if (!(await this.fail(p, err))) return;
       }
     }
     if (this.progress) await this.ctx.storage.setAlarm(Date.now());
@@ -136,8 +148,11 @@ export class AccountMover extends DurableObject<Env> {
     if (this.deletion) await this.ctx.storage.setAlarm(Date.now());
   }
 
-  /** Before the switch: undo and report. After it: the move stands; the purge is retried later. */
-  private async fail(p: Progress, err: unknown): Promise<void> {
+  /**
+   * Before the switch: undo (a chunk per step, from the next step on) and report. After it: the move stands;
+   * the purge is retried later. True when the alarm may run on.
+   */
+  private async fail(p: Progress, err: unknown): Promise<boolean> {
     const why = err instanceof Error ? err.message : String(err);
     console.error(`move of account ${p.portalId} ${p.source} → ${p.target} failed in ${p.phase}: ${why}`);
     if (p.phase === "draining" || p.phase === "purging") {
@@ -145,22 +160,32 @@ export class AccountMover extends DurableObject<Env> {
       this.progress = p;
       await this.record(p.phase, p.copied, `purge of the source failed (will retry): ${why}`).catch(() => undefined);
       await this.ctx.storage.setAlarm(Date.now() + PURGE_RETRY_MS);
-      return;
+      return false;
     }
+    this.progress = { ...p, undo: why };
+    return true;
+  }
+
+  /**
+   * One step of undoing a failed move: a chunk of the partial copy deleted from the target; once none is
+   * left, both fences lifted and the failure recorded. The source stays fenced until then. False when the
+   * undo itself failed: it is tried again shortly.
+   */
+  private async undoStep(p: Progress): Promise<boolean> {
     try {
       const src = shardBinding(this.env, p.source);
       const dst = shardBinding(this.env, p.target);
-      while ((await deleteChunks(dst, moveTables(p), p.portalId)) > 0);
+      if ((await deleteChunks(dst, moveTables(p), p.portalId)) > 0) return true;
       await dst.prepare("delete from account_fences where portal_id = ?").bind(p.portalId).run();
       await src.prepare("delete from account_fences where portal_id = ? and state = 'moving'").bind(p.portalId).run();
     } catch (undoErr) {
-      // The undo itself failed: keep the state and try again shortly; the source is still fenced.
-      await this.record(p.phase, p.copied, `failed: ${why}; undo failed, retrying: ${undoErr instanceof Error ? undoErr.message : String(undoErr)}`).catch(() => undefined);
+      await this.record(p.phase, p.copied, `failed: ${p.undo}; undo failed, retrying: ${undoErr instanceof Error ? undoErr.message : String(undoErr)}`).catch(() => undefined);
       await this.ctx.storage.setAlarm(Date.now() + PURGE_RETRY_MS);
-      return;
+      return false;
     }
-    await this.record("failed", p.copied, `${p.phase}: ${why}`);
+    await this.record("failed", p.copied, `${p.phase}: ${p.undo}`);
     this.progress = undefined;
+    return true;
   }
 
   /** The operator's view of the move (control plane, account_moves), written at every step. */

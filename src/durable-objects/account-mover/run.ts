@@ -8,7 +8,7 @@ import { controlDb, shardBinding } from "../../db/shards";
 import type { MovePhase } from "../../db/tables/shards";
 import { accounts } from "../../db/tables/tenancy";
 import { cacheTtlMs } from "../../lib/credential-cache";
-import { copyChunks, deleteChunks, digestAll } from "./copy";
+import { copyChunks, deleteChunks, verifyStep, type VerifyState } from "./copy";
 import { ACCOUNT_TABLES, COMPANION_TABLES, HOME_TABLES, type AccountTable } from "../../db/account-tables";
 
 export interface MovePlan {
@@ -38,6 +38,10 @@ export interface Progress extends MovePlan {
   table: number;
   after: number;
   copied: Record<string, number>;
+  /** Set when the move failed before its switch: why; the steps from then on undo it. */
+  undo?: string;
+  /** The verification's state between its steps (absent before its first). */
+  verify?: VerifyState;
   drainUntil?: number;
   purgeFailures?: number;
 }
@@ -51,7 +55,7 @@ export async function moveStep(env: Env, p: Progress, record: RecordMove): Promi
   const dst = shardBinding(env, p.target);
   const tables = moveTables(p);
   const advance = async (phase: MovePhase) => {
-    const next = { ...p, phase, table: 0, after: 0 };
+    const next = { ...p, phase, table: 0, after: 0, verify: undefined };
     await record(phase, next.copied);
     return next;
   };
@@ -61,7 +65,8 @@ export async function moveStep(env: Env, p: Progress, record: RecordMove): Promi
       await dst.batch([
         dst.prepare("insert into account_fences (portal_id, state, created_at) values (?, 'incoming', ?) on conflict (portal_id) do update set state = 'incoming', unlocked = 0").bind(p.portalId, now),
       ]);
-      while ((await deleteChunks(dst, tables, p.portalId)) > 0);
+      // Leftover rows on the target (an earlier failed move) go a chunk per step; the fence above is idempotent.
+      if ((await deleteChunks(dst, tables, p.portalId)) > 0) return p;
       await src.prepare("insert into account_fences (portal_id, state, created_at) values (?, 'moving', ?) on conflict (portal_id) do update set state = 'moving', unlocked = 0").bind(p.portalId, now).run();
       return advance("copying");
     }
@@ -74,12 +79,8 @@ export async function moveStep(env: Env, p: Progress, record: RecordMove): Promi
       return { ...p, copied, table: r.table, after: r.after };
     }
     case "verifying": {
-      const [ours, theirs] = await Promise.all([digestAll(src, tables, p.portalId), digestAll(dst, tables, p.portalId)]);
-      tables.forEach((t, i) => {
-        const [a, b] = [ours[i]!, theirs[i]!];
-        if (a.rows !== b.rows || a.sha256 !== b.sha256) throw new Error(`verification failed on ${t.name}: source ${a.rows} rows, target ${b.rows} rows, digests ${a.sha256 === b.sha256 ? "equal" : "differ"}`);
-      });
-      return advance("switching");
+      const verify = await verifyStep(src, dst, tables, p.portalId, p.verify ?? null);
+      return verify ? { ...p, verify } : advance("switching");
     }
     case "switching": {
       if (p.kind === "companion") {
