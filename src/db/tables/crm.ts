@@ -26,6 +26,29 @@ export const isBuiltInType = (type: string): type is BuiltInObjectType => (OBJEC
 export const ACTIVITY_TYPES = ["notes", "tasks", "calls", "meetings", "emails", "communications", "postal_mail"] as const satisfies readonly ObjectType[];
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
+/**
+ * The properties a search filters on fast, per type (docs/reference/crm.md "Search"): the ones integrations
+ * filter on most (stages, pipelines, owners). Each has an expression index on its JSON value
+ * (`crm_objects_<type>_<property>`); src/services/crm/search.ts writes the same expression for them.
+ * Every index costs a row written per record write of the type that holds the property, so the list stays short.
+ *
+ * The indexes are in migrations/0037_search_indexes.sql, written by hand: drizzle-kit cannot write an
+ * expression as an index column. A migration that rebuilds crm_objects must create them again;
+ * test/crm/search-scale.test.ts checks that every property listed here has its index and that the search uses it.
+ */
+export const INDEXED_PROPERTIES = {
+  contacts: ["lifecyclestage", "hubspot_owner_id"],
+  deals: ["dealstage", "pipeline", "hubspot_owner_id"],
+  tickets: ["hs_pipeline_stage", "hs_pipeline", "hubspot_owner_id"],
+} as const satisfies Partial<Record<BuiltInObjectType, readonly string[]>>;
+
+/**
+ * The JSON path of an indexed property, inlined as a literal: SQLite uses an expression index only for the
+ * identical expression, and a bound parameter is never identical to the index's literal. The names come
+ * from INDEXED_PROPERTIES, never from input.
+ */
+export const indexedPath = (name: string) => `'$.${name}'`;
+
 export const crmObjects = sqliteTable(
   "crm_objects",
   {

@@ -3,11 +3,12 @@
  * filters of a group ANDed, `query`, one sort and offset paging, compiled to ONE statement that also counts
  * the matches (a count over the same matches, stopping at MAX_TOTAL). Without `query` the statement walks the account's records of the type in
  * the `crm_objects_list` index; a contact `query` is driven by the full-text index `contact_search`
- * (migration 0006) instead, each match one primary-key lookup, as the v1 search does.
+ * (migration 0006) instead, each match one primary-key lookup, as the v1 search does. An EQ, IN or
+ * HAS_PROPERTY filter on an indexed property (INDEXED_PROPERTIES) reads that property's expression index.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
+import { INDEXED_PROPERTIES, indexedPath, OBJECT_TYPES, type ObjectType } from "../../db/tables/crm";
 import { badRequest } from "../../lib/errors";
 import { rawRows } from "../../db/d1-raw";
 import { matchExpression, searchWords } from "./contact-search";
@@ -63,15 +64,34 @@ const COLUMNS: Record<string, SQL> = {
 /** True for the system properties a record's columns hold (`hs_object_id`, the dates). */
 export const isColumnProperty = (name: string) => Object.hasOwn(COLUMNS, name);
 
-/** A property as the search reads and compares it; the web app's lists sort by it too (src/services/web/lists.ts). */
-export function operand(name: string, def: PropertyDef): Operand {
+/**
+ * A property as the search reads and compares it; the web app's lists sort by it too (src/services/web/lists.ts).
+ * `raw` is how a JSON property's value is read: by default with its path a parameter; `indexedValue` for an
+ * indexed one.
+ */
+export function operand(name: string, def: PropertyDef, raw: SQL = sql`json_extract(c.properties, ${`$."${name}"`})`): Operand {
   const column = COLUMNS[name];
   if (column) return { raw: column, cmp: column, kind: "number" };
-  const raw = sql`json_extract(c.properties, ${`$."${name}"`})`;
   if (def.type === "number" || def.type === "date" || def.type === "datetime") return { raw, cmp: sql`cast(${raw} as real)`, kind: "number" };
   if (def.type === "enumeration") return { raw, cmp: raw, kind: "exact" };
   return { raw, cmp: sql`lower(${raw})`, kind: "text" };
 }
+
+/** True for a property of the type with an expression index (INDEXED_PROPERTIES, migrations/0037_search_indexes.sql). */
+const isIndexed = (type: ObjectType, name: string): boolean =>
+  ((INDEXED_PROPERTIES as Partial<Record<ObjectType, readonly string[]>>)[type] ?? []).includes(name);
+
+/** An indexed property's value, written exactly as its index's expression (the path a literal), so SQLite can use the index. */
+const indexedValue = (name: string): SQL => sql`json_extract(c.properties, ${sql.raw(indexedPath(name))})`;
+
+/**
+ * The operators that read an indexed property through its index: each selects index entries of one value (or
+ * a few), in id order within a value, or all of the type's entries. A range (LT, BETWEEN…) keeps the plain
+ * expression: through the index its matches would come in value order, and a page in id order would
+ * sort all of them (18,002 rows read against 12,200 for a range half of 12,000 contacts match, measured in
+ * the local D1). The negations match records without the property, which the index leaves out.
+ */
+const INDEX_OPERATORS: ReadonlySet<Operator> = new Set(["EQ", "IN", "HAS_PROPERTY"]);
 
 const fieldError = (at: string, message: string) =>
   badRequest(`${at}: ${message}`, { errors: [{ message: `${at}: ${message}`, code: "INVALID_FILTER", in: "body", context: { propertyName: [at] } }] });
@@ -117,7 +137,7 @@ export function filterCondition(type: ObjectType, props: Map<string, PropertyDef
   if (f.propertyName.startsWith("associations.")) return associationCondition(portalId, f, at);
   const def = props.get(f.propertyName);
   if (!def) throw fieldError(`${at}.propertyName`, `${type} has no property ${f.propertyName} (define it with /crm/v3/properties/${type})`);
-  const o = operand(f.propertyName, def);
+  const o = INDEX_OPERATORS.has(f.operator) && isIndexed(type, f.propertyName) ? operand(f.propertyName, def, indexedValue(f.propertyName)) : operand(f.propertyName, def);
   const need = (key: "value" | "highValue"): string => {
     const v = f[key];
     if (v === undefined) throw fieldError(`${at}.${key}`, `required for ${f.operator}`);

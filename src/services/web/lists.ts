@@ -99,7 +99,7 @@ function decodeCursor(after: string, o: Operand | null): { id: number; value?: S
  * One page of the list. Cost: in id order (no sort, or by `hs_object_id`) the statement walks the account's
  * slice of the `crm_objects_list` index from the cursor and stops after `limit + 1` matches, so every page
  * costs the same few rows. Sorted by another property it visits every record of the type that passes the
- * filters (there is no index on a property's value) and keeps the best `limit + 1` after the cursor: the
+ * filters (no index serves the sort: records without the property come last, and the search's property indexes leave them out) and keeps the best `limit + 1` after the cursor: the
  * same cost on the 400th page as on the first, where an OFFSET would also sort every skipped page.
  */
 export async function listPage(db: Db, portalId: number, type: ListType, input: ListPageInput): Promise<ListPage> {
