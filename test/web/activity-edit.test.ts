@@ -107,7 +107,7 @@ describe("logging and editing activities from the record page", () => {
     const path = `/app/contacts/${ada}`;
     const form = (await page(b, path)).text;
     for (const kind of ["emails", "communications", "postal_mail"]) expect(form).toContain(`<details class="work" id="new-${kind}">`);
-    expect((await post(b, `${path}/activities`, { kind: "emails", hs_email_subject: "Quote", hs_email_direction: "INCOMING_EMAIL", hs_email_text: "Please send <the> quote.\nThanks" })).status).toBe(303);
+    expect((await post(b, `${path}/activities`, { kind: "emails", hs_email_subject: "Quote", hs_email_direction: "INCOMING_EMAIL", hs_email_text: "Please send <the> quote.\r\nThanks" })).status).toBe(303);
     expect((await post(b, `${path}/activities`, { kind: "communications", hs_communication_channel_type: "WHATS_APP", hs_communication_body: "On my way" })).status).toBe(303);
     expect((await post(b, `${path}/activities`, { kind: "postal_mail", hs_postal_mail_body: "Sent the brochure" })).status).toBe(303);
     const linked = async (to: string) => Number((await call("GET", `/crm/v4/objects/contacts/${ada}/associations/${to}`, { token: t.pat })).json.results[0].toObjectId);

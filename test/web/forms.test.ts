@@ -162,6 +162,12 @@ describe("record forms", () => {
     expect(bad.text).toContain("<h1>Edit Amount</h1>");
     expect(field(bad.text, "dealname").tag).toBe("");
     expect(field(bad.text, "amount").error).toBe("Enter a number.");
+    // A textarea's CRLF line breaks (what a browser posts) are stored as LF; posted again unchanged, nothing is written.
+    expect((await post(b, `/app/deals/${deal}`, { "p:description": "Two\r\nlines", return: "record" })).status).toBe(303);
+    const stored = (await read(t, "deals", deal, "description")).json;
+    expect(stored.properties.description).toBe("Two\nlines");
+    expect((await post(b, `/app/deals/${deal}`, { "p:description": "Two\r\nlines", return: "record" })).status).toBe(303);
+    expect((await read(t, "deals", deal, "description")).json.updatedAt).toBe(stored.updatedAt);
   });
 
   it("deletes after a confirmation page; the record is then archived in the API", async () => {

@@ -170,7 +170,7 @@ const OPTION_LABELS: Record<string, string> = {
 };
 
 const optionsOf = (values: string[] = []): PropertyOption[] =>
-  values.map((value, i) => ({ label: OPTION_LABELS[value] ?? value.charAt(0) + value.slice(1).toLowerCase().replace(/_/g, " "), value, description: "", displayOrder: i, hidden: false }));
+  values.map((value, i) => ({ label: OPTION_LABELS[value] ?? value.charAt(0).toUpperCase() + value.slice(1).toLowerCase().replace(/_/g, " "), value, description: "", displayOrder: i, hidden: false }));
 
 /**
  * The record types people own carry `hubspot_owner_id`, as on the real service (activities and leads list it

@@ -98,7 +98,8 @@ export type ActivityInput = { ok: true; properties: Record<string, string> } | {
 export function activityProperties(kind: FormKind, v: Record<string, string>, now: number): ActivityInput {
   const errors: Record<string, string> = {};
   const text = (name: string, label: string, max: number, required: boolean) => {
-    const value = (v[name] ?? "").trim();
+    // A browser sends a textarea's line breaks as CRLF; they are kept as LF.
+    const value = (v[name] ?? "").replace(/\r\n?/g, "\n").trim();
     if (required && !value) errors[name] = `${label} is required.`;
     else if (value.length > max) errors[name] = `${label} is at most ${max} characters.`;
     return value;

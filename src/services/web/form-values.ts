@@ -65,7 +65,9 @@ export function inputOf(d: PropertyDef, stored: string | undefined, tz: string):
 
 /** What the form's value stores, or the error to show beside the field. */
 export function storedOf(d: PropertyDef, input: string, tz: string): { value: string } | { error: string } {
-  const v = d.type === "string" || d.fieldType === "textarea" ? input : input.trim();
+  // A browser sends a textarea's line breaks as CRLF: stored as LF, as the API's clients write them, so an
+  // unchanged text compares equal to what is stored.
+  const v = d.type === "string" || d.fieldType === "textarea" ? input.replace(/\r\n?/g, "\n") : input.trim();
   if (v === "") return { value: "" };
   if (d.type === "number") return Number.isFinite(Number(v)) ? { value: v } : { error: "Enter a number." };
   if (d.type === "date") return validDay(v) ? { value: v } : { error: "Enter a date as YYYY-MM-DD." };
