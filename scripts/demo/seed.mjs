@@ -179,8 +179,8 @@ export async function seedDemo(o) {
   log("demo: contacts and a company (CRM API)");
   /** @type {Record<string, number>} */
   const contacts = {};
-  for (const [first, last, email, city] of [["Ada", "Lovelace", "ada@example.com", "London"], ["Alan", "Turing", "alan@example.com", "Manchester"]]) {
-    const c = await api("POST", "/crm/v3/objects/contacts", pat.token, { properties: { firstname: first, lastname: last, email, city } });
+  for (const [first, last, email, city, lifecyclestage] of [["Ada", "Lovelace", "ada@example.com", "London", "customer"], ["Alan", "Turing", "alan@example.com", "Manchester", "lead"]]) {
+    const c = await api("POST", "/crm/v3/objects/contacts", pat.token, { properties: { firstname: first, lastname: last, email, city, lifecyclestage } });
     contacts[first.toLowerCase()] = Number(c.id);
   }
   const company = await api("POST", "/crm/v3/objects/companies", pat.token, { properties: { name: "Analytical Engines Ltd", domain: "engines.example" } });
