@@ -59,10 +59,16 @@ ${refused ? `<p class="error" role="alert">Nothing was saved: correct the fields
 const badPost = (user: Session, w: WorkingRecord, text: string) =>
   appPage({ title: "Not done", section: w.type, user, status: 400, body: `<h1>Not done</h1><p>${escapeHtml(text)}</p><p><a href="${escapeHtml(w.path)}">Back to ${escapeHtml(displayName(w.record))}</a></p>` });
 
-/** The activity the path names: a live activity of the account associated with the record, else the 404 page. */
-async function ownActivity(db: Parameters<typeof activityOfRecord>[0], w: WorkingRecord, raw: string) {
-  const activity = /^\d{1,15}$/.test(raw) ? await activityOfRecord(db, w.user.portalId, w.record.id, Number(raw)) : null;
-  return activity ?? notFoundPage(w.user, w.type, "There is no such activity on this record.");
+/**
+ * The record and the activity the path names (a live activity of the account associated with the record),
+ * after the session and the CSRF token (`false`: a page, no token); else the response that ends the request.
+ */
+async function recordActivity(ctx: Parameters<typeof workingRecord>[0], params: { objectType: string; objectId: string; activityId: string }, csrf: string | undefined | false) {
+  const w = await workingRecord(ctx, params, csrf);
+  if (w instanceof Response) return w;
+  const raw = params.activityId;
+  const activity = /^\d{1,15}$/.test(raw) ? await activityOfRecord(ctx.db, w.user.portalId, w.record.id, Number(raw)) : null;
+  return activity ? { w, activity } : notFoundPage(w.user, w.type, "There is no such activity on this record.");
 }
 
 export const activityRoutes = [
@@ -110,15 +116,13 @@ export const activityRoutes = [
     hidden: true,
     responses: { 200: { description: "The form, filled with the activity's values", html: true }, 302: refusals[302], 404: refusals[404] },
     handler: async (ctx) => {
-      const { db, control, params } = ctx;
-      const w = await workingRecord(ctx, params, false);
-      if (w instanceof Response) return w;
-      const activity = await ownActivity(db, w, params.activityId);
-      if (activity instanceof Response) return activity;
+      const found = await recordActivity(ctx, ctx.params, false);
+      if (found instanceof Response) return found;
+      const { w, activity } = found;
       const kind = activity.objectType;
       // Every activity the record page lists is one of the forms' kinds.
       if (!isFormKind(kind)) return notFoundPage(w.user, w.type, "There is no such activity on this record.");
-      const { timeZone } = await requireAccount(control, w.user.portalId);
+      const { timeZone } = await requireAccount(ctx.control, w.user.portalId);
       const { values, instants } = activityFormValues(kind, activity.properties, timeZone);
       return formPage(ctx, w, kind, { values, errors: {} }, { id: activity.id, instants });
     },
@@ -136,10 +140,9 @@ export const activityRoutes = [
     responses: { 303: { description: "Saved: back to the record page" }, ...refusals },
     handler: async (ctx) => {
       const { db, params, body, now } = ctx;
-      const w = await workingRecord(ctx, params, body.csrf);
-      if (w instanceof Response) return w;
-      const activity = await ownActivity(db, w, params.activityId);
-      if (activity instanceof Response) return activity;
+      const found = await recordActivity(ctx, params, body.csrf);
+      if (found instanceof Response) return found;
+      const { w, activity } = found;
       const kind = activity.objectType;
       if (!isFormKind(kind)) return notFoundPage(w.user, w.type, "There is no such activity on this record.");
       const values = postedValues(body);
@@ -174,10 +177,9 @@ export const activityRoutes = [
     responses: { 303: { description: "Completed: back to the record page" }, ...refusals },
     handler: async (ctx) => {
       const { db, params, body, now } = ctx;
-      const w = await workingRecord(ctx, params, body.csrf);
-      if (w instanceof Response) return w;
-      const task = await ownActivity(db, w, params.activityId);
-      if (task instanceof Response) return task;
+      const found = await recordActivity(ctx, params, body.csrf);
+      if (found instanceof Response) return found;
+      const { w, activity: task } = found;
       if (task.objectType !== "tasks") return badPost(w.user, w, "Only a task can be marked complete.");
       // Completing a completed task changes nothing (no event); the real service stamps the completion date.
       if (task.properties.hs_task_status !== "COMPLETED") {
@@ -200,10 +202,9 @@ export const activityRoutes = [
     responses: { 303: { description: "Deleted: back to the record page" }, ...refusals },
     handler: async (ctx) => {
       const { db, params, body, now } = ctx;
-      const w = await workingRecord(ctx, params, body.csrf);
-      if (w instanceof Response) return w;
-      const activity = await ownActivity(db, w, params.activityId);
-      if (activity instanceof Response) return activity;
+      const found = await recordActivity(ctx, params, body.csrf);
+      if (found instanceof Response) return found;
+      const { w, activity } = found;
       await writeWithEvents(ctx, w.user.portalId, (outbox) => archiveObject(db, w.user.portalId, activity.objectType, activity.id, now, outbox), "CRM");
       return seeOther(`${w.path}#activities-h`);
     },
