@@ -192,16 +192,14 @@ describe("POST /admin/v1/accounts/{portalId}/fixtures", () => {
     expect(await count(t, "crm_objects")).toBe(0);
   });
 
-  it("loads 10,000 records with 9,000 associations in one go, within 5 s", { timeout: 60_000 }, async () => {
+  // Its 5 s target is bench figure 13 (bench/suites/testkit.mjs): a timing here would fail on a loaded machine.
+  it("loads 10,000 records with 9,000 associations in one go", { timeout: 60_000 }, async () => {
     const t = await testTenant();
     const companies = Array.from({ length: 1000 }, (_, i) => ({ ref: `co${i}`, properties: { name: `Company ${i}`, domain: `c${i}.example` } }));
     const contacts = Array.from({ length: 9000 }, (_, i) => ({ ref: `p${i}`, properties: { email: `p${i}@bulk.example`, firstname: `First${i}`, lastname: `Last${i}` } }));
     const associations = contacts.map((c, i) => ({ from: c.ref, to: `co${i % 1000}` }));
-    const started = Date.now();
     const res = await load(t, { records: { companies, contacts }, associations });
-    const took = Date.now() - started;
     expect(res.status, res.text.slice(0, 500)).toBe(201);
-    expect(took).toBeLessThan(5000);
     expect(res.json.counts).toEqual({ companies: 1000, contacts: 9000, associations: 9000 });
     expect(await count(t, "crm_objects")).toBe(10_000);
     expect(await count(t, "crm_associations")).toBe(18_000);
