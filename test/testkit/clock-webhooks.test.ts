@@ -25,7 +25,7 @@ function keptQueue() {
 
 /** Deliveries with an hour's retry base (45 to 75 minutes to the first retry); the queue keeps what they send. */
 function depsWith(queue: Queue): DeliveryDeps {
-  return { control: controlDb(env), queue, allowLoopback: loopbackAllowed(env), resolver: outboundResolver(env), retryBase: 3600, now: () => Date.now() };
+  return { env, control: controlDb(env), queue, allowLoopback: loopbackAllowed(env), resolver: outboundResolver(env), retryBase: 3600, now: () => Date.now() };
 }
 
 let nextId = 9_000_000_000 + Math.floor(Math.random() * 1e9);
