@@ -18,7 +18,7 @@ import type { Db, StatementMeter } from "../../db/client";
 import { CONTROL_SHARD, controlDb } from "../../db/shards";
 import { forgetDirectory, isFenceError } from "../../db/directory";
 import { checkOutboundUrl, guardedFetch, loopbackAllowed, OutboundError, outboundResolver, type Resolver } from "../../lib/outbound";
-import { deliveryBody, WEBHOOK_MESSAGE_VERSION, webhookQueueMessage, type WebhookEvent, type WebhookQueueMessage } from "./message";
+import { deliveryBody, webhookQueueMessage, type WebhookEvent, type WebhookQueueMessage } from "./message";
 import { accountOf, attemptStatements, openDelivery, setDeliveryStatus, type AttemptOutcome } from "./log";
 import { MAX_RETRIES, retryBaseSeconds, retryDelaySeconds } from "./retry";
 import { FANOUT_CONCURRENCY, inPool } from "../../db/fanout";
@@ -263,7 +263,9 @@ async function park(p: Prepared, deps: DeliveryDeps): Promise<boolean> {
  * webhooks add to the cost of a sync.
  */
 export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDeps): Promise<DeliveryOutcome[]> {
-  const prepared = await prepare(wave, deps);
+  // A first attempt names its account (one per delivery, perAccount), so its retries find the account's log.
+  const named = wave.map((m) => (m.deliveryId === null && m.portalId === undefined ? { ...m, portalId: accountOf(m.events) } : m));
+  const prepared = await prepare(named, deps);
   const outcomes: DeliveryOutcome[] = [];
   const posting: { i: number; p: Prepared & { target: AppTarget; slot: string } }[] = [];
   const going: { i: number; p: Prepared }[] = [];
