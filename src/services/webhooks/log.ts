@@ -7,8 +7,7 @@ import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { rawStatement } from "../../db/d1-raw";
 import { newId } from "../../db/id-ranges";
-import type { webhookAttempts} from "../../db/tables/webhooks";
-import { webhookDeliveries, type DeliveryStatus } from "../../db/tables/webhooks";
+import { webhookDeliveries, type DeliveryStatus, type webhookAttempts } from "../../db/tables/webhooks";
 import type { WebhookEvent } from "./message";
 
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
