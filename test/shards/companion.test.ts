@@ -295,6 +295,8 @@ describe("the webhook delivery log of an account with a companion shard", () => 
     // Stored on the companion, none on the home shard.
     expect(await logRows(env.SHARD_2, t.portalId)).toEqual([Number(listed!.id)]);
     expect(await logRows(env.SHARD_1, t.portalId)).toEqual([]);
+    // The operator's usage counts it where it is.
+    expect((await call("GET", `/admin/v1/accounts/${t.portalId}/usage`, { token: ADMIN })).json.webhookDeliveries).toBe(1);
     // The home shard refuses a stale writer of the account's deliveries, in the database itself.
     await expect(
       env.SHARD_1.prepare("insert into webhook_deliveries (app_id, portal_id, events, event_count, status, attempts, created_at, updated_at) values (?, ?, '[]', 0, 'pending', 0, 0, 0)")
