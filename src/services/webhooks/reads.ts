@@ -8,7 +8,7 @@
  * Order: newest first by (createdAt, id) within a window (each database's page is merged); with more
  * databases than one window holds, windows follow in database order. `paging.next.before` is a cursor naming
  * the window's first database and the key of the page's last row (or no key: the next window from its top);
- * a plain delivery id, as cursors were before, continues the first window with the deliveries below that id. A
+ * a plain delivery id, as the control plane's older log gave, lists the first window's deliveries of smaller ids. A
  * database that fails is named in `unavailableShards` and skipped.
  */
 import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
@@ -35,7 +35,8 @@ const b64 = (s: string) => btoa(s).replace(/\+/g, "-").replace(/\//g, "_").repla
 export const encodeBefore = (c: Cursor) => b64(JSON.stringify(c.key ? [c.db, ...c.key] : [c.db]));
 
 function decodeBefore(s: string): Cursor {
-  // A delivery id, as `paging.next.before` was before the log spanned databases: the first window, below it.
+  // A delivery id, as `paging.next.before` was before the log spanned databases: the first window's smaller
+  // ids (every id of the older log is below every shard's range, so such a cursor skips no older row).
   if (/^\d{1,15}$/.test(s)) return { db: "", below: Number(s) };
   try {
     const c: unknown = JSON.parse(atob(s.replace(/-/g, "+").replace(/_/g, "/")));
