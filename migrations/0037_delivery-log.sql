@@ -1,6 +1,7 @@
 ALTER TABLE `webhook_attempts` ADD `portal_id` integer;--> statement-breakpoint
 CREATE INDEX `webhook_attempts_portal` ON `webhook_attempts` (`portal_id`);--> statement-breakpoint
 ALTER TABLE `webhook_deliveries` ADD `portal_id` integer;--> statement-breakpoint
+CREATE INDEX `webhook_deliveries_app_created` ON `webhook_deliveries` (`app_id`,`created_at`,`id`);--> statement-breakpoint
 CREATE INDEX `webhook_deliveries_portal` ON `webhook_deliveries` (`portal_id`,`id`);--> statement-breakpoint
 -- Hand-written (drizzle-kit cannot express triggers), docs/explanation/scaling.md "Accounts larger than one
 -- database": the delivery log is an account table, stored with the account whose events a delivery carries. Rows

@@ -92,6 +92,9 @@ export const webhookDeliveries = sqliteTable(
   },
   (t) => [
     index("webhook_deliveries_app").on(t.appId, t.id),
+    // The app's log, newest first on each database (src/services/webhooks/reads.ts): ids of rows moved in from
+    // other databases' ranges are not in creation order, so the listing orders by time.
+    index("webhook_deliveries_app_created").on(t.appId, t.createdAt, t.id),
     index("webhook_deliveries_portal").on(t.portalId, t.id),
     index("webhook_deliveries_retry_at").on(t.retryAt).where(sql`retry_at is not null`),
   ],
