@@ -298,7 +298,11 @@ export async function deliverWave(wave: WebhookQueueMessage[], deps: DeliveryDep
   for (const [k, { p }] of posting.entries()) byLog.set(p.log!, [...(byLog.get(p.log!) ?? []), k]);
   const opened = new Map<number, number>();
   const failed = new Set<number>();
-  const release = runRawBatch(deps.control, posting.map(({ p }) => releaseStatement(deps.control, p.m.appId, p.slot, now)));
+  // A release that fails only leaves the leases to expire by themselves (LEASE_MS): the attempts are made and
+  // recorded, so it must not send the wave round again.
+  const release = runRawBatch(deps.control, posting.map(({ p }) => releaseStatement(deps.control, p.m.appId, p.slot, now))).catch((err: unknown) => {
+    console.error(`releasing ${posting.length} webhook throttling slot(s) failed; they expire by themselves: ${err instanceof Error ? err.message : String(err)}`);
+  });
   await inPool([...byLog], FANOUT_CONCURRENCY, async ([name, ks]) => {
     try {
       const db = logDb(deps.env, name, deps.meter);
