@@ -368,7 +368,7 @@ export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env
     allowLoopback: loopbackAllowed(env),
     resolver: outboundResolver(env),
     retryBase: retryBaseSeconds(env),
-    // The delivery log and throttling slots are the app's, in real time (a delivery may carry several accounts' events).
+    // The delivery log's times and the throttling slots are in real time: the app's developer reads the log, whatever its accounts' clocks.
     now: () => Date.now(),
   };
   const outcomes: Record<string, number> = {};
@@ -387,21 +387,25 @@ export async function consumeWebhookBatch(batch: MessageBatch<unknown>, env: Env
   await removeSent(env, deps.control, parsed.filter(({ message: m }) => m.deliveryId === null && m.attempt === 0).flatMap(({ message }) => message.events));
   // At most as many POSTs at once as an invocation has connections: one waiting for a connection would
   // spend its 5 s timeout waiting.
+  // Each queue message is settled once, at the end: retried when any delivery carrying its events must go
+  // again (a message queued with several accounts' events is split into several, perAccount), else acked.
+  const again = new Set<Message<unknown>>();
   for (const wave of chunks(coalesce(parsed), FANOUT_CONCURRENCY)) {
     try {
       const done = await deliverWave(wave.map((w) => w.delivery), deps);
       done.forEach(count);
       wave.forEach(({ sources }, i) => {
-        for (const msg of sources) {
-          if (done[i] === "unrecorded") msg.retry({ delaySeconds: 5 });
-          else msg.ack();
-        }
+        if (done[i] === "unrecorded") for (const msg of sources) again.add(msg);
       });
     } catch (err) {
       console.error(`a wave of ${wave.length} webhook deliveries failed to run: ${err instanceof Error ? err.message : String(err)}`);
-      for (const { sources } of wave) for (const msg of sources) msg.retry({ delaySeconds: 5 });
+      for (const { sources } of wave) for (const msg of sources) again.add(msg);
       wave.forEach(() => count("crashed"));
     }
+  }
+  for (const msg of new Set(parsed.map((x) => x.source))) {
+    if (again.has(msg)) msg.retry({ delaySeconds: 5 });
+    else msg.ack();
   }
   return outcomes;
 }
