@@ -86,8 +86,9 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("list_memberships"),
   byPortal("list_folders"),
   // The webhook delivery log of the account's events (one account per delivery, docs/reference/webhooks.md
-  // "The delivery log"): read by the app's developer, stored with the account. Not exported: it is the app
-  // developer's record of what was sent, not the account's data.
+  // "The delivery log"): read by the app's developer, stored with the account. Not exported (so neither in the
+  // test kit's snapshots and imports, which take the export's tables): it is the app developer's record of what
+  // was sent, which a restore cannot unsend.
   { ...byPortal("webhook_deliveries"), notExported: true },
   { ...byPortal("webhook_attempts"), notExported: true },
 ];
