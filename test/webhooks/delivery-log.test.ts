@@ -6,11 +6,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { makeDb } from "../../src/db/client";
+import { consumeWebhookBatch } from "../../src/services/webhooks/deliver";
 import { openDelivery } from "../../src/services/webhooks/log";
-import type { WebhookEvent } from "../../src/services/webhooks/message";
+import { WEBHOOK_MESSAGE_VERSION, type WebhookEvent } from "../../src/services/webhooks/message";
 import { admin, expectError, tenant } from "../helpers/api";
 import { armFaults, disarmFaults } from "../reliability/fault-injector";
-import { dev } from "./helpers";
+import { dev, hookUp, waitFor } from "./helpers";
 
 let nextId = 7_000_000_000 + Math.floor(Math.random() * 1e8) * 10;
 const event = (portalId: number, appId: number): WebhookEvent => {
@@ -73,5 +74,36 @@ describe("the delivery log of an app installed in accounts on two shards", () =>
     } finally {
       disarmFaults();
     }
+  });
+});
+
+describe("a delivery of an account that is moving", () => {
+  it("is POSTed, but its record is refused by the fence: the queue message goes again, and is recorded once the account is writable", async () => {
+    const t = await tenant({ shard: "SHARD_1" });
+    const path = await hookUp(t);
+    const events = [event(t.portalId, t.appId)];
+    const settled = { acked: 0, retried: 0 };
+    const batch = () =>
+      ({
+        queue: "crm-edge-webhooks",
+        messages: [{ id: "m", body: { v: WEBHOOK_MESSAGE_VERSION, appId: t.appId, portalId: t.portalId, deliveryId: null, attempt: 0, events }, attempts: 1, timestamp: new Date(), ack: () => settled.acked++, retry: () => settled.retried++ }],
+        ackAll() {},
+        retryAll() {},
+      }) as unknown as MessageBatch<unknown>;
+    // Fenced as a move fences its source: every write of the account's rows is refused there.
+    await env.SHARD_1.prepare("insert into account_fences (portal_id, state, created_at) values (?, 'moving', ?)").bind(t.portalId, Date.now()).run();
+    try {
+      expect(await consumeWebhookBatch(batch(), env)).toEqual({ unrecorded: 1 });
+      expect(settled).toEqual({ acked: 0, retried: 1 });
+      expect((await dev(t, "GET", "/deliveries")).json.results).toEqual([]);
+    } finally {
+      await env.SHARD_1.prepare("delete from account_fences where portal_id = ?").bind(t.portalId).run();
+    }
+    // The queue's retry: POSTed again (a duplicate for the receiver, never a loss) and logged.
+    expect(await consumeWebhookBatch(batch(), env)).toEqual({ delivered: 1 });
+    expect(settled).toEqual({ acked: 1, retried: 1 });
+    const posts = await waitFor(path, (d) => d.length >= 2);
+    expect(posts.map((d) => d.events.map((e) => e.eventId))).toEqual([[events[0]!.eventId], [events[0]!.eventId]]);
+    expect((await dev(t, "GET", "/deliveries")).json.results).toEqual([expect.objectContaining({ status: "delivered", eventIds: [events[0]!.eventId] })]);
   });
 });
