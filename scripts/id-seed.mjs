@@ -3,7 +3,7 @@
  * src/db/id-ranges.ts, for the scripts that run on Node (npm run migrate, the bench's cluster). Change both
  * together. The counters start at the largest id of the database's own range it holds, or at its base.
  */
-export const ID_TABLES = { crm_objects: "id", blogs: "id", blog_authors: "id", blog_topics: "id", blog_posts: "id", smtp_tokens: "id", ecomm_links: "id", ecomm_imports: "id", timeline_events: "row_id", webhook_outbox: "id", sent_emails: "id", pipelines: "id", pipeline_stages: "id", pipeline_audits: "id", crm_schemas: "id", lists: "id" };
+export const ID_TABLES = { crm_objects: "id", blogs: "id", blog_authors: "id", blog_topics: "id", blog_posts: "id", smtp_tokens: "id", ecomm_links: "id", ecomm_imports: "id", timeline_events: "row_id", webhook_outbox: "id", sent_emails: "id", pipelines: "id", pipeline_stages: "id", pipeline_audits: "id", crm_schemas: "id", lists: "id", webhook_deliveries: "id" };
 export const ID_RANGE = 100_000_000_000;
 /** The statements that start a database's counters, one per table. */
 export const seedStatements = (base) => {

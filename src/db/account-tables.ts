@@ -16,21 +16,25 @@ export interface AccountTable {
 
 const byPortal = (name: string): AccountTable => ({ name, where: "portal_id = ?" });
 
-/** A webhook delivery whose every event is of the account (`d` or the table itself). */
-const ONLY_EVENTS_OF = "not exists (select 1 from json_each(events) e where e.value ->> 'portalId' is not ?)";
+/**
+ * A delivery of the control plane's older log (rows without an account: deliveries then mixed the accounts of
+ * one app) whose every event is of the account (`d` or the table itself).
+ */
+const LEGACY_ONLY_EVENTS_OF = "portal_id is null and not exists (select 1 from json_each(events) e where e.value ->> 'portalId' is not ?)";
 
 /**
- * One app's events of one moment are delivered together, so a webhook delivery can hold events of several
- * accounts. Deleting an account keeps such a delivery for the others and takes the account's events out
- * of it (its log row and every later attempt then carry only the others'), up to 100 deliveries a
- * statement; the deliveries made only of the account's events are deleted (ACCOUNT_CONTROL_TABLES).
- * Bind the portalId once.
+ * The control plane's older delivery log: deleting an account keeps a delivery shared with other accounts
+ * and takes the account's events out of it (its log row and every later attempt then carry only the
+ * others'), up to 100 deliveries a statement; those made only of the account's events are deleted
+ * (ACCOUNT_CONTROL_TABLES). Bind the portalId once. The account's own log (one account per delivery) is an
+ * account table, deleted with the others.
  */
-export const STRIP_SHARED_DELIVERIES = `update webhook_deliveries
+export const STRIP_LEGACY_DELIVERIES = `update webhook_deliveries
   set events = (select json_group_array(json(k.value)) from (select value from json_each(webhook_deliveries.events) where value ->> 'portalId' is not ?1 order by key) k),
       event_count = (select count(*) from json_each(webhook_deliveries.events) where value ->> 'portalId' is not ?1)
   where id in (select d.id from webhook_deliveries d
-    where exists (select 1 from json_each(d.events) where value ->> 'portalId' = ?1)
+    where d.portal_id is null
+      and exists (select 1 from json_each(d.events) where value ->> 'portalId' = ?1)
       and exists (select 1 from json_each(d.events) where value ->> 'portalId' is not ?1)
     limit 100)`;
 
@@ -81,6 +85,12 @@ export const ACCOUNT_TABLES: AccountTable[] = [
   byPortal("lists"),
   byPortal("list_memberships"),
   byPortal("list_folders"),
+  // The webhook delivery log of the account's events (one account per delivery, docs/reference/webhooks.md
+  // "The delivery log"): read by the app's developer, stored with the account. Not exported (so neither in the
+  // test kit's snapshots and imports, which take the export's tables): it is the app developer's record of what
+  // was sent, which a restore cannot unsend.
+  { ...byPortal("webhook_deliveries"), notExported: true },
+  { ...byPortal("webhook_attempts"), notExported: true },
 ];
 
 /**
@@ -88,7 +98,7 @@ export const ACCOUNT_TABLES: AccountTable[] = [
  * (docs/explanation/scaling.md "Accounts larger than one database"): read by one record or by key, never
  * joined in a search, so they can live in another database. `accounts.companion` names it.
  */
-export const COMPANION_TABLE_NAMES: readonly string[] = ["timeline_events"];
+export const COMPANION_TABLE_NAMES: readonly string[] = ["timeline_events", "webhook_deliveries", "webhook_attempts"];
 export const COMPANION_TABLES = ACCOUNT_TABLES.filter((t) => COMPANION_TABLE_NAMES.includes(t.name));
 /** The tables that stay on the account's shard when its companion tables live elsewhere. */
 export const HOME_TABLES = ACCOUNT_TABLES.filter((t) => !COMPANION_TABLE_NAMES.includes(t.name));
@@ -111,8 +121,6 @@ export const CONTROL_TABLES = [
   "shard_placement",
   "webhook_settings",
   "webhook_subscriptions",
-  "webhook_deliveries",
-  "webhook_attempts",
   "webhook_inflight",
   "owners",
   "teams",
@@ -141,10 +149,10 @@ export const ACCOUNT_CONTROL_TABLES: AccountTable[] = [
   // Derived from the account's timeline events (rebuilt by an import or a restore).
   { ...byPortal("timeline_event_holders"), notExported: true },
   byPortal("private_apps"),
-  // The app's webhook delivery log (docs/reference/webhooks.md) holds the account's events: a delivery made only of
-  // them goes, its attempts first. The log belongs to the app's developer, so it is not exported.
-  { name: "webhook_attempts", where: `delivery_id in (select d.id from webhook_deliveries d where ${ONLY_EVENTS_OF})`, notExported: true },
-  { name: "webhook_deliveries", where: ONLY_EVENTS_OF, notExported: true },
+  // The control plane's older delivery log (before it was stored with the accounts): a delivery made only of
+  // the account's events goes, its attempts first. The developer's record of what was sent: not exported.
+  { name: "webhook_attempts", where: `portal_id is null and delivery_id in (select d.id from webhook_deliveries d where ${LEGACY_ONLY_EVENTS_OF.replaceAll("portal_id", "d.portal_id")})`, notExported: true },
+  { name: "webhook_deliveries", where: LEGACY_ONLY_EVENTS_OF, notExported: true },
   byPortal("installs"),
   byPortal("account_moves"),
   byPortal("accounts"),

@@ -37,6 +37,7 @@ export const ID_TABLES = {
   pipeline_audits: "id",
   crm_schemas: "id",
   lists: "id",
+  webhook_deliveries: "id",
 } as const satisfies Record<string, string>;
 export type IdTable = keyof typeof ID_TABLES;
 

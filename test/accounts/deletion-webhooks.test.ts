@@ -1,15 +1,16 @@
 /**
- * Deleting an account takes its events out of every webhook delivery, including the ones it shares with
- * another account (one app's events of one moment are delivered together): the delivery log keeps the other
- * account's events, every later attempt carries only those, and a delivery of the deleted account's events
- * that is still queued is dropped without writing it down.
+ * Deleting an account takes its events out of every webhook delivery: its own delivery log (an account table,
+ * one account per delivery) goes with its data; a delivery of the control plane's older log that it shares
+ * with another account (deliveries then mixed accounts) keeps the other account's events, and every later
+ * attempt carries only those; a delivery of the deleted account's events that is still queued is dropped
+ * without writing it down.
  */
 import { createExecutionContext, createMessageBatch, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { ADMIN, admin, call, tenant, unique, type Tenant } from "../helpers/api";
 import { script } from "../helpers/integrator";
-import { deliveries, dev, hookUp, subscribe, waitFor } from "../webhooks/helpers";
+import { deliveries, dev, hookUp, subscribe } from "../webhooks/helpers";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -33,9 +34,16 @@ async function emailEvent(t: Tenant, appId: number, subscriptionId: string, even
   return { email, event };
 }
 
-/** Every delivery-log row of the app: its events as stored, and their count. */
+/** Every delivery-log row of the app in the control plane: its events as stored, and their count. */
 const logRows = (appId: number) =>
   env.DB.prepare("select id, events, event_count, status from webhook_deliveries where app_id = ? order by id").bind(appId).all<{ id: number; events: string; event_count: number; status: string }>().then((r) => r.results);
+
+/** The account's delivery log rows on every database. */
+const ownRows = async (portalId: number) => {
+  let n = 0;
+  for (const d1 of [env.DB, env.SHARD_1, env.SHARD_2]) n += (await d1.prepare("select count(*) as n from webhook_deliveries where portal_id = ?").bind(portalId).first<number>("n"))!;
+  return n;
+};
 
 /** Runs one webhook queue batch through the Worker's queue handler, as the platform does. */
 async function consume(queue: string, body: unknown) {
@@ -57,35 +65,44 @@ describe("deleting an account that shares webhook deliveries", () => {
     const base = Date.now() * 1000;
     const ofKept = await emailEvent(kept, kept.appId, subscriptionId, base + 1);
     const ofGone = await emailEvent(gone, kept.appId, subscriptionId, base + 2);
-    await env.WEBHOOK_QUEUE.send({ v: 1, appId: kept.appId, deliveryId: null, attempt: 0, events: [ofKept.event, ofGone.event] }, { contentType: "json" });
-    // The contacts' own changes are delivered too, and may be packed with this delivery: either way one
-    // POST carries both accounts' events, and its log row holds both.
-    const both = (events: { portalId?: unknown }[]) => [kept.portalId, gone.portalId].every((p) => events.some((e) => e.portalId === p));
-    await waitFor(path, (d) => d.some((x) => both(x.events)), 60_000);
-    await expect.poll(async () => (await logRows(kept.appId)).some((r) => both(JSON.parse(r.events))), { timeout: 60_000 }).toBe(true);
+    // A retrying delivery of the control plane's older log, shared by both accounts (no portal_id).
+    const legacy = await env.DB.prepare(
+      "insert into webhook_deliveries (id, app_id, events, event_count, status, attempts, created_at, updated_at) values ((select seq + 1 from id_sequences where name = 'webhook_deliveries'), ?, ?, 2, 'retrying', 1, ?, ?) returning id",
+    )
+      .bind(kept.appId, JSON.stringify([ofKept.event, ofGone.event]), Date.now(), Date.now())
+      .first<number>("id");
+    // The contacts' own changes are delivered, each account's alone, and logged with each account.
+    await expect.poll(async () => (await ownRows(gone.portalId)) > 0 && (await ownRows(kept.portalId)) > 0, { timeout: 60_000 }).toBe(true);
 
     expect((await call("DELETE", `/admin/v1/accounts/${gone.portalId}`, { token: ADMIN })).status).toBe(202);
     await waitUntilGone(gone.portalId);
 
+    // The deleted account's own log is gone with its data; the kept account's stays.
+    expect(await ownRows(gone.portalId)).toBe(0);
+    expect(await ownRows(kept.portalId)).toBeGreaterThan(0);
     // The shared delivery is still there for the kept account, holding its event alone.
     const rows = await logRows(kept.appId);
-    const shared = rows.find((r) => (JSON.parse(r.events) as { eventId: number }[]).some((e) => e.eventId === ofKept.event.eventId));
+    const shared = rows.find((r) => r.id === legacy);
     expect(shared, JSON.stringify(rows)).toBeDefined();
     const left = JSON.parse(shared!.events) as { portalId: number }[];
     expect(left.length).toBeGreaterThan(0);
     expect(shared!.event_count).toBe(left.length);
     expect(new Set(left.map((e) => e.portalId))).toEqual(new Set([kept.portalId]));
-    // Nothing of the deleted account in any delivery row: not its portal id, record id or email.
-    const leftovers = await env.DB.prepare(
-      "select count(*) as n from webhook_deliveries where instr(events, ?) > 0 or exists (select 1 from json_each(events) e where e.value ->> 'portalId' = ?)",
-    ).bind(ofGone.email, gone.portalId).first<number>("n");
-    expect(leftovers).toBe(0);
+    // Nothing of the deleted account in any delivery row of any database: not its portal id, record id or email.
+    for (const d1 of [env.DB, env.SHARD_1, env.SHARD_2]) {
+      const leftovers = await d1
+        .prepare("select count(*) as n from webhook_deliveries where instr(events, ?) > 0 or exists (select 1 from json_each(events) e where e.value ->> 'portalId' = ?)")
+        .bind(ofGone.email, gone.portalId)
+        .first<number>("n");
+      expect(leftovers).toBe(0);
+    }
 
-    // Every attempt from now on carries the kept account's event only.
+    // Every attempt from now on carries the kept account's event only: the older log's retry, as it was queued.
     await script(path, { status: 200 });
     const before = (await deliveries(path)).length;
+    await env.WEBHOOK_QUEUE.send({ v: 1, appId: kept.appId, deliveryId: legacy, attempt: 1, events: [ofKept.event, ofGone.event] }, { contentType: "json" });
     // Its retries go on until delivered, or it was exhausted meanwhile and is sent again.
-    const statusOf = async () => (await logRows(kept.appId)).find((r) => r.id === shared!.id)!.status;
+    const statusOf = async () => (await logRows(kept.appId)).find((r) => r.id === legacy)!.status;
     await expect.poll(statusOf, { timeout: 60_000 }).toMatch(/^(delivered|exhausted)$/);
     if ((await statusOf()) === "exhausted") {
       const resent = await dev(kept, "POST", `/deliveries/${shared!.id}/resend`);
@@ -109,7 +126,9 @@ describe("deleting an account that shares webhook deliveries", () => {
     await consume("crm-edge-webhooks", message);
     await consume("crm-edge-webhooks-dlq", message);
     expect(await deliveries(path)).toEqual([]);
-    const rows = await env.DB.prepare("select count(*) as n from webhook_deliveries where app_id = ? or instr(events, ?) > 0").bind(gone.appId, email).first<number>("n");
-    expect(rows).toBe(0);
+    for (const d1 of [env.DB, env.SHARD_1, env.SHARD_2]) {
+      const rows = await d1.prepare("select count(*) as n from webhook_deliveries where app_id = ? or instr(events, ?) > 0").bind(gone.appId, email).first<number>("n");
+      expect(rows).toBe(0);
+    }
   });
 });

@@ -23,6 +23,7 @@ describe("GET /admin/v1/accounts/:portalId/usage", () => {
       stores: 0,
       syncMessages: { pending: 0, errored: 0, resolvedErrors: 0 },
       timelineEvents: 0,
+      webhookDeliveries: 0,
       blogPosts: { total: 0, published: 0, scheduled: 0, drafts: 0 },
       rateLimit: { policyName: "TEN_SECONDLY_ROLLING", intervalMilliseconds: 10_000, maxRequests: 110, isDefault: true, appliesTo: expect.any(String) },
     });
@@ -54,16 +55,17 @@ describe("GET /admin/v1/accounts/:portalId/usage", () => {
 
     const log = vi.spyOn(console, "log").mockImplementation(() => undefined);
     const res = await usage(t.portalId);
-    // Bounded, as the request's log line shows: the directory row on the control plane, then six counts in one D1 batch on the account's shard.
+    // Bounded, as the request's log line shows: the directory row on the control plane, then seven counts in one D1 batch on the account's shard.
     const line = log.mock.calls.map(([l]) => JSON.parse(String(l))).find((l) => l.correlationId === res.headers.get("x-service-correlation-id"));
     log.mockRestore();
-    expect(line.d1Statements).toBe(7);
+    expect(line.d1Statements).toBe(8);
     expect(res.status, res.text).toBe(200);
     expect(res.json).toMatchObject({
       records: { contacts: 2, companies: 1, deals: 0, products: 1, line_items: 0, tickets: 0, notes: 0, tasks: 0, calls: 0, meetings: 0, emails: 0, communications: 0, postal_mail: 0, leads: 0 },
       stores: 1,
       syncMessages: { pending: 0, errored: 1, resolvedErrors: 0 },
       timelineEvents: 2,
+      webhookDeliveries: 0,
       blogPosts: { total: 2, drafts: 1 },
     });
     expect(res.json.blogPosts.published + res.json.blogPosts.scheduled).toBe(1);

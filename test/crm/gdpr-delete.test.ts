@@ -74,10 +74,14 @@ describe("POST /crm/v3/objects/contacts/gdpr-delete", () => {
     // A retried delivery in the log naming it and another contact, and one naming only it.
     const base = 8_000_000_000 + Math.floor(Math.random() * 1e8) * 10;
     const ev = (k: number, objectId: number) => ({ eventId: base + k, subscriptionId: 1, portalId: t.portalId, appId: t.appId, occurredAt: Date.now(), subscriptionType: "contact.creation", objectId, changeSource: "API" });
-    const insert = env.DB.prepare("insert into webhook_deliveries (app_id, events, event_count, status, attempts, created_at, updated_at) values (?, ?, ?, 'retrying', 1, 1, 1) returning id");
-    const mixed = (await insert.bind(t.appId, JSON.stringify([ev(1, contact), ev(2, other)]), 2).first<number>("id"))!;
-    const only = (await insert.bind(t.appId, JSON.stringify([ev(3, contact)]), 1).first<number>("id"))!;
-    await env.DB.prepare("insert into webhook_attempts (delivery_id, attempt_number, status_code, duration_ms, at) values (?, 0, 500, 1, 1)").bind(only).run();
+    // The account's delivery log is on its database (an account table), its ids from that database's counter.
+    const log = shardOf(t);
+    const insert = log.prepare(
+      "insert into webhook_deliveries (id, app_id, portal_id, events, event_count, status, attempts, created_at, updated_at) values ((select seq + 1 from id_sequences where name = 'webhook_deliveries'), ?, ?, ?, ?, 'retrying', 1, 1, 1) returning id",
+    );
+    const mixed = (await insert.bind(t.appId, t.portalId, JSON.stringify([ev(1, contact), ev(2, other)]), 2).first<number>("id"))!;
+    const only = (await insert.bind(t.appId, t.portalId, JSON.stringify([ev(3, contact)]), 1).first<number>("id"))!;
+    await log.prepare("insert into webhook_attempts (delivery_id, portal_id, attempt_number, status_code, duration_ms, at) values (?, ?, 0, 500, 1, 1)").bind(only, t.portalId).run();
 
     expect((await purge(t, { objectId: String(contact) })).status).toBe(204);
     const events = await waitForEvents(path, 2);
@@ -85,13 +89,13 @@ describe("POST /crm/v3/objects/contacts/gdpr-delete", () => {
     expect(events.map((e) => e.subscriptionType)).toEqual(["contact.deletion", "contact.privacyDeletion"]);
     expect(events).toEqual([expect.objectContaining({ ...shape, subscriptionId: subs.deletion }), expect.objectContaining({ ...shape, subscriptionId: subs.privacy })]);
 
-    const row = await env.DB.prepare("select events, event_count from webhook_deliveries where id = ?").bind(mixed).first<{ events: string; event_count: number }>();
+    const row = await log.prepare("select events, event_count from webhook_deliveries where id = ?").bind(mixed).first<{ events: string; event_count: number }>();
     expect([JSON.parse(row!.events).map((e: { objectId: number }) => e.objectId), row!.event_count]).toEqual([[other], 1]);
-    expect(await env.DB.prepare("select count(*) as n from webhook_deliveries where id = ?").bind(only).first<number>("n")).toBe(0);
-    expect(await env.DB.prepare("select count(*) as n from webhook_attempts where delivery_id = ?").bind(only).first<number>("n")).toBe(0);
+    expect(await log.prepare("select count(*) as n from webhook_deliveries where id = ?").bind(only).first<number>("n")).toBe(0);
+    expect(await log.prepare("select count(*) as n from webhook_attempts where delivery_id = ?").bind(only).first<number>("n")).toBe(0);
 
     // The retries already queued for those deliveries send only what the log still holds.
-    const retry = (deliveryId: number, list: ReturnType<typeof ev>[]): WebhookQueueMessage => ({ v: 1, appId: t.appId, deliveryId, attempt: 1, events: list });
+    const retry = (deliveryId: number, list: ReturnType<typeof ev>[]): WebhookQueueMessage => ({ v: 1, appId: t.appId, portalId: t.portalId, deliveryId, attempt: 1, events: list });
     const messages = [retry(mixed, [ev(1, contact), ev(2, other)]), retry(only, [ev(3, contact)])].map((body, i) => ({ id: `r${i}`, body, attempts: 1, timestamp: new Date(), ack() {}, retry() {} }));
     await consumeWebhookBatch({ queue: "crm-edge-webhooks", messages, ackAll() {}, retryAll() {} } as unknown as MessageBatch<unknown>, env);
     const sent = eventsOf(await waitFor(path, (d) => eventsOf(d).length >= 3)).filter((e) => Math.abs((e.eventId as number) - base) < 10);

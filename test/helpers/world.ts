@@ -188,7 +188,8 @@ export async function buildWorld(): Promise<World> {
   await ok(await ext("POST", `calling/${a.appId}/settings`, { name: mark("dialer"), url: `https://dial.example.com/${mark("dial")}` }));
   await ok(await ext("POST", `calling/${a.appId}/settings/recording`, { urlToRetrieveAuthedRecording: `https://dial.example.com/${mark("rec")}/%s` }));
   await ok(await ext("POST", `calling/${a.appId}/settings/channel-connection`, { url: `https://dial.example.com/${mark("channel")}`, isReady: true }));
-  const delivery = await openDelivery(makeDb(env.DB), a.appId, [
+  // The delivery log is stored with the account (its shard): A's delivery is on SHARD_1.
+  const delivery = await openDelivery(makeDb(env.SHARD_1), a.appId, [
     { eventId: 1, subscriptionId: subscription, portalId: a.portalId, appId: a.appId, occurredAt: Date.now(), subscriptionType: "contact.creation", objectId: contact, changeSource: "API" },
   ], Date.now());
 

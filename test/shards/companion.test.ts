@@ -4,7 +4,8 @@
  * app's record page) as before; new writes land there; the home shard refuses stale writers; another account's
  * events on the same database are never served; moves of the home and of the companion keep everything.
  * The moves over a third shard run through the mover's step function with the Worker's environment given
- * SHARD_3 (TEST_SHARD_3, as test/shards/moves-property.test.ts does).
+ * SHARD_3 (TEST_SHARD_3, as test/shards/moves-property.test.ts does). The webhook delivery log is a companion
+ * table too: a delivery of the account's events is written where its log lives and moves with it.
  */
 import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +17,7 @@ import { waitForMove } from "../helpers/shards";
 import { createProp, createRecord, createType, eventPath, expectStored } from "../timeline/helpers";
 import { page, signIn, type Browser } from "../web/helpers";
 import { armFaults, disarmFaults } from "../reliability/fault-injector";
+import { hookUp, subscribe, waitForEvents } from "../webhooks/helpers";
 
 const events = async (d1: D1Database, portalId: number) =>
   (await d1.prepare("select count(*) as n from timeline_events where portal_id = ?").bind(portalId).first<{ n: number }>())!.n;
@@ -242,5 +244,116 @@ describe("moves of an account with a companion shard", () => {
     await waitOnExecutionContext(ctx);
     expect(put.status, await put.text()).toBe(204);
     expect(await events(env.SHARD_1, s.t.portalId)).toBe(9);
+  });
+});
+
+const logRows = async (d1: D1Database, portalId: number) =>
+  (await d1.prepare("select id from webhook_deliveries where portal_id = ? order by id").bind(portalId).all<{ id: number }>()).results.map((r) => r.id);
+
+/** A developer-key read of the app's delivery log, as the Worker with `env` serves it. */
+async function devGet(t: Tenant, path: string, env: Env = world) {
+  const ctx = createExecutionContext();
+  const res = await worker.fetch(new Request(`${BASE}/webhooks/v3/${t.appId}/deliveries${path}?hapikey=${encodeURIComponent(t.developerKey)}`) as Request<unknown, IncomingRequestCfProperties>, env, ctx);
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, body: await res.text() };
+}
+
+async function appLog(t: Tenant, env: Env = world) {
+  const res = await devGet(t, "", env);
+  expect(res.status, res.body).toBe(200);
+  return (JSON.parse(res.body) as { results: { id: string; eventIds: number[]; status: string }[] }).results;
+}
+
+/** Polls the app's log until the account's delivery is recorded (the consumer records it after the POST). */
+async function logged(t: Tenant, n: number) {
+  for (let i = 0; i < 100; i++) {
+    const rows = await appLog(t, env);
+    if (rows.length >= n) return rows;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("the delivery was not logged");
+}
+
+describe("the webhook delivery log of an account with a companion shard", () => {
+  beforeAll(async () => {
+    // The third shard of `world` (migrated once per run; a second migration finds nothing to apply).
+    await applyD1Migrations(env.TEST_SHARD_3, env.TEST_MIGRATIONS);
+    await env.TEST_SHARD_3.batch(seedStatements("SHARD_3").map((q) => env.TEST_SHARD_3.prepare(q)));
+  });
+
+  it("is written on the companion, listed by the app, carried by a companion move and left by a home move; the home refuses stale writes", { timeout: 90_000 }, async () => {
+    const t = await tenant({ shard: "SHARD_1", rateLimit: 100_000 });
+    const path = await hookUp(t);
+    await subscribe(t, "contact.creation");
+    await placeCompanion(t.portalId, "SHARD_2");
+    const created = await call("POST", "/crm/v3/objects/contacts", { token: t.pat, body: { properties: { email: `hook-${t.portalId}@example.com` } } });
+    expect(created.status, created.text).toBe(201);
+    const [event] = await waitForEvents(path, 1);
+    expect(event).toMatchObject({ portalId: t.portalId, objectId: Number(created.json.id) });
+    const [listed] = await logged(t, 1);
+    expect(listed).toMatchObject({ status: "delivered", eventIds: [event!.eventId] });
+    // Stored on the companion, none on the home shard.
+    expect(await logRows(env.SHARD_2, t.portalId)).toEqual([Number(listed!.id)]);
+    expect(await logRows(env.SHARD_1, t.portalId)).toEqual([]);
+    // The operator's usage counts it where it is.
+    expect((await call("GET", `/admin/v1/accounts/${t.portalId}/usage`, { token: ADMIN })).json.webhookDeliveries).toBe(1);
+    // The home shard refuses a stale writer of the account's deliveries, in the database itself.
+    await expect(
+      env.SHARD_1.prepare("insert into webhook_deliveries (app_id, portal_id, events, event_count, status, attempts, created_at, updated_at) values (?, ?, '[]', 0, 'pending', 0, 0, 0)")
+        .bind(t.appId, t.portalId)
+        .run(),
+    ).rejects.toThrow(/ACCOUNT_FENCED/);
+    await expect(env.SHARD_1.prepare("insert into webhook_attempts (delivery_id, portal_id, attempt_number, duration_ms, at) values (?, ?, 0, 1, 0)").bind(Number(listed!.id), t.portalId).run()).rejects.toThrow(/ACCOUNT_FENCED/);
+
+    // The companion moves SHARD_2 → SHARD_3: the delivery and its attempt go with it; the log still lists it, and finds it by id.
+    await runMove({ portalId: t.portalId, source: "SHARD_2", target: "SHARD_3", kind: "companion", home: "SHARD_1" });
+    expect(await logRows(env.TEST_SHARD_3, t.portalId)).toEqual([Number(listed!.id)]);
+    expect(await logRows(env.SHARD_2, t.portalId)).toEqual([]);
+    const attempts = (d1: D1Database) => d1.prepare("select count(*) as n from webhook_attempts where portal_id = ?").bind(t.portalId).first<number>("n");
+    expect(await attempts(env.TEST_SHARD_3)).toBe(1);
+    expect(await appLog(t)).toEqual([listed]);
+    const one = await devGet(t, `/${listed!.id}`);
+    expect(one.status, one.body).toBe(200);
+    expect(JSON.parse(one.body)).toEqual(listed);
+
+    // The home moves SHARD_1 → SHARD_2: the log stays on the companion, and is still listed.
+    await runMove({ portalId: t.portalId, source: "SHARD_1", target: "SHARD_2", kind: "home", companion: "SHARD_3" });
+    expect(await env.DB.prepare("select shard, companion from accounts where portal_id = ?").bind(t.portalId).first()).toEqual({ shard: "SHARD_2", companion: "SHARD_3" });
+    expect(await logRows(env.TEST_SHARD_3, t.portalId)).toEqual([Number(listed!.id)]);
+    expect(await logRows(env.SHARD_2, t.portalId)).toEqual([]);
+    expect(await appLog(t)).toEqual([listed]);
+    // The new home refuses stale writes of the deliveries too.
+    await expect(
+      env.SHARD_2.prepare("insert into webhook_deliveries (app_id, portal_id, events, event_count, status, attempts, created_at, updated_at) values (?, ?, '[]', 0, 'pending', 0, 0, 0)")
+        .bind(t.appId, t.portalId)
+        .run(),
+    ).rejects.toThrow(/ACCOUNT_FENCED/);
+  });
+
+  it("a home move of an account without a companion carries its delivery log; placing a companion then carries it there", { timeout: 90_000 }, async () => {
+    const t = await tenant({ shard: "SHARD_1", rateLimit: 100_000 });
+    const path = await hookUp(t);
+    await subscribe(t, "contact.creation");
+    const created = await call("POST", "/crm/v3/objects/contacts", { token: t.pat, body: { properties: { email: `home-${t.portalId}@example.com` } } });
+    expect(created.status, created.text).toBe(201);
+    await waitForEvents(path, 1);
+    const [listed] = await logged(t, 1);
+    expect(await logRows(env.SHARD_1, t.portalId)).toEqual([Number(listed!.id)]);
+    const moved = await call("POST", `/admin/v1/accounts/${t.portalId}/move`, { token: ADMIN, body: { shard: "SHARD_2" } });
+    expect(moved.status, moved.text).toBe(202);
+    await waitForMove(t.portalId);
+    expect(await logRows(env.SHARD_2, t.portalId)).toEqual([Number(listed!.id)]);
+    expect(await logRows(env.SHARD_1, t.portalId)).toEqual([]);
+    expect(await appLog(t, env)).toEqual([listed]);
+    await placeCompanion(t.portalId, "SHARD_1");
+    expect(await logRows(env.SHARD_1, t.portalId)).toEqual([Number(listed!.id)]);
+    expect(await logRows(env.SHARD_2, t.portalId)).toEqual([]);
+    expect(await appLog(t, env)).toEqual([listed]);
+    // A later change's delivery is written on the companion.
+    const again = await call("POST", "/crm/v3/objects/contacts", { token: t.pat, body: { properties: { email: `later-${t.portalId}@example.com` } } });
+    expect(again.status, again.text).toBe(201);
+    await waitForEvents(path, 2);
+    const rows = await logged(t, 2);
+    expect(await logRows(env.SHARD_1, t.portalId)).toEqual(rows.map((r) => Number(r.id)).sort((a, b) => a - b));
   });
 });

@@ -72,7 +72,7 @@ describe("GET /admin/v1/shards over 500 shards", () => {
   it("?check=ids pages 5 databases at a time within the budget, every database once; one that cannot be read is null, the rest go on", async () => {
     const c = countedEnv();
     // Ten of the databases get the id tables (empty): their check reads; the others have none and report null.
-    const idTables = ["id_sequences", "crm_objects", "blogs", "blog_authors", "blog_topics", "blog_posts", "smtp_tokens", "ecomm_links", "ecomm_imports", "timeline_events", "webhook_outbox", "sent_emails", "pipelines", "pipeline_stages", "pipeline_audits", "crm_schemas", "lists"];
+    const idTables = ["id_sequences", "crm_objects", "blogs", "blog_authors", "blog_topics", "blog_posts", "smtp_tokens", "ecomm_links", "ecomm_imports", "timeline_events", "webhook_outbox", "sent_emails", "pipelines", "pipeline_stages", "pipeline_audits", "crm_schemas", "lists", "webhook_deliveries"];
     await createTables(many.slice(0, 10), idTables);
     const seen: { name: string; ids: unknown }[] = [];
     let after: string | undefined;
@@ -185,6 +185,87 @@ function order(ext: string) {
   const window = Math.floor((shard - 1) / 40);
   return window * 1_000 - Number(ext.slice(-1));
 }
+
+describe("the developer key's webhook delivery log over 500 shards", () => {
+  let t: Tenant;
+  const fake: number[] = [];
+  /** The app is installed in an account on each of 100 shards; three of them hold deliveries of the app. */
+  const installed = many.slice(0, 100);
+  const holding = ["SHARD_3", "SHARD_41", "SHARD_97"];
+  /** A delivery's id in its database's range (src/db/id-ranges.ts), as the log hands them out. */
+  const idOf = (shard: string, i: number) => Number(shard.slice("SHARD_".length)) * 100_000_000_000 + 1 + i;
+
+  beforeAll(async () => {
+    t = await tenant();
+    await createTables(installed, ["webhook_deliveries", "webhook_attempts", "account_fences", "account_companions"]);
+    for (const shard of installed) {
+      const row = await env.DB.prepare("insert into accounts (name, shard) values (?, ?) returning portal_id").bind(`hooks-${shard}`, shard).first<{ portal_id: number }>();
+      fake.push(row!.portal_id);
+      await env.DB.prepare("insert into installs (portal_id, app_id, scopes) values (?, ?, '[]')").bind(row!.portal_id, t.appId).run();
+    }
+    for (const [k, shard] of holding.entries()) {
+      const d1 = raw[`TEST_MANY_${shard.slice("SHARD_".length)}`]!;
+      const portalId = fake[installed.indexOf(shard)]!;
+      await d1.batch(
+        [0, 1, 2].flatMap((i) => [
+          d1
+            .prepare("insert into webhook_deliveries (id, app_id, portal_id, events, event_count, status, attempts, created_at, updated_at) values (?, ?, ?, ?, 1, 'delivered', 1, ?, ?)")
+            .bind(idOf(shard, i), t.appId, portalId, JSON.stringify([{ eventId: idOf(shard, i), portalId }]), 1_000 + k * 10 + i, 1_000 + k * 10 + i),
+          d1.prepare("insert into webhook_attempts (delivery_id, portal_id, attempt_number, status_code, duration_ms, at) values (?, ?, 0, 200, 1, 0)").bind(idOf(shard, i), portalId),
+        ]),
+      );
+    }
+  });
+
+  afterAll(async () => {
+    await env.DB.prepare(`delete from installs where portal_id in (select value from json_each(?))`).bind(JSON.stringify(fake)).run();
+    await env.DB.prepare(`delete from accounts where portal_id in (select value from json_each(?))`).bind(JSON.stringify(fake)).run();
+  });
+
+  it("reads at most 20 databases per request, only those of the app's installs, and pages through every delivery once", async () => {
+    const c = countedEnv();
+    const seen: number[] = [];
+    let before: string | undefined;
+    let requests = 0;
+    let max = 0;
+    for (; requests < 20; requests++) {
+      c.reset();
+      const res = await get(c.env, `/webhooks/v3/${t.appId}/deliveries?limit=2&hapikey=${t.developerKey}${before ? `&before=${before}` : ""}`, "");
+      expect(res.status, res.text).toBe(200);
+      expect(c.statements()).toBeLessThanOrEqual(BUDGET);
+      max = Math.max(max, c.statements());
+      const shards = c.touched().filter((n) => n !== "DB");
+      expect(shards.length).toBeLessThanOrEqual(20);
+      expect(shards.every((n) => installed.includes(n))).toBe(true);
+      for (const d of res.json.results as { id: string; attempts: unknown[] }[]) {
+        seen.push(Number(d.id));
+        expect(d.attempts).toHaveLength(1);
+      }
+      before = res.json.paging?.next.before;
+      if (!before) break;
+    }
+    // Newest first within each window of 20 databases (the control plane first), windows in database order.
+    expect(seen).toEqual(holding.flatMap((shard) => [2, 1, 0].map((i) => idOf(shard, i))));
+    expect(requests).toBeGreaterThanOrEqual(3);
+    console.info(`measured: GET /webhooks/v3/{appId}/deliveries (developer key), at most ${max} D1 statements per page`);
+  }, 60_000);
+
+  it("finds one delivery by id within the budget, first on the database whose range holds it", async () => {
+    const c = countedEnv();
+    const id = idOf("SHARD_97", 1);
+    const res = await get(c.env, `/webhooks/v3/${t.appId}/deliveries/${id}?hapikey=${t.developerKey}`, "");
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ id: String(id), status: "delivered", eventIds: [id] });
+    expect(c.touched().filter((n) => n !== "DB")).toEqual(["SHARD_97"]);
+    expect(c.statements()).toBeLessThanOrEqual(BUDGET);
+    c.reset();
+    // An id no database of the app holds: at most 20 databases read, then a 404.
+    const missing = await get(c.env, `/webhooks/v3/${t.appId}/deliveries/${idOf("SHARD_300", 0)}?hapikey=${t.developerKey}`, "");
+    expect(missing.status).toBe(404);
+    expect(c.statements()).toBeLessThanOrEqual(BUDGET);
+    expect(c.touched().filter((n) => n !== "DB").length).toBeLessThanOrEqual(20);
+  });
+});
 
 describe("timeline event types whose events are on 100 shards", () => {
   it("an install token's delete is refused after one holder probe; the developer key's delete sends one purge message per holder shard within the budget", async () => {

@@ -1,20 +1,19 @@
 /**
- * Webhook deliveries and test accounts' clocks (docs/reference/testkit.md "Clock"): the events of an account
- * whose clock was moved are never delivered with other accounts' events, so each delivery's retries follow one
- * clock: a mixed first attempt POSTs the real-time accounts' events, and the moved account's events go as a
- * delivery of their own, retried when that account's clock passes the retry. Deliveries of accounts on real
- * time are not split.
+ * Webhook deliveries and test accounts' clocks (docs/reference/testkit.md "Clock"): a delivery carries one
+ * account's events (docs/reference/webhooks.md "The delivery log"), so each delivery's retries follow one
+ * clock: a test account's retry comes due when its clock passes it, a STANDARD account's by real time. A
+ * message queued with several accounts' events (as drains packed them before) is split by the consumer.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { admin, ADMIN, call, tenant, type Tenant } from "../helpers/api";
 import { script } from "../helpers/integrator";
-import { deliverWave, type DeliveryDeps } from "../../src/services/webhooks/deliver";
+import { consumeWebhookBatch, deliverWave, type DeliveryDeps } from "../../src/services/webhooks/deliver";
+import { deliveryMessages } from "../../src/services/webhooks/drain";
 import { WEBHOOK_MESSAGE_VERSION, type WebhookEvent, type WebhookQueueMessage } from "../../src/services/webhooks/message";
 import { controlDb } from "../../src/db/shards";
 import { loopbackAllowed, outboundResolver } from "../../src/lib/outbound";
 import { deliveries, dev, hookUp, waitFor } from "../webhooks/helpers";
-import { recordingD1 } from "./helpers";
 
 /** A queue that keeps what is sent to it (with its delay) instead of delivering it. */
 function keptQueue() {
@@ -25,7 +24,7 @@ function keptQueue() {
 
 /** Deliveries with an hour's retry base (45 to 75 minutes to the first retry); the queue keeps what they send. */
 function depsWith(queue: Queue): DeliveryDeps {
-  return { control: controlDb(env), queue, allowLoopback: loopbackAllowed(env), resolver: outboundResolver(env), retryBase: 3600, now: () => Date.now() };
+  return { env, control: controlDb(env), queue, allowLoopback: loopbackAllowed(env), resolver: outboundResolver(env), retryBase: 3600, now: () => Date.now() };
 }
 
 let nextId = 9_000_000_000 + Math.floor(Math.random() * 1e9);
@@ -46,8 +45,8 @@ async function twoAccounts(): Promise<{ t: Tenant; std: number; path: string }> 
 
 const advance = async (t: Tenant, seconds: number) => expect((await call("POST", `/admin/v1/accounts/${t.portalId}/clock`, { token: ADMIN, body: { advanceSeconds: seconds } })).status).toBe(200);
 
-describe("a delivery mixing a moved clock's events with other accounts'", () => {
-  it("is split: the STANDARD account's events retry by real time, the test account's by its clock", async () => {
+describe("deliveries of a test account whose clock moved, beside a STANDARD account's", () => {
+  it("go one account per delivery: the test account's retry comes due by its clock, the STANDARD account's by real time", async () => {
     const { t, std, path } = await twoAccounts();
     await advance(t, 60);
     await script(path, { status: 500, times: 2 });
@@ -55,25 +54,18 @@ describe("a delivery mixing a moved clock's events with other accounts'", () => 
     const deps = depsWith(kept.queue);
     const prod = [event(std, t.appId), event(std, t.appId)];
     const mine = [event(t.portalId, t.appId)];
-    // One first attempt, the accounts' events interleaved (as a drain of one database packs them).
-    expect(await deliverWave([first(t.appId, [prod[0]!, mine[0]!, prod[1]!])], deps)).toEqual(["retry"]);
-
-    // The POST carried the STANDARD account's events only; the test account's went back to the queue as their own delivery.
-    const posts = await deliveries(path);
-    expect(posts.map((d) => d.events.map((e) => e.eventId))).toEqual([prod.map((e) => e.eventId)]);
-    const split = kept.sent.find((s) => s.body.attempt === 0)!;
-    expect(split.body).toMatchObject({ appId: t.appId, deliveryId: expect.any(Number), events: mine });
-    expect(split.delaySeconds).toBeUndefined();
-    const realRetry = kept.sent.find((s) => s.body.attempt === 1)!;
-    expect(realRetry.body.events).toEqual(prod);
-    expect(realRetry.delaySeconds).toBeGreaterThanOrEqual(45 * 60);
-    const log = (await dev(t, "GET", `/deliveries/${split.body.deliveryId}`)).json;
-    expect(log).toMatchObject({ status: "pending", eventIds: [mine[0]!.eventId], attempts: [] });
-
-    // The test account's delivery, when the queue hands it back: alone, and failing too.
-    expect(await deliverWave([split.body], deps)).toEqual(["retry"]);
-    expect((await deliveries(path)).map((d) => d.events.map((e) => e.eventId))).toEqual([prod.map((e) => e.eventId), [mine[0]!.eventId]]);
-    // Its retry comes due by the test account's clock: 80 minutes on, it is POSTed (by the real queue) at once.
+    // The accounts' events interleaved, as a drain of one database claims them: one message per account.
+    const messages = deliveryMessages([prod[0]!, mine[0]!, prod[1]!]);
+    expect(messages.map((m) => [m.portalId, m.events])).toEqual([
+      [std, prod],
+      [t.portalId, mine],
+    ]);
+    expect(await deliverWave(messages, deps)).toEqual(["retry", "retry"]);
+    expect((await deliveries(path)).map((d) => d.events.map((e) => e.eventId)).sort()).toEqual([prod.map((e) => e.eventId), [mine[0]!.eventId]].sort());
+    const retries = kept.sent.filter((s) => s.body.attempt === 1);
+    expect(retries.map((r) => r.body.events)).toEqual([prod, mine]);
+    expect(retries.every((r) => r.delaySeconds! >= 45 * 60)).toBe(true);
+    // The test account's retry comes due by its clock: 80 minutes on, it is POSTed (by the real queue) at once.
     await advance(t, 80 * 60);
     const got = await waitFor(path, (d) => d.length >= 3);
     expect(got[2]!.events.map((e) => [e.eventId, e.attemptNumber])).toEqual([[mine[0]!.eventId, 1]]);
@@ -82,31 +74,22 @@ describe("a delivery mixing a moved clock's events with other accounts'", () => 
     expect(await deliveries(path)).toHaveLength(3);
   });
 
-  it("a test account's events with a clock moved ahead of another's each go alone; the real-time accounts' stay together", async () => {
+  it("a message queued with several accounts' events is split by the consumer: one POST and one log row per account", async () => {
     const { t, std, path } = await twoAccounts();
-    const other = await admin("POST", "/admin/v1/accounts", { name: `t2-${crypto.randomUUID()}`, accountType: "SANDBOX" });
-    await admin("POST", `/admin/v1/accounts/${other.portalId}/installs`, { appId: t.appId });
-    const still = await admin("POST", "/admin/v1/accounts", { name: `t3-${crypto.randomUUID()}`, accountType: "SANDBOX" }); // a test account on real time
-    await admin("POST", `/admin/v1/accounts/${still.portalId}/installs`, { appId: t.appId });
-    await advance(t, 3600);
-    expect((await call("POST", `/admin/v1/accounts/${other.portalId}/clock`, { token: ADMIN, body: { advanceSeconds: 7200 } })).status).toBe(200);
-    const kept = keptQueue();
-    const events = [event(other.portalId, t.appId), event(std, t.appId), event(t.portalId, t.appId), event(still.portalId, t.appId), event(other.portalId, t.appId)];
-    expect(await deliverWave([first(t.appId, events)], depsWith(kept.queue))).toEqual(["delivered"]);
-    const [posted] = await deliveries(path);
-    expect(posted!.events.map((e) => e.portalId)).toEqual([std, still.portalId]);
-    expect(kept.sent.map((s) => s.body.events.map((e) => e.portalId))).toEqual([[other.portalId, other.portalId], [t.portalId]]);
-  });
-
-  it("a delivery of accounts on real time only (a test account whose clock was not moved among them) is not split: one POST, nothing sent back, no delivery opened", async () => {
-    const { t, std, path } = await twoAccounts();
-    const kept = keptQueue();
-    const { db, seen } = recordingD1(env.DB);
-    const deps = { ...depsWith(kept.queue), control: controlDb({ ...env, DB: db } as Env) };
-    expect(await deliverWave([first(t.appId, [event(std, t.appId), event(t.portalId, t.appId)])], deps)).toEqual(["delivered"]);
-    expect((await deliveries(path))[0]!.events).toHaveLength(2);
-    expect(kept.sent).toEqual([]);
-    // The clocks came with the wave's read of its targets: no delivery was opened for a split.
-    expect(seen.some((s) => s.includes("into webhook_deliveries (app_id, events, event_count, status, attempts, created_at"))).toBe(false);
+    const events = [event(std, t.appId), event(t.portalId, t.appId), event(std, t.appId)];
+    const settled = { acked: 0, retried: 0 };
+    const body = first(t.appId, events);
+    const batch = {
+      queue: "crm-edge-webhooks",
+      messages: [{ id: "mixed", body, attempts: 1, timestamp: new Date(), ack: () => settled.acked++, retry: () => settled.retried++ }],
+      ackAll() {},
+      retryAll() {},
+    } as unknown as MessageBatch<unknown>;
+    expect(await consumeWebhookBatch(batch, env)).toEqual({ delivered: 2 });
+    expect(settled.retried).toBe(0);
+    const posted = await waitFor(path, (d) => d.length >= 2);
+    expect(posted.map((d) => d.events.map((e) => e.portalId)).sort()).toEqual([[std, std], [t.portalId]].sort());
+    const logged = (await dev(t, "GET", "/deliveries")).json.results as { eventIds: number[] }[];
+    expect(logged.map((d) => d.eventIds).sort()).toEqual([[events[0]!.eventId, events[2]!.eventId], [events[1]!.eventId]].sort());
   });
 });

@@ -170,7 +170,7 @@ describe("what the account does by its clock", () => {
     // The first attempt, with an hour's retry base: the queue's delayed retry is caught here, never sent.
     const delayed: WebhookQueueMessage[] = [];
     const queue = { sendBatch: async (b: { body: WebhookQueueMessage }[]) => void delayed.push(...b.map((m) => m.body)) } as unknown as Queue;
-    const deps: DeliveryDeps = { control: controlDb(env), queue, allowLoopback: loopbackAllowed(env), resolver: outboundResolver(env), retryBase: 3600, now: () => Date.now() };
+    const deps: DeliveryDeps = { env, control: controlDb(env), queue, allowLoopback: loopbackAllowed(env), resolver: outboundResolver(env), retryBase: 3600, now: () => Date.now() };
     const eventId = 8_000_000_000 + Math.floor(Math.random() * 1e9);
     const event = { eventId, subscriptionId: 1, portalId: t.portalId, appId: t.appId, occurredAt: Date.now(), subscriptionType: "contact.creation", objectId: eventId, changeSource: "API" };
     expect(await deliverWave([{ v: WEBHOOK_MESSAGE_VERSION, appId: t.appId, deliveryId: null, attempt: 0, events: [event] }], deps)).toEqual(["retry"]);

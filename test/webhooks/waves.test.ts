@@ -1,6 +1,7 @@
 /**
  * The webhook consumer handles a batch's deliveries in waves: one control-plane round trip for the wave's
- * targets and throttling slots before its POSTs, one for its attempts' records and the slots' release after.
+ * targets and throttling slots before its POSTs, one for the slots' release after, and one on each database
+ * holding the deliveries' log (the account's shard) for their attempts' records.
  * Run here on hand-made queue batches against the real D1, queue and local receiver, with D1 counted.
  */
 import { env } from "cloudflare:test";
@@ -32,7 +33,7 @@ function batchOf(t: Tenant, lists: WebhookEvent[][]) {
 }
 
 describe("delivery in waves", () => {
-  it("three deliveries of one batch cost two control-plane round trips together, and each arrives whole", async () => {
+  it("three deliveries of one batch cost two control-plane round trips together and one on the account's shard, and each arrives whole", async () => {
     // On a shard of its own, so the outbox delete (on the account's shard) is not among the counted round trips.
     const t = await tenant({ shard: SHARDS[0] });
     const path = await hookUp(t, { max: 10 });
@@ -43,12 +44,17 @@ describe("delivery in waves", () => {
     const lists = [events(t, 60), events(t, 60), events(t, 60)];
     const { batch, settled } = batchOf(t, lists);
     const db = countingD1(env.DB);
-    const outcomes = await consumeWebhookBatch(batch, { ...env, DB: db });
+    const shard = countingD1(env[SHARDS[0]]);
+    const outcomes = await consumeWebhookBatch(batch, { ...env, DB: db, [SHARDS[0]]: shard });
     expect(outcomes).toEqual({ delivered: 3 });
     expect(settled).toEqual({ acked: 3, retried: 0 });
-    // Before: the targets (one statement for the app) and three slots; after: three records and releases.
+    // Before: the targets (one statement for the app) and three slots; after: three releases.
     expect(db.counts.roundTrips).toBe(2);
-    expect(db.counts.statements).toBe(1 + 3 + 3 * 3);
+    expect(db.counts.statements).toBe(1 + 3 + 3);
+    // On the account's shard: the outbox rows' delete (180 ids: two statements of at most 100), then the three
+    // deliveries' records (each opened with its attempt).
+    expect(shard.counts.roundTrips).toBe(2);
+    expect(shard.counts.statements).toBe(2 + 3 * 2);
     const got = (await waitFor(path, (d) => d.length >= 4)).filter((d) => d.events.length > 1);
     expect(got.map((d) => d.events.length)).toEqual([60, 60, 60]);
     expect(eventsOf(got).map((e) => e.eventId)).toEqual(lists.flat().map((e) => e.eventId));

@@ -1,7 +1,9 @@
 /**
- * @module App webhooks (docs/reference/webhooks.md). Settings, subscriptions and the delivery log belong to an app and
- * live in the control plane; the outbox belongs to an account and lives on its shard, so a change and its
- * pending events are written in one D1 batch there (nothing lost between a change and its event).
+ * @module App webhooks (docs/reference/webhooks.md). Settings, subscriptions and throttling leases belong to an
+ * app and live in the control plane; the outbox belongs to an account and lives on its shard, so a change and
+ * its pending events are written in one D1 batch there (nothing lost between a change and its event). The
+ * delivery log is the app's to read but is stored with the account whose events a delivery carries (one
+ * account per delivery): on its shard, or on its companion shard (src/db/account-tables.ts).
  */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
@@ -58,12 +60,19 @@ export const webhookOutbox = sqliteTable(
 export const DELIVERY_STATUSES = ["pending", "delivered", "retrying", "exhausted", "dropped", "held"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** The delivery log: one row per POST batch (up to 100 events of one app), with its attempts below. */
+/**
+ * The delivery log: one row per POST batch (up to 100 events of one app and one account), with its attempts
+ * below. An account table: `id` comes from the database's own id counter (src/db/id-ranges.ts), so it is
+ * unique across databases and kept by a move. `portal_id` is null only on rows written in the control plane
+ * before the log moved to the accounts' databases (deliveries then mixed accounts): they stay there, read as
+ * part of the app's log.
+ */
 export const webhookDeliveries = sqliteTable(
   "webhook_deliveries",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     appId: integer("app_id").notNull(),
+    portalId: integer("portal_id"),
     /**
      * The events without `attemptNumber` (JSON array), so a re-send carries the same eventIds. A delivery
      * delivered on its first attempt is never re-sent: it keeps `[{eventId, portalId}]` only.
@@ -81,13 +90,22 @@ export const webhookDeliveries = sqliteTable(
      */
     retryAt: integer("retry_at"),
   },
-  (t) => [index("webhook_deliveries_app").on(t.appId, t.id), index("webhook_deliveries_retry_at").on(t.retryAt).where(sql`retry_at is not null`)],
+  (t) => [
+    index("webhook_deliveries_app").on(t.appId, t.id),
+    // The app's log, newest first on each database (src/services/webhooks/reads.ts): ids of rows moved in from
+    // other databases' ranges are not in creation order, so the listing orders by time.
+    index("webhook_deliveries_app_created").on(t.appId, t.createdAt, t.id),
+    index("webhook_deliveries_portal").on(t.portalId, t.id),
+    index("webhook_deliveries_retry_at").on(t.retryAt).where(sql`retry_at is not null`),
+  ],
 );
 
 export const webhookAttempts = sqliteTable(
   "webhook_attempts",
   {
     deliveryId: integer("delivery_id").notNull(),
+    /** The delivery's account (null on the control plane's older rows, as their delivery's). */
+    portalId: integer("portal_id"),
     attemptNumber: integer("attempt_number").notNull(),
     /** The receiver's HTTP status; null when none came (connection error, timeout, blocked URL). */
     statusCode: integer("status_code"),
@@ -95,7 +113,7 @@ export const webhookAttempts = sqliteTable(
     error: text("error"),
     at: integer("at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.deliveryId, t.attemptNumber] })],
+  (t) => [primaryKey({ columns: [t.deliveryId, t.attemptNumber] }), index("webhook_attempts_portal").on(t.portalId)],
 );
 
 /** Deliveries in flight per app (throttling): a lease row per POST, expiring on its own after a crash. */

@@ -10,8 +10,9 @@
  *   purging  → every account table (the move's list, src/db/account-tables.ts) on every database, in
  *              chunks; the search index and derived tables follow through their triggers;
  *   control  → the control plane's rows of the account (ACCOUNT_CONTROL_TABLES), the fences, and last
- *              the account itself: from then on it is a 404. Webhook deliveries shared with other
- *              accounts stay, without the account's events (STRIP_SHARED_DELIVERIES).
+ *              the account itself: from then on it is a 404. The account's webhook delivery log is
+ *              an account table (purged above); deliveries of the control plane's older log shared with
+ *              other accounts stay, without the account's events (STRIP_LEGACY_DELIVERIES).
  *
  * Every database is purged, not only the account's shard: a past move leaves its fence on the source.
  * The account's portalId is never handed out again: accounts.portal_id is AUTOINCREMENT.
@@ -22,7 +23,7 @@ import { accounts, type DeletionState } from "../../db/tables/tenancy";
 import { cacheTtlMs } from "../../lib/credential-cache";
 import { DIRECTORY_TTL_MS } from "../../db/directory";
 import { deleteChunks } from "./copy";
-import { ACCOUNT_CONTROL_TABLES, ACCOUNT_TABLES, STRIP_SHARED_DELIVERIES } from "../../db/account-tables";
+import { ACCOUNT_CONTROL_TABLES, ACCOUNT_TABLES, STRIP_LEGACY_DELIVERIES } from "../../db/account-tables";
 
 export interface DeletionProgress {
   portalId: number;
@@ -93,7 +94,7 @@ export async function deletionStep(env: Env, p: DeletionProgress): Promise<Delet
       if (!table) return null;
       if (table.name === "webhook_attempts") {
         // Before the deliveries made only of the account's events go, the shared ones lose its events.
-        const stripped = await env.DB.prepare(STRIP_SHARED_DELIVERIES).bind(p.portalId).run();
+        const stripped = await env.DB.prepare(STRIP_LEGACY_DELIVERIES).bind(p.portalId).run();
         if (stripped.meta.changes) return p;
       }
       const n = await deleteChunks(env.DB, [table], p.portalId);

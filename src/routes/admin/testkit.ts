@@ -231,7 +231,7 @@ export const adminWebhookTestRoutes = [
     auth: admin,
     params: appParams,
     responses: { 200: { description: "The hold and the deliveries it keeps waiting", schema: holdView }, 404: { description: "No such app" } },
-    handler: async ({ control, params }) => json(await getHold(control, params.appId)),
+    handler: async ({ env, control, params }) => json(await getHold(env, control, params.appId)),
   }),
   route({
     method: "PATCH",
@@ -246,7 +246,7 @@ export const adminWebhookTestRoutes = [
       404: { description: "No such app" },
       409: { description: "held: true for an app installed in a STANDARD account (the message names it and its accountType)" },
     },
-    handler: async ({ env, control, params, body, now }) => json(await setHold(control, env.WEBHOOK_QUEUE, params.appId, body.held, now)),
+    handler: async ({ env, control, params, body, now }) => json(await setHold(env, control, env.WEBHOOK_QUEUE, params.appId, body.held, now)),
   }),
 ];
 

@@ -23,6 +23,8 @@ const usageResponse = z.object({
     description: "pending: accepted objects not processed yet; errored: objects whose latest sync error is open",
   }),
   timelineEvents: z.number().int(),
+  /** Webhook deliveries of the account's events in its delivery log (docs/reference/webhooks.md "The delivery log"). */
+  webhookDeliveries: z.number().int(),
   blogPosts: counts(["total", "published", "scheduled", "drafts"]),
   rateLimit: z.object({
     policyName: z.string(),

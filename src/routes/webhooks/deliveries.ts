@@ -1,13 +1,14 @@
 /**
  * @module The app's webhook delivery log `/webhooks/v3/{appId}/deliveries` (docs/reference/webhooks.md "The
  * delivery log"), with the developer key: recent deliveries with their attempts, and re-sending an exhausted
- * one.
+ * one. The log is stored with the accounts whose events it carries; reads.ts reads it over their databases.
  */
 import { requireOwnApp } from "../../lib/principal";
 import { json } from "../../lib/http";
 import { route } from "../../http/route";
 import { sendMessages } from "../../services/webhooks/drain";
 import * as log from "../../services/webhooks/log";
+import * as reads from "../../services/webhooks/reads";
 import { WEBHOOK_MESSAGE_VERSION, type WebhookEvent } from "../../services/webhooks/message";
 import { base, developer, tag } from "./settings";
 import * as s from "../../schemas/webhooks/settings";
@@ -22,12 +23,11 @@ export const webhookDeliveryRoutes = [
     params: s.appParams,
     query: s.deliveriesQuery,
     responses: { 200: { description: "A page of deliveries; `paging.next.before` continues", schema: s.deliveryList } },
-    handler: async ({ control, principal, params, query }) => {
+    handler: async ({ control, principal, params, query, env }) => {
       requireOwnApp(principal, params.appId);
-      const page = await log.listDeliveries(control, params.appId, query.limit, query.before, query.status);
+      const page = await reads.listDeliveries(env, control, params.appId, query);
       const results = page.rows.map((r) => log.presentDelivery(r, page.attempts.filter((a) => a.deliveryId === r.id)));
-      const last = page.rows.at(-1);
-      return json(page.hasMore && last ? { results, paging: { next: { before: String(last.id) } } } : { results });
+      return json({ results, ...(page.next ? { paging: { next: { before: page.next } } } : {}), ...(page.unavailable.length ? { unavailableShards: page.unavailable } : {}) });
     },
   }),
   route({
@@ -38,9 +38,9 @@ export const webhookDeliveryRoutes = [
     auth: developer,
     params: s.deliveryParams,
     responses: { 200: { description: "The delivery", schema: s.deliveryResponse } },
-    handler: async ({ control, principal, params }) => {
+    handler: async ({ control, principal, params, env }) => {
       requireOwnApp(principal, params.appId);
-      const d = await log.getDelivery(control, params.appId, params.deliveryId);
+      const d = await reads.findDelivery(env, control, params.appId, params.deliveryId);
       return json(log.presentDelivery(d.row, d.attempts));
     },
   }),
@@ -54,12 +54,12 @@ export const webhookDeliveryRoutes = [
     responses: { 202: { description: "Queued again", schema: s.deliveryResponse }, 409: { description: "The delivery is not exhausted" } },
     handler: async ({ control, principal, params, env }) => {
       requireOwnApp(principal, params.appId);
-      // The delivery log is the app's, in real time (a delivery may carry several accounts' events).
-      const row = await log.reopenExhausted(control, params.appId, params.deliveryId, Date.now());
+      // The delivery log keeps real time (the app's developer reads it, whatever its accounts' clocks).
+      const { row, attempts } = await reads.reopenExhausted(env, control, params.appId, params.deliveryId, Date.now());
       const events = JSON.parse(row.events) as WebhookEvent[];
-      await sendMessages(env.WEBHOOK_QUEUE, [{ v: WEBHOOK_MESSAGE_VERSION, appId: row.appId, deliveryId: row.id, attempt: row.attempts, events }]);
-      const d = await log.getDelivery(control, params.appId, params.deliveryId);
-      return json(log.presentDelivery(d.row, d.attempts), 202);
+      // A row of the control plane's older log (no account) is re-sent as such: its attempts are recorded there.
+      await sendMessages(env.WEBHOOK_QUEUE, [{ v: WEBHOOK_MESSAGE_VERSION, appId: row.appId, ...(row.portalId !== null ? { portalId: row.portalId } : {}), deliveryId: row.id, attempt: row.attempts, events }]);
+      return json(log.presentDelivery(row, attempts), 202);
     },
   }),
 ];

@@ -78,7 +78,8 @@ export const batchUpdateResponse = z.object({
 
 export const deliveriesQuery = z.object({
   limit: z.union([z.number(), z.string().regex(/^\d+$/, "limit must be a number").transform(Number)]).pipe(z.number().int().min(1).max(100)).default(20),
-  before: numericId.optional(),
+  /** `paging.next.before` of the previous page (opaque; a delivery id is read as "below that id"). */
+  before: z.string().min(1).max(200).optional(),
   status: z.enum(DELIVERY_STATUSES).optional(),
 });
 
@@ -92,4 +93,9 @@ export const deliveryResponse = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
 });
-export const deliveryList = z.object({ results: z.array(deliveryResponse), paging: z.object({ next: z.object({ before: z.string() }) }).optional() });
+export const deliveryList = z.object({
+  results: z.array(deliveryResponse),
+  paging: z.object({ next: z.object({ before: z.string() }) }).optional(),
+  /** Databases of the app's log that could not be read for this page (their deliveries are missing from it). */
+  unavailableShards: z.array(z.string()).optional(),
+});

@@ -1,7 +1,7 @@
 /**
  * @module What an operator asks first about an account (`GET /admin/v1/accounts/{portalId}/usage`),
  * from the service's own data: live records per object type, stores, sync messages pending and errored,
- * timeline events, blog posts and the rate-limit policy. One `db.batch` of bounded count statements, and
+ * timeline events, webhook deliveries logged, blog posts and the rate-limit policy. One `db.batch` of bounded count statements, and
  * nothing but a `db`: the caller picks the database that holds the account.
  */
 import { and, count, eq, sql } from "drizzle-orm";
@@ -11,6 +11,7 @@ import { crmObjects, OBJECT_TYPES } from "../../db/tables/crm";
 import { ecommLinks, ecommPending, ecommStores, ecommSyncErrors } from "../../db/tables/ecomm";
 import { accounts } from "../../db/tables/tenancy";
 import { timelineEvents } from "../../db/tables/timeline";
+import { webhookDeliveries } from "../../db/tables/webhooks";
 import { notFound } from "../../lib/errors";
 import { DEFAULT_RATE_LIMIT, RATE_INTERVAL_MS } from "../../durable-objects/rate-limiter";
 
@@ -25,10 +26,11 @@ export async function accountUsage(control: Db, shardOf: (shard: string | null) 
     .where(eq(accounts.portalId, portalId));
   if (!account) throw notFound(`No account ${portalId}`);
   const db = shardOf(account.shard);
-  // Timeline events on a companion shard are counted there, at the same time as the shard's batch.
+  // Timeline events and the delivery log on a companion shard are counted there, at the same time as the shard's batch.
   const eventsDb = account.companion ? shardOf(account.companion) : null;
   const countEvents = (d: Db) => d.select({ n: count() }).from(timelineEvents).where(eq(timelineEvents.portalId, portalId));
-  const [[records, stores, pending, errors, homeEvents, posts], companionEvents] = await Promise.all([db.batch([
+  const countDeliveries = (d: Db) => d.select({ n: count() }).from(webhookDeliveries).where(eq(webhookDeliveries.portalId, portalId));
+  const [[records, stores, pending, errors, homeEvents, homeDeliveries, posts], companion] = await Promise.all([db.batch([
     db
       .select({ objectType: crmObjects.objectType, n: count() })
       .from(crmObjects)
@@ -55,13 +57,15 @@ export async function accountUsage(control: Db, shardOf: (shard: string | null) 
       .where(eq(ecommSyncErrors.portalId, portalId))
       .groupBy(ecommSyncErrors.status),
     countEvents(db),
+    countDeliveries(db),
     db
       .select({ state: blogPosts.state, n: count() })
       .from(blogPosts)
       .where(and(eq(blogPosts.portalId, portalId), eq(blogPosts.deletedAt, 0)))
       .groupBy(blogPosts.state),
-  ]), eventsDb ? countEvents(eventsDb) : null]);
-  const events = companionEvents ?? homeEvents;
+  ]), eventsDb ? eventsDb.batch([countEvents(eventsDb), countDeliveries(eventsDb)]) : null]);
+  const events = companion?.[0] ?? homeEvents;
+  const deliveries = companion?.[1] ?? homeDeliveries;
   const acct = account;
   const byType = Object.fromEntries(OBJECT_TYPES.map((t) => [t, records.find((r) => r.objectType === t)?.n ?? 0]));
   const errorsIn = (status: string) => errors.find((e) => e.status === status)?.n ?? 0;
@@ -73,6 +77,7 @@ export async function accountUsage(control: Db, shardOf: (shard: string | null) 
     stores: stores[0]?.n ?? 0,
     syncMessages: { pending: pending[0]?.n ?? 0, errored: errorsIn("OPEN"), resolvedErrors: errorsIn("RESOLVED") },
     timelineEvents: events[0]?.n ?? 0,
+    webhookDeliveries: deliveries[0]?.n ?? 0,
     blogPosts: { total: posts.reduce((n, p) => n + p.n, 0), published: postsIn("PUBLISHED"), scheduled: postsIn("SCHEDULED"), drafts: postsIn("DRAFT") },
     rateLimit: {
       policyName: "TEN_SECONDLY_ROLLING",

@@ -13,6 +13,7 @@ import { publishDuePosts } from "../blog/posts";
 import { abandonCheckouts } from "../ecomm/abandon";
 import { drainOutbox } from "../webhooks/drain";
 import { PURGE_JOB, purgeTypeEvents } from "../timeline/types";
+import { RELEASE_JOB, releaseHeldJob } from "../webhooks/hold";
 
 /** One run of a job on one database, at `now` (the tick's scheduled time). */
 export type MaintenanceJob = (db: Db, now: number, env: Env) => Promise<unknown>;
@@ -55,6 +56,8 @@ export type TargetedJob = (db: Db, now: number, env: Env, shard: string, subject
 export const targetedJobs: Record<string, TargetedJob> = {
   /** A deleted timeline event type's events on one shard, PURGE_BATCH per message. */
   [PURGE_JOB]: (db, now, env, shard, subject) => purgeTypeEvents(db, env, shard, subject, now),
+  /** A released app's held webhook deliveries on one database, RELEASE_BATCH per message. */
+  [RELEASE_JOB]: (db, now, env, shard, subject) => releaseHeldJob(db, env, shard, subject, now),
 };
 
 export const isTargetedJob = (name: string) => Object.hasOwn(targetedJobs, name);

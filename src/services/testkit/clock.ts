@@ -11,7 +11,7 @@
  * src/services/ecomm/batch-time.ts), webhook deliveries with their target (src/services/webhooks/deliver.ts).
  *
  * What stays real time: rate-limit windows, fault rules, the credential cache and account directory, sessions'
- * expiry, the log's timestamps and durations, queue delays, the app-level delivery log, and the timestamps
+ * expiry, the log's timestamps and durations, queue delays, the delivery log's timestamps, and the timestamps
  * other parties check against their own clock (the v3 signature's X-Service-Request-Timestamp of webhooks,
  * card fetches and actions, the import webhook): an account's clock is the kit's fiction, not the receiver's.
  */
@@ -85,7 +85,8 @@ export async function advanceClock(env: Env, control: Db, openShard: (shard: str
   await Promise.all([
     publishDuePosts(db, target, Number.MAX_SAFE_INTEGER, portalId),
     abandonCheckouts(db, target, portalId),
-    retryDueDeliveries(control, env.WEBHOOK_QUEUE, portalId, target),
+    // The account's delivery log: on its companion shard when it has one.
+    retryDueDeliveries(account.companion ? openShard(account.companion) : db, env.WEBHOOK_QUEUE, portalId, target),
   ]);
   return view(offsetMs, realNow);
 }

@@ -25,9 +25,9 @@ async function requireApp(control: Db, appId: number) {
   if (!app) throw notFound(`App ${appId} not found`);
 }
 
-export async function getHold(control: Db, appId: number) {
+export async function getHold(env: Env, control: Db, appId: number) {
   await requireApp(control, appId);
-  const [hold, counts] = await Promise.all([control.select().from(webhookHolds).where(eq(webhookHolds.appId, appId)).get(), heldCounts(control, appId)]);
+  const [hold, counts] = await Promise.all([control.select().from(webhookHolds).where(eq(webhookHolds.appId, appId)).get(), heldCounts(env, control, appId)]);
   return { appId, held: hold !== undefined, ...(hold ? { heldAt: new Date(hold.heldAt).toISOString() } : {}), heldDeliveries: counts.deliveries, heldEvents: counts.events };
 }
 
@@ -36,7 +36,7 @@ export async function getHold(control: Db, appId: number) {
  * the kit never pauses production. Releasing is always allowed, and releases what is held even when the app
  * was not held any more (a release that crashed midway is finished by the next one).
  */
-export async function setHold(control: Db, queue: Queue, appId: number, held: boolean, now: number) {
+export async function setHold(env: Env, control: Db, queue: Queue, appId: number, held: boolean, now: number) {
   await requireApp(control, appId);
   if (held) {
     const standard = await control
@@ -54,9 +54,9 @@ export async function setHold(control: Db, queue: Queue, appId: number, held: bo
   } else {
     // The hold goes first: from here on nothing more is parked, so the release below leaves nothing behind.
     await control.delete(webhookHolds).where(eq(webhookHolds.appId, appId));
-    await releaseHeld(control, queue, appId, now);
+    await releaseHeld(env, control, queue, appId, now);
   }
-  return getHold(control, appId);
+  return getHold(env, control, appId);
 }
 
 /**

@@ -4,7 +4,8 @@
  * messages of one app (a sync batch of 100 objects with 40 new ones makes one of 40 events). The consumer
  * packs the messages of one app that no attempt has been made for yet into deliveries of up to 100 events, as
  * the real service batches its POSTs: fewer POSTs for the integrator, and fewer deliveries to record
- * (deliver.ts handles them in waves).
+ * (deliver.ts handles them in waves). Only messages of one account are packed together: a delivery carries
+ * one account's events, and its log row is stored with that account.
  *
  * A message is never split: it goes whole into one delivery, which is acked or retried with it. A message
  * already attempted (a retry, a throttled wait, a re-send) keeps its delivery log row and goes alone.
@@ -22,14 +23,15 @@ export interface Packed<T> {
 /** Groups `items` (each with its parsed message) into deliveries within the event count and byte limits. */
 export function coalesce<T>(items: { source: T; message: WebhookQueueMessage }[]): Packed<T>[] {
   const out: Packed<T>[] = [];
-  const open = new Map<number, { packed: Packed<T>; bytes: number }>();
+  const open = new Map<string, { packed: Packed<T>; bytes: number }>();
   for (const { source, message } of items) {
     if (message.deliveryId !== null || message.attempt !== 0) {
       out.push({ delivery: message, sources: [source] });
       continue;
     }
     const bytes = jsonBytes(message.events);
-    const current = open.get(message.appId);
+    const key = `${message.appId}:${message.events[0]!.portalId}`;
+    const current = open.get(key);
     if (current && current.packed.delivery.events.length + message.events.length <= MAX_EVENTS_PER_DELIVERY && current.bytes + bytes <= EVENT_BYTES_BUDGET) {
       current.packed.delivery.events.push(...message.events);
       current.packed.sources.push(source);
@@ -38,7 +40,7 @@ export function coalesce<T>(items: { source: T; message: WebhookQueueMessage }[]
     }
     const packed = { delivery: { ...message, events: [...message.events] }, sources: [source] };
     out.push(packed);
-    open.set(message.appId, { packed, bytes });
+    open.set(key, { packed, bytes });
   }
   return out;
 }

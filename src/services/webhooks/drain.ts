@@ -1,6 +1,6 @@
 /**
  * @module The outbox drain (docs/explanation/storage.md, "Nothing lost between a change and its event"): moves an account database's pending events to
- * the webhook queue, one message per app and up to 100 events. It runs right after a write that emitted
+ * the webhook queue, one message per app and account, up to 100 events. It runs right after a write that emitted
  * events (ctx.waitUntil) and on every cron tick, so an event whose drain crashed is sent by a later one.
  *   1. claim: one UPDATE … RETURNING marks the oldest pending rows (or rows whose claim is older than
  *      CLAIM_MS: their drain died) with this drain's time; concurrent drains never claim the same rows;
@@ -63,29 +63,36 @@ function eventOf(r: OutboxRow): WebhookEvent {
 /** Room left in a queue message for events, after the envelope and the per-attempt attemptNumber fields. */
 export const EVENT_BYTES_BUDGET = MAX_QUEUE_MESSAGE_BYTES - QUEUE_METADATA_BYTES - 1_000;
 
-/** Messages of up to 100 events of one app each, within the queue's message size. */
+/**
+ * Messages of up to 100 events of one app and one account each, within the queue's message size. One account
+ * per delivery: its log row is stored with the account (on its shard or companion, docs/reference/webhooks.md
+ * "The delivery log"), and the real service's batch is an array of events that each name their portalId, so a
+ * batch of one account's events is a batch as valid as a mixed one.
+ */
 export function deliveryMessages(events: WebhookEvent[]): WebhookQueueMessage[] {
-  const byApp = new Map<number, WebhookEvent[]>();
+  const groups = new Map<string, WebhookEvent[]>();
   for (const e of events) {
-    const list = byApp.get(e.appId);
+    const key = `${e.appId}:${e.portalId}`;
+    const list = groups.get(key);
     if (list) list.push(e);
-    else byApp.set(e.appId, [e]);
+    else groups.set(key, [e]);
   }
   const out: WebhookQueueMessage[] = [];
-  for (const [appId, list] of byApp) {
+  for (const list of groups.values()) {
+    const { appId, portalId } = list[0]!;
     let current: WebhookEvent[] = [];
     let bytes = 0;
     for (const e of list) {
       const size = jsonBytes(e) + 20;
       if (current.length && (current.length >= MAX_EVENTS_PER_DELIVERY || bytes + size > EVENT_BYTES_BUDGET)) {
-        out.push({ v: WEBHOOK_MESSAGE_VERSION, appId, deliveryId: null, attempt: 0, events: current });
+        out.push({ v: WEBHOOK_MESSAGE_VERSION, appId, portalId, deliveryId: null, attempt: 0, events: current });
         current = [];
         bytes = 0;
       }
       current.push(e);
       bytes += size;
     }
-    if (current.length) out.push({ v: WEBHOOK_MESSAGE_VERSION, appId, deliveryId: null, attempt: 0, events: current });
+    if (current.length) out.push({ v: WEBHOOK_MESSAGE_VERSION, appId, portalId, deliveryId: null, attempt: 0, events: current });
   }
   return out;
 }

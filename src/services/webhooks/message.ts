@@ -39,6 +39,12 @@ export type WebhookEvent = z.infer<typeof webhookEvent>;
 export const webhookQueueMessage = z.object({
   v: z.literal(WEBHOOK_MESSAGE_VERSION),
   appId: z.number().int(),
+  /**
+   * The account whose events these are (one per delivery): its delivery log holds the row. Absent on a
+   * message of a delivery of the control plane's older log (opened before the log was stored with the
+   * accounts), whose attempts are recorded there.
+   */
+  portalId: z.number().int().optional(),
   /** The delivery log row, once the first attempt made it; null before. */
   deliveryId: z.number().int().nullable(),
   /** attemptNumber of the next POST: 0 first, + 1 per retry. */
