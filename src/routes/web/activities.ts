@@ -71,6 +71,9 @@ async function recordActivity(ctx: Parameters<typeof workingRecord>[0], params: 
   return activity ? { w, activity } : notFoundPage(w.user, w.type, "There is no such activity on this record.");
 }
 
+/** What every POST on one activity of the record declares: a session's form, hidden from /openapi.json. */
+const onActivity = { tag, auth: session, params: s.activityParams, body: s.formBody, bodyFormat: "form" as const, hidden: true };
+
 export const activityRoutes = [
   route({
     method: "POST",
@@ -131,12 +134,7 @@ export const activityRoutes = [
     method: "POST",
     path: "/app/:objectType/:objectId/activities/:activityId",
     summary: "Save an edited activity of the record (as PATCH /crm/v3/objects/{type}/{id})",
-    tag,
-    auth: session,
-    params: s.activityParams,
-    body: s.formBody,
-    bodyFormat: "form",
-    hidden: true,
+    ...onActivity,
     responses: { 303: { description: "Saved: back to the record page" }, ...refusals },
     handler: async (ctx) => {
       const { db, params, body, now } = ctx;
@@ -168,12 +166,7 @@ export const activityRoutes = [
     method: "POST",
     path: "/app/:objectType/:objectId/activities/:activityId/complete",
     summary: "Mark a task of the record completed",
-    tag,
-    auth: session,
-    params: s.activityParams,
-    body: s.formBody,
-    bodyFormat: "form",
-    hidden: true,
+    ...onActivity,
     responses: { 303: { description: "Completed: back to the record page" }, ...refusals },
     handler: async (ctx) => {
       const { db, params, body, now } = ctx;
@@ -193,12 +186,7 @@ export const activityRoutes = [
     method: "POST",
     path: "/app/:objectType/:objectId/activities/:activityId/delete",
     summary: "Delete (archive) an activity of the record",
-    tag,
-    auth: session,
-    params: s.activityParams,
-    body: s.formBody,
-    bodyFormat: "form",
-    hidden: true,
+    ...onActivity,
     responses: { 303: { description: "Deleted: back to the record page" }, ...refusals },
     handler: async (ctx) => {
       const { db, params, body, now } = ctx;
