@@ -22,6 +22,8 @@ export interface Placement {
 }
 
 interface Entry extends Placement {
+  /** When the placement was known current; a clock that reads earlier than this stepped back. */
+  since: number;
   freshUntil: number;
 }
 
@@ -40,11 +42,14 @@ const DEFAULT_TTL_MS = DIRECTORY_TTL_MS;
 const MAX_ENTRIES = 10_000;
 const entries = new Map<number, Entry>();
 
+/** Within its TTL, and not from the clock's future (a clock that stepped back would keep it long). */
+const fresh = (e: Entry, now: number) => e.since <= now && now < e.freshUntil;
+
 /** Kept until `since` (when the read state was known current, src/db/replica.ts) + the TTL. */
 function remember(portalId: number, place: Placement, since: number, ttlMs: number) {
   if (ttlMs <= 0) return;
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  entries.set(portalId, { shard: place.shard, clockOffsetMs: place.clockOffsetMs, freshUntil: since + ttlMs });
+  entries.set(portalId, { shard: place.shard, clockOffsetMs: place.clockOffsetMs, since, freshUntil: since + ttlMs });
 }
 
 /**
@@ -53,7 +58,7 @@ function remember(portalId: number, place: Placement, since: number, ttlMs: numb
  */
 export async function shardOfAccount(control: Db, portalId: number, now = Date.now(), ttlMs = DEFAULT_TTL_MS): Promise<string | null | undefined> {
   const hit = entries.get(portalId);
-  if (hit && now < hit.freshUntil) return hit.shard;
+  if (hit && fresh(hit, now)) return hit.shard;
   // The clock rides along (every entry carries it, see placementsOf), at no cost for a STANDARD account.
   // A replica may answer, no older than the floor (src/db/replica.ts): a move reaches the entry within the TTL.
   const read = controlRead(control, now, ttlMs);
@@ -78,7 +83,7 @@ export async function placementsOf(control: Db, portalIds: number[], now = Date.
   const missing: number[] = [];
   for (const id of new Set(portalIds)) {
     const hit = entries.get(id);
-    if (hit && now < hit.freshUntil) out.set(id, { shard: hit.shard, clockOffsetMs: hit.clockOffsetMs });
+    if (hit && fresh(hit, now)) out.set(id, { shard: hit.shard, clockOffsetMs: hit.clockOffsetMs });
     else missing.push(id);
   }
   // 90 ids per statement keeps well inside D1's 100 bound parameters.

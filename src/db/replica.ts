@@ -50,7 +50,10 @@ export function controlRead(control: Db, now: number, ttlMs: number): ControlRea
   const key = floorKey(d1);
   const floor = floors.get(key);
   const generation = credentialGeneration();
-  if (floor && floor.generation === generation && now - floor.takenAt < ttlMs / 2) {
+  // A floor from the future (the clock stepped back since it was taken) is not trusted: counting entries'
+  // age from it would keep them past the TTL, and a move or a revocation would be missed for that long.
+  const age = floor ? now - floor.takenAt : Infinity;
+  if (floor && floor.generation === generation && age >= 0 && age < ttlMs / 2) {
     return { db: sessionDb(d1, floor.bookmark).db, since: floor.takenAt, done: () => undefined };
   }
   const primary = sessionDb(d1, "first-primary");

@@ -21,6 +21,8 @@ interface Entry {
   principal: Cached;
   /** The credential's own expiry (access tokens); null for credentials that do not expire. */
   expiresAt: number | null;
+  /** When what it holds was known current; a clock that reads earlier than this stepped back. */
+  since: number;
   /** Until when the entry may be used without asking D1 again. */
   freshUntil: number;
 }
@@ -42,7 +44,8 @@ export function cacheTtlMs(env: Pick<Env, "CREDENTIAL_CACHE_SECONDS">): number {
 export function cachedPrincipal(hash: string, now: number): Cached | undefined {
   const entry = entries.get(hash);
   if (!entry) return undefined;
-  if (now >= entry.freshUntil || (entry.expiresAt !== null && entry.expiresAt <= now)) {
+  // An entry from the clock's future (it stepped back since) is not trusted: its TTL would run long.
+  if (now >= entry.freshUntil || now < entry.since || (entry.expiresAt !== null && entry.expiresAt <= now)) {
     entries.delete(hash); // D1 decides again, and words the expiry error
     return undefined;
   }
@@ -57,7 +60,7 @@ export function cachedPrincipal(hash: string, now: number): Cached | undefined {
 export function rememberPrincipal(hash: string, principal: Cached, expiresAt: number | null, since: number, ttlMs: number): void {
   if (ttlMs <= 0) return;
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  entries.set(hash, { principal, expiresAt, freshUntil: since + ttlMs });
+  entries.set(hash, { principal, expiresAt, since, freshUntil: since + ttlMs });
 }
 
 /** How many times this isolate forgot its credentials: reads from before a forget may not see what caused it. */

@@ -7,6 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:test";
 import { forgetCredentials } from "../../src/lib/credential-cache";
+import { forgetDirectory, shardOfAccount } from "../../src/db/directory";
+import { controlDb } from "../../src/db/shards";
 import { expectError, tenant } from "../helpers/api";
 import { credentialReads, recordedWorker, recorder } from "../helpers/session-recorder";
 import { createMessageBatch } from "cloudflare:test";
@@ -57,6 +59,30 @@ describe("control-plane reads in D1 sessions", () => {
     rec.seen.length = 0;
     expectError(await ask("GET", LIST, b.pat), 401, "INVALID_AUTHENTICATION");
     expect(credentialReads(rec.seen)).toEqual(["first-primary"]); // the floor is 10 s old: the primary answers
+  });
+
+  it("after the clock steps back, neither a floor nor an entry taken in its future is trusted", async () => {
+    const [a, b] = [await tenant(), await tenant()];
+    const real = Date.now();
+    vi.setSystemTime(real + 15 * 60_000);
+    expect((await ask("GET", LIST, a.pat)).status).toBe(200); // the floor and a's entry, taken 15 minutes ahead
+    vi.setSystemTime(real);
+    rec.seen.length = 0;
+    expect((await ask("GET", LIST, b.pat)).status).toBe(200);
+    expect(credentialReads(rec.seen)).toEqual(["first-primary"]); // counted from that floor, b's entry would last 15 minutes
+    rec.seen.length = 0;
+    expect((await ask("GET", LIST, a.pat)).status).toBe(200);
+    expect(credentialReads(rec.seen)).toEqual(["bookmark"]); // a's entry is read again, from the floor just taken
+    // The directory keeps the same rule: a placement read in the clock's future is read again.
+    await shardOfAccount(controlDb(env), a.portalId, real + 15 * 60_000);
+    const placed = await env.DB.prepare("select shard from accounts where portal_id = ?").bind(a.portalId).first<string | null>("shard");
+    await env.DB.prepare("update accounts set shard = 'SHARD_X' where portal_id = ?").bind(a.portalId).run();
+    try {
+      expect(await shardOfAccount(controlDb(env), a.portalId, real)).toBe("SHARD_X");
+    } finally {
+      await env.DB.prepare("update accounts set shard = ? where portal_id = ?").bind(placed, a.portalId).run();
+      forgetDirectory();
+    }
   });
 
   it("a revocation in this isolate is read on the primary by the next request: the revoked token is refused", async () => {
