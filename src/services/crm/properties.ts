@@ -208,6 +208,8 @@ export const isBuiltIn = (type: ObjectType, name: string) => builtInDefs(type).h
 
 /** A built-in property's definition; undefined for a custom or unknown name. */
 export const builtInDefinition = (type: ObjectType, name: string) => builtInDefs(type).get(name);
+/** The names of the type's built-in properties. */
+export const builtInNames = (type: ObjectType): string[] => [...builtInDefs(type).keys()];
 
 type Row = typeof crmProperties.$inferSelect;
 export const fromRow = (r: Row): PropertyDef => ({

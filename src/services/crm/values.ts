@@ -12,7 +12,7 @@
 import type { Db } from "../../db/client";
 import { ACTIVITY_TYPES, type ObjectType, type PropertyOption } from "../../db/tables/crm";
 import { badRequest, type ErrorDetail } from "../../lib/errors";
-import { builtInDefinition, type PropertyDef } from "./properties";
+import { builtInDefinition, builtInNames, type PropertyDef } from "./properties";
 import { liveOwners, ownerOptions } from "../owners/owners";
 import { coversPipelineProperty, pipelineOptions, pipelineValueErrors } from "../pipelines/values";
 import { throwUniqueErrors, uniqueValueErrors } from "./unique";
@@ -139,6 +139,23 @@ export async function withLiveOptions(src: ValueSource, portalId: number, type: 
     }),
   );
 }
+
+/**
+ * The live options of every property of `type` whose values are the account's data, read without waiting
+ * for the definitions: such properties are built-in, so their names are known from code. A page that reads
+ * the definitions too runs both at once and joins them with `withOptions`.
+ */
+export async function liveOptionsOf(src: ValueSource, portalId: number, type: ObjectType): Promise<Map<string, PropertyOption[]>> {
+  const covered = builtInNames(type).flatMap((name) => {
+    const source = OPTION_SOURCES.find((o) => o.covers(type, name));
+    return source ? [{ name, source }] : [];
+  });
+  return new Map(await Promise.all(covered.map(async ({ name, source }) => [name, await source.options(src, portalId, type, name)] as const)));
+}
+
+/** The definitions with the options `liveOptionsOf` read in place of their own. */
+export const withOptions = (defs: PropertyDef[], options: Map<string, PropertyOption[]>): PropertyDef[] =>
+  defs.map((d) => (options.has(d.name) ? { ...d, options: options.get(d.name)! } : d));
 
 // Pipelines and stages of deals and tickets: their values are the account's pipelines (src/services/pipelines/values.ts).
 CHECKS.push((src, portalId, type, writes) => pipelineValueErrors(src.db, portalId, type, writes, invalidValue));

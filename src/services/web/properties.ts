@@ -12,7 +12,7 @@ import { listProperties, type PropertyDef } from "../crm/properties";
 import { listGroups, type PropertyGroupDef } from "../crm/property-groups";
 import { archiveObject, createObject, updateObject, type CrmRow } from "../crm/records";
 import { checkRequired } from "../crm/object-types";
-import { checkValues, withLiveOptions } from "../crm/values";
+import { checkValues, liveOptionsOf, withOptions } from "../crm/values";
 import { writeWithEvents, type WriteContext } from "../webhooks/write";
 
 export interface AccountFormat {
@@ -31,7 +31,8 @@ export interface TypeProperties {
 /** The type's definitions (with live options), its groups and the account's formats: three reads at once. */
 export async function typeProperties(src: { db: Db; control: Db }, portalId: number, type: ObjectType): Promise<TypeProperties> {
   const [defs, groups, account] = await Promise.all([
-    listProperties(src.db, portalId, type).then((d) => withLiveOptions(src, portalId, type, d)),
+    // The owners and pipelines are read beside the definitions, not after them: one round trip fewer.
+    Promise.all([listProperties(src.db, portalId, type), liveOptionsOf(src, portalId, type)]).then(([d, options]) => withOptions(d, options)),
     listGroups(src.db, portalId, type),
     requireAccount(src.control, portalId),
   ]);
