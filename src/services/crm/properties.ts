@@ -3,7 +3,7 @@
  * object type (not stored) and an account's custom ones (`crm_properties`). Search accepts the names
  * defined here; record writes accept any name, defined or not (docs/reference/crm.md "Properties").
  */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { crmProperties, crmPropertyGroups, isCustomType, type BuiltInObjectType, type ObjectType, type PropertyOption } from "../../db/tables/crm";
 import { customTypeInfo } from "./object-types";
@@ -237,9 +237,34 @@ const custom = (db: Db, portalId: number, type: ObjectType, name?: string) =>
 
 /** Every property of the type: built-in first, then the account's custom ones by name (one query). */
 export async function listProperties(db: Db, portalId: number, type: ObjectType): Promise<PropertyDef[]> {
-  const rows = await custom(db, portalId, type).orderBy(asc(crmProperties.name)).all();
-  return [...builtInDefs(type).values(), ...rows.map(fromRow)];
+  const rows = await db.$client.prepare(LIST_CUSTOM).bind(portalId, type).raw<CustomRow>();
+  return [...builtInDefs(type).values(), ...rows.map(fromArray)];
 }
+
+/**
+ * Constant text: every record page and form reads the type's definitions, and building the statement with
+ * drizzle's query builder cost more Worker CPU than D1 answering it.
+ */
+const LIST_CUSTOM = `select name, label, type, field_type, group_name, description, options, display_order, hidden, form_field,
+    has_unique_value, created_at, updated_at
+  from crm_properties where portal_id = ?1 and object_type = ?2 order by name`;
+type CustomRow = [string, string, string, string, string, string, string, number, number, number, number, number, number];
+const fromArray = ([name, label, type, fieldType, groupName, description, options, displayOrder, hidden, formField, hasUniqueValue, createdAt, updatedAt]: CustomRow): PropertyDef => ({
+  name,
+  label,
+  type: type as PropertyType,
+  fieldType,
+  groupName,
+  description,
+  options: JSON.parse(options) as PropertyOption[],
+  displayOrder,
+  hidden: hidden === 1,
+  formField: formField === 1,
+  hasUniqueValue: hasUniqueValue === 1,
+  hubspotDefined: false,
+  createdAt,
+  updatedAt,
+});
 
 /**
  * The definitions of `names` (those that exist): built-in ones from memory, custom ones in one query, and

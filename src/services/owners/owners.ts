@@ -102,13 +102,10 @@ export const OWNER_OPTIONS_MAX = 1000;
 
 /** The live owners as options of `hubspot_owner_id`: value the owner id, label the owner's name. */
 export async function ownerOptions(control: Db, portalId: number) {
-  const rows = await control
-    .select()
-    .from(owners)
-    .where(and(eq(owners.portalId, portalId), eq(owners.archived, false)))
-    .orderBy(asc(owners.ownerId))
-    .limit(OWNER_OPTIONS_MAX)
-    .all();
-  return rows.map((o, i) => ({ label: ownerLabel(o), value: String(o.ownerId), description: o.email, displayOrder: i, hidden: false }));
+  const rows = await control.$client.prepare(OWNER_OPTIONS).bind(portalId, OWNER_OPTIONS_MAX).raw<[number, string, string | null, string | null]>();
+  return rows.map(([ownerId, email, firstName, lastName], i) => ({ label: ownerLabel({ email, firstName, lastName }), value: String(ownerId), description: email, displayOrder: i, hidden: false }));
 }
+
+/** Constant text: every record page and form with an owner property reads it (see listGroups). */
+const OWNER_OPTIONS = `select owner_id, email, first_name, last_name from owners where portal_id = ?1 and archived = 0 order by owner_id limit ?2`;
 

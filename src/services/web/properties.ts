@@ -7,7 +7,7 @@
  */
 import type { Db } from "../../db/client";
 import type { ObjectType } from "../../db/tables/crm";
-import { requireAccount } from "../accounts/tenancy";
+import { notFound } from "../../lib/errors";
 import { listProperties, type PropertyDef } from "../crm/properties";
 import { listGroups, type PropertyGroupDef } from "../crm/property-groups";
 import { archiveObject, createObject, updateObject, type CrmRow } from "../crm/records";
@@ -34,9 +34,18 @@ export async function typeProperties(src: { db: Db; control: Db }, portalId: num
     // The owners and pipelines are read beside the definitions, not after them: one round trip fewer.
     Promise.all([listProperties(src.db, portalId, type), liveOptionsOf(src, portalId, type)]).then(([d, options]) => withOptions(d, options)),
     listGroups(src.db, portalId, type),
-    requireAccount(src.control, portalId),
+    accountFormat(src.control, portalId),
   ]);
-  return { defs, groups, account: { timeZone: account.timeZone, currency: account.companyCurrency } };
+  return { defs, groups, account };
+}
+
+/** Constant text (see listGroups): the two columns a page formats with, not the whole account row. */
+const ACCOUNT_FORMAT = `select time_zone, company_currency from accounts where portal_id = ?1`;
+
+async function accountFormat(control: Db, portalId: number): Promise<AccountFormat> {
+  const [row] = await control.$client.prepare(ACCOUNT_FORMAT).bind(portalId).raw<[string, string]>();
+  if (!row) throw notFound(`Account ${portalId} not found`);
+  return { timeZone: row[0], currency: row[1] };
 }
 
 /** System properties and calculated or file properties are not written by people: they are shown, not edited. */
