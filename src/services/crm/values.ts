@@ -132,12 +132,16 @@ export async function checkValues(src: ValueSource, portalId: number, type: Obje
 
 /** The definitions as the properties API answers them: a property whose values are the account's data lists them as its options. */
 export async function withLiveOptions(src: ValueSource, portalId: number, type: ObjectType, defs: PropertyDef[]): Promise<PropertyDef[]> {
-  return Promise.all(
-    defs.map(async (d) => {
-      const source = OPTION_SOURCES.find((o) => o.covers(type, d.name));
-      return source ? { ...d, options: await source.options(src, portalId, type, d.name) } : d;
-    }),
-  );
+  return withOptions(defs, await optionsOf(src, portalId, type, defs.map((d) => d.name)));
+}
+
+/** The live options of those of `names` whose values are the account's data, read at once. */
+async function optionsOf(src: ValueSource, portalId: number, type: ObjectType, names: string[]): Promise<Map<string, PropertyOption[]>> {
+  const covered = names.flatMap((name) => {
+    const source = OPTION_SOURCES.find((o) => o.covers(type, name));
+    return source ? [{ name, source }] : [];
+  });
+  return new Map(await Promise.all(covered.map(async ({ name, source }) => [name, await source.options(src, portalId, type, name)] as const)));
 }
 
 /**
@@ -145,13 +149,8 @@ export async function withLiveOptions(src: ValueSource, portalId: number, type: 
  * for the definitions: such properties are built-in, so their names are known from code. A page that reads
  * the definitions too runs both at once and joins them with `withOptions`.
  */
-export async function liveOptionsOf(src: ValueSource, portalId: number, type: ObjectType): Promise<Map<string, PropertyOption[]>> {
-  const covered = builtInNames(type).flatMap((name) => {
-    const source = OPTION_SOURCES.find((o) => o.covers(type, name));
-    return source ? [{ name, source }] : [];
-  });
-  return new Map(await Promise.all(covered.map(async ({ name, source }) => [name, await source.options(src, portalId, type, name)] as const)));
-}
+export const liveOptionsOf = (src: ValueSource, portalId: number, type: ObjectType): Promise<Map<string, PropertyOption[]>> =>
+  optionsOf(src, portalId, type, builtInNames(type));
 
 /** The definitions with the options `liveOptionsOf` read in place of their own. */
 export const withOptions = (defs: PropertyDef[], options: Map<string, PropertyOption[]>): PropertyDef[] =>
