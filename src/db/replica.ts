@@ -1,9 +1,10 @@
 /**
  * @module Control-plane reads that a D1 read replica may serve (docs/explanation/scaling.md "Read replicas").
  *
- * Without a session every query goes to the primary. The hot path's reads (credentials, the directory, apps,
- * installs) run in a session instead, and D1 answers them from a replica where the database has read
- * replication on (locally there is none: the primary answers, through the same calls).
+ * Without a session every query goes to the primary. Where the deployment turns D1's read replication on
+ * (`D1_READ_REPLICATION = "auto"`, `replicatedBinding` below), the hot path's reads (credentials, the
+ * directory, apps, installs) run in a session instead, and D1 answers them from a replica. Locally there is
+ * no replica: with "auto" the primary answers, through the same calls.
  *
  * Two kinds:
  * - `replicaDb`: `first-unconstrained`, any replica however far behind. For reads whose staleness only delays
@@ -66,6 +67,28 @@ export function controlRead(control: Db, now: number, ttlMs: number): ControlRea
     },
   };
 }
+
+/**
+ * The control plane's binding as the deployment declares D1's read replication on it (`D1_READ_REPLICATION`,
+ * in D1's own words): `"auto"` keeps D1's sessions for the reads above; anything else (`"disabled"`, D1's own
+ * default and the configuration's) runs them on the binding itself. Without replicas the primary answers
+ * every session anyway, so a session would buy nothing and still ask for a bookmark with every answer.
+ * No bookmark means no floor: each read counts from its own time, as a primary read does.
+ */
+export function replicatedBinding(env: Pick<Env, "DB" | "D1_READ_REPLICATION">): D1Database {
+  if (env.D1_READ_REPLICATION === "auto") return env.DB;
+  let plain = primaryOnly.get(env.DB);
+  if (!plain) {
+    const d1 = env.DB;
+    const primary = { prepare: (sql: string) => d1.prepare(sql), batch: d1.batch.bind(d1), getBookmark: () => null } as D1DatabaseSession;
+    plain = { prepare: (sql) => d1.prepare(sql), batch: (statements) => d1.batch(statements), exec: (sql) => d1.exec(sql), withSession: () => primary, dump: () => d1.dump() } satisfies D1Database;
+    primaryOnly.set(d1, plain);
+  }
+  return plain;
+}
+
+/** One wrapper per binding, so that the drizzle handle kept per binding (src/db/client.ts) is kept for it too. */
+const primaryOnly = new WeakMap<D1Database, D1Database>();
 
 /** A handle whose reads any replica may serve (`first-unconstrained`): never for a credential or a move. */
 export function replicaDb(control: Db): Db {

@@ -5,6 +5,7 @@
  * itself (accounts placed while the deployment declared no shard, until moved).
  */
 import { makeDb, type Db, type StatementMeter } from "./client";
+import { replicatedBinding } from "./replica";
 import { ApiError } from "../lib/errors";
 import { faultPoint } from "../lib/fault-seam";
 
@@ -69,7 +70,10 @@ export function shardDb(env: Env, shard: string | null, meter?: StatementMeter):
   return makeDb(shardBinding(env, shard), meter);
 }
 
-/** The control plane's handle; with a meter, its statements count toward the request's structured log line. */
+/**
+ * The control plane's handle; with a meter, its statements count toward the request's structured log line.
+ * Its sessions are D1's where the deployment declares read replication (src/db/replica.ts).
+ */
 export function controlDb(env: Env, meter?: StatementMeter): Db {
-  return makeDb(env.DB, meter);
+  return makeDb(replicatedBinding(env), meter);
 }

@@ -29,10 +29,13 @@ export function recorder(d1: D1Database) {
   return { binding, seen };
 }
 
-/** A Worker whose `DB` is recorded; `ask` calls its fetch handler as test/helpers/api.ts `call` does. */
-export function recordedWorker() {
+/**
+ * A Worker whose `DB` is recorded, with D1's read replication declared `replication` ("auto": sessions);
+ * `ask` calls its fetch handler as test/helpers/api.ts `call` does.
+ */
+export function recordedWorker(replication = "auto") {
   const rec = recorder(env.DB);
-  const world = { ...env, DB: rec.binding } as Env;
+  const world = { ...env, DB: rec.binding, D1_READ_REPLICATION: replication } as Env;
   async function ask(method: string, path: string, token: string, body?: unknown) {
     const ctx = createExecutionContext();
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };

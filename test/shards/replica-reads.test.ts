@@ -125,7 +125,7 @@ describe("control-plane reads in D1 sessions", () => {
     const { t, origin } = await bridgeTenantOn("SHARD_1");
     const rec = recorder(env.DB);
     const batch = createMessageBatch("crm-edge-sync", [{ id: "replica-1", timestamp: new Date(), attempts: 1, body: qmsg(origin, "CONTACT", { externalObjectId: "r1", properties: { firstname: "Ada" } }) }]);
-    const report = await consumeSyncBatch(batch, { ...env, DB: rec.binding } as Env);
+    const report = await consumeSyncBatch(batch, { ...env, DB: rec.binding, D1_READ_REPLICATION: "auto" } as Env);
     expect(report.map((r) => r.action)).toEqual(["ack"]);
     const settings = rec.seen.filter((x) => x.sql.includes('from "ecomm_settings"'));
     expect(settings.map((x) => x.via)).toEqual(["first-unconstrained"]);
@@ -133,5 +133,39 @@ describe("control-plane reads in D1 sessions", () => {
     expect(directory.length).toBeLessThanOrEqual(1); // the isolate may know the account already
     for (const d of directory) expect(["first-primary", "bookmark"]).toContain(d.via);
     expect(t.portalId).toBe(origin.portalId);
+  });
+});
+
+describe("without D1 read replication (D1_READ_REPLICATION other than \"auto\")", () => {
+  const { seen, ask } = recordedWorker("disabled");
+
+  beforeEach(() => {
+    forgetCredentials();
+    seen.length = 0;
+  });
+
+  it("is the configuration's default", () => {
+    expect(env.D1_READ_REPLICATION).toBe("disabled");
+  });
+
+  it("reads credentials on the primary without a session, and keeps no floor", async () => {
+    const [a, b] = [await tenant(), await tenant()];
+    seen.length = 0;
+    expect((await ask("GET", LIST, a.pat)).status).toBe(200);
+    expect((await ask("GET", LIST, b.pat)).status).toBe(200); // with replication, this one would start from a's bookmark
+    expect(credentialReads(seen)).toEqual(["primary", "primary"]);
+    expect(seen.filter((s) => s.via !== "primary")).toEqual([]);
+  });
+
+  it("reads a sync batch's app settings and directory on the primary", async () => {
+    const { origin } = await bridgeTenantOn("SHARD_1");
+    forgetDirectory();
+    const rec = recorder(env.DB);
+    const batch = createMessageBatch("crm-edge-sync", [{ id: "replica-2", timestamp: new Date(), attempts: 1, body: qmsg(origin, "CONTACT", { externalObjectId: "r2", properties: { firstname: "Ada" } }) }]);
+    const report = await consumeSyncBatch(batch, { ...env, DB: rec.binding, D1_READ_REPLICATION: "disabled" } as Env);
+    expect(report.map((r) => r.action)).toEqual(["ack"]);
+    expect(rec.seen.filter((x) => x.sql.includes('from "ecomm_settings"')).map((x) => x.via)).toEqual(["primary"]);
+    expect(rec.seen.filter((x) => x.sql.includes('from "accounts"')).map((x) => x.via)).toEqual(["primary"]);
+    expect(rec.seen.filter((x) => x.via !== "primary")).toEqual([]);
   });
 });
