@@ -12,7 +12,7 @@ import { sanitizeMany } from "../lib/sanitize";
 import type { ActivityRow } from "../services/web/activities";
 import { textToHtml } from "../services/web/activity-input";
 import { epochTimeTag, timeTag } from "./time";
-import { activityControls, type WorkContext } from "./activity-forms";
+import { activityControls, activityPostForm, type WorkContext } from "./activity-forms";
 
 const e = escapeHtml;
 
@@ -131,7 +131,7 @@ export async function activitiesHtml(rows: ActivityRow[], hasMore: boolean, work
   const more = hasMore
     ? `<p class="muted activities-more" role="note">Showing the newest ${rows.length} activities; older ones are not shown here. The API lists them all (the associations of this record).</p>`
     : "";
-  return `<ol class="activities" aria-labelledby="activities-h">${items.join("")}</ol>${more}`;
+  return `<ol class="activities" aria-labelledby="activities-h">${items.join("")}</ol>${work ? activityPostForm(work) : ""}${more}`;
 }
 
 /** On the pages of older events: the activities are not read again there. */

@@ -195,4 +195,14 @@ describe("working on a record in the browser", () => {
     await page.setViewportSize({ width: 1280, height: 900 });
     expect(await associatedIds("meetings")).toEqual([]);
   });
+
+  it("deletes an activity with its button in the list (the buttons share the list's one form)", async () => {
+    expect(await associatedIds("calls")).toHaveLength(1);
+    await page.goto(`${workerUrl()}/app/contacts/${contactId}`);
+    await page.getByRole("button", { name: "Delete call Follow-up call" }).click();
+    await page.waitForURL(`${workerUrl()}/app/contacts/${contactId}#activities-h`);
+    await page.locator(".activity-notes").waitFor();
+    expect(await page.locator(".activity-calls").count()).toBe(0);
+    expect(await associatedIds("calls")).toEqual([]);
+  });
 });
