@@ -118,16 +118,46 @@ function activityItem(a: ActivityRow, sanitized: string | undefined, work?: Work
 }
 
 /**
+ * Entries this isolate rendered lately. An entry is a pure function of the activity as stored (id, type,
+ * properties) and of the page's path (its buttons' targets; the CSRF token is in the list's one form), so a
+ * remembered entry is always the right one: an edited activity has other properties, hence another key.
+ * A record page of 50 activities otherwise renders all 50 on every view. Bounded by characters kept;
+ * forgotten all at once when full.
+ */
+const rememberedEntries = new Map<string, string>();
+const REMEMBERED_CHARS = 2_000_000;
+let rememberedChars = 0;
+const entryKey = (a: ActivityRow, work?: WorkContext) => `${work ? work.path : ""}\u0000${a.type}\u0000${a.id}\u0000${a.stored}`;
+function rememberEntry(key: string, item: string): void {
+  if (rememberedChars + key.length + item.length > REMEMBERED_CHARS) {
+    rememberedEntries.clear();
+    rememberedChars = 0;
+  }
+  rememberedEntries.set(key, item);
+  rememberedChars += key.length + item.length;
+}
+
+/**
  * The record's activities, newest first, and a line saying that there are older ones when the page shows
  * only the newest. Activity types without an entry of their own here have none.
  */
 export async function activitiesHtml(rows: ActivityRow[], hasMore: boolean, work?: WorkContext): Promise<string> {
   if (rows.length === 0) return `<p class="empty">No activities yet.</p>`;
-  // Every body of the page in one pass of the sanitizer (src/lib/sanitize.ts, sanitizeMany).
-  const bodies = rows.map(bodyOf);
+  const keys = rows.map((a) => entryKey(a, work));
+  const known = keys.map((k) => rememberedEntries.get(k));
+  const missing = rows.filter((_, i) => known[i] === undefined);
+  // Every body still to render in one pass of the sanitizer (src/lib/sanitize.ts, sanitizeMany).
+  const bodies = missing.map(bodyOf);
   const sanitized = await sanitizeMany(bodies.filter((b): b is string => Boolean(b)), { inPage: true });
-  let next = 0;
-  const items = rows.map((a, i) => activityItem(a, bodies[i] ? sanitized[next++] : undefined, work));
+  let [m, next] = [0, 0];
+  const items = rows.map((a, i) => {
+    const seen = known[i];
+    if (seen !== undefined) return seen;
+    const body = bodies[m++];
+    const item = activityItem(a, body ? sanitized[next++] : undefined, work);
+    rememberEntry(keys[i]!, item);
+    return item;
+  });
   const more = hasMore
     ? `<p class="muted activities-more" role="note">Showing the newest ${rows.length} activities; older ones are not shown here. The API lists them all (the associations of this record).</p>`
     : "";

@@ -60,6 +60,25 @@ describe("activities on the record page", () => {
     expect(html).toContain(`<h3 id="events-h">Events from apps</h3>`);
   });
 
+  it("an entry shown before is shown again as the activity now is, with the buttons of the page it is on", async () => {
+    const t = await tenant();
+    const b = await signIn(t);
+    const [ada, bob] = [await create(t, "contacts", { firstname: "Ada" }), await create(t, "contacts", { firstname: "Bob" })];
+    const note = await create(t, "notes", { hs_timestamp: "2026-11-01T09:00:00Z", hs_note_body: "<p>first</p>" }, { type: "contacts", id: ada });
+    const onBob = await call("PUT", `/crm/v4/objects/notes/${note}/associations/default/contacts/${bob}`, { token: t.pat });
+    expect(onBob.status, onBob.text).toBe(200);
+    expect(entry((await page(b, `/app/contacts/${ada}`)).text, note)).toContain(`formaction="/app/contacts/${ada}/activities/${note}/delete"`);
+    // The same activity on another record's page: that page's buttons, not the first page's.
+    const onB = entry((await page(b, `/app/contacts/${bob}`)).text, note);
+    expect(onB).toContain(`formaction="/app/contacts/${bob}/activities/${note}/delete"`);
+    expect(onB).not.toContain(`/app/contacts/${ada}/`);
+    // Edited through the API: the page shows the new body, never the one it rendered before.
+    expect((await call("PATCH", `/crm/v3/objects/notes/${note}`, { token: t.pat, body: { properties: { hs_note_body: "<p>second</p>" } } })).status).toBe(200);
+    const after = entry((await page(b, `/app/contacts/${ada}`)).text, note);
+    expect(after).toContain(`<p>second</p>`);
+    expect(after).not.toContain(`first`);
+  });
+
   it("a note's body is sanitised for a page with scripts: no script, handler, id, class or style", async () => {
     const t = await tenant();
     const co = { type: "companies", id: await create(t, "companies", { name: "Acme" }) };

@@ -12,6 +12,8 @@ export const ACTIVITIES_SHOWN = 50;
 export interface ActivityRow {
   id: number;
   type: ActivityType;
+  /** The properties as stored, JSON text: with the id and type, all an entry of the page shows of it. */
+  stored: string;
   properties: Record<string, string>;
   /** `hs_timestamp` in epoch ms, null when it is not a time. */
   at: number | null;
@@ -47,7 +49,7 @@ export async function recordActivities(db: Db, portalId: number, recordId: numbe
     .raw<[number, ActivityType, string, number | null]>();
   const shown = rows.length > limit ? rows.slice(0, limit) : rows;
   return {
-    rows: shown.map(([id, type, properties, at]) => ({ id, type, properties: JSON.parse(properties) as Record<string, string>, at })),
+    rows: shown.map(([id, type, stored, at]) => ({ id, type, stored, properties: JSON.parse(stored) as Record<string, string>, at })),
     hasMore: rows.length > limit,
   };
 }
