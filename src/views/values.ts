@@ -56,7 +56,26 @@ export function dateText(value: string): string | null {
 /** A datetime property: the instant in the account's time zone, with the zone's abbreviation. */
 export function dateTimeText(value: string, timeZone: string): string | null {
   const ms = instantOf(value);
-  return ms === null ? null : formatIn(timeZone, true).format(ms);
+  return ms === null ? null : zonedText(timeZone, ms);
+}
+
+/**
+ * The text of an instant in a zone, remembered: a pure function of both, and a zone's format costs more
+ * than the rest of a value (a record page shows its create and modify dates on every view). By the exact
+ * instant, not the minute shown: a zone's historical offset may not be whole minutes. Bounded: forgotten
+ * all at once when full.
+ */
+const instantTexts = new Map<string, string>();
+const INSTANT_TEXTS_MAX = 10_000;
+function zonedText(timeZone: string, ms: number): string {
+  const key = `${timeZone}|${ms}`;
+  let text = instantTexts.get(key);
+  if (text === undefined) {
+    if (instantTexts.size >= INSTANT_TEXTS_MAX) instantTexts.clear();
+    text = formatIn(timeZone, true).format(ms);
+    instantTexts.set(key, text);
+  }
+  return text;
 }
 
 const optionLabel = (d: PropertyDef, value: string) => d.options.find((o) => o.value === value)?.label ?? value;

@@ -33,6 +33,17 @@ function field(html: string, name: string) {
 }
 
 describe("record page properties", () => {
+  it("shows the same instant in the account's zone of the moment: after a change of zone, the new zone's text", async () => {
+    const t = await tenant();
+    const deal = await create(t, "deals", { dealname: "Zones", closedate: "2026-11-20T14:05:00Z" });
+    const b = await signIn(t);
+    const closedate = async () => /<div id="prop-closedate"><dt>[^<]*<\/dt><dd><span class="value"><time[^>]*>([^<]*)<\/time>/.exec((await page(b, `/app/deals/${deal}`)).text)?.[1];
+    expect((await admin("PATCH", `/admin/v1/accounts/${t.portalId}`, { timeZone: "Europe/Paris" })).status).toBe("active");
+    expect(await closedate()).toBe("Nov 20, 2026, 3:05 PM GMT+1");
+    expect((await admin("PATCH", `/admin/v1/accounts/${t.portalId}`, { timeZone: "Asia/Tokyo" })).status).toBe("active");
+    expect(await closedate()).toBe("Nov 20, 2026, 11:05 PM GMT+9");
+  });
+
   it("shows labels by group and values by their definitions: money in the account's currency, datetimes in its zone, options, owners and stages by label", async () => {
     const t = await tenant();
     expect((await admin("PATCH", `/admin/v1/accounts/${t.portalId}`, { timeZone: "Europe/Paris", companyCurrency: "EUR" })).status).toBe("active");
