@@ -11,7 +11,7 @@
 import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import type { Db } from "./client";
 import { accounts } from "./tables/tenancy";
-import { forgetCredentials } from "../lib/credential-cache";
+import { cacheTtlMs, forgetCredentials } from "../lib/credential-cache";
 import { controlRead } from "./replica";
 
 /** Where an account lives, and the clock it keeps (docs/reference/testkit.md "Clock"). */
@@ -36,9 +36,18 @@ export const CLOCK_OFFSET_SQL = `(case when "accounts"."account_type" in ('DEVEL
   then coalesce((select q.clock_offset_ms from account_quirks q where q.portal_id = "accounts"."portal_id"), 0) else 0 end)`;
 export const clockOffsetColumn = sql<number>`${sql.raw(CLOCK_OFFSET_SQL)}`.mapWith(Number);
 
-/** How long an isolate trusts a directory entry (the deletion waits it out, src/durable-objects/account-mover/delete.ts). */
+/** How long an isolate trusts a directory entry at most (the deletion waits it out, src/durable-objects/account-mover/delete.ts). */
 export const DIRECTORY_TTL_MS = 10_000;
-const DEFAULT_TTL_MS = DIRECTORY_TTL_MS;
+
+/**
+ * How long an isolate trusts a directory entry in this deployment: never longer than the credential cache.
+ * A move's drain waits out the credential cache's TTL (src/durable-objects/account-mover/run.ts) before the
+ * source is purged, so an entry naming the source must expire by then too; with the cache off ("0"),
+ * nothing is kept here either.
+ */
+export function directoryTtlMs(env: Pick<Env, "CREDENTIAL_CACHE_SECONDS">): number {
+  return Math.min(DIRECTORY_TTL_MS, cacheTtlMs(env));
+}
 const MAX_ENTRIES = 10_000;
 const entries = new Map<number, Entry>();
 
@@ -56,7 +65,7 @@ function remember(portalId: number, place: Placement, since: number, ttlMs: numb
  * The account's shard (null = control plane); undefined when the account does not exist or is being
  * deleted (its public pages are gone and its queued messages are dropped from then on).
  */
-export async function shardOfAccount(control: Db, portalId: number, now = Date.now(), ttlMs = DEFAULT_TTL_MS): Promise<string | null | undefined> {
+export async function shardOfAccount(control: Db, portalId: number, ttlMs: number, now = Date.now()): Promise<string | null | undefined> {
   const hit = entries.get(portalId);
   if (hit && fresh(hit, now)) return hit.shard;
   // The clock rides along (every entry carries it, see placementsOf), at no cost for a STANDARD account.
@@ -78,7 +87,7 @@ export async function shardOfAccount(control: Db, portalId: number, now = Date.n
  * isolate knows them all; unknown and deleting ids are left out. The clock is read in the same statement, so
  * a consumer that stamps what it writes by each account's clock pays nothing for it.
  */
-export async function placementsOf(control: Db, portalIds: number[], now = Date.now(), ttlMs = DEFAULT_TTL_MS): Promise<Map<number, Placement>> {
+export async function placementsOf(control: Db, portalIds: number[], ttlMs: number, now = Date.now()): Promise<Map<number, Placement>> {
   const out = new Map<number, Placement>();
   const missing: number[] = [];
   for (const id of new Set(portalIds)) {
@@ -105,8 +114,8 @@ export async function placementsOf(control: Db, portalIds: number[], now = Date.
 }
 
 /** Shards of many accounts (placementsOf without the clocks). */
-export async function shardsOfAccounts(control: Db, portalIds: number[], now = Date.now(), ttlMs = DEFAULT_TTL_MS): Promise<Map<number, string | null>> {
-  return new Map([...(await placementsOf(control, portalIds, now, ttlMs))].map(([id, p]) => [id, p.shard]));
+export async function shardsOfAccounts(control: Db, portalIds: number[], ttlMs: number, now = Date.now()): Promise<Map<number, string | null>> {
+  return new Map([...(await placementsOf(control, portalIds, ttlMs, now))].map(([id, p]) => [id, p.shard]));
 }
 
 /**

@@ -11,7 +11,7 @@
  * failed is retried, and the D1 write is idempotent and guarded by the same pair, so re-applying it is safe.
  */
 import { controlDb, shardBinding } from "../db/shards";
-import { shardOfAccount } from "../db/directory";
+import { directoryTtlMs, shardOfAccount } from "../db/directory";
 import { DurableObject } from "cloudflare:workers";
 
 export interface OrderEntry {
@@ -72,7 +72,7 @@ export class SyncOrder extends DurableObject<Env> {
     const store = this.ctx.storage.kv.get<OrderStore>("store");
     if (!store) return;
     // The store lives on its account's shard; an account gone from the directory has no store.
-    const shard = await shardOfAccount(controlDb(this.env), store.portalId);
+    const shard = await shardOfAccount(controlDb(this.env), store.portalId, directoryTtlMs(this.env));
     const row =
       shard === undefined
         ? null

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { env } from "cloudflare:test";
 import { forgetCredentials } from "../../src/lib/credential-cache";
-import { forgetDirectory, shardOfAccount } from "../../src/db/directory";
+import { directoryTtlMs, forgetDirectory, shardOfAccount } from "../../src/db/directory";
 import { controlDb } from "../../src/db/shards";
 import { expectError, tenant } from "../helpers/api";
 import { credentialReads, recordedWorker, recorder } from "../helpers/session-recorder";
@@ -74,11 +74,11 @@ describe("control-plane reads in D1 sessions", () => {
     expect((await ask("GET", LIST, a.pat)).status).toBe(200);
     expect(credentialReads(rec.seen)).toEqual(["bookmark"]); // a's entry is read again, from the floor just taken
     // The directory keeps the same rule: a placement read in the clock's future is read again.
-    await shardOfAccount(controlDb(env), a.portalId, real + 15 * 60_000);
+    await shardOfAccount(controlDb(env), a.portalId, directoryTtlMs(env), real + 15 * 60_000);
     const placed = await env.DB.prepare("select shard from accounts where portal_id = ?").bind(a.portalId).first<string | null>("shard");
     await env.DB.prepare("update accounts set shard = 'SHARD_X' where portal_id = ?").bind(a.portalId).run();
     try {
-      expect(await shardOfAccount(controlDb(env), a.portalId, real)).toBe("SHARD_X");
+      expect(await shardOfAccount(controlDb(env), a.portalId, directoryTtlMs(env), real)).toBe("SHARD_X");
     } finally {
       await env.DB.prepare("update accounts set shard = ? where portal_id = ?").bind(placed, a.portalId).run();
       forgetDirectory();

@@ -14,7 +14,7 @@
 import { z } from "zod";
 import type { Db } from "../../db/client";
 import { shardDb } from "../../db/shards";
-import { shardOfAccount } from "../../db/directory";
+import { directoryTtlMs, shardOfAccount } from "../../db/directory";
 import { escapeHtml } from "../../lib/html";
 import { html } from "../../lib/http";
 import { route } from "../../http/route";
@@ -150,7 +150,7 @@ async function servePage({ control, env, url, now }: { control: Db; env: Env; ur
   const where = parsePagePath(url.pathname);
   if (!where) return notFoundPage();
   // A public page names its account in the path: the directory (cached in the isolate) gives its shard.
-  const shard = await shardOfAccount(control, where.portalId, now);
+  const shard = await shardOfAccount(control, where.portalId, directoryTtlMs(env), now);
   if (shard === undefined) return notFoundPage();
   const db = shardDb(env, shard);
   if (where.slug) {

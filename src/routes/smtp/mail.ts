@@ -50,8 +50,8 @@ export const smtpMailRoutes = [
     params: portalParams,
     query: s.sentEmailPageQuery,
     responses: { 200: { description: "The account's sent mail", schema: s.sentEmailPage }, 404: { description: "No such account" } },
-    handler: async ({ control, openShard, params, query, url }) => {
-      const page = await mail.pageAccountEmails(control, openShard, params.portalId, query);
+    handler: async ({ env, control, openShard, params, query, url }) => {
+      const page = await mail.pageAccountEmails(env, control, openShard, params.portalId, query);
       return json(pageBody(page.rows.map(mail.presentSentEmail), page.next, url));
     },
   }),

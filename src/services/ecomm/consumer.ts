@@ -17,7 +17,7 @@
  */
 import type { Db, StatementMeter } from "../../db/client";
 import { CONTROL_SHARD, controlDb, SHARD_RETRY_AFTER_S, shardDb } from "../../db/shards";
-import { forgetDirectory, isFenceError, placementsOf } from "../../db/directory";
+import { directoryTtlMs, forgetDirectory, isFenceError, placementsOf } from "../../db/directory";
 import { decideAll } from "../../durable-objects/sync-order-client";
 import { commitEffects } from "./commit";
 import { sendClaimed, type OutboxRow } from "../webhooks/drain";
@@ -231,7 +231,7 @@ interface ShardGroup {
  * (docs/how-to/account-lifecycle.md). A shard that cannot be opened backs off its own messages.
  */
 async function groupByShard(env: Env, control: Db, deliveries: Delivery[], s: Settler, offsets: Map<number, number>, meter?: StatementMeter): Promise<ShardGroup[]> {
-  const places = await placementsOf(control, deliveries.map((d) => d.body.portalId));
+  const places = await placementsOf(control, deliveries.map((d) => d.body.portalId), directoryTtlMs(env));
   for (const [portalId, place] of places) if (place.clockOffsetMs) offsets.set(portalId, place.clockOffsetMs);
   const byShard = new Map<string, Delivery[]>();
   for (const d of deliveries) {

@@ -8,7 +8,7 @@
  */
 import type { StatementMeter } from "../../db/client";
 import { CONTROL_SHARD, controlDb, shardDb } from "../../db/shards";
-import { placementsOf, type Placement } from "../../db/directory";
+import { directoryTtlMs, placementsOf, type Placement } from "../../db/directory";
 import { runRawBatch } from "../../db/d1-raw";
 import { deadLetterStatements } from "./commit";
 import { backoffSeconds } from "./plan";
@@ -52,7 +52,7 @@ export async function consumeDeadLetters(batch: MessageBatch<unknown>, env: Env,
   faultPoint("dlq:record", rows.map((r) => r.messageId));
   let places: Map<number, Placement>;
   try {
-    places = await placementsOf(controlDb(env, meter), rows.map((r) => r.portalId));
+    places = await placementsOf(controlDb(env, meter), rows.map((r) => r.portalId), directoryTtlMs(env));
   } catch (err) {
     retryAll(settled, err);
     return { retry: rows.length, dropped };

@@ -8,7 +8,7 @@
  */
 import { and, desc, eq, lt } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { shardOfAccount } from "../../db/directory";
+import { directoryTtlMs, shardOfAccount } from "../../db/directory";
 import { newId } from "../../db/id-ranges";
 import { sentEmails } from "../../db/tables/content";
 import { ApiError, notFound } from "../../lib/errors";
@@ -37,7 +37,7 @@ export async function verifyToken(env: Env, userName: string, password: string) 
  */
 export async function recordSmtpMessage(env: Env, control: Db, openShard: (shard: string | null) => Db, input: SmtpMessageInput, now: number) {
   const auth = await verifyToken(env, input.userName, input.password);
-  const shard = await shardOfAccount(control, auth.portalId);
+  const shard = await shardOfAccount(control, auth.portalId, directoryTtlMs(env));
   if (shard === undefined) throw refused();
   return openShard(shard)
     .insert(sentEmails)
@@ -147,8 +147,8 @@ export async function pageSentEmails(db: Db, portalId: number, q: SentEmailPageQ
 }
 
 /** The operator's listing: the account's shard from the directory (404 for an unknown account). */
-export async function pageAccountEmails(control: Db, openShard: (shard: string | null) => Db, portalId: number, q: SentEmailPageQuery) {
-  const shard = await shardOfAccount(control, portalId);
+export async function pageAccountEmails(env: Env, control: Db, openShard: (shard: string | null) => Db, portalId: number, q: SentEmailPageQuery) {
+  const shard = await shardOfAccount(control, portalId, directoryTtlMs(env));
   if (shard === undefined) throw notFound(`Account ${portalId} not found`);
   return pageSentEmails(openShard(shard), portalId, q);
 }

@@ -5,7 +5,7 @@
  * once. `verifySmtpCredentials` is the one credential check a relay calls.
  */
 import { controlDb, shardDb } from "../../db/shards";
-import { shardOfAccount } from "../../db/directory";
+import { directoryTtlMs, shardOfAccount } from "../../db/directory";
 import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { newId } from "../../db/id-ranges";
@@ -146,7 +146,7 @@ export async function verifySmtpCredentials(env: Env, userName: string, password
   const name = userName.trim().toLowerCase();
   // The user name names its account (`…@<portalId>.smtp…`): the directory gives the shard.
   const portalId = Number(/@(\d{1,15})\./.exec(name)?.[1]);
-  const shard = Number.isSafeInteger(portalId) ? await shardOfAccount(controlDb(env), portalId) : undefined;
+  const shard = Number.isSafeInteger(portalId) ? await shardOfAccount(controlDb(env), portalId, directoryTtlMs(env)) : undefined;
   const row =
     shard === undefined
       ? undefined

@@ -16,7 +16,7 @@ import { webhookOutbox } from "../../db/tables/webhooks";
 import { chunks, MAX_BOUND } from "../../db/d1-raw";
 import type { Db } from "../../db/client";
 import { shardDb } from "../../db/shards";
-import { shardsOfAccounts } from "../../db/directory";
+import { directoryTtlMs, shardsOfAccounts } from "../../db/directory";
 import { faultPoint } from "../../lib/fault-seam";
 import { jsonBytes, MAX_SEND_BATCH_BYTES, MAX_SEND_BATCH_MESSAGES, MAX_QUEUE_MESSAGE_BYTES, QUEUE_METADATA_BYTES } from "../../lib/queue-limits";
 import { MAX_EVENTS_PER_DELIVERY, WEBHOOK_MESSAGE_VERSION, type WebhookEvent, type WebhookQueueMessage } from "./message";
@@ -133,7 +133,7 @@ export async function sendClaimed(queue: Queue, claimed: OutboxRow[]): Promise<v
 export async function removeSent(env: Env, control: Db, events: WebhookEvent[]): Promise<void> {
   if (!events.length) return;
   try {
-    const shards = await shardsOfAccounts(control, events.map((e) => e.portalId));
+    const shards = await shardsOfAccounts(control, events.map((e) => e.portalId), directoryTtlMs(env));
     const byShard = new Map<string | null, number[]>();
     for (const e of events) {
       const shard = shards.get(e.portalId);
