@@ -119,9 +119,28 @@ ${formErrors(s, FORM_FIELDS[kind])}${fields(kind, w, s, edit)}<div class="form-b
 
 /** The seven forms above the Activities list, each behind its disclosure. */
 export function activityForms(w: WorkContext): string {
+  const key = `${w.path}\u0000${w.csrf}\u0000${w.email}\u0000${w.owners.map((o) => `${o.value}\u0001${o.label}\u0001${o.email}`).join("\u0002")}`;
+  let forms = rememberedForms.get(key);
+  if (forms === undefined) {
+    if (rememberedForms.size >= REMEMBERED_FORMS) rememberedForms.clear();
+    forms = renderForms(w);
+    rememberedForms.set(key, forms);
+  }
+  return forms;
+}
+
+function renderForms(w: WorkContext): string {
   const kinds: FormKind[] = ["notes", "tasks", "calls", "meetings", "emails", "communications", "postal_mail"];
   return `<div class="work-forms">${kinds.map((k) => `<details class="work" id="new-${k}"><summary>${FORM_TITLE[k].open}</summary>${activityForm(k, w)}</details>`).join("")}</div>`;
 }
+
+/**
+ * The forms are a pure function of the page's path, the session's CSRF token, the user and the account's
+ * owners (all in the key): a person working on a record comes back to its page after every form, so they are
+ * remembered. Bounded: forgotten all at once when full (about 7 KB each).
+ */
+const rememberedForms = new Map<string, string>();
+const REMEMBERED_FORMS = 500;
 
 /**
  * The one form every activity's buttons post (`form`/`formaction`): its CSRF token once, not once per

@@ -7,7 +7,7 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { buildRouter } from "../../src/router";
-import { call, type Tenant, tenant } from "../helpers/api";
+import { admin, call, type Tenant, tenant } from "../helpers/api";
 import { page, signIn, type Browser } from "./helpers";
 
 /** The activity → record association type ids (src/services/crm/association-types.ts). */
@@ -77,6 +77,26 @@ describe("activities on the record page", () => {
     const after = entry((await page(b, `/app/contacts/${ada}`)).text, note);
     expect(after).toContain(`<p>second</p>`);
     expect(after).not.toContain(`first`);
+  });
+
+  it("the activity forms are each viewer's: their session's CSRF token, the account's owners of the moment, their own owner chosen", async () => {
+    const t = await tenant();
+    const ada = await create(t, "contacts", { firstname: "Ada" });
+    const path = `/app/contacts/${ada}`;
+    const forms = (html: string) => /<div class="work-forms">.*?<\/div><ol class="activities"|<div class="work-forms">.*$/s.exec(html)?.[0] ?? "";
+    const b1 = await signIn(t);
+    const first = forms((await page(b1, path)).text);
+    expect(first).toContain(`name="csrf" value="${b1.csrf}"`);
+    expect(first).not.toContain("grace@example.com");
+    // A second user of the account is a new owner: the next view offers them.
+    expect((await admin("POST", `/admin/v1/accounts/${t.portalId}/users`, { email: "grace@example.com", password: "correct horse battery" })).userId).toBeDefined();
+    const again = forms((await page(b1, path)).text);
+    expect(again).toMatch(/<option value="\d+">grace@example.com<\/option>/);
+    // Another session of the same user: its own token.
+    const b2 = await signIn(t);
+    const theirs = forms((await page(b2, path)).text);
+    expect(theirs).toContain(`name="csrf" value="${b2.csrf}"`);
+    expect(theirs).not.toContain(b1.csrf);
   });
 
   it("a note's body is sanitised for a page with scripts: no script, handler, id, class or style", async () => {
