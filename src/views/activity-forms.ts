@@ -144,7 +144,7 @@ const REMEMBERED_FORMS = 500;
 
 /**
  * The one form every activity's buttons post (`form`/`formaction`): its CSRF token once, not once per
- * button. A page of 50 activities was a third heavier with a form of its own for each of them.
+ * button. A form of its own for each button would make a page of 50 activities a third heavier.
  */
 export const ACTIVITY_POST = "activity-post";
 export const activityPostForm = (w: WorkContext) => `<form id="${ACTIVITY_POST}" method="post" hidden>${csrfField(w.csrf)}</form>`;
