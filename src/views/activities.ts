@@ -13,6 +13,7 @@ import type { ActivityRow } from "../services/web/activities";
 import { textToHtml } from "../services/web/activity-input";
 import { epochTimeTag, timeTag } from "./time";
 import { activityControls, activityPostForm, type WorkContext } from "./activity-forms";
+import { memo } from "../lib/memo";
 
 const e = escapeHtml;
 
@@ -124,18 +125,8 @@ function activityItem(a: ActivityRow, sanitized: string | undefined, work?: Work
  * A record page of 50 activities otherwise renders all 50 on every view. Bounded by characters kept;
  * forgotten all at once when full.
  */
-const rememberedEntries = new Map<string, string>();
-const REMEMBERED_CHARS = 2_000_000;
-let rememberedChars = 0;
+const rememberedEntries = memo<string, string>(2_000_000, (key, item) => key.length + item.length);
 const entryKey = (a: ActivityRow, work?: WorkContext) => `${work ? work.path : ""}\u0000${a.type}\u0000${a.id}\u0000${a.stored}`;
-function rememberEntry(key: string, item: string): void {
-  if (rememberedChars + key.length + item.length > REMEMBERED_CHARS) {
-    rememberedEntries.clear();
-    rememberedChars = 0;
-  }
-  rememberedEntries.set(key, item);
-  rememberedChars += key.length + item.length;
-}
 
 /**
  * The record's activities, newest first, and a line saying that there are older ones when the page shows
@@ -155,7 +146,7 @@ export async function activitiesHtml(rows: ActivityRow[], hasMore: boolean, work
     if (seen !== undefined) return seen;
     const body = bodies[m++];
     const item = activityItem(a, body ? sanitized[next++] : undefined, work);
-    rememberEntry(keys[i]!, item);
+    rememberedEntries.set(keys[i]!, item);
     return item;
   });
   const more = hasMore

@@ -5,6 +5,7 @@
  * button, and each task's "Mark complete". Shown alone, with the values kept and the errors beside their
  * fields, when a post is refused, and to edit an activity.
  */
+import { memo } from "../lib/memo";
 import { escapeHtml } from "../lib/html";
 import { FORM_FIELDS, isFormKind, type FormKind } from "../services/web/activity-input";
 import type { OwnerChoice } from "../services/web/record-work";
@@ -120,13 +121,7 @@ ${formErrors(s, FORM_FIELDS[kind])}${fields(kind, w, s, edit)}<div class="form-b
 /** The seven forms above the Activities list, each behind its disclosure. */
 export function activityForms(w: WorkContext): string {
   const key = `${w.path}\u0000${w.csrf}\u0000${w.email}\u0000${w.owners.map((o) => `${o.value}\u0001${o.label}\u0001${o.email}`).join("\u0002")}`;
-  let forms = rememberedForms.get(key);
-  if (forms === undefined) {
-    if (rememberedForms.size >= REMEMBERED_FORMS) rememberedForms.clear();
-    forms = renderForms(w);
-    rememberedForms.set(key, forms);
-  }
-  return forms;
+  return rememberedForms.through(key, () => renderForms(w));
 }
 
 function renderForms(w: WorkContext): string {
@@ -139,8 +134,7 @@ function renderForms(w: WorkContext): string {
  * owners (all in the key): a person working on a record comes back to its page after every form, so they are
  * remembered. Bounded: forgotten all at once when full (about 7 KB each).
  */
-const rememberedForms = new Map<string, string>();
-const REMEMBERED_FORMS = 500;
+const rememberedForms = memo<string, string>(500);
 
 /**
  * The one form every activity's buttons post (`form`/`formaction`): its CSRF token once, not once per

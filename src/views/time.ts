@@ -4,6 +4,8 @@
  * zone and locale; without it the page still reads correctly in UTC.
  */
 
+import { memo } from "../lib/memo";
+
 const FORMAT = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
 /**
@@ -11,18 +13,8 @@ const FORMAT = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle
  * costs about as much as the rest of an entry (a page of 50 activities formats 50 dates on every view).
  * Bounded: forgotten all at once when full.
  */
-const formatted = new Map<number, string>();
-const FORMATTED_MAX = 10_000;
-function shown(d: Date): string {
-  const minute = Math.floor(d.getTime() / 60_000);
-  let text = formatted.get(minute);
-  if (text === undefined) {
-    if (formatted.size >= FORMATTED_MAX) formatted.clear();
-    text = FORMAT.format(d);
-    formatted.set(minute, text);
-  }
-  return text;
-}
+const formatted = memo<number, string>(10_000);
+const shown = (d: Date): string => formatted.through(Math.floor(d.getTime() / 60_000), () => FORMAT.format(d));
 
 /** A `<time>` for an instant in epoch ms; "" for an invalid one. `exact` is what the hover shows (default: the ISO value). */
 export function timeTag(ms: number, exact?: string): string {

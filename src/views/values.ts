@@ -4,6 +4,7 @@
  * in its currency, a date as a date, a datetime in the account's time zone, an owner by name, a pipeline and
  * a stage by label. The stored value stays in the Details view. Every function returns escaped HTML.
  */
+import { memo } from "../lib/memo";
 import { escapeHtml } from "../lib/html";
 import type { PropertyDef } from "../services/crm/properties";
 import type { StageName } from "../services/pipelines/read";
@@ -65,18 +66,8 @@ export function dateTimeText(value: string, timeZone: string): string | null {
  * instant, not the minute shown: a zone's historical offset may not be whole minutes. Bounded: forgotten
  * all at once when full.
  */
-const instantTexts = new Map<string, string>();
-const INSTANT_TEXTS_MAX = 10_000;
-function zonedText(timeZone: string, ms: number): string {
-  const key = `${timeZone}|${ms}`;
-  let text = instantTexts.get(key);
-  if (text === undefined) {
-    if (instantTexts.size >= INSTANT_TEXTS_MAX) instantTexts.clear();
-    text = formatIn(timeZone, true).format(ms);
-    instantTexts.set(key, text);
-  }
-  return text;
-}
+const instantTexts = memo<string, string>(10_000);
+const zonedText = (timeZone: string, ms: number): string => instantTexts.through(`${timeZone}|${ms}`, () => formatIn(timeZone, true).format(ms));
 
 const optionLabel = (d: PropertyDef, value: string) => d.options.find((o) => o.value === value)?.label ?? value;
 

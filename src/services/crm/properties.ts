@@ -212,7 +212,7 @@ export const builtInDefinition = (type: ObjectType, name: string) => builtInDefs
 export const builtInNames = (type: ObjectType): string[] => [...builtInDefs(type).keys()];
 
 type Row = typeof crmProperties.$inferSelect;
-export const fromRow = (r: Row): PropertyDef => ({
+export const fromRow = (r: Omit<Row, "portalId" | "objectType">): PropertyDef => ({
   name: r.name,
   label: r.label,
   type: r.type as PropertyType,
@@ -249,22 +249,8 @@ const LIST_CUSTOM = `select name, label, type, field_type, group_name, descripti
     has_unique_value, created_at, updated_at
   from crm_properties where portal_id = ?1 and object_type = ?2 order by name`;
 type CustomRow = [string, string, string, string, string, string, string, number, number, number, number, number, number];
-const fromArray = ([name, label, type, fieldType, groupName, description, options, displayOrder, hidden, formField, hasUniqueValue, createdAt, updatedAt]: CustomRow): PropertyDef => ({
-  name,
-  label,
-  type: type as PropertyType,
-  fieldType,
-  groupName,
-  description,
-  options: JSON.parse(options) as PropertyOption[],
-  displayOrder,
-  hidden: hidden === 1,
-  formField: formField === 1,
-  hasUniqueValue: hasUniqueValue === 1,
-  hubspotDefined: false,
-  createdAt,
-  updatedAt,
-});
+const fromArray = ([name, label, type, fieldType, groupName, description, options, displayOrder, hidden, formField, hasUniqueValue, createdAt, updatedAt]: CustomRow): PropertyDef =>
+  fromRow({ name, label, type, fieldType, groupName, description, options: JSON.parse(options) as PropertyOption[], displayOrder, hidden: hidden === 1, formField: formField === 1, hasUniqueValue: hasUniqueValue === 1, createdAt, updatedAt });
 
 /**
  * The definitions of `names` (those that exist): built-in ones from memory, custom ones in one query, and
